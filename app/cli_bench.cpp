@@ -1,0 +1,106 @@
+// attnlab bench: time the encoder stack's forward pass on random inputs, print one JSON object.
+#include <sys/resource.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "cli_common.h"
+#include "errors.h"
+#include "memory.h"
+#include "model.h"
+#include "rng.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+struct BenchArgs {
+  ModelOptions model;
+  int64_t batch = 1, seq = 128, repeat = 10;
+  int threads = 0;
+  std::string attention = "auto";
+  bool trace = false;
+};
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+// 8·S·D² + 4·S·D·F + 4·S²·D per layer and batch element.
+double flops(const ModelConfig& c, int64_t b, int64_t s) {
+  const double S = double(s), D = double(c.d_model), F = double(c.d_ff);
+  return double(c.layers) * double(b) * (8 * S * D * D + 4 * S * D * F + 4 * S * S * D);
+}
+
+void run_bench(const CLI::App& sub, const BenchArgs& a) {
+  ModelConfig cfg = to_config(a.model, false, sub.count("--d-ff") > 0);
+  cfg.mask = MaskKind::None;
+  cfg.validate();
+  if (a.batch < 1 || a.batch > Limits::kMaxBatch) throw ConfigError("--batch: must be between 1 and " + std::to_string(Limits::kMaxBatch));
+  if (a.seq < 1 || a.seq > (1 << 20)) throw ConfigError("--seq: must be between 1 and 1048576");
+  if (a.repeat < 1 || a.repeat > 100000) throw ConfigError("--repeat: must be between 1 and 100000");
+  if (a.attention == "tiled") throw ConfigError("--attention tiled: the tiled attention path is not part of this build yet");
+  if (a.attention != "full" && a.attention != "auto")
+    throw ConfigError("--attention: '" + a.attention + "' is not one of full, tiled, auto");
+  require_backend(a.model.backend);
+  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
+  set_threads(threads);
+  check_memory_budget(estimate_memory(cfg, a.batch, a.seq, 0, 1), a.model.memory_budget_mib);
+
+  const Weights w = init_weights(cfg);
+  Tensor x({a.batch, a.seq, cfg.d_model});
+  const Stream s("bench:input", cfg.seed);
+  for (int64_t i = 0; i < x.numel(); ++i) x.data()[i] = static_cast<float>(s.normal(static_cast<uint64_t>(i)));
+  const Tensor mask = make_mask(MaskKind::None, std::vector<int>(static_cast<size_t>(a.batch), int(a.seq)), a.seq, a.seq);
+
+  auto once = [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (a.trace) {
+      Trace t;
+      encoder_stack(cfg, w, x, mask, t);
+    } else {
+      NullRecorder r;
+      encoder_stack(cfg, w, x, mask, r);
+    }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  once();
+  once();
+  std::vector<double> ms;
+  for (int64_t i = 0; i < a.repeat; ++i) ms.push_back(once());
+  std::sort(ms.begin(), ms.end());
+  const double median = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+  nlohmann::json out = {
+      {"median_ms", median}, {"min_ms", ms.front()}, {"max_ms", ms.back()},
+      {"gflops", flops(cfg, a.batch, a.seq) / (median * 1e6)}, {"peak_rss_mb", peak_rss_mb()},
+      {"backend", "cpu"}, {"attention", "full"},
+      {"config", {{"batch", a.batch}, {"seq", a.seq}, {"d_model", cfg.d_model}, {"heads", cfg.heads},
+                  {"d_ff", cfg.d_ff}, {"layers", cfg.layers}, {"norm", norm_name(cfg.norm)},
+                  {"repeat", a.repeat}, {"threads", threads}, {"trace", a.trace}}}};
+  std::cout << out.dump() << std::endl;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* sub = app.add_subcommand("bench", "time the forward pass of an encoder stack; prints JSON");
+  sub->add_option("--batch", args->batch, "batch size B (default 1)");
+  sub->add_option("--seq", args->seq, "sequence length S (default 128)");
+  sub->add_option("--repeat", args->repeat, "timed runs after two warm-ups (default 10)");
+  sub->add_option("--threads", args->threads, "threads (default: all cores)");
+  sub->add_option("--attention", args->attention, "full|tiled|auto (default auto)");
+  sub->add_flag("--trace", args->trace, "record every step as the GUI does");
+  args->model.d_model = 512;
+  add_model_options(*sub, args->model);
+  sub->callback([sub, args] { run_bench(*sub, *args); });
+}
+
+}  // namespace attnlab::cli

@@ -1,0 +1,34 @@
+// Options shared by the subcommands, and the mapping of errors to exit statuses.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "config.h"
+
+namespace attnlab::cli {
+
+// Raw option values as typed; turned into a ModelConfig by to_config().
+struct ModelOptions {
+  int64_t d_model = 64, heads = 8, d_ff = 0, layers = 1;
+  std::string mask, norm = "pre", activation = "relu", positional = "sinusoidal";
+  double eps = 1e-5;
+  uint64_t seed = 0;
+  std::string backend = "auto";
+  int64_t memory_budget_mib = 4096;
+};
+
+void add_model_options(CLI::App& app, ModelOptions& o);
+// d_ff_given: --d-ff was typed (otherwise F = 4·D).
+ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given);
+// The long names ("--heads", …) of the options the user actually typed.
+std::set<std::string> given_options(const CLI::App& app);
+
+// "--backend vulkan" cannot run in this build: DataError (exit 1); anything else picks the CPU.
+void require_backend(const std::string& backend);
+void set_threads(int threads);  // OpenMP and Eigen
+
+}  // namespace attnlab::cli

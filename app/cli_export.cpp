@@ -1,0 +1,118 @@
+// attnlab export: compute every step for the given sentences and write the bundle.
+#include <chrono>
+#include <fstream>
+#include <memory>
+
+#include "bundle.h"
+#include "cli_common.h"
+#include "errors.h"
+#include "memory.h"
+#include "model.h"
+#include "tokenizer.h"
+#include "weights_file.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+struct ExportArgs {
+  ModelOptions model;
+  std::string out, text_file, weights, format = "npz";
+  std::vector<std::string> texts, memory_texts;
+  bool force = false;
+};
+
+// One sentence per line; a UTF-8 BOM is skipped, blank lines ignored.
+std::vector<std::string> read_text_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw DataError("--text-file: cannot open '" + path + "'");
+  std::vector<std::string> lines;
+  std::string line;
+  bool first = true;
+  int number = 0;
+  while (std::getline(f, line)) {
+    ++number;
+    if (first && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+    first = false;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!is_valid_utf8(line))
+      throw DataError("--text-file: '" + path + "' line " + std::to_string(number) + " is not valid UTF-8");
+    if (line.find_first_not_of(" \t\v\f") != std::string::npos) lines.push_back(line);
+  }
+  if (f.bad()) throw DataError("--text-file: cannot read '" + path + "'");
+  if (lines.empty()) throw ConfigError("--text-file: '" + path + "' holds no sentence");
+  return lines;
+}
+
+ExportOptions parse_formats(const std::string& list, ExportOptions o) {
+  o.npz = o.csv = false;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = list.find(',', start);
+    const std::string f = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (f == "npz") o.npz = true;
+    else if (f == "csv") o.csv = true;
+    else if (f == "png" || f == "svg")
+      throw ConfigError("--format: " + f + " heatmaps are not part of this build yet; use npz or csv");
+    else
+      throw ConfigError("--format: '" + f + "' is not one of npz, png, svg, csv");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return o;
+}
+
+void run_export(const CLI::App& sub, const ExportArgs& a) {
+  const bool cross = !a.memory_texts.empty();
+  ModelConfig cfg = to_config(a.model, cross, sub.count("--d-ff") > 0);
+  const ExportOptions opt = parse_formats(a.format, {a.out, a.force});
+  check_output_dir(a.out, a.force);
+
+  std::vector<std::string> texts = a.texts;
+  if (!a.text_file.empty())
+    for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));
+  if (texts.empty()) {
+    if (sub.count("--text")) throw ConfigError("--text: the sentence is empty; type at least one word");
+    texts = builtin_sample();
+  }
+  Weights weights;
+  if (!a.weights.empty()) {
+    auto loaded = load_weights_file(a.weights, cfg, given_options(sub));
+    cfg = loaded.cfg;
+    weights = std::move(loaded.weights);
+  } else {
+    cfg.validate();
+  }
+  const Batch batch = make_batch(texts, a.memory_texts);
+  require_backend(a.model.backend);
+  const auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(),
+                                   cross ? batch.text.seq() : 0, static_cast<int64_t>(batch.vocab.words.size()));
+  check_memory_budget(est, a.model.memory_budget_mib);
+  if (a.weights.empty()) weights = init_weights(cfg);
+
+  RunInfo run{"cpu", cpu_device_name(), 0};
+  Trace trace;
+  const auto t0 = std::chrono::steady_clock::now();
+  forward(cfg, weights, batch, trace);
+  run.forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  write_bundle(opt, cfg, batch, weights, trace, run);
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app) {
+  auto args = std::make_shared<ExportArgs>();
+  CLI::App* sub = app.add_subcommand("export", "compute every step and write a bundle (manifest, weights, trace.npz)");
+  sub->add_option("--out", args->out, "output folder")->required();
+  sub->add_option("--text", args->texts, "a sentence of the batch; repeat for more (default: the built-in sample)");
+  sub->add_option("--text-file", args->text_file, "one sentence per line (UTF-8)");
+  sub->add_option("--memory-text", args->memory_texts,
+                  "source sentence for encoder-decoder mode; once for all or once per --text");
+  sub->add_option("--weights", args->weights, "load weights and their configuration from a .safetensors file");
+  sub->add_option("--format", args->format, "comma-separated from npz,png,svg,csv (default npz)");
+  sub->add_flag("--force", args->force, "replace the output folder if it exists");
+  add_model_options(*sub, args->model);
+  sub->callback([sub, args] { run_export(*sub, *args); });
+}
+
+}  // namespace attnlab::cli

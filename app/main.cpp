@@ -1,0 +1,54 @@
+// attnlab: the command line. Subcommands run headless; without one the GUI opens (issue 3).
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli_common.h"
+#include "errors.h"
+
+namespace attnlab::cli {
+void add_export_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+}  // namespace attnlab::cli
+
+namespace {
+
+int fail(int status, const std::string& msg) {
+  std::fprintf(stderr, "attnlab: error: %s\n", msg.c_str());
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Attention Lab: watch multi-head attention compute, step by step", "attnlab"};
+  app.set_version_flag("--version", std::string("attnlab ") + ATTNLAB_VERSION);
+  app.require_subcommand(0, 1);
+  attnlab::cli::add_export_command(app);
+  attnlab::cli::add_bench_command(app);
+  try {
+    app.parse(argc, argv);
+    if (app.get_subcommands().empty()) {
+      std::cout << app.help() << "\nThe step-through window is not part of this build yet; "
+                   "run `attnlab export --out DIR` to compute and save every step.\n";
+    }
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(2, e.what());
+  } catch (const attnlab::ConfigError& e) {
+    return fail(2, e.what());
+  } catch (const attnlab::DataError& e) {
+    return fail(1, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(1, "out of memory; try a smaller configuration or a lower --memory-budget");
+  } catch (const std::exception& e) {
+    return fail(1, e.what());
+  }
+  return 0;
+}

@@ -1,0 +1,17 @@
+# Every dependency is a Debian 12 package (see setup.sh); nothing is downloaded.
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+if(ATTNLAB_OPENMP)
+  find_package(OpenMP REQUIRED)
+endif()
+if(ATTNLAB_BUILD_APP)
+  find_package(CLI11 2.1 REQUIRED)
+endif()
+if(ATTNLAB_TESTS AND NOT ATTNLAB_FUZZ)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Test)
+  # Debian's interpreter, never a pyenv one first on PATH (PITFALLS.md).
+  set(ATTNLAB_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with python3-torch and python3-numpy")
+endif()

@@ -1,0 +1,24 @@
+// Multi-head attention exactly as nn.MultiheadAttention (fused in_proj, rows Q|K|V), recorded
+// step by step: projections, head split (view, then transpose), QKᵀ, scaling, masking, softmax,
+// weighted sum, head merge (transpose, contiguous, view), output projection.
+#pragma once
+
+#include <string>
+
+#include "step_builder.h"
+#include "weights.h"
+
+namespace attnlab {
+
+struct AttentionArgs {
+  std::string prefix;  // step ids and weights: e.g. "encoder.layers.0.self_attn."
+  const Flow* query;   // (B, Tq, D)
+  const Flow* memory;  // (B, Tk, D): keys and values (== query for self-attention)
+  const Flow* mask;    // (B, Tq, Tk): 1 attend, 0 masked
+  int64_t heads = 1;
+};
+
+// Returns the output projection (B, Tq, D) and its step id.
+Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& rec);
+
+}  // namespace attnlab

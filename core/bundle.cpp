@@ -1,0 +1,186 @@
+#include "bundle.h"
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "eigen_types.h"
+#include "errors.h"
+#include "npz.h"
+#include "weights_file.h"
+
+namespace attnlab {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+fs::path output_path(const std::string& dir) {
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (!p.has_filename() && p.has_parent_path()) p = p.parent_path();  // "run1/" → "run1"
+  return p;
+}
+
+void check_output_dir(const std::string& dir, bool force) {
+  if (dir.empty()) throw ConfigError("--out: a folder name is required");
+  if (output_path(dir) == output_path(dir).root_path()) throw ConfigError("--out: refusing to write to '" + dir + "'");
+  std::error_code ec;
+  const auto st = fs::status(dir, ec);
+  if (!fs::exists(st)) return;
+  if (!fs::is_directory(st)) throw ConfigError("--out: '" + dir + "' exists and is not a folder");
+  if (!force && !fs::is_empty(dir, ec))
+    throw ConfigError("--out: folder '" + dir + "' exists and is not empty; add --force to replace it");
+}
+
+std::string cpu_device_name() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line, model = "unknown processor";
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  return "CPU: " + model + " (Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." +
+         std::to_string(EIGEN_MAJOR_VERSION) + "." + std::to_string(EIGEN_MINOR_VERSION) + ", " +
+         std::to_string(Eigen::nbThreads()) + " threads)";
+}
+
+namespace {
+
+json step_json(const Step& s) {
+  json vars = json::object(), weights = json::object();
+  for (const auto& b : s.info.bindings) (b.weight ? weights : vars)[b.var] = b.source;
+  return {{"id", s.info.id},           {"title", s.info.title},
+          {"formula", s.info.formula}, {"code", s.info.code},
+          {"inputs", s.info.inputs()}, {"shape", s.tensor.shape()},
+          {"strides", s.tensor.strides()}, {"contiguous", s.tensor.is_contiguous()},
+          {"result", s.info.result},   {"vars", vars},
+          {"weights", weights},        {"kind", s.info.is_data ? "data" : "op"}};
+}
+
+void write_file(const fs::path& p, const std::string& bytes) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  if (!f) throw DataError("cannot create '" + p.string() + "': " + std::strerror(errno));
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) throw DataError("cannot write '" + p.string() + "' (disk full?)");
+}
+
+std::string csv_field(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Every attention-weights step: {block id, query tokens, key tokens}.
+void write_heatmaps(const fs::path& dir, const Batch& batch, const Trace& trace) {
+  fs::create_directory(dir / "heatmaps");
+  const auto& enc = batch.encoder_tokens().tokens;
+  for (const auto& s : trace.steps()) {
+    const std::string& id = s.info.id;
+    if (!id.ends_with(".weights")) continue;
+    const std::string block = id.substr(0, id.size() - std::string(".weights").size());
+    const bool decoder = id.starts_with("decoder.");
+    const bool cross = block.ends_with("multihead_attn");
+    const auto& q_tok = decoder ? batch.text.tokens : enc;
+    const auto& k_tok = cross ? enc : q_tok;
+    for (int64_t b = 0; b < s.tensor.size(0); ++b)
+      for (int64_t h = 0; h < s.tensor.size(1); ++h)
+        write_file(dir / "heatmaps" / (block + ".b" + std::to_string(b) + ".head" + std::to_string(h) + ".csv"),
+                   heatmap_csv(s.tensor, b, h, q_tok[static_cast<size_t>(b)], k_tok[static_cast<size_t>(b)]));
+  }
+}
+
+std::string temp_sibling(const fs::path& target, const char* tag) {
+  std::random_device rd;
+  return (target.parent_path() / ("." + target.filename().string() + tag + std::to_string(getpid()) + "-" +
+                                  std::to_string(rd() % 1000000)))
+      .string();
+}
+
+}  // namespace
+
+std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector<std::string>& q_tokens,
+                        const std::vector<std::string>& k_tokens) {
+  std::string out = csv_field("");
+  for (const auto& k : k_tokens) out += "," + csv_field(k);
+  out += "\r\n";
+  char buf[32];
+  for (int64_t i = 0; i < w.size(2); ++i) {
+    out += csv_field(q_tokens[static_cast<size_t>(i)]);
+    for (int64_t j = 0; j < w.size(3); ++j) {
+      std::snprintf(buf, sizeof buf, ",%.9g", static_cast<double>(w.at({b, h, i, j})));
+      out += buf;
+    }
+    out += "\r\n";
+  }
+  return out;
+}
+
+json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
+                   double export_ms) {
+  json m;
+  m["format"] = "attnlab-trace";
+  m["version"] = 1;
+  m["config"] = {{"d_model", cfg.d_model},   {"heads", cfg.heads},
+                 {"d_ff", cfg.d_ff},         {"layers", cfg.layers},
+                 {"mask", mask_name(cfg.mask)}, {"norm", norm_name(cfg.norm)},
+                 {"activation", activation_name(cfg.activation)}, {"positional", positional_name(cfg.positional)},
+                 {"eps", cfg.eps},           {"seed", cfg.seed},
+                 {"cross_attention", cfg.cross}};
+  m["tokens"] = batch.text.tokens;
+  if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
+  m["vocabulary"] = batch.vocab.words;
+  m["backend"] = run.backend;
+  m["device"] = run.device;
+  json steps = json::array();
+  for (const auto& s : trace.steps()) steps.push_back(step_json(s));
+  m["steps"] = std::move(steps);
+  m["timings_ms"] = {{"forward", run.forward_ms}, {"export", export_ms}};
+  return m;
+}
+
+void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
+                  const Trace& trace, const RunInfo& run) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const fs::path target = output_path(opt.out_dir);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  const fs::path tmp = temp_sibling(target, ".tmp-");
+  if (!fs::create_directory(tmp, ec))
+    throw DataError("cannot create a folder beside '" + target.string() + "': " + ec.message());
+  try {
+    write_file(tmp / "weights.safetensors", serialize_weights(cfg, w));
+    if (opt.npz) {
+      std::vector<std::pair<std::string, Tensor>> arrays;
+      for (const auto& s : trace.steps()) arrays.push_back({s.info.id, s.tensor});
+      write_npz((tmp / "trace.npz").string(), arrays);
+    }
+    if (opt.csv) write_heatmaps(tmp, batch, trace);
+    const double export_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    write_file(tmp / "manifest.json", manifest_json(cfg, batch, trace, run, export_ms).dump(1) + "\n");
+    // Swap into place: an existing target (allowed by check_output_dir) is moved aside first.
+    fs::path old;
+    if (fs::exists(target)) {
+      old = temp_sibling(target, ".old-");
+      fs::rename(target, old);
+    }
+    fs::rename(tmp, target, ec);
+    if (ec) {
+      if (!old.empty()) fs::rename(old, target);
+      throw DataError("cannot move the bundle into '" + target.string() + "': " + ec.message());
+    }
+    if (!old.empty()) fs::remove_all(old, ec);
+  } catch (...) {
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace attnlab

@@ -1,0 +1,52 @@
+// The export bundle (spec: "The bundle written to DIR"): manifest.json, weights.safetensors,
+// trace.npz and, on request, heatmaps/*.csv — written into a temporary folder beside DIR and
+// renamed into place at the end, so a failed export leaves nothing behind.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "config.h"
+#include "model.h"
+#include "trace.h"
+#include "weights.h"
+
+namespace attnlab {
+
+struct ExportOptions {
+  std::string out_dir;
+  bool force = false;
+  bool npz = true;
+  bool csv = false;
+};
+
+struct RunInfo {
+  std::string backend = "cpu";
+  std::string device;
+  double forward_ms = 0;
+};
+
+// DIR as an absolute, normalised path without a trailing separator.
+std::filesystem::path output_path(const std::string& dir);
+
+// Before any work: DIR must not exist, be an empty folder, or (with force) be a folder.
+// Throws ConfigError otherwise (exit 2).
+void check_output_dir(const std::string& dir, bool force);
+
+nlohmann::json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
+                             double export_ms);
+
+// Writes the bundle atomically. Throws DataError (with the path and the reason) on I/O failure.
+void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
+                  const Trace& trace, const RunInfo& run);
+
+// RFC 4180 CSV of one head's weights: first row the key tokens, first column the query tokens.
+std::string heatmap_csv(const Tensor& weights, int64_t b, int64_t h, const std::vector<std::string>& q_tokens,
+                        const std::vector<std::string>& k_tokens);
+
+// A name for the CPU that ran: "CPU: <model name> (Eigen x.y.z, N threads)".
+std::string cpu_device_name();
+
+}  // namespace attnlab

@@ -1,0 +1,48 @@
+// The model's configuration: everything a learner can turn, with its limits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ops.h"
+
+namespace attnlab {
+
+enum class Norm { Pre, Post };
+enum class Positional { Sinusoidal, None };
+
+struct Limits {
+  static constexpr int64_t kMaxDModel = 16384;
+  static constexpr int64_t kMaxDff = 65536;
+  static constexpr int64_t kMaxLayers = 64;
+  static constexpr int64_t kMaxBatch = 4096;
+};
+
+struct ModelConfig {
+  int64_t d_model = 64;
+  int64_t heads = 8;
+  int64_t d_ff = 256;  // 4 · d_model unless set
+  int64_t layers = 1;
+  MaskKind mask = MaskKind::Padding;  // encoder self-attention, or decoder self-attention in cross mode
+  Norm norm = Norm::Pre;
+  Activation activation = Activation::Relu;
+  Positional positional = Positional::Sinusoidal;
+  double eps = 1e-5;
+  uint64_t seed = 0;
+  bool cross = false;  // encoder–decoder with cross-attention
+
+  int64_t d_head() const { return d_model / heads; }
+  // Throws ConfigError naming the option and the rule (e.g. heads not dividing d_model).
+  void validate() const;
+};
+
+std::string_view norm_name(Norm n);
+Norm parse_norm(std::string_view s);
+std::string_view positional_name(Positional p);
+Positional parse_positional(std::string_view s);
+
+// Shortest text that reads back as the same double ("1e-05"), for code lines and JSON.
+std::string format_double(double v);
+
+}  // namespace attnlab

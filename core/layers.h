@@ -1,0 +1,19 @@
+// Encoder and decoder layers exactly as nn.TransformerEncoderLayer / nn.TransformerDecoderLayer
+// (batch_first, dropout off), pre- or post-norm.
+#pragma once
+
+#include "config.h"
+#include "step_builder.h"
+#include "weights.h"
+
+namespace attnlab {
+
+// x (B, S, D), mask (B, S, S) → (B, S, D). Steps under "encoder.layers.{i}.".
+Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
+                   const Flow& mask, Recorder& rec);
+
+// y (B, T, D), self_mask (B, T, T), memory (B, S, D), cross_mask (B, T, S) → (B, T, D).
+Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& y,
+                   const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec);
+
+}  // namespace attnlab

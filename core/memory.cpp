@@ -1,0 +1,68 @@
+#include "memory.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "errors.h"
+#include "weights.h"
+
+namespace attnlab {
+
+namespace {
+
+// Distinct storage of one attention block with tq queries and tk keys (floats).
+int64_t attention_floats(const ModelConfig& c, int64_t b, int64_t tq, int64_t tk) {
+  const int64_t d = c.d_model, h = c.heads;
+  int64_t n = b * tq * d + 2 * b * tk * d;  // q/k/v projections (views and transposes share them)
+  n += 4 * b * h * tq * tk;                 // qk, scores, masked scores, weights
+  n += b * tq * d;                          // head_out (merge_transpose is a view of it)
+  if (h > 1 && tq > 1) n += b * tq * d;     // merge_contiguous copies only when the transpose is strided
+  n += b * tq * d;                          // output projection (context is a view)
+  return n;
+}
+
+int64_t ffn_floats(const ModelConfig& c, int64_t b, int64_t t) { return 2 * b * t * c.d_ff + b * t * c.d_model; }
+
+int64_t embed_floats(const ModelConfig& c, int64_t b, int64_t len) {
+  int64_t n = b * len + b * len * c.d_model;  // ids, embedding
+  if (c.positional == Positional::Sinusoidal) n += len * c.d_model + b * len * c.d_model;  // pe, input
+  return n;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b, int64_t s, int64_t t, int64_t vocab) {
+  const int64_t d = c.d_model;
+  int64_t f = vocab * d + embed_floats(c, b, s) + b * s * s;  // table, encoder input, mask
+  const int64_t enc_layer = attention_floats(c, b, s, s) + ffn_floats(c, b, s) + 4 * b * s * d;  // 2 norms + 2 residuals
+  f += c.layers * enc_layer;
+  int64_t largest = b * c.heads * s * s;
+  if (c.cross) {
+    f += embed_floats(c, b, t) + b * t * t + b * t * s;
+    const int64_t dec_layer =
+        attention_floats(c, b, t, t) + attention_floats(c, b, t, s) + ffn_floats(c, b, t) + 6 * b * t * d;
+    f += c.layers * dec_layer;
+    largest = std::max({largest, b * c.heads * t * t, b * c.heads * t * s});
+  }
+  MemoryEstimate e;
+  e.trace_bytes = f * 4;
+  e.weights_bytes = 2 * parameter_count(c) * 4;
+  e.working_bytes = std::max(largest, b * std::max(s, t) * c.d_ff) * 4;
+  return e;
+}
+
+std::string format_mib(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
+}
+
+void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib) {
+  if (e.total() > budget_mib * 1024 * 1024)
+    throw DataError("--memory-budget: this run needs about " + format_mib(e.total()) + " (trace " +
+                    format_mib(e.trace_bytes) + ", weights " + format_mib(e.weights_bytes) + ", working " +
+                    format_mib(e.working_bytes) + "), more than the budget of " + std::to_string(budget_mib) +
+                    " MiB; shorten the text, use fewer layers or a smaller d_model, or raise --memory-budget");
+}
+
+}  // namespace attnlab

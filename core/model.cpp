@@ -1,0 +1,179 @@
+#include "model.h"
+
+#include <algorithm>
+
+#include "errors.h"
+#include "layers.h"
+#include "rng.h"
+#include "step_builder.h"
+
+namespace attnlab {
+
+std::string dims_csv(const Shape& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out;
+}
+
+std::vector<std::string> builtin_sample() {
+  return {"The cat sat on the mat because it was tired.", "The dog chased the ball.",
+          "小猫坐在垫子上，因为它累了。"};
+}
+
+Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts) {
+  Batch b;
+  b.text = make_token_batch(texts, "--text");
+  if (!memory_texts.empty()) {
+    std::vector<std::string> mem = memory_texts;
+    if (mem.size() == 1) mem.assign(texts.size(), memory_texts[0]);
+    if (mem.size() != texts.size())
+      throw ConfigError("--memory-text: give one source sentence for all, or one per --text (" +
+                        std::to_string(texts.size()) + " sentences, " + std::to_string(memory_texts.size()) +
+                        " source sentences)");
+    b.memory = make_token_batch(mem, "--memory-text");
+  }
+  if (b.text.batch() > Limits::kMaxBatch)
+    throw ConfigError("--text: " + std::to_string(b.text.batch()) + " sentences are more than the limit of " +
+                      std::to_string(Limits::kMaxBatch));
+  for (const auto* tb : {&b.memory, &b.text})
+    for (const auto& row : tb->tokens)
+      for (const auto& tok : row) b.vocab.id_of(tok);
+  return b;
+}
+
+Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed) {
+  const int64_t v = static_cast<int64_t>(vocab.words.size());
+  Tensor table({v, d});
+#pragma omp parallel for if (v * d > 65536)
+  for (int64_t r = 1; r < v; ++r) {
+    const Stream s("tok:" + vocab.words[static_cast<size_t>(r)], seed);
+    for (int64_t c = 0; c < d; ++c) table.data()[r * d + c] = static_cast<float>(s.normal(static_cast<uint64_t>(c)));
+  }
+  return table;
+}
+
+namespace {
+
+// Token ids (B, S) as floats, [PAD] = 0.
+Tensor token_ids(const TokenBatch& tb, const Vocabulary& vocab) {
+  Tensor ids({tb.batch(), tb.seq()});
+  Vocabulary lookup = vocab;  // id_of on a copy: every word is already present
+  for (int64_t b = 0; b < tb.batch(); ++b)
+    for (int64_t s = 0; s < tb.seq(); ++s)
+      ids.data()[b * tb.seq() + s] = static_cast<float>(lookup.id_of(tb.tokens[b][s]));
+  return ids;
+}
+
+struct Embedded {
+  Flow ids, input;
+};
+
+// ids → embedding lookup (+ sinusoidal positions) → the stack's input (B, S, D).
+Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatch& tb, const Vocabulary& vocab,
+               const Flow& table, Recorder& rec) {
+  const int64_t bsz = tb.batch(), s = tb.seq(), d = cfg.d_model;
+  Flow ids{token_ids(tb, vocab), stack + ".token_ids"};
+  record_step(rec, ids.id, ids.t, [&] {
+    return StepInfo{.title = "Token ids", .formula = "vocabulary index of each token; [PAD] = 0",
+                    .code = "# ids: tokens → vocabulary indices (see the manifest's tokens)", .result = "ids",
+                    .is_data = true};
+  });
+  Tensor emb({bsz, s, d});
+  for (int64_t i = 0; i < bsz * s; ++i) {
+    const auto row = static_cast<int64_t>(ids.t.data()[i]);
+    std::copy_n(table.t.data() + row * d, d, emb.data() + i * d);
+  }
+  auto emb_id = record_step(rec, stack + ".embedding", emb, [&] {
+    return StepInfo{.title = "Token embeddings", .formula = "E[ids] (B, S, D)", .code = "emb = table[ids.long()]",
+                    .result = "emb", .bindings = {step_var("table", table.id), step_var("ids", ids.id)}};
+  });
+  if (cfg.positional == Positional::None) {
+    auto in_id = record_step(rec, stack + ".input", emb, [&] {
+      return StepInfo{.title = "Layer input (no position code)", .formula = "x = E[ids]", .code = "x = emb",
+                      .result = "x", .bindings = {step_var("emb", emb_id)}};
+    });
+    return {ids, {emb, in_id}};
+  }
+  Tensor pe = sinusoidal_positions(s, d);
+  auto pe_id = record_step(rec, stack + ".positional", pe, [&] {
+    const std::string S = std::to_string(s), D = std::to_string(d), half = std::to_string(d / 2);
+    return StepInfo{.title = "Sinusoidal position code",
+                    .formula = "PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(p / 10000^(2i/D))",
+                    .code = "pos = torch.arange(" + S + ", dtype=torch.float64).unsqueeze(1)\n"
+                            "div = torch.pow(10000.0, torch.arange(0, " + D + ", 2, dtype=torch.float64) / " + D + ")\n"
+                            "pe = torch.zeros(" + S + ", " + D + ", dtype=torch.float64)\n"
+                            "pe[:, 0::2] = torch.sin(pos / div)\n"
+                            "pe[:, 1::2] = torch.cos(pos / div[:" + half + "])\n"
+                            "pe = pe.float()",
+                    .result = "pe"};
+  });
+  Tensor x({bsz, s, d});
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t i = 0; i < s * d; ++i) x.data()[b * s * d + i] = emb.data()[b * s * d + i] + pe.data()[i];
+  auto x_id = record_step(rec, stack + ".input", x, [&] {
+    return StepInfo{.title = "Layer input: embedding + position", .formula = "x = E[ids] + PE",
+                    .code = "x = emb + pe", .result = "x", .bindings = {step_var("emb", emb_id), step_var("pe", pe_id)}};
+  });
+  return {ids, {x, x_id}};
+}
+
+// mask (B, Tq, Tk) for the given kind; code recomputes it from the key token ids.
+Flow mask_step(MaskKind kind, const std::string& id, const std::string& title, const Flow& key_ids,
+               const std::vector<int>& k_len, int64_t tq, Recorder& rec) {
+  const int64_t bsz = key_ids.t.size(0), tk = key_ids.t.size(1);
+  Tensor m = make_mask(kind, k_len, tq, tk);
+  record_step(rec, id, m, [&] {
+    const std::string B = std::to_string(bsz), Q = std::to_string(tq), K = std::to_string(tk);
+    std::string code;
+    switch (kind) {
+      case MaskKind::None: code = "mask = torch.ones(" + B + ", " + Q + ", " + K + ")"; break;
+      case MaskKind::Padding: code = "mask = (ids != 0).unsqueeze(1).expand(" + B + ", " + Q + ", " + K + ").float()"; break;
+      case MaskKind::Causal: code = "mask = torch.tril(torch.ones(" + Q + ", " + K + ")).repeat(" + B + ", 1, 1)"; break;
+      case MaskKind::PaddingCausal:
+        code = "mask = (ids != 0).unsqueeze(1).float() * torch.tril(torch.ones(" + Q + ", " + K + "))";
+        break;
+    }
+    return StepInfo{.title = title, .formula = "1 = may attend, 0 = masked (" + std::string(mask_name(kind)) + ")",
+                    .code = code, .result = "mask", .bindings = {step_var("ids", key_ids.id)}};
+  });
+  return {m, id};
+}
+
+}  // namespace
+
+Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec) {
+  if (cfg.cross != batch.cross())
+    throw ConfigError(cfg.cross ? "cross-attention needs --memory-text" : "--memory-text needs a decoder");
+  Flow table{embedding_table(batch.vocab, cfg.d_model, cfg.seed), "encoder.embedding_table"};
+  record_step(rec, table.id, table.t, [&] {
+    return StepInfo{.title = "Embedding table", .formula = "one seeded vector per distinct token; [PAD] → 0",
+                    .code = "# table[v] = seeded normal vector of token v (docs/cli.md)", .result = "table",
+                    .is_data = true};
+  });
+  const TokenBatch& src = batch.encoder_tokens();
+  const Embedded enc = embed(cfg, "encoder", src, batch.vocab, table, rec);
+  const MaskKind enc_mask = cfg.cross ? MaskKind::Padding : cfg.mask;
+  const Flow mask = mask_step(enc_mask, "encoder.mask", "Attention mask", enc.ids, src.lengths, src.seq(), rec);
+  Flow x = enc.input;
+  for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec);
+  if (!cfg.cross) return x.t;
+
+  const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, table, rec);
+  const int64_t t = batch.text.seq();
+  const Flow self_mask = mask_step(cfg.mask, "decoder.self_mask", "Decoder self-attention mask", dec.ids,
+                                   batch.text.lengths, t, rec);
+  const Flow cross_mask = mask_step(MaskKind::Padding, "decoder.cross_mask", "Cross-attention mask", enc.ids,
+                                    src.lengths, t, rec);
+  Flow y = dec.input;
+  for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec);
+  return y.t;
+}
+
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec) {
+  Flow f{x, "encoder.input"};
+  const Flow m{mask, "encoder.mask"};
+  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, m, rec);
+  return f.t;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,40 @@
+// One forward pass: tokens → embeddings + positions → encoder layers (→ decoder layers with
+// cross-attention), every step offered to a Recorder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "tokenizer.h"
+#include "trace.h"
+#include "weights.h"
+
+namespace attnlab {
+
+// The prepared input. In cross-attention mode the encoder reads `memory`, the decoder `text`.
+struct Batch {
+  TokenBatch text;    // (B, S) encoder-only, or (B, T) decoder input
+  TokenBatch memory;  // (B, S) encoder input in cross mode; empty otherwise
+  Vocabulary vocab;   // ids of every token of both
+  bool cross() const { return memory.batch() > 0; }
+  const TokenBatch& encoder_tokens() const { return cross() ? memory : text; }
+};
+
+// Tokenises and pads. memory_texts: empty (encoder only), one (shared by every sentence) or one
+// per sentence; anything else is a ConfigError.
+Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts);
+
+// The built-in sample: two English sentences of different lengths (padding) and a Chinese one.
+std::vector<std::string> builtin_sample();
+
+// table (V, D): row 0 ([PAD]) zeros; row v the first D normals of stream "tok:" + word.
+Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed);
+
+// Runs the model; returns the last layer's output ((B,S,D) encoder-only, (B,T,D) cross mode).
+Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec);
+
+// An encoder stack over a ready input (for benchmarks): x (B,S,D), mask (B,S,S).
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec);
+
+}  // namespace attnlab

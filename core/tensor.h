@@ -1,0 +1,69 @@
+// A small strided float tensor with PyTorch's view semantics.
+//
+// Shape legend used throughout core/: B = batch, S = source length, T = target length,
+// D = d_model, H = heads, Dh = D / H, F = d_ff, V = vocabulary size.
+//
+// Storage is shared: view() and transpose() return tensors that alias the same floats, exactly
+// as torch.Tensor.view / .transpose do, so a trace can show *why* a transposed tensor needs
+// .contiguous() before .view(). Strides count elements.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+using Shape = std::vector<int64_t>;
+
+std::string shape_str(const Shape& s);  // "(2, 8, 5, 8)"
+int64_t numel_of(const Shape& s);
+Shape contiguous_strides(const Shape& s);  // row-major (C order)
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(Shape shape, float fill = 0.0f);  // fresh contiguous storage
+  static Tensor from(Shape shape, std::vector<float> values);
+
+  const Shape& shape() const { return shape_; }
+  const Shape& strides() const { return strides_; }
+  int64_t dim() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t size(int64_t d) const;  // negative d counts from the end
+  int64_t numel() const { return numel_of(shape_); }
+  int64_t offset() const { return offset_; }
+  bool defined() const { return storage_ != nullptr; }
+
+  // PyTorch's rule: strides match C order, ignoring dimensions of size 1.
+  bool is_contiguous() const;
+  // True when both tensors alias the same storage.
+  bool shares_storage(const Tensor& o) const { return storage_ && storage_ == o.storage_; }
+  int64_t storage_bytes() const;
+
+  // torch.Tensor.view: same storage, new shape; one -1 may be inferred. Throws ShapeError when
+  // the strides cannot express the new shape (PyTorch's "use .reshape(...) instead").
+  Tensor view(Shape new_shape) const;
+  Tensor transpose(int64_t d0, int64_t d1) const;  // swaps shape and strides, same storage
+  Tensor contiguous() const;  // itself when contiguous, otherwise a C-order copy
+  Tensor clone() const;       // always a fresh C-order copy
+
+  // Element access by multi-index (slow; for tests and small tensors).
+  float at(std::initializer_list<int64_t> idx) const;
+  float& at(std::initializer_list<int64_t> idx);
+  float at_linear(int64_t i) const;  // i-th element in C order of the *logical* shape
+
+  // Raw data; only meaningful as a dense C-order block when is_contiguous().
+  float* data() { return storage_->data() + offset_; }
+  const float* data() const { return storage_->data() + offset_; }
+
+  std::vector<float> to_vector() const;  // C order of the logical shape
+
+ private:
+  std::shared_ptr<std::vector<float>> storage_;
+  int64_t offset_ = 0;
+  Shape shape_;
+  Shape strides_;
+};
+
+}  // namespace attnlab

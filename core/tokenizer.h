@@ -1,0 +1,42 @@
+// Tokenisation, vocabulary and the padded token batch (spec: "Tokenisation").
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace attnlab {
+
+inline constexpr const char* kPadToken = "[PAD]";
+
+// NFC-normalises `text` and splits it: whitespace separates; every punctuation/symbol character
+// (P*, S*) and every CJK ideograph / Hiragana / Katakana / Hangul syllable is its own token;
+// other runs of letters, marks and digits are one token. Throws ConfigError on invalid UTF-8.
+std::vector<std::string> tokenize(std::string_view text);
+
+bool is_cjk_single(char32_t cp);
+bool is_valid_utf8(std::string_view text);  // a code point that is always a token by itself
+
+// Sentences padded on the right with [PAD] to the longest one.
+struct TokenBatch {
+  std::vector<std::vector<std::string>> tokens;  // B rows of S tokens (with [PAD])
+  std::vector<int> lengths;                      // real tokens per row
+  int64_t batch() const { return static_cast<int64_t>(tokens.size()); }
+  int64_t seq() const { return tokens.empty() ? 0 : static_cast<int64_t>(tokens[0].size()); }
+};
+
+// `what` names the option in errors ("--text"). Throws ConfigError for an empty batch or an
+// empty/blank sentence.
+TokenBatch make_token_batch(const std::vector<std::string>& sentences, std::string_view what);
+
+// Token texts in order of first appearance; id 0 is always [PAD].
+struct Vocabulary {
+  std::vector<std::string> words{kPadToken};
+  int id_of(const std::string& w);  // adds the word when new
+
+ private:
+  std::unordered_map<std::string, int> index_{{kPadToken, 0}};
+};
+
+}  // namespace attnlab

@@ -1,0 +1,40 @@
+// Model parameters, named like a PyTorch state dict:
+//   encoder.layers.{i}. + nn.TransformerEncoderLayer keys, decoder.layers.{i}. + nn.TransformerDecoderLayer keys.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "config.h"
+#include "tensor.h"
+
+namespace attnlab {
+
+class Weights {
+ public:
+  void set(const std::string& name, Tensor t);
+  bool has(const std::string& name) const { return map_.count(name) != 0; }
+  const Tensor& get(const std::string& name) const;  // throws DataError naming the tensor
+  const std::vector<std::string>& names() const { return names_; }  // insertion order
+  int64_t bytes() const;
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, Tensor> map_;
+};
+
+// Every parameter the configuration needs, in state-dict order, with its shape.
+std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg);
+int64_t parameter_count(const ModelConfig& cfg);
+
+// Seeded initialisation (documented in docs/cli.md): weight matrices uniform(±√(3/fan_in)),
+// biases uniform(±1/√fan_in), LayerNorm weight 1 and bias 0; each tensor its own stream
+// "param:" + name.
+Weights init_weights(const ModelConfig& cfg);
+
+// Names, shapes and finiteness against the configuration; DataError naming the tensor at fault.
+void check_weights(const ModelConfig& cfg, const Weights& w);
+
+}  // namespace attnlab

@@ -1,0 +1,212 @@
+// The model as a whole: trace vs fast path, memory estimate vs the real trace, embeddings,
+// the step list, weights checking and the weights-file rules.
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "errors.h"
+#include "memory.h"
+#include "model.h"
+#include "safetensors.h"
+#include "weights_file.h"
+
+using namespace attnlab;
+
+namespace {
+
+ModelConfig small(bool cross = false) {
+  ModelConfig c;
+  c.d_model = 16;
+  c.heads = 4;
+  c.d_ff = 24;
+  c.layers = 2;
+  c.cross = cross;
+  c.mask = cross ? MaskKind::PaddingCausal : MaskKind::Padding;
+  return c;
+}
+
+std::string tmp_file(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+}  // namespace
+
+class TestModel : public QObject {
+  Q_OBJECT
+ private slots:
+  void fastPathEqualsTracedPath_data() {
+    QTest::addColumn<bool>("cross");
+    QTest::addColumn<int>("norm");
+    QTest::newRow("encoder pre") << false << int(Norm::Pre);
+    QTest::newRow("encoder post") << false << int(Norm::Post);
+    QTest::newRow("cross pre") << true << int(Norm::Pre);
+    QTest::newRow("cross post") << true << int(Norm::Post);
+  }
+  void fastPathEqualsTracedPath() {
+    QFETCH(bool, cross);
+    QFETCH(int, norm);
+    ModelConfig c = small(cross);
+    c.norm = static_cast<Norm>(norm);
+    const Weights w = init_weights(c);
+    const Batch b = make_batch({"a b c d", "e f"}, cross ? std::vector<std::string>{"x y z"} : std::vector<std::string>{});
+    NullRecorder null;
+    Trace trace;
+    const Tensor fast = forward(c, w, b, null);
+    const Tensor traced = forward(c, w, b, trace);
+    QCOMPARE(fast.to_vector(), traced.to_vector());
+    const std::string last = std::string(cross ? "decoder" : "encoder") + ".layers.1.output";
+    QVERIFY(trace.find(last));
+    QCOMPARE(trace.find(last)->tensor.to_vector(), traced.to_vector());
+  }
+
+  // The estimate must be the truth, not a guess: compare with the trace's distinct storage.
+  void memoryEstimateMatchesTheTrace_data() {
+    QTest::addColumn<bool>("cross");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("positional");
+    QTest::newRow("encoder") << false << 4 << int(Positional::Sinusoidal);
+    QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal);
+    QTest::newRow("no positions") << false << 2 << int(Positional::None);
+    QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal);
+  }
+  void memoryEstimateMatchesTheTrace() {
+    QFETCH(bool, cross);
+    QFETCH(int, heads);
+    QFETCH(int, positional);
+    ModelConfig c = small(cross);
+    c.heads = heads;
+    c.positional = static_cast<Positional>(positional);
+    const Batch b = make_batch({"one two three four five", "six"}, cross ? std::vector<std::string>{"p q", "r s t"}
+                                                                         : std::vector<std::string>{});
+    Trace trace;
+    forward(c, init_weights(c), b, trace);
+    const auto e = estimate_memory(c, b.text.batch(), b.encoder_tokens().seq(), cross ? b.text.seq() : 0,
+                                   static_cast<int64_t>(b.vocab.words.size()));
+    QCOMPARE(e.trace_bytes, trace.storage_bytes());
+    QCOMPARE(e.weights_bytes, 2 * parameter_count(c) * 4);
+  }
+
+  void budgetRefusalNamesBothNumbers() {
+    MemoryEstimate e{3 << 20, 0, 0};
+    check_memory_budget(e, 3);
+    try {
+      check_memory_budget(e, 2);
+      QFAIL("over budget accepted");
+    } catch (const DataError& err) {
+      const QString m = err.what();
+      QVERIFY2(m.contains("3.0 MiB") && m.contains("2 MiB"), err.what());
+    }
+  }
+
+  void embeddingsDependOnTextAndSeedOnly() {
+    ModelConfig c = small();
+    const Batch b = make_batch({"the cat saw the cat"}, {});
+    Trace t;
+    forward(c, init_weights(c), b, t);
+    const Tensor emb = t.find("encoder.embedding")->tensor;
+    for (int64_t d = 0; d < 16; ++d) {
+      QCOMPARE(emb.at({0, 0, d}), emb.at({0, 3, d}));  // "the" twice
+      QCOMPARE(emb.at({0, 1, d}), emb.at({0, 4, d}));  // "cat" twice
+    }
+    const Tensor table = embedding_table(b.vocab, 16, 0), other = embedding_table(b.vocab, 16, 1);
+    QVERIFY(table.at({1, 0}) != other.at({1, 0}));
+    for (int64_t d = 0; d < 16; ++d) QCOMPARE(table.at({0, d}), 0.0f);  // [PAD]
+  }
+
+  void padPositionsEmbedToZeroBeforePositions() {
+    ModelConfig c = small();
+    Trace t;
+    forward(c, init_weights(c), make_batch({"a b c", "d"}, {}), t);
+    const Tensor emb = t.find("encoder.embedding")->tensor, x = t.find("encoder.input")->tensor;
+    const Tensor pe = t.find("encoder.positional")->tensor;
+    for (int64_t d = 0; d < 16; ++d) {
+      QCOMPARE(emb.at({1, 2, d}), 0.0f);
+      QCOMPARE(x.at({1, 2, d}), pe.at({2, d}));  // the position code is added at [PAD] too
+    }
+  }
+
+  void stepsDescribeThemselves() {
+    ModelConfig c = small();
+    Trace t;
+    forward(c, init_weights(c), make_batch({"a b c"}, {}), t);
+    for (const auto& s : t.steps()) {
+      QVERIFY2(!s.info.title.empty() && !s.info.formula.empty() && !s.info.code.empty() && !s.info.result.empty(),
+               s.info.id.c_str());
+      for (const auto& in : s.info.inputs()) QVERIFY2(t.find(in), (s.info.id + " reads unknown " + in).c_str());
+    }
+    const auto* view = t.find("encoder.layers.0.self_attn.q_view");
+    QCOMPARE(QString::fromStdString(view->info.code), QString("q_view = q_proj.view(1, 3, 4, 4)"));
+    QVERIFY(!t.find("encoder.layers.0.self_attn.q")->tensor.is_contiguous());
+    QVERIFY(!t.find("encoder.layers.0.self_attn.merge_transpose")->tensor.is_contiguous());
+    QVERIFY(t.find("encoder.layers.0.self_attn.context")->tensor.is_contiguous());
+    QVERIFY(t.find("encoder.layers.0.self_attn.q")->tensor.shares_storage(t.find("encoder.layers.0.self_attn.q_proj")->tensor));
+  }
+
+  void headsMustDivideDModel() {
+    ModelConfig c = small();
+    c.heads = 3;
+    try {
+      c.validate();
+      QFAIL("accepted");
+    } catch (const ConfigError& e) {
+      QVERIFY2(QString(e.what()).contains("3 heads") && QString(e.what()).contains("16"), e.what());
+    }
+  }
+
+  void checkWeightsNamesTheTensor() {
+    ModelConfig c = small();
+    Weights w = init_weights(c);
+    w.set("encoder.layers.1.linear2.bias", Tensor({16}, std::nanf("")));
+    try {
+      check_weights(c, w);
+      QFAIL("NaN accepted");
+    } catch (const DataError& e) {
+      QVERIFY2(QString(e.what()).contains("encoder.layers.1.linear2.bias"), e.what());
+    }
+    w.set("encoder.layers.1.linear2.bias", Tensor({15}));
+    QVERIFY_THROWS_EXCEPTION(DataError, check_weights(c, w));
+  }
+
+  void weightsFileRoundTripAndConflicts() {
+    ModelConfig c = small();
+    c.norm = Norm::Post;
+    c.seed = 9;
+    const Weights w = init_weights(c);
+    const std::string path = tmp_file("attnlab-test-weights.safetensors");
+    std::ofstream(path, std::ios::binary) << serialize_weights(c, w);
+
+    ModelConfig cli;  // defaults: d_model 64, pre-norm, seed 0
+    const auto loaded = load_weights_file(path, cli, {});
+    QCOMPARE(loaded.cfg.d_model, 16);
+    QCOMPARE(loaded.cfg.norm, Norm::Post);
+    QCOMPARE(loaded.cfg.seed, 9u);
+    for (const auto& name : w.names()) QCOMPARE(loaded.weights.get(name).to_vector(), w.get(name).to_vector());
+
+    cli.d_model = 32;
+    QVERIFY_THROWS_EXCEPTION(ConfigError, load_weights_file(path, cli, {"--d-model"}));
+    cli.cross = true;
+    QVERIFY_THROWS_EXCEPTION(ConfigError, load_weights_file(path, cli, {}));
+    std::filesystem::remove(path);
+  }
+
+  void weightsWithoutMetadataNeedHeads() {
+    ModelConfig c = small();
+    const Weights w = init_weights(c);
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& n : w.names()) tensors.push_back({n, w.get(n)});
+    const std::string path = tmp_file("attnlab-test-nometa.safetensors");
+    std::ofstream(path, std::ios::binary) << serialize_safetensors(tensors, {});
+    QVERIFY_THROWS_EXCEPTION(ConfigError, load_weights_file(path, ModelConfig{}, {}));
+    ModelConfig cli;
+    cli.heads = 2;
+    const auto loaded = load_weights_file(path, cli, {"--heads"});
+    QCOMPARE(loaded.cfg.d_model, 16);
+    QCOMPARE(loaded.cfg.d_ff, 24);
+    QCOMPARE(loaded.cfg.layers, 2);
+    QCOMPARE(loaded.cfg.heads, 2);
+    std::filesystem::remove(path);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestModel)
+#include "test_model.moc"

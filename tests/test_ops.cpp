@@ -1,0 +1,192 @@
+// Every fast op against its naive twin (core/ops_naive.h), plus the properties the spec names:
+// masked weights exactly 0, softmax rows summing to 1, NaN for a fully masked row.
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+
+#include "ops.h"
+#include "ops_naive.h"
+#include "rng.h"
+
+using namespace attnlab;
+
+namespace {
+
+Tensor randn(Shape s, const char* name) {
+  Tensor t(std::move(s));
+  const Stream st(name, 7);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = static_cast<float>(st.normal(static_cast<uint64_t>(i)));
+  return t;
+}
+
+// max |a - b| / (atol + rtol |b|) <= 1, i.e. the spec's tolerance rule.
+void expectClose(const Tensor& a, const Tensor& b, double atol = 1e-5, double rtol = 1e-4) {
+  QCOMPARE(a.shape(), b.shape());
+  const auto av = a.to_vector(), bv = b.to_vector();
+  for (size_t i = 0; i < av.size(); ++i) {
+    if (std::isinf(bv[i])) {
+      QCOMPARE(av[i], bv[i]);
+      continue;
+    }
+    if (std::fabs(av[i] - bv[i]) > atol + rtol * std::fabs(bv[i]))
+      QFAIL(qPrintable(QString("element %1: %2 vs %3").arg(i).arg(av[i]).arg(bv[i])));
+  }
+}
+
+}  // namespace
+
+class TestOps : public QObject {
+  Q_OBJECT
+ private slots:
+  void linearMatchesNaive_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("in");
+    QTest::addColumn<int>("out");
+    QTest::newRow("tiny") << 1 << 1 << 1;
+    QTest::newRow("odd") << 7 << 13 << 5;
+    QTest::newRow("model") << 30 << 64 << 192;
+    QTest::newRow("wide") << 16 << 512 << 2048;
+  }
+  void linearMatchesNaive() {
+    QFETCH(int, rows);
+    QFETCH(int, in);
+    QFETCH(int, out);
+    const Tensor x = randn({2, rows, in}, "x"), w = randn({out, in}, "w"), b = randn({out}, "b");
+    expectClose(linear(x, w, b), naive::linear(x, w, b), 1e-4 * std::sqrt(double(in)), 1e-4);
+  }
+
+  void linearRowsIsASliceOfTheFusedProjection() {
+    const Tensor x = randn({3, 4, 8}, "x"), w = randn({24, 8}, "w"), b = randn({24}, "b");
+    const Tensor full = linear(x, w, b);
+    const Tensor k = linear_rows(x, w, b, 8, 8);  // rows K of Q|K|V
+    for (int64_t r = 0; r < 12; ++r)
+      for (int64_t c = 0; c < 8; ++c) QCOMPARE(k.data()[r * 8 + c], full.data()[r * 24 + 8 + c]);
+  }
+
+  void layerNormMatchesNaive() {
+    const Tensor x = randn({3, 5, 33}, "x"), w = randn({33}, "w"), b = randn({33}, "b");
+    expectClose(layer_norm(x, w, b, 1e-5), naive::layer_norm(x, w, b, 1e-5));
+    const Tensor y = layer_norm(x, Tensor({33}, 1.0f), Tensor({33}, 0.0f), 1e-5);
+    double mean = 0, var = 0;
+    for (int c = 0; c < 33; ++c) mean += y.data()[c];
+    mean /= 33;
+    for (int c = 0; c < 33; ++c) var += (y.data()[c] - mean) * (y.data()[c] - mean);
+    QVERIFY(std::fabs(mean) < 1e-6);
+    QVERIFY(std::fabs(var / 33 - 1.0) < 1e-4);  // biased variance normalised to 1
+  }
+
+  void softmaxMatchesNaiveAndSumsToOne() {
+    const Tensor x = randn({4, 3, 17}, "x");
+    const Tensor s = softmax_lastdim(x);
+    expectClose(s, naive::softmax_lastdim(x), 1e-7, 1e-5);
+    for (int r = 0; r < 12; ++r) {
+      double sum = 0;
+      for (int c = 0; c < 17; ++c) sum += s.data()[r * 17 + c];
+      QVERIFY(std::fabs(sum - 1.0) < 1e-6);
+    }
+  }
+
+  void maskedWeightsAreExactlyZero() {
+    Tensor scores = randn({2, 3, 4, 4}, "s");
+    const Tensor mask = make_mask(MaskKind::PaddingCausal, {4, 2}, 4, 4);
+    Tensor w = softmax_lastdim(masked_fill_neg_inf(scores, mask));
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < 3; ++h)
+        for (int64_t i = 0; i < 4; ++i) {
+          double sum = 0;
+          for (int64_t j = 0; j < 4; ++j) {
+            const float v = w.at({b, h, i, j});
+            if (mask.at({b, i, j}) == 0.0f) QCOMPARE(v, 0.0f);
+            else QVERIFY(v > 0.0f);
+            sum += v;
+          }
+          QVERIFY(std::fabs(sum - 1.0) < 1e-6);
+        }
+  }
+
+  void fullyMaskedRowIsNaNAsInPyTorch() {
+    Tensor s({1, 1, 2, 3}, 0.5f);
+    const float inf = std::numeric_limits<float>::infinity();
+    for (int j = 0; j < 3; ++j) s.at({0, 0, 1, j}) = -inf;
+    const Tensor w = softmax_lastdim(s);
+    QVERIFY(std::isnan(w.at({0, 0, 1, 0})));
+    QCOMPARE(w.at({0, 0, 0, 0}), 1.0f / 3.0f);
+  }
+
+  void maskKinds() {
+    const Tensor pad = make_mask(MaskKind::Padding, {3, 1}, 3, 3);
+    QCOMPARE(pad.at({0, 2, 2}), 1.0f);
+    QCOMPARE(pad.at({1, 0, 1}), 0.0f);  // padded key hidden
+    QCOMPARE(pad.at({1, 2, 0}), 1.0f);  // a [PAD] query row still attends (as PyTorch)
+    const Tensor causal = make_mask(MaskKind::Causal, {3}, 3, 3);
+    QCOMPARE(causal.at({0, 0, 1}), 0.0f);
+    QCOMPARE(causal.at({0, 2, 1}), 1.0f);
+    const Tensor none = make_mask(MaskKind::None, {1}, 2, 5);
+    QCOMPARE(none.shape(), (Shape{1, 2, 5}));
+    for (float v : none.to_vector()) QCOMPARE(v, 1.0f);
+  }
+
+  void geluAndReluMatchNaive() {
+    Tensor x = randn({1000}, "g");
+    x.data()[0] = 0.0f;
+    x.data()[1] = -8.0f;
+    x.data()[2] = 8.0f;
+    expectClose(gelu(x), naive::gelu(x), 1e-7, 1e-6);
+    expectClose(relu(x), naive::relu(x), 0, 0);
+    QCOMPARE(gelu(x).data()[0], 0.0f);
+  }
+
+  // Matmul straight on strided views: a head slice (q) and a transposed key (k_t).
+  void matmulOnStridedViews() {
+    const Tensor qp = randn({2, 5, 12}, "q"), kp = randn({2, 5, 12}, "k");
+    const Tensor q = qp.view({2, 5, 3, 4}).transpose(1, 2);
+    const Tensor kt = kp.view({2, 5, 3, 4}).transpose(1, 2).transpose(-2, -1);
+    QVERIFY(!q.is_contiguous() && !kt.is_contiguous());
+    expectClose(matmul(q, kt), naive::matmul(q, kt));
+    const Tensor v = randn({2, 3, 5, 4}, "v"), w = randn({2, 3, 7, 5}, "w");
+    expectClose(matmul(w, v), naive::matmul(w, v));
+  }
+
+  void attentionPipelineMatchesNaiveAttention() {
+    const Tensor q = randn({1, 1, 6, 8}, "q"), k = randn({1, 1, 6, 8}, "k"), v = randn({1, 1, 6, 8}, "v");
+    const Tensor mask = make_mask(MaskKind::PaddingCausal, {5}, 6, 6);
+    Tensor s = matmul(q, k.transpose(-2, -1));
+    for (int64_t i = 0; i < s.numel(); ++i) s.data()[i] /= std::sqrt(8.0f);
+    const Tensor w = softmax_lastdim(masked_fill_neg_inf(s, mask));
+    const Tensor out = matmul(w, v);
+    Tensor nw, nout;
+    naive::attention(q.view({6, 8}), k.view({6, 8}), v.view({6, 8}), mask.view({6, 6}), nw, nout);
+    expectClose(w.view({6, 6}), nw);
+    expectClose(out.view({6, 8}), nout);
+  }
+
+  void sinusoidalPositions() {
+    const Tensor pe = sinusoidal_positions(4, 6);
+    QCOMPARE(pe.at({0, 0}), 0.0f);
+    QCOMPARE(pe.at({0, 1}), 1.0f);
+    QCOMPARE(pe.at({1, 0}), static_cast<float>(std::sin(1.0)));
+    QCOMPARE(pe.at({3, 3}), static_cast<float>(std::cos(3.0 / std::pow(10000.0, 2.0 / 6.0))));
+    QCOMPARE(pe.at({2, 5}), static_cast<float>(std::cos(2.0 / std::pow(10000.0, 4.0 / 6.0))));
+  }
+
+  void generatorIsPortableAndDocumented() {
+    // SplitMix64 reference values: seed 0 stream starts 0xE220A8397B1DCDAF (the published
+    // first output of SplitMix64 from state 0).
+    QCOMPARE(splitmix_mix(0x9E3779B97F4A7C15ULL), 0xE220A8397B1DCDAFULL);
+    QCOMPARE(fnv1a64(""), 0xCBF29CE484222325ULL);
+    QCOMPARE(fnv1a64("a"), 0xAF63DC4C8601EC8CULL);
+    const Stream s("tok:cat", 0);
+    QVERIFY(s.uniform(0) > 0.0 && s.uniform(0) <= 1.0);
+    double mean = 0, sq = 0;
+    for (uint64_t j = 0; j < 20000; ++j) {
+      mean += s.normal(j);
+      sq += s.normal(j) * s.normal(j);
+    }
+    QVERIFY(std::fabs(mean / 20000) < 0.03);
+    QVERIFY(std::fabs(sq / 20000 - 1.0) < 0.05);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestOps)
+#include "test_ops.moc"
