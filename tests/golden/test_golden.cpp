@@ -1,0 +1,256 @@
+// Every recorded step of the C++ model against PyTorch 1.13's nn.TransformerEncoderLayer /
+// nn.TransformerDecoderLayer (golden files written by gen_golden.py, one npz per case listed in
+// data/cases.json). Tolerance: the contract's CPU one, |a − b| ≤ 1e-5 + 1e-4·|b| per element,
+// infinities equal, NaN where NaN. Also: no missing or extra step, equal shapes, masked attention
+// weights exactly 0, every softmax row summing to 1.
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config.h"
+#include "model.h"
+#include "npz.h"
+#include "ops.h"
+#include "trace.h"
+#include "weights.h"
+#include "weights_file.h"
+
+using namespace attnlab;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr double kAtol = 1e-5;  // the contract's CPU tolerance; never widen it
+constexpr double kRtol = 1e-4;
+constexpr double kRowSumTol = 1e-5;
+
+std::string data_dir() { return std::string(ATTNLAB_TEST_DATA) + "/golden/data/"; }
+
+json load_cases() {
+  std::ifstream f(data_dir() + "cases.json");
+  if (!f) throw std::runtime_error("cannot open " + data_dir() + "cases.json (run gen_golden.py)");
+  return json::parse(f);
+}
+
+ModelConfig config_of(const json& c) {
+  ModelConfig cfg;
+  cfg.d_model = c.at("d_model").get<int64_t>();
+  cfg.heads = c.at("heads").get<int64_t>();
+  cfg.d_ff = c.at("d_ff").get<int64_t>();
+  cfg.layers = c.at("layers").get<int64_t>();
+  cfg.mask = parse_mask(c.at("mask").get<std::string>());
+  cfg.norm = parse_norm(c.at("norm").get<std::string>());
+  cfg.activation = parse_activation(c.at("activation").get<std::string>());
+  cfg.positional = parse_positional(c.at("positional").get<std::string>());
+  cfg.eps = c.at("eps").get<double>();
+  cfg.seed = c.at("seed").get<uint64_t>();
+  cfg.cross = c.at("cross_attention").get<bool>();
+  return cfg;
+}
+
+std::vector<std::string> strings(const json& j) {
+  std::vector<std::string> out;
+  for (const auto& s : j) out.push_back(s.get<std::string>());
+  return out;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::string fmt(double v) {
+  std::ostringstream o;
+  o.precision(9);
+  o << v;
+  return o.str();
+}
+
+struct Report {
+  std::vector<std::string> errors;
+  int64_t more = 0;  // errors beyond the ones kept
+  void fail(std::string msg) {
+    if (errors.size() < 25) errors.push_back(std::move(msg));
+    else ++more;
+  }
+  std::string text() const {
+    std::string out;
+    for (const auto& e : errors) out += "\n  " + e;
+    if (more) out += "\n  … and " + std::to_string(more) + " more";
+    return out;
+  }
+};
+
+struct Worst {
+  double abs = 0;      // largest |a − b| over finite elements
+  std::string abs_at;  // step id [element]
+  double ratio = 0;    // largest |a − b| / (atol + rtol·|b|)
+  std::string ratio_at;
+};
+
+// One step, element by element. a: the C++ tensor (any strides), b: the golden array.
+void compare_step(const std::string& id, const Tensor& a, const Tensor& b, Report& rep, Worst& worst) {
+  if (a.shape() != b.shape()) {
+    rep.fail(id + ": shape " + shape_str(a.shape()) + ", golden " + shape_str(b.shape()));
+    return;
+  }
+  const std::vector<float> av = a.to_vector(), bv = b.to_vector();
+  int64_t bad = 0;
+  std::string first;
+  for (size_t i = 0; i < av.size(); ++i) {
+    const double x = av[i], y = bv[i];
+    bool ok;
+    if (std::isnan(y) || std::isnan(x)) {
+      ok = std::isnan(x) && std::isnan(y);
+    } else if (std::isinf(y) || std::isinf(x)) {
+      ok = x == y;
+    } else {
+      const double d = std::fabs(x - y), lim = kAtol + kRtol * std::fabs(y);
+      ok = d <= lim;
+      const std::string at = id + "[" + std::to_string(i) + "]";
+      if (d > worst.abs) worst.abs = d, worst.abs_at = at;
+      if (d / lim > worst.ratio) worst.ratio = d / lim, worst.ratio_at = at;
+    }
+    if (!ok && bad++ == 0) first = "element " + std::to_string(i) + ": " + fmt(x) + " vs golden " + fmt(y);
+  }
+  if (bad) rep.fail(id + ": " + std::to_string(bad) + " of " + std::to_string(av.size()) + " elements out of tolerance; first " + first);
+}
+
+// Attention weights (B, H, Tq, Tk): exactly 0 where the golden masked scores are −∞, rows sum to 1.
+void check_softmax(const std::string& id, const Tensor& w, const Tensor& golden_masked, Report& rep) {
+  if (w.shape() != golden_masked.shape() || w.dim() != 4) {
+    rep.fail(id + ": weights shape " + shape_str(w.shape()) + " vs masked scores " + shape_str(golden_masked.shape()));
+    return;
+  }
+  const std::vector<float> wv = w.to_vector(), mv = golden_masked.to_vector();
+  const int64_t tk = w.size(-1), rows = w.numel() / tk;
+  for (int64_t r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int64_t j = 0; j < tk; ++j) {
+      const size_t i = static_cast<size_t>(r * tk + j);
+      sum += wv[i];
+      if (std::isinf(mv[i]) && mv[i] < 0) {
+        if (wv[i] != 0.0f) rep.fail(id + ": masked weight at element " + std::to_string(i) + " is " + fmt(wv[i]) + ", not 0");
+      }
+    }
+    if (!(std::fabs(sum - 1.0) <= kRowSumTol))
+      rep.fail(id + ": row " + std::to_string(r) + " sums to " + fmt(sum));
+  }
+}
+
+}  // namespace
+
+class TestGolden : public QObject {
+  Q_OBJECT
+
+  json cases_;
+
+ private slots:
+  void initTestCase() {
+    cases_ = load_cases();
+    QVERIFY2(cases_.is_array() && !cases_.empty(), "cases.json lists no case");
+  }
+
+  void golden_data() {
+    QTest::addColumn<int>("index");
+    for (size_t i = 0; i < cases_.size(); ++i)
+      QTest::newRow(cases_[i].at("name").get<std::string>().c_str()) << static_cast<int>(i);
+  }
+
+  void golden() {
+    QFETCH(int, index);
+    const json& c = cases_.at(static_cast<size_t>(index));
+    const std::string name = c.at("name").get<std::string>();
+    ModelConfig cfg = config_of(c.at("config"));
+    cfg.validate();
+    const Batch batch = make_batch(strings(c.at("texts")), strings(c.value("memory_texts", json::array())));
+
+    Weights weights;
+    const std::string source = c.at("weights").get<std::string>();
+    if (source == "seeded") {
+      weights = init_weights(cfg);
+    } else {
+      // The file's metadata decides; the case's own config (mask and cross included, which the
+      // file does not store) plays the command line, with no option given explicitly.
+      LoadedWeights lw = load_weights_file(data_dir() + source, cfg, {});
+      QCOMPARE(lw.cfg.d_model, cfg.d_model);
+      QCOMPARE(lw.cfg.heads, cfg.heads);
+      QCOMPARE(lw.cfg.d_ff, cfg.d_ff);
+      QCOMPARE(lw.cfg.layers, cfg.layers);
+      QCOMPARE(lw.cfg.norm, cfg.norm);
+      QCOMPARE(lw.cfg.activation, cfg.activation);
+      QCOMPARE(lw.cfg.positional, cfg.positional);
+      QCOMPARE(lw.cfg.eps, cfg.eps);
+      QCOMPARE(lw.cfg.seed, cfg.seed);
+      QCOMPARE(lw.cfg.cross, cfg.cross);
+      QCOMPARE(lw.cfg.mask, cfg.mask);
+      cfg = lw.cfg;
+      weights = std::move(lw.weights);
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    Trace trace;
+    forward(cfg, weights, batch, trace);
+    const qint64 forward_ms = timer.elapsed();
+
+    const auto golden_list = read_npz(data_dir() + name + ".npz");
+    std::map<std::string, Tensor> golden;
+    std::vector<std::string> golden_order;
+    for (const auto& [id, t] : golden_list) {
+      QVERIFY2(golden.emplace(id, t).second, ("golden step twice: " + id).c_str());
+      golden_order.push_back(id);
+    }
+
+    Report rep;
+    std::set<std::string> recorded;
+    std::vector<std::string> recorded_order;
+    for (const Step& s : trace.steps()) {
+      if (!recorded.insert(s.info.id).second) rep.fail("step recorded twice: " + s.info.id);
+      recorded_order.push_back(s.info.id);
+      if (!golden.count(s.info.id)) rep.fail("extra step (not in the golden file): " + s.info.id);
+    }
+    for (const auto& id : golden_order)
+      if (!recorded.count(id)) rep.fail("missing step (in the golden file, not recorded): " + id);
+    if (recorded_order != golden_order)
+      qWarning("%s: the recording order differs from the golden file's (docs/cli.md order)", name.c_str());
+
+    Worst worst;
+    int64_t elements = 0, identical = 0;  // identical: steps equal bit for bit (for information)
+    for (const Step& s : trace.steps()) {
+      auto it = golden.find(s.info.id);
+      if (it == golden.end()) continue;
+      compare_step(s.info.id, s.tensor, it->second, rep, worst);
+      if (s.tensor.shape() == it->second.shape() && s.tensor.to_vector() == it->second.to_vector()) ++identical;
+      // Token ids and masks are exact data, not arithmetic: they must match bit for bit.
+      if (ends_with(s.info.id, ".token_ids") || ends_with(s.info.id, "mask"))
+        if (s.tensor.shape() == it->second.shape() && s.tensor.to_vector() != it->second.to_vector())
+          rep.fail(s.info.id + ": not identical to the golden file (ids and masks are exact)");
+      elements += s.tensor.numel();
+      if (ends_with(s.info.id, "attn.weights")) {
+        const std::string masked_id = s.info.id.substr(0, s.info.id.size() - std::string("weights").size()) + "masked_scores";
+        auto m = golden.find(masked_id);
+        if (m == golden.end()) rep.fail(s.info.id + ": golden has no " + masked_id);
+        else {
+          check_softmax(s.info.id, s.tensor, m->second, rep);
+          check_softmax(s.info.id + " (golden)", it->second, m->second, rep);
+        }
+      }
+    }
+
+    qInfo("%-32s %4zu steps (%lld bit-identical) %6lld elements  maxdiff %.3g at %s  worst |a-b|/tol %.3f at %s  forward %lld ms",
+          name.c_str(), trace.steps().size(), static_cast<long long>(identical), static_cast<long long>(elements), worst.abs, worst.abs_at.c_str(),
+          worst.ratio, worst.ratio_at.c_str(), static_cast<long long>(forward_ms));
+    QVERIFY2(rep.errors.empty(), (name + ":" + rep.text()).c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestGolden)
+#include "test_golden.moc"
