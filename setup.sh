@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Attention Lab: one command to install what is missing (Debian 12, as root), build, and then
+#   ./setup.sh run    compute the built-in sample and write its bundle to out/sample
+#   ./setup.sh test   run every test through ctest
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-run}
+
+BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nlohmann-json3-dev
+                libzip-dev libcli11-dev libutf8proc-dev)
+# PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
+# clang + libFuzzer build the fuzz target.
+TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev)
+
+install_missing() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "setup: installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake --preset release "$@" >/dev/null
+  cmake --build --preset release
+}
+
+case "$mode" in
+  run)
+    install_missing "${BUILD_PACKAGES[@]}"
+    build -DATTNLAB_TESTS=OFF
+    ./build/release/app/attnlab export --out out/sample --force
+    echo "setup: the built-in sample's bundle is in out/sample (manifest.json, weights.safetensors, trace.npz)"
+    ;;
+  test)
+    install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    build -DATTNLAB_TESTS=ON
+    ctest --preset release -j2
+    ;;
+  *)
+    echo "usage: ./setup.sh [run|test]" >&2
+    exit 2
+    ;;
+esac
