@@ -1,6 +1,8 @@
 // attnlab: the command line. Subcommands run headless; without one the GUI opens (issue 3).
 #include <CLI/CLI.hpp>
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <iostream>
 
@@ -22,6 +24,10 @@ int fail(int status, const std::string& msg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Attention tensors are large (tens of MiB) and short-lived: keep freed blocks in the heap for
+  // reuse instead of returning them to the kernel and faulting fresh zero pages in each time.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"Attention Lab: watch multi-head attention compute, step by step", "attnlab"};
   app.set_version_flag("--version", std::string("attnlab ") + ATTNLAB_VERSION);
   app.require_subcommand(0, 1);

@@ -75,12 +75,13 @@ Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k) {
                     .result = "qk", .bindings = {step_var("q", q.id), step_var("k_t", kt_id)}};
   });
   const double root = std::sqrt(static_cast<double>(c.dh));
-  Tensor scores = keep ? Tensor(qk.shape()) : qk;  // in place on the fast path
+  Tensor scores = keep ? Tensor::empty(qk.shape()) : qk;  // in place on the fast path
   {
     const float r = static_cast<float>(root);
     const float* src = qk.data();
     float* dst = scores.data();
-    for (int64_t i = 0; i < qk.numel(); ++i) dst[i] = src[i] / r;
+    const int64_t n = qk.numel();
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i] / r;
   }
   auto sc_id = record_step(c.rec, c.id("scores"), scores, [&] {
     return StepInfo{.title = "Scale by √d_head", .formula = "QKᵀ / √Dh, √Dh = " + format_double(root),

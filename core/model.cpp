@@ -78,7 +78,7 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
                     .code = "# ids: tokens → vocabulary indices (see the manifest's tokens)", .result = "ids",
                     .is_data = true};
   });
-  Tensor emb({bsz, s, d});
+  Tensor emb = Tensor::empty({bsz, s, d});
   for (int64_t i = 0; i < bsz * s; ++i) {
     const auto row = static_cast<int64_t>(ids.t.data()[i]);
     std::copy_n(table.t.data() + row * d, d, emb.data() + i * d);
@@ -107,7 +107,7 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
                             "pe = pe.float()",
                     .result = "pe"};
   });
-  Tensor x({bsz, s, d});
+  Tensor x = Tensor::empty({bsz, s, d});
   for (int64_t b = 0; b < bsz; ++b)
     for (int64_t i = 0; i < s * d; ++i) x.data()[b * s * d + i] = emb.data()[b * s * d + i] + pe.data()[i];
   auto x_id = record_step(rec, stack + ".input", x, [&] {

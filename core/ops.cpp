@@ -96,7 +96,7 @@ Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t ro
               row0 >= 0 && row0 + rows <= w.size(0),
           "linear", "x " + shape_str(x.shape()) + " does not fit weight " + shape_str(w.shape()) +
                         " and bias " + shape_str(b.shape()));
-  Tensor out(with_last(x.shape(), rows));
+  Tensor out = Tensor::empty(with_last(x.shape(), rows));
   const int64_t in = w.size(1);
   ConstMatMap wr(w.data() + row0 * in, rows, in);
   ConstVecMap br(b.data() + row0, rows);
@@ -110,7 +110,7 @@ Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps)
   const int64_t d = x.size(-1);
   require(x.is_contiguous() && w.numel() == d && b.numel() == d, "layer_norm",
           "x " + shape_str(x.shape()) + " vs weight " + shape_str(w.shape()));
-  Tensor out(x.shape());
+  Tensor out = Tensor::empty(x.shape());
   auto xi = rows_of(x);
   auto o = rows_of(out);
   const float* gw = w.data();
@@ -148,14 +148,14 @@ Tensor softmax_lastdim(const Tensor& x) {
 }
 
 Tensor relu(const Tensor& x) {
-  Tensor out(x.shape());
+  Tensor out = Tensor::empty(x.shape());
   rows_of(out) = rows_of(x.contiguous()).cwiseMax(0.0f);
   return out;
 }
 
 Tensor gelu(const Tensor& x) {
   Tensor xc = x.contiguous();
-  Tensor out(x.shape());
+  Tensor out = Tensor::empty(x.shape());
   const float* in = xc.data();
   float* o = out.data();
   const int64_t n = x.numel();
@@ -169,13 +169,13 @@ Tensor activate(const Tensor& x, Activation a) { return a == Activation::Relu ? 
 
 Tensor add(const Tensor& a, const Tensor& b) {
   require(a.shape() == b.shape(), "add", shape_str(a.shape()) + " vs " + shape_str(b.shape()));
-  Tensor out(a.shape());
+  Tensor out = Tensor::empty(a.shape());
   rows_of(out) = rows_of(a.contiguous()) + rows_of(b.contiguous());
   return out;
 }
 
 Tensor scale(const Tensor& a, float s) {
-  Tensor out(a.shape());
+  Tensor out = Tensor::empty(a.shape());
   rows_of(out) = rows_of(a.contiguous()) * s;
   return out;
 }
@@ -189,7 +189,7 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   const int64_t m = a.size(-2), n = b.size(-1);
   Shape out_shape(a.shape().begin(), a.shape().end() - 1);
   out_shape.push_back(n);
-  Tensor out(out_shape);
+  Tensor out = Tensor::empty(out_shape);
   const auto a_offs = leading_offsets(a), b_offs = leading_offsets(b);
   const int64_t count = static_cast<int64_t>(a_offs.size());
 #pragma omp parallel for if (count > 1)
@@ -236,7 +236,7 @@ Tensor masked_fill_neg_inf(const Tensor& scores, const Tensor& mask) {
 }
 
 Tensor sinusoidal_positions(int64_t s, int64_t d) {
-  Tensor pe({s, d});
+  Tensor pe = Tensor::empty({s, d});
   for (int64_t p = 0; p < s; ++p)
     for (int64_t c = 0; c < d; ++c) {
       const int64_t two_i = c - (c % 2);

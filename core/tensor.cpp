@@ -31,22 +31,26 @@ Shape contiguous_strides(const Shape& s) {
   return st;
 }
 
-Tensor::Tensor(Shape shape, float fill)
-    : storage_(std::make_shared<std::vector<float>>(static_cast<size_t>(numel_of(shape)), fill)),
-      shape_(std::move(shape)),
-      strides_(contiguous_strides(shape_)) {
-  for (int64_t d : shape_)
-    if (d < 0) throw ShapeError("negative dimension in shape " + shape_str(shape_));
+Tensor::Tensor(Shape shape, float fill) : Tensor(empty(std::move(shape))) {
+  std::fill(storage_->begin(), storage_->end(), fill);
 }
 
-Tensor Tensor::from(Shape shape, std::vector<float> values) {
+Tensor Tensor::empty(Shape shape) {
+  for (int64_t d : shape)
+    if (d < 0) throw ShapeError("negative dimension in shape " + shape_str(shape));
+  Tensor t;
+  t.storage_ = std::make_shared<Storage>(static_cast<size_t>(numel_of(shape)));
+  t.shape_ = std::move(shape);
+  t.strides_ = contiguous_strides(t.shape_);
+  return t;
+}
+
+Tensor Tensor::from(Shape shape, const std::vector<float>& values) {
   if (static_cast<int64_t>(values.size()) != numel_of(shape))
     throw ShapeError("Tensor::from: " + std::to_string(values.size()) +
                      " values do not fill shape " + shape_str(shape));
-  Tensor t;
-  t.storage_ = std::make_shared<std::vector<float>>(std::move(values));
-  t.shape_ = std::move(shape);
-  t.strides_ = contiguous_strides(t.shape_);
+  Tensor t = empty(std::move(shape));
+  std::copy(values.begin(), values.end(), t.storage_->begin());
   return t;
 }
 
@@ -152,22 +156,32 @@ Tensor Tensor::transpose(int64_t d0, int64_t d1) const {
 
 Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
 
-Tensor Tensor::clone() const { return Tensor::from(shape_, to_vector()); }
+Tensor Tensor::clone() const {
+  Tensor t = empty(shape_);
+  copy_to(t.data());
+  return t;
+}
 
 std::vector<float> Tensor::to_vector() const {
   std::vector<float> out(static_cast<size_t>(numel()));
-  if (out.empty()) return out;
+  copy_to(out.data());
+  return out;
+}
+
+void Tensor::copy_to(float* out) const {
+  const int64_t total = numel();
+  if (total == 0) return;
   if (is_contiguous()) {
-    std::copy_n(data(), out.size(), out.begin());
-    return out;
+    std::copy_n(data(), total, out);
+    return;
   }
   // Odometer over the logical shape; the innermost dimension is a strided run.
   const size_t nd = shape_.size();
   std::vector<int64_t> idx(nd, 0);
   const int64_t inner = shape_[nd - 1], inner_stride = strides_[nd - 1];
   const float* base = storage_->data() + offset_;
-  size_t o = 0;
-  while (o < out.size()) {
+  int64_t o = 0;
+  while (o < total) {
     int64_t off = 0;
     for (size_t d = 0; d + 1 < nd; ++d) off += idx[d] * strides_[d];
     for (int64_t j = 0; j < inner; ++j) out[o++] = base[off + j * inner_stride];
@@ -176,7 +190,6 @@ std::vector<float> Tensor::to_vector() const {
       idx[d] = 0;
     }
   }
-  return out;
 }
 
 float Tensor::at_linear(int64_t i) const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab {
@@ -21,11 +22,25 @@ std::string shape_str(const Shape& s);  // "(2, 8, 5, 8)"
 int64_t numel_of(const Shape& s);
 Shape contiguous_strides(const Shape& s);  // row-major (C order)
 
+// An allocator that leaves floats uninitialised: outputs that are overwritten in full should not
+// pay for zeroing (and touching) their pages first.
+template <typename T>
+struct UninitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind { using other = UninitAllocator<U>; };
+  template <typename U>
+  void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+};
+using Storage = std::vector<float, UninitAllocator<float>>;
+
 class Tensor {
  public:
   Tensor() = default;
   explicit Tensor(Shape shape, float fill = 0.0f);  // fresh contiguous storage
-  static Tensor from(Shape shape, std::vector<float> values);
+  static Tensor empty(Shape shape);                 // fresh contiguous storage, uninitialised
+  static Tensor from(Shape shape, const std::vector<float>& values);
 
   const Shape& shape() const { return shape_; }
   const Shape& strides() const { return strides_; }
@@ -60,7 +75,9 @@ class Tensor {
   std::vector<float> to_vector() const;  // C order of the logical shape
 
  private:
-  std::shared_ptr<std::vector<float>> storage_;
+  void copy_to(float* dst) const;  // logical C order
+
+  std::shared_ptr<Storage> storage_;
   int64_t offset_ = 0;
   Shape shape_;
   Shape strides_;
