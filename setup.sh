@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Attention Lab: one command to install what is missing (Debian 12, as root), build, and then
-#   ./setup.sh run    compute the built-in sample and write its bundle to out/sample
+#   ./setup.sh run    open the window on the built-in sample
 #   ./setup.sh test   run every test through ctest
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-run}
 
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nlohmann-json3-dev
-                libzip-dev libcli11-dev libutf8proc-dev)
+                libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk)
 # PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
 # clang + libFuzzer build the fuzz target.
 TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev)
@@ -34,8 +34,12 @@ case "$mode" in
   run)
     install_missing "${BUILD_PACKAGES[@]}"
     build -DATTNLAB_TESTS=OFF
-    ./build/release/app/attnlab export --out out/sample --force
-    echo "setup: the built-in sample's bundle is in out/sample (manifest.json, weights.safetensors, trace.npz)"
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+      echo "setup: built build/release/app/attnlab, but there is no display to open the window on." >&2
+      echo "setup: run it from a desktop session, or try: xvfb-run -a ./build/release/app/attnlab" >&2
+      exit 1
+    fi
+    exec ./build/release/app/attnlab
     ;;
   test)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"

@@ -6,8 +6,11 @@
 #include <cstdio>
 #include <iostream>
 
+#include <QApplication>
+
 #include "cli_common.h"
 #include "errors.h"
+#include "mainwindow.h"
 
 namespace attnlab::cli {
 void add_export_command(CLI::App& app);
@@ -15,6 +18,17 @@ void add_bench_command(CLI::App& app);
 }  // namespace attnlab::cli
 
 namespace {
+
+// No subcommand: the step-through window on the built-in sample.
+int run_gui(int argc, char** argv) {
+  QApplication qapp(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("AttentionLab"));
+  QApplication::setApplicationName(QStringLiteral("attnlab"));
+  QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
+  attnlab::ui::MainWindow w;
+  w.show();
+  return QApplication::exec();
+}
 
 int fail(int status, const std::string& msg) {
   std::fprintf(stderr, "attnlab: error: %s\n", msg.c_str());
@@ -35,10 +49,7 @@ int main(int argc, char** argv) {
   attnlab::cli::add_bench_command(app);
   try {
     app.parse(argc, argv);
-    if (app.get_subcommands().empty()) {
-      std::cout << app.help() << "\nThe step-through window is not part of this build yet; "
-                   "run `attnlab export --out DIR` to compute and save every step.\n";
-    }
+    if (app.get_subcommands().empty()) return run_gui(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -80,19 +80,16 @@ std::string csv_field(const std::string& s) {
 // Every attention-weights step: {block id, query tokens, key tokens}.
 void write_heatmaps(const fs::path& dir, const Batch& batch, const Trace& trace) {
   fs::create_directory(dir / "heatmaps");
-  const auto& enc = batch.encoder_tokens().tokens;
   for (const auto& s : trace.steps()) {
     const std::string& id = s.info.id;
     if (!id.ends_with(".weights")) continue;
     const std::string block = id.substr(0, id.size() - std::string(".weights").size());
-    const bool decoder = id.starts_with("decoder.");
-    const bool cross = block.ends_with("multihead_attn");
-    const auto& q_tok = decoder ? batch.text.tokens : enc;
-    const auto& k_tok = cross ? enc : q_tok;
-    for (int64_t b = 0; b < s.tensor.size(0); ++b)
+    for (int64_t b = 0; b < s.tensor.size(0); ++b) {
+      const AxisTokens tok = attention_tokens(batch, id, b);
       for (int64_t h = 0; h < s.tensor.size(1); ++h)
         write_file(dir / "heatmaps" / (block + ".b" + std::to_string(b) + ".head" + std::to_string(h) + ".csv"),
-                   heatmap_csv(s.tensor, b, h, q_tok[static_cast<size_t>(b)], k_tok[static_cast<size_t>(b)]));
+                   heatmap_csv(s.tensor, b, h, tok.query, tok.key));
+    }
   }
 }
 

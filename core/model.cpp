@@ -20,6 +20,15 @@ std::vector<std::string> builtin_sample() {
           "小猫坐在垫子上，因为它累了。"};
 }
 
+AxisTokens attention_tokens(const Batch& batch, const std::string& step_id, int64_t b) {
+  const auto row = static_cast<size_t>(b);
+  const bool decoder = step_id.starts_with("decoder.");
+  const bool cross = step_id.find(".multihead_attn.") != std::string::npos || step_id == "decoder.cross_mask";
+  const auto& enc = batch.encoder_tokens().tokens.at(row);
+  const auto& q = decoder ? batch.text.tokens.at(row) : enc;
+  return {q, cross ? enc : q};
+}
+
 Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts) {
   Batch b;
   b.text = make_token_batch(texts, "--text");

@@ -25,6 +25,13 @@ struct Batch {
 // per sentence; anything else is a ConfigError.
 Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts);
 
+// Query and key tokens of batch row b for any step under an attention block
+// ("decoder.layers.0.multihead_attn.weights" → decoder tokens × memory tokens).
+struct AxisTokens {
+  std::vector<std::string> query, key;
+};
+AxisTokens attention_tokens(const Batch& batch, const std::string& step_id, int64_t b);
+
 // The built-in sample: two English sentences of different lengths (padding) and a Chinese one.
 std::vector<std::string> builtin_sample();
 

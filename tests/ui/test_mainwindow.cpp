@@ -1,0 +1,194 @@
+// The window driven like a user: type, turn knobs, step with the keyboard, enlarge a head.
+#include <QtTest>
+
+#include <QDir>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTreeWidget>
+
+#include "heatmapgrid.h"
+#include "heatmapview.h"
+#include "inputpanel.h"
+#include "mainwindow.h"
+#include "shapediagram.h"
+#include "stepnavigator.h"
+#include "steppanel.h"
+#include "tokenchips.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+// Waits for the controller to deliver a result (and nothing else to be pending).
+void settle(MainWindow& w) {
+  QTest::qWait(250);  // past the input debounce
+  w.controller()->waitForIdle();
+  QCoreApplication::processEvents();
+}
+
+int indexOf(MainWindow& w, const std::string& id) { return w.controller()->current()->indexOf(id); }
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> w_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("AttentionLabTest"));
+    QSettings().clear();
+  }
+
+  void init() {
+    w_ = std::make_unique<MainWindow>(QStringLiteral("test"));
+    w_->resize(1400, 900);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    settle(*w_);
+    QVERIFY(w_->controller()->current());
+  }
+
+  void cleanup() {
+    w_.reset();
+    QSettings().clear();
+  }
+
+  void opensOnTheBuiltInSampleAlreadyComputed() {
+    const auto r = w_->controller()->current();
+    QCOMPARE(r->batch.text.batch(), 3);
+    QCOMPARE(w_->navigator()->count(), static_cast<int>(r->trace.steps().size()));
+    QVERIFY(!w_->stepPanel()->locationText().isEmpty());
+    QCOMPARE(w_->inputs()->chips()->rows().size(), 3u);
+    QVERIFY(w_->inputs()->chips()->rows()[1].back() == "[PAD]");  // padding is visible
+  }
+
+  void typingASentenceRecomputes() {
+    QPlainTextEdit* edit = w_->inputs()->sentencesEdit();
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Delete);
+    QTest::keyClicks(edit, QStringLiteral("the cat sat"));
+    QCOMPARE(w_->inputs()->chips()->rows().size(), 1u);
+    QCOMPARE(w_->inputs()->chips()->rows()[0].size(), 3u);  // chips update while typing
+    settle(*w_);
+    const auto r = w_->controller()->current();
+    QCOMPARE(r->batch.text.tokens, (std::vector<std::vector<std::string>>{{"the", "cat", "sat"}}));
+  }
+
+  void headsThatDoNotDivideAreExplainedNotComputed() {
+    QSignalSpy requests(w_->inputs(), &InputPanel::requestChanged);
+    const auto before = w_->controller()->current();
+    QSpinBox* heads = w_->inputs()->headsBox();
+    heads->setFocus();
+    heads->selectAll();
+    QTest::keyClicks(heads, QStringLiteral("7"));
+    QCOMPARE(heads->value(), 7);
+    QVERIFY(w_->inputs()->explanationLabel()->isVisibleTo(w_.get()));
+    QVERIFY(w_->inputs()->explanationLabel()->text().contains(QStringLiteral("7 heads")));
+    QVERIFY(w_->inputs()->explanationLabel()->text().contains(QStringLiteral("64")));
+    QTest::qWait(400);
+    QCOMPARE(requests.count(), 0);
+    QCOMPARE(w_->controller()->current(), before);
+
+    heads->selectAll();
+    QTest::keyClicks(heads, QStringLiteral("4"));
+    QVERIFY(!w_->inputs()->explanationLabel()->isVisibleTo(w_.get()));
+    settle(*w_);
+    QCOMPARE(requests.count(), 1);
+    QCOMPARE(w_->controller()->current()->cfg.heads, 4);
+  }
+
+  void keyboardSteppingAndTitles() {
+    auto* tree = w_->navigator()->tree();
+    tree->setFocus();
+    QTest::keyClick(w_.get(), Qt::Key_Home);
+    QCOMPARE(w_->navigator()->current(), 0);
+    QTest::keyClick(tree, Qt::Key_Right);
+    QCOMPARE(w_->navigator()->current(), 1);
+    QTest::keyClick(tree, Qt::Key_Left);
+    QCOMPARE(w_->navigator()->current(), 0);
+    QTest::keyClick(tree, Qt::Key_PageDown);  // to the first step of encoder layer 1
+    const auto r = w_->controller()->current();
+    QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id,
+             std::string("encoder.layers.0.norm1"));
+    QTest::keyClick(tree, Qt::Key_End);
+    QCOMPARE(w_->navigator()->current(), w_->navigator()->count() - 1);
+
+    const int scores = indexOf(*w_, "encoder.layers.0.self_attn.scores");
+    w_->navigator()->setCurrent(scores);
+    const QString loc = w_->stepPanel()->locationText();
+    QVERIFY2(loc.contains(QStringLiteral("Layer 1")) && loc.contains(QStringLiteral("Self-attention")) &&
+                 loc.contains(QStringLiteral("√d_head")), qPrintable(loc));
+    QVERIFY(w_->stepPanel()->codeText().contains(QStringLiteral("math.sqrt(8)")));
+  }
+
+  void headSplitShowsShapesAndContiguity() {
+    w_->navigator()->setCurrent(indexOf(*w_, "encoder.layers.0.self_attn.q"));
+    const QStringList boxes = w_->stepPanel()->diagram()->boxTexts();
+    const QString all = boxes.join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("H 8")) && all.contains(QStringLiteral("Dh 8")), qPrintable(all));
+    QVERIFY2(w_->stepPanel()->diagram()->moveText().contains(QStringLiteral("transpose")),
+             qPrintable(w_->stepPanel()->diagram()->moveText()));
+    QVERIFY(!w_->stepPanel()->changeText().isEmpty());
+  }
+
+  void attentionStepShowsHeadsAndEnlarges() {
+    const int idx = indexOf(*w_, "encoder.layers.0.self_attn.weights");
+    w_->navigator()->setCurrent(idx);
+    QVERIFY(w_->stepPanel()->showingHeatmaps());
+    HeatmapGrid* grid = w_->stepPanel()->heatmaps();
+    QCOMPARE(grid->headCount(), 8);
+    const Tensor& t = w_->controller()->current()->trace.steps()[static_cast<size_t>(idx)].tensor;
+    HeatmapView* head2 = grid->headView(2);
+    for (int i = 0; i < head2->rows(); ++i)
+      for (int j = 0; j < head2->cols(); ++j) QCOMPARE(head2->value(i, j), t.at({0, 2, i, j}));
+    QSignalSpy enlarged(grid, &HeatmapGrid::headEnlarged);
+    QTest::mouseClick(head2, Qt::LeftButton, {}, head2->cellRect(0, 0).center().toPoint());
+    QCOMPARE(grid->enlargedHead(), 2);
+    QCOMPARE(enlarged.count(), 1);
+  }
+
+  void sameStepIsKeptWhenTheConfigurationChanges() {
+    w_->navigator()->setCurrent(indexOf(*w_, "encoder.layers.0.ffn.hidden"));
+    QSpinBox* seed = w_->inputs()->seedBox();
+    seed->setValue(seed->value() + 1);
+    settle(*w_);
+    const auto r = w_->controller()->current();
+    QCOMPARE(r->cfg.seed, 1u);
+    QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id,
+             std::string("encoder.layers.0.ffn.hidden"));
+  }
+
+  void zoomScalesTheText() {
+    const qreal before = w_->font().pointSizeF();
+    QTest::keyClick(w_.get(), Qt::Key_Equal, Qt::ControlModifier);
+    QVERIFY(w_->font().pointSizeF() > before * 1.1);
+    QTest::keyClick(w_.get(), Qt::Key_0, Qt::ControlModifier);
+    QCOMPARE(w_->font().pointSizeF(), before);
+  }
+
+  // Renders the window at two sizes; each picture must be far from blank, and is kept for a look.
+  void screenshotsAtTwoSizes() {
+    QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
+    w_->navigator()->setCurrent(indexOf(*w_, "encoder.layers.0.self_attn.weights"));
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+      w_->resize(size);
+      QTest::qWait(50);
+      const QImage img = w_->grab().toImage();
+      QCOMPARE(img.size(), size * img.devicePixelRatio());
+      QSet<QRgb> colours;
+      for (int y = 0; y < img.height(); y += 7)
+        for (int x = 0; x < img.width(); x += 7) colours.insert(img.pixel(x, y));
+      QVERIFY2(colours.size() > 50, "the window looks blank");
+      QVERIFY(img.save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/mainwindow-%1x%2.png").arg(size.width()).arg(size.height())));
+    }
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_mainwindow.moc"

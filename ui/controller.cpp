@@ -1,0 +1,99 @@
+#include "controller.h"
+
+#include <QEventLoop>
+#include <QtConcurrent>
+
+#include <chrono>
+
+#include "bundle.h"
+#include "errors.h"
+#include "memory.h"
+#include "weights.h"
+
+namespace attnlab::ui {
+
+namespace {
+std::vector<std::string> to_std(const QStringList& l) {
+  std::vector<std::string> out;
+  for (const auto& s : l) out.push_back(s.toStdString());
+  return out;
+}
+}  // namespace
+
+TraceResultPtr compute(const Request& r, quint64 generation) {
+  auto out = std::make_shared<TraceResult>();
+  out->cfg = r.cfg;
+  out->cfg.cross = !r.memoryTexts.isEmpty();
+  out->cfg.validate();
+  out->batch = make_batch(to_std(r.texts), to_std(r.memoryTexts));
+  const auto& b = out->batch;
+  const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(),
+                                   out->cfg.cross ? b.text.seq() : 0, static_cast<int64_t>(b.vocab.words.size()));
+  check_memory_budget(est, r.memoryBudgetMiB);
+  const Weights w = init_weights(out->cfg);
+  const auto t0 = std::chrono::steady_clock::now();
+  forward(out->cfg, w, out->batch, out->trace);
+  out->forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out->generation = generation;
+  out->device = QString::fromStdString(cpu_device_name());
+  return out;
+}
+
+Controller::Controller(QObject* parent) : QObject(parent), watcher_(new QFutureWatcher<Outcome>(this)) {
+  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &Controller::finished);
+}
+
+Controller::~Controller() { watcher_->waitForFinished(); }
+
+void Controller::request(const Request& r) {
+  if (running_) {
+    pending_ = r;  // replaces any older pending request
+    return;
+  }
+  start(r);
+}
+
+void Controller::start(const Request& r) {
+  running_ = true;
+  emit busyChanged(true);
+  const quint64 gen = ++generation_;
+  watcher_->setFuture(QtConcurrent::run([r, gen]() -> Outcome {
+    try {
+      return {compute(r, gen), {}};
+    } catch (const std::bad_alloc&) {
+      return {nullptr, QObject::tr("Out of memory: try shorter sentences, fewer layers or a smaller d_model.")};
+    } catch (const std::exception& e) {
+      return {nullptr, QString::fromStdString(e.what())};
+    }
+  }));
+}
+
+void Controller::finished() {
+  const Outcome o = watcher_->result();
+  running_ = false;
+  if (pending_) {  // a newer request arrived meanwhile: this result is already stale
+    const Request next = *pending_;
+    pending_.reset();
+    start(next);
+    return;
+  }
+  emit busyChanged(false);
+  if (o.result) {
+    current_ = o.result;
+    emit resultReady(o.result);
+  } else {
+    emit failed(o.error);
+  }
+}
+
+void Controller::waitForIdle() {
+  while (running_) {
+    QEventLoop loop;
+    connect(this, &Controller::busyChanged, &loop, [&loop](bool busy) {
+      if (!busy) loop.quit();
+    });
+    if (running_) loop.exec();
+  }
+}
+
+}  // namespace attnlab::ui

@@ -1,0 +1,265 @@
+#include "inputpanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "errors.h"
+#include "tokenchips.h"
+#include "tokenizer.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+struct Sample {
+  const char* name;  // translated at use
+  const char* file;  // in the :/samples resource
+  const char* source;  // cross-attention source file, or nullptr
+};
+
+const Sample kSamples[] = {
+    {QT_TRANSLATE_NOOP("InputPanel", "Built-in: English + Chinese batch"), nullptr, nullptr},
+    {QT_TRANSLATE_NOOP("InputPanel", "English batch (padding)"), ":/samples/english_batch.txt", nullptr},
+    {QT_TRANSLATE_NOOP("InputPanel", "Chinese sentences"), ":/samples/chinese.txt", nullptr},
+    {QT_TRANSLATE_NOOP("InputPanel", "Translation (cross-attention)"), ":/samples/translation_target.txt",
+     ":/samples/translation_source.txt"},
+    {QT_TRANSLATE_NOOP("InputPanel", "Long document"), ":/samples/long_document.txt", nullptr},
+};
+
+QString readResource(const char* path) {
+  QFile f(QString::fromLatin1(path));
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
+}
+
+QStringList lines(const QPlainTextEdit* e) {
+  QStringList out;
+  for (const QString& l : e->toPlainText().split(QLatin1Char('\n')))
+    if (!l.trimmed().isEmpty()) out << l;
+  return out;
+}
+
+QComboBox* combo(const QStringList& items) {
+  auto* c = new QComboBox;
+  c->addItems(items);
+  return c;
+}
+
+QSpinBox* spin(int lo, int hi, int value) {
+  auto* s = new QSpinBox;
+  s->setRange(lo, hi);
+  s->setValue(value);
+  s->setAccelerated(true);
+  return s;
+}
+
+}  // namespace
+
+InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  samples_ = new QComboBox;
+  for (const auto& s : kSamples) samples_->addItem(tr(s.name));
+  samples_->setToolTip(tr("Load a sample batch"));
+  auto* sampleRow = new QFormLayout;
+  sampleRow->addRow(tr("Sample:"), samples_);
+  v->addLayout(sampleRow);
+
+  auto* sentencesLabel = new QLabel(tr("Sentences (one per line; together they form the batch):"));
+  sentencesLabel->setWordWrap(true);
+  v->addWidget(sentencesLabel);
+  sentences_ = new QPlainTextEdit;
+  sentences_->setObjectName(QStringLiteral("sentences"));
+  sentences_->setTabChangesFocus(true);
+  v->addWidget(sentences_, 2);
+  cross_ = new QCheckBox(tr("Cross-attention (encoder–decoder)"));
+  cross_->setToolTip(tr("The sentences above become the decoder's input and attend to the source sentence below."));
+  v->addWidget(cross_);
+  source_ = new QPlainTextEdit;
+  source_->setObjectName(QStringLiteral("source"));
+  source_->setPlaceholderText(tr("Source sentence (one for all, or one per line)"));
+  source_->setTabChangesFocus(true);
+  source_->setEnabled(false);
+  v->addWidget(source_, 1);
+  auto* tokensLabel = new QLabel(tr("Tokens (dashed chips are [PAD] padding):"));
+  tokensLabel->setWordWrap(true);
+  v->addWidget(tokensLabel);
+  chips_ = new TokenChips;
+  v->addWidget(chips_);
+  v->addWidget(buildKnobs());
+  explain_ = new QLabel;
+  explain_->setWordWrap(true);
+  explain_->setObjectName(QStringLiteral("explanation"));
+  explain_->setStyleSheet(QStringLiteral("QLabel { color: #8a4b00; background: #fff4e0; padding: 6px; border-radius: 4px; }"));
+  explain_->hide();
+  v->addWidget(explain_);
+  error_ = new QLabel;
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
+  error_->hide();
+  v->addWidget(error_);
+  v->addStretch(0);
+
+  debounce_ = new QTimer(this);
+  debounce_->setSingleShot(true);
+  debounce_->setInterval(150);
+  connect(debounce_, &QTimer::timeout, this, &InputPanel::emitRequest);
+  connect(sentences_, &QPlainTextEdit::textChanged, this, &InputPanel::changed);
+  connect(source_, &QPlainTextEdit::textChanged, this, &InputPanel::changed);
+  connect(cross_, &QCheckBox::toggled, this, [this](bool on) {
+    source_->setEnabled(on);
+    mask_->setCurrentText(on ? QStringLiteral("padding+causal") : QStringLiteral("padding"));
+    changed();
+  });
+  connect(samples_, &QComboBox::activated, this, &InputPanel::loadSample);
+  loadSample(0);
+}
+
+QWidget* InputPanel::buildKnobs() {
+  auto* box = new QGroupBox(tr("Model"));
+  auto* f = new QFormLayout(box);
+  dModel_ = spin(1, 4096, 64);
+  heads_ = spin(1, 4096, 8);
+  dff_ = spin(0, 16384, 0);
+  dff_->setSpecialValueText(tr("4 × d_model"));
+  layers_ = spin(1, 12, 1);
+  seed_ = spin(0, 1000000, 0);
+  mask_ = combo({QStringLiteral("none"), QStringLiteral("padding"), QStringLiteral("causal"), QStringLiteral("padding+causal")});
+  mask_->setCurrentIndex(1);
+  norm_ = combo({QStringLiteral("pre"), QStringLiteral("post")});
+  activation_ = combo({QStringLiteral("relu"), QStringLiteral("gelu")});
+  positional_ = combo({QStringLiteral("sinusoidal"), QStringLiteral("none")});
+  backend_ = combo({tr("CPU (Eigen)")});
+  backend_->setToolTip(tr("The Vulkan compute path is not part of this build yet."));
+  heads_->setObjectName(QStringLiteral("heads"));
+  dModel_->setObjectName(QStringLiteral("d_model"));
+  f->addRow(tr("d_model (width D):"), dModel_);
+  f->addRow(tr("heads (H):"), heads_);
+  f->addRow(tr("d_ff (FFN width F):"), dff_);
+  f->addRow(tr("layers:"), layers_);
+  f->addRow(tr("mask:"), mask_);
+  f->addRow(tr("LayerNorm:"), norm_);
+  f->addRow(tr("activation:"), activation_);
+  f->addRow(tr("position code:"), positional_);
+  f->addRow(tr("seed:"), seed_);
+  f->addRow(tr("backend:"), backend_);
+  for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_})
+    connect(s, &QSpinBox::valueChanged, this, &InputPanel::changed);
+  for (QComboBox* c : {mask_, norm_, activation_, positional_})
+    connect(c, &QComboBox::currentIndexChanged, this, &InputPanel::changed);
+  return box;
+}
+
+QStringList InputPanel::sampleNames() const {
+  QStringList out;
+  for (const auto& s : kSamples) out << tr(s.name);
+  return out;
+}
+
+void InputPanel::loadSample(int index) {
+  if (index < 0 || index >= static_cast<int>(std::size(kSamples))) return;
+  const Sample& s = kSamples[index];
+  restoring_ = true;
+  samples_->setCurrentIndex(index);
+  QStringList text;
+  if (s.file) text = readResource(s.file).split(QLatin1Char('\n'));
+  else for (const auto& t : builtin_sample()) text << QString::fromStdString(t);
+  sentences_->setPlainText(text.join(QLatin1Char('\n')));
+  cross_->setChecked(s.source != nullptr);
+  source_->setPlainText(s.source ? readResource(s.source) : QString());
+  restoring_ = false;
+  changed();
+}
+
+QString InputPanel::problem() const {
+  const int d = dModel_->value(), h = heads_->value();
+  if (h > d)
+    return tr("%1 heads need d_model ≥ %1: each head gets d_model / heads numbers, and %2 / %1 is less than "
+              "one. Lower the heads or raise d_model.").arg(h).arg(d);
+  if (d % h == 0) return {};
+  QStringList divisors;
+  for (int k = 1; k <= d && divisors.size() < 12; ++k)
+    if (d % k == 0) divisors << QString::number(k);
+  return tr("%1 heads cannot share d_model = %2 evenly: each head would get %2 / %1 = %3 numbers, and a head "
+            "needs a whole number. Try heads = %4, or a d_model that %1 divides (e.g. %5). Nothing is "
+            "recomputed until then.")
+      .arg(h).arg(d).arg(double(d) / h, 0, 'g', 3).arg(divisors.join(QStringLiteral(", ")))
+      .arg(((d + h - 1) / h) * h);
+}
+
+Request InputPanel::currentRequest() const {
+  Request r;
+  r.texts = lines(sentences_);
+  if (cross_->isChecked()) r.memoryTexts = lines(source_);
+  r.cfg.d_model = dModel_->value();
+  r.cfg.heads = heads_->value();
+  r.cfg.d_ff = dff_->value() == 0 ? 4 * r.cfg.d_model : dff_->value();
+  r.cfg.layers = layers_->value();
+  r.cfg.mask = parse_mask(mask_->currentText().toStdString());
+  r.cfg.norm = parse_norm(norm_->currentText().toStdString());
+  r.cfg.activation = parse_activation(activation_->currentText().toStdString());
+  r.cfg.positional = parse_positional(positional_->currentText().toStdString());
+  r.cfg.seed = static_cast<uint64_t>(seed_->value());
+  r.cfg.cross = !r.memoryTexts.isEmpty();
+  return r;
+}
+
+void InputPanel::restore(const Request& r) {
+  restoring_ = true;
+  sentences_->setPlainText(r.texts.join(QLatin1Char('\n')));
+  cross_->setChecked(!r.memoryTexts.isEmpty());
+  source_->setPlainText(r.memoryTexts.join(QLatin1Char('\n')));
+  dModel_->setValue(static_cast<int>(r.cfg.d_model));
+  heads_->setValue(static_cast<int>(r.cfg.heads));
+  dff_->setValue(r.cfg.d_ff == 4 * r.cfg.d_model ? 0 : static_cast<int>(r.cfg.d_ff));
+  layers_->setValue(static_cast<int>(r.cfg.layers));
+  mask_->setCurrentText(QString::fromUtf8(mask_name(r.cfg.mask).data()));
+  norm_->setCurrentText(QString::fromUtf8(norm_name(r.cfg.norm).data()));
+  activation_->setCurrentText(QString::fromUtf8(activation_name(r.cfg.activation).data()));
+  positional_->setCurrentText(QString::fromUtf8(positional_name(r.cfg.positional).data()));
+  seed_->setValue(static_cast<int>(std::min<uint64_t>(r.cfg.seed, 1000000)));
+  restoring_ = false;
+  changed();
+}
+
+void InputPanel::setError(const QString& message) {
+  error_->setText(message);
+  error_->setVisible(!message.isEmpty());
+}
+
+void InputPanel::updateChips() {
+  std::vector<std::vector<std::string>> rows;
+  try {
+    const Request r = currentRequest();
+    std::vector<std::string> texts;
+    for (const auto& t : r.texts) texts.push_back(t.toStdString());
+    if (!texts.empty()) rows = make_token_batch(texts, "--text").tokens;
+  } catch (const std::exception&) {
+    // An empty line in progress: show what tokenises, row by row.
+    for (const auto& t : lines(sentences_)) rows.push_back(tokenize(t.toStdString()));
+  }
+  chips_->setRows(rows);
+}
+
+void InputPanel::changed() {
+  if (restoring_) return;
+  updateChips();
+  const QString why = problem();
+  explain_->setText(why);
+  explain_->setVisible(!why.isEmpty());
+  if (why.isEmpty()) debounce_->start();
+  else debounce_->stop();
+}
+
+void InputPanel::emitRequest() {
+  if (!problem().isEmpty()) return;
+  emit requestChanged(currentRequest());
+}
+
+}  // namespace attnlab::ui

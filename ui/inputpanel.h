@@ -1,0 +1,63 @@
+// Sentences, the cross-attention source, the samples, and the knobs. Emits a Request a moment
+// after the user stops typing — but only once the configuration is valid (heads must divide
+// d_model: until then a friendly explanation is shown and nothing is recomputed).
+#pragma once
+
+#include <QWidget>
+
+#include "controller.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QSpinBox;
+class QTimer;
+
+namespace attnlab::ui {
+
+class TokenChips;
+
+class InputPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit InputPanel(QWidget* parent = nullptr);
+
+  Request currentRequest() const;
+  // Non-empty when the knobs are inconsistent (e.g. heads not dividing d_model).
+  QString problem() const;
+  void setError(const QString& message);  // shown under the inputs ("" clears)
+  void loadSample(int index);             // index into sampleNames()
+  QStringList sampleNames() const;
+  void restore(const Request& r);         // without emitting twice
+
+  QPlainTextEdit* sentencesEdit() const { return sentences_; }
+  QSpinBox* headsBox() const { return heads_; }
+  QSpinBox* dModelBox() const { return dModel_; }
+  QSpinBox* seedBox() const { return seed_; }
+  QLabel* explanationLabel() const { return explain_; }
+  TokenChips* chips() const { return chips_; }
+
+ signals:
+  void requestChanged(const attnlab::ui::Request& r);
+
+ private:
+  QWidget* buildKnobs();
+  void changed();      // any edit: refresh chips and explanation, (re)start the debounce timer
+  void emitRequest();
+  void updateChips();
+
+  QPlainTextEdit* sentences_;
+  QPlainTextEdit* source_;
+  QCheckBox* cross_;
+  QComboBox* samples_;
+  TokenChips* chips_;
+  QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_;
+  QComboBox *mask_, *norm_, *activation_, *positional_, *backend_;
+  QLabel* explain_;
+  QLabel* error_;
+  QTimer* debounce_;
+  bool restoring_ = false;
+};
+
+}  // namespace attnlab::ui

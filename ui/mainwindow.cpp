@@ -1,0 +1,213 @@
+#include "mainwindow.h"
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+
+#include "inputpanel.h"
+#include "stepnavigator.h"
+#include "steppanel.h"
+
+namespace attnlab::ui {
+
+MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
+    : QMainWindow(parent), settingsKey_(settingsKey), controller_(new Controller(this)) {
+  setWindowTitle(tr("Attention Lab"));
+  baseFontPt_ = font().pointSizeF() > 0 ? font().pointSizeF() : 10;
+  panel_ = new StepPanel;
+  scroll_ = new QScrollArea;
+  scroll_->setWidget(panel_);
+  scroll_->setWidgetResizable(true);
+  setCentralWidget(scroll_);
+
+  inputs_ = new InputPanel;
+  auto* inputDock = new QDockWidget(tr("Input and model"), this);
+  inputDock->setObjectName(QStringLiteral("inputDock"));
+  auto* inputScroll = new QScrollArea;
+  inputScroll->setWidget(inputs_);
+  inputScroll->setWidgetResizable(true);
+  inputScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // chips and labels wrap instead
+  inputDock->setWidget(inputScroll);
+  addDockWidget(Qt::RightDockWidgetArea, inputDock);
+
+  navigator_ = new StepNavigator;
+  auto* navDock = new QDockWidget(tr("Steps"), this);
+  navDock->setObjectName(QStringLiteral("stepsDock"));
+  navDock->setWidget(navigator_);
+  addDockWidget(Qt::LeftDockWidgetArea, navDock);
+  // Steps on the left, inputs on the right, the step itself gets the middle.
+  resizeDocks({navDock, inputDock}, {260, 360}, Qt::Horizontal);
+
+  status_ = new QLabel;
+  busy_ = new QProgressBar;
+  busy_->setRange(0, 0);
+  busy_->setMaximumWidth(120);
+  busy_->hide();
+  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(busy_);
+
+  connect(inputs_, &InputPanel::requestChanged, controller_, &Controller::request);
+  connect(controller_, &Controller::resultReady, this, &MainWindow::showResult);
+  connect(controller_, &Controller::failed, this, [this](const QString& msg) {
+    inputs_->setError(msg);
+    status_->setText(tr("Not recomputed: %1").arg(msg));
+  });
+  connect(controller_, &Controller::busyChanged, busy_, &QWidget::setVisible);
+  connect(navigator_, &StepNavigator::currentChanged, this, &MainWindow::showStep);
+  buildMenus();
+  qApp->installEventFilter(this);
+  restoreSettings();
+  controller_->request(inputs_->currentRequest());
+}
+
+MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QMenu* samples = file->addMenu(tr("&Samples"));
+  const QStringList names = inputs_->sampleNames();
+  for (int i = 0; i < names.size(); ++i)
+    samples->addAction(names[i], this, [this, i] { inputs_->loadSample(i); });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* zoomIn = view->addAction(tr("Zoom &in"), this, [this] { setZoom(zoom_ * 1.2); });
+  // Ctrl+= as well as Ctrl++ (the + needs Shift on most keyboards).
+  zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+  view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { setZoom(zoom_ / 1.2); });
+  view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { setZoom(1.0); });
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keys"), this, [this] {
+    QMessageBox::information(this, tr("Keys"),
+                             tr("← / →: previous / next step\nSpace: play / pause\nHome / End: first / last step\n"
+                                "PgUp / PgDn: previous / next layer\nCtrl + / Ctrl −: zoom (for projectors)\n"
+                                "Esc: back from an enlarged head"));
+  });
+}
+
+void MainWindow::setZoom(double factor) {
+  zoom_ = std::clamp(factor, 0.6, 4.0);
+  QFont f = font();
+  f.setPointSizeF(baseFontPt_ * zoom_);
+  setFont(f);
+  for (QDockWidget* d : findChildren<QDockWidget*>()) d->setFont(f);
+  status_->setText(tr("Zoom %1 %").arg(qRound(zoom_ * 100)));
+}
+
+void MainWindow::showResult(TraceResultPtr result) {
+  inputs_->setError({});
+  int index = result->indexOf(currentId_);
+  if (index < 0) index = std::min(navigator_->current(), static_cast<int>(result->trace.steps().size()) - 1);
+  navigator_->setResult(result, std::max(index, 0));
+  showStep(navigator_->current());
+  status_->setText(tr("%1 steps computed in %2 ms (%3)")
+                       .arg(result->trace.steps().size())
+                       .arg(result->forward_ms, 0, 'f', 1)
+                       .arg(result->device));
+}
+
+void MainWindow::showStep(int index) {
+  const TraceResultPtr r = controller_->current();
+  if (!r || index < 0) return;
+  currentId_ = r->trace.steps()[static_cast<size_t>(index)].info.id;
+  panel_->setStep(r, index);
+}
+
+bool MainWindow::handleStepKey(int key) {
+  switch (key) {
+    case Qt::Key_Right: navigator_->next(); return true;
+    case Qt::Key_Left: navigator_->previous(); return true;
+    case Qt::Key_Space: navigator_->togglePlay(); return true;
+    case Qt::Key_Home: navigator_->first(); return true;
+    case Qt::Key_End: navigator_->last(); return true;
+    case Qt::Key_PageDown: navigator_->nextLayer(); return true;
+    case Qt::Key_PageUp: navigator_->previousLayer(); return true;
+    default: return false;
+  }
+}
+
+// Stepping keys work everywhere except where the user is typing or turning a knob.
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() != QEvent::KeyPress || !isActiveWindow()) return QMainWindow::eventFilter(watched, event);
+  auto* ke = static_cast<QKeyEvent*>(event);
+  QWidget* focus = QApplication::focusWidget();
+  const bool typing = qobject_cast<QPlainTextEdit*>(focus) || qobject_cast<QLineEdit*>(focus) ||
+                      qobject_cast<QAbstractSpinBox*>(focus) || qobject_cast<QComboBox*>(focus);
+  if (typing || (ke->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) return QMainWindow::eventFilter(watched, event);
+  if (watched != focus && !(focus == nullptr && watched == this)) return QMainWindow::eventFilter(watched, event);
+  return handleStepKey(ke->key()) || QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveSettings();
+  controller_->waitForIdle();
+  event->accept();
+}
+
+void MainWindow::saveSettings() const {
+  QSettings s;
+  s.beginGroup(settingsKey_);
+  s.setValue(QStringLiteral("geometry"), saveGeometry());
+  s.setValue(QStringLiteral("state"), saveState());
+  s.setValue(QStringLiteral("zoom"), zoom_);
+  const Request r = inputs_->currentRequest();
+  s.setValue(QStringLiteral("texts"), r.texts);
+  s.setValue(QStringLiteral("memoryTexts"), r.memoryTexts);
+  s.setValue(QStringLiteral("d_model"), static_cast<int>(r.cfg.d_model));
+  s.setValue(QStringLiteral("heads"), static_cast<int>(r.cfg.heads));
+  s.setValue(QStringLiteral("d_ff"), static_cast<int>(r.cfg.d_ff));
+  s.setValue(QStringLiteral("layers"), static_cast<int>(r.cfg.layers));
+  s.setValue(QStringLiteral("mask"), QString::fromUtf8(mask_name(r.cfg.mask).data()));
+  s.setValue(QStringLiteral("norm"), QString::fromUtf8(norm_name(r.cfg.norm).data()));
+  s.setValue(QStringLiteral("activation"), QString::fromUtf8(activation_name(r.cfg.activation).data()));
+  s.setValue(QStringLiteral("positional"), QString::fromUtf8(positional_name(r.cfg.positional).data()));
+  s.setValue(QStringLiteral("seed"), static_cast<qulonglong>(r.cfg.seed));
+  s.setValue(QStringLiteral("step"), QString::fromStdString(currentId_));
+}
+
+void MainWindow::restoreSettings() {
+  QSettings s;
+  s.beginGroup(settingsKey_);
+  if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) {
+    // First run: most of the screen, centred; the step panel needs the room.
+    const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    resize(avail.size() * 0.9);
+    move(avail.center() - rect().center());
+  }
+  restoreState(s.value(QStringLiteral("state")).toByteArray());
+  setZoom(s.value(QStringLiteral("zoom"), 1.0).toDouble());
+  if (!s.contains(QStringLiteral("texts"))) return;
+  Request r;
+  r.texts = s.value(QStringLiteral("texts")).toStringList();
+  r.memoryTexts = s.value(QStringLiteral("memoryTexts")).toStringList();
+  try {
+    r.cfg.d_model = s.value(QStringLiteral("d_model"), 64).toInt();
+    r.cfg.heads = s.value(QStringLiteral("heads"), 8).toInt();
+    r.cfg.d_ff = s.value(QStringLiteral("d_ff"), 256).toInt();
+    r.cfg.layers = s.value(QStringLiteral("layers"), 1).toInt();
+    r.cfg.mask = parse_mask(s.value(QStringLiteral("mask"), QStringLiteral("padding")).toString().toStdString());
+    r.cfg.norm = parse_norm(s.value(QStringLiteral("norm"), QStringLiteral("pre")).toString().toStdString());
+    r.cfg.activation = parse_activation(s.value(QStringLiteral("activation"), QStringLiteral("relu")).toString().toStdString());
+    r.cfg.positional = parse_positional(s.value(QStringLiteral("positional"), QStringLiteral("sinusoidal")).toString().toStdString());
+    r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
+  } catch (const std::exception&) {
+    return;  // a damaged settings file: keep the built-in sample
+  }
+  currentId_ = s.value(QStringLiteral("step")).toString().toStdString();
+  if (!r.texts.isEmpty()) inputs_->restore(r);
+}
+
+}  // namespace attnlab::ui

@@ -1,0 +1,58 @@
+// The window: inputs and knobs (left dock), the step navigator (left dock), the step panel
+// (centre). Keyboard stepping, zoom for projectors, and the remembered layout and configuration.
+#pragma once
+
+#include <QMainWindow>
+
+#include "controller.h"
+
+class QLabel;
+class QProgressBar;
+class QScrollArea;
+
+namespace attnlab::ui {
+
+class InputPanel;
+class StepNavigator;
+class StepPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  // settingsKey: the QSettings group (tests pass their own to stay independent).
+  explicit MainWindow(const QString& settingsKey = QStringLiteral("main"), QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  Controller* controller() const { return controller_; }
+  InputPanel* inputs() const { return inputs_; }
+  StepNavigator* navigator() const { return navigator_; }
+  StepPanel* stepPanel() const { return panel_; }
+  double zoom() const { return zoom_; }
+  void setZoom(double factor);  // 1.0 = the system font size
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void showResult(TraceResultPtr result);
+  void showStep(int index);
+  bool handleStepKey(int key);
+  void saveSettings() const;
+  void restoreSettings();
+
+  QString settingsKey_;
+  Controller* controller_;
+  InputPanel* inputs_;
+  StepNavigator* navigator_;
+  StepPanel* panel_;
+  QScrollArea* scroll_;
+  QLabel* status_;
+  QProgressBar* busy_;
+  std::string currentId_;  // kept across recomputes
+  double zoom_ = 1.0;
+  qreal baseFontPt_ = 10;
+};
+
+}  // namespace attnlab::ui

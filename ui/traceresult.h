@@ -1,0 +1,35 @@
+// What the GUI shows: one finished forward pass with its inputs, shared read-only between the
+// worker thread that made it and every view.
+#pragma once
+
+#include <QString>
+
+#include <memory>
+
+#include "config.h"
+#include "model.h"
+#include "trace.h"
+
+namespace attnlab::ui {
+
+struct TraceResult {
+  ModelConfig cfg;
+  Batch batch;
+  Trace trace;
+  double forward_ms = 0;
+  QString backend = QStringLiteral("cpu");
+  QString device;
+  quint64 generation = 0;  // the request that produced it (newest wins)
+
+  // Index of a step id in trace.steps(), or -1.
+  int indexOf(const std::string& id) const {
+    const auto& s = trace.steps();
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s[i].info.id == id) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+using TraceResultPtr = std::shared_ptr<const TraceResult>;
+
+}  // namespace attnlab::ui
