@@ -130,6 +130,7 @@ void HeatmapGrid::rebuild() {
   const size_t n = static_cast<size_t>(heads_) * tq_ * tk_;
   data_.assign(t.data() + batch_ * n, t.data() + (batch_ + 1) * n);
   loadTokens(s->info.id);
+  loadMask(s->info.id, n);
   const std::string kind = lastComponent(s->info.id);
   map_ = ColorMap::fitted(data_.data(), static_cast<long long>(n), kind == "weights");
   legend_->setMap(map_);
@@ -139,7 +140,7 @@ void HeatmapGrid::rebuild() {
   const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(heads_))));
   for (int h = 0; h < heads_; ++h) {
     auto* view = new HeatmapView(gridHost_);
-    fillView(view, h, heads_ <= 4);
+    fillView(view, h, heads_ <= 4 || tq_ <= 16);  // labels while they can still be read
     view->setTitle(tr("Head %1").arg(h));
     view->setToolTip(tr("Click to enlarge head %1").arg(h));
     view->setCursor(Qt::PointingHandCursor);
@@ -170,7 +171,22 @@ void HeatmapGrid::loadTokens(const std::string& id) {
 
 void HeatmapGrid::fillView(HeatmapView* view, int head, bool labels) const {
   view->setShowLabels(labels);
-  view->setMatrix(data_.data() + static_cast<size_t>(head) * tq_ * tk_, tq_, tk_, queryTokens_, keyTokens_, map_);
+  const size_t plane = static_cast<size_t>(tq_) * tk_, off = static_cast<size_t>(head) * plane;
+  view->setMatrix(data_.data() + off, tq_, tk_, queryTokens_, keyTokens_, map_);
+  view->setMaskedCells(masked_.empty() ? std::vector<char>{}
+                                       : std::vector<char>(masked_.begin() + off, masked_.begin() + off + plane));
+}
+
+// The cells the mask hides, read from the same block's masked_scores step (sentence batch_).
+void HeatmapGrid::loadMask(const std::string& id, size_t n) {
+  masked_.clear();
+  const int idx = result_->indexOf(id.substr(0, id.rfind('.')) + ".masked_scores");
+  if (idx < 0) return;
+  const Tensor m = result_->trace.steps()[static_cast<size_t>(idx)].tensor.contiguous();
+  if (m.numel() != static_cast<int64_t>(n) * m.size(0)) return;
+  const float* p = m.data() + static_cast<size_t>(batch_) * n;
+  masked_.resize(n);
+  for (size_t i = 0; i < n; ++i) masked_[i] = std::isinf(p[i]) && p[i] < 0;
 }
 
 void HeatmapGrid::enlargeHead(int head) {

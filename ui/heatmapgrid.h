@@ -44,6 +44,7 @@ class HeatmapGrid : public QWidget {
 
  private:
   void rebuild();
+  void loadMask(const std::string& id, size_t n);
   void clearViews();
   void loadTokens(const std::string& id);
   void fillView(HeatmapView* view, int head, bool labels) const;
@@ -69,6 +70,7 @@ class HeatmapGrid : public QWidget {
   ColorLegend* legend_ = nullptr;
   QLabel* caption_ = nullptr;
   QString hoverText_, explanation_;
+  std::vector<char> masked_;  // (H, Tq, Tk): −∞ in the block's masked_scores step
   std::vector<float> data_;  // (H, Tq, Tk): the shown step for sentence batch_
   int heads_ = 0, tq_ = 0, tk_ = 0;
   std::vector<std::string> queryTokens_, keyTokens_;  // Tq and Tk labels

@@ -148,6 +148,16 @@ void HeatmapView::rebuildImage() {
   }
 }
 
+void HeatmapView::setMaskedCells(std::vector<char> masked) {
+  masked_ = masked.size() == values_.size() ? std::move(masked) : std::vector<char>{};
+  update();
+}
+
+bool HeatmapView::cellMasked(int r, int c) const {
+  const float v = value(r, c);
+  return (std::isinf(v) && v < 0) || (!masked_.empty() && masked_[static_cast<size_t>(r) * cols_ + c]);
+}
+
 void HeatmapView::paintMarks(QPainter& p, const QRectF& plot) const {
   if (downsampled_ || plot.width() / cols_ < 4 || plot.height() / rows_ < 4) return;  // colour only
   for (int r = 0; r < rows_; ++r)
@@ -155,7 +165,7 @@ void HeatmapView::paintMarks(QPainter& p, const QRectF& plot) const {
       const float v = value(r, c);
       if (std::isnan(v))
         ColorLegend::paintNanMark(p, cellRect(r, c));
-      else if (std::isinf(v) && v < 0)
+      else if (cellMasked(r, c))
         ColorLegend::paintMaskedMark(p, cellRect(r, c));
     }
 }

@@ -22,6 +22,10 @@ class HeatmapView : public QWidget {
   void setMatrix(const float* values, int rows, int cols, const std::vector<std::string>& rowLabels,
                  const std::vector<std::string>& colLabels, const ColorMap& map);
   void setTitle(const QString& title);
+  // Cells to hatch as masked even where their value is finite (the weights after masking are 0,
+  // the scores before it still hold numbers): rows × cols flags, or empty for none.
+  void setMaskedCells(std::vector<char> masked);
+  bool cellMasked(int r, int c) const;
   void setShowLabels(bool on);  // off for thumbnails
   void setHighlighted(bool on);
 
@@ -69,6 +73,7 @@ class HeatmapView : public QWidget {
   void paintHover(QPainter& p) const;
 
   std::vector<float> values_;
+  std::vector<char> masked_;  // rows × cols, or empty
   int rows_ = 0, cols_ = 0;
   std::vector<std::string> rowLabels_, colLabels_;
   ColorMap map_;

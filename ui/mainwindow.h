@@ -27,6 +27,7 @@ class MainWindow : public QMainWindow {
   InputPanel* inputs() const { return inputs_; }
   StepNavigator* navigator() const { return navigator_; }
   StepPanel* stepPanel() const { return panel_; }
+  QScrollArea* centralScroll() const { return scroll_; }
   double zoom() const { return zoom_; }
   void setZoom(double factor);  // 1.0 = the system font size
 

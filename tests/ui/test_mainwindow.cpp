@@ -4,6 +4,8 @@
 #include <QDir>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -147,6 +149,15 @@ class TestMainWindow : public QObject {
     HeatmapView* head2 = grid->headView(2);
     for (int i = 0; i < head2->rows(); ++i)
       for (int j = 0; j < head2->cols(); ++j) QCOMPARE(head2->value(i, j), t.at({0, 2, i, j}));
+    // Sentence 2 is padded: its [PAD] keys are hatched as masked and weigh exactly 0.
+    w_->stepPanel()->setSentence(1);
+    HeatmapView* padded = grid->headView(2);
+    const int lastKey = padded->cols() - 1;
+    QVERIFY(padded->cellMasked(0, lastKey));
+    QCOMPARE(padded->value(0, lastKey), 0.0f);
+    QVERIFY(!padded->cellMasked(0, 0));
+    w_->stepPanel()->setSentence(0);
+    head2 = grid->headView(2);
     QSignalSpy enlarged(grid, &HeatmapGrid::headEnlarged);
     QTest::mouseClick(head2, Qt::LeftButton, {}, head2->cellRect(0, 0).center().toPoint());
     QCOMPARE(grid->enlargedHead(), 2);
@@ -162,6 +173,22 @@ class TestMainWindow : public QObject {
     QCOMPARE(r->cfg.seed, 1u);
     QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id,
              std::string("encoder.layers.0.ffn.hidden"));
+  }
+
+  void crossAttentionFromTheSampleMenu() {
+    const int translation = w_->inputs()->sampleNames().indexOf(QStringLiteral("Translation (cross-attention)"));
+    QVERIFY(translation >= 0);
+    w_->inputs()->loadSample(translation);
+    settle(*w_);
+    const auto r = w_->controller()->current();
+    QVERIFY(r->cfg.cross);
+    const int idx = indexOf(*w_, "decoder.layers.0.multihead_attn.weights");
+    QVERIFY(idx >= 0);
+    w_->navigator()->setCurrent(idx);
+    QVERIFY(w_->stepPanel()->locationText().contains(QStringLiteral("Cross-attention")));
+    HeatmapView* head0 = w_->stepPanel()->heatmaps()->headView(0);
+    QCOMPARE(head0->rows(), static_cast<int>(r->batch.text.seq()));    // decoder tokens (T)
+    QCOMPARE(head0->cols(), static_cast<int>(r->batch.memory.seq()));  // source tokens (S)
   }
 
   void zoomScalesTheText() {
@@ -185,6 +212,12 @@ class TestMainWindow : public QObject {
       for (int y = 0; y < img.height(); y += 7)
         for (int x = 0; x < img.width(); x += 7) colours.insert(img.pixel(x, y));
       QVERIFY2(colours.size() > 50, "the window looks blank");
+      // Nothing clipped: the step panel fits its width (no sideways scrolling), the shape diagram
+      // gets at least the room it asks for, and the input panel is not squeezed below its minimum.
+      QVERIFY(!w_->centralScroll()->horizontalScrollBar()->isVisible());
+      QVERIFY(w_->stepPanel()->diagram()->width() >= w_->stepPanel()->diagram()->minimumSizeHint().width());
+      QVERIFY(w_->inputs()->parentWidget()->width() >= w_->inputs()->minimumSizeHint().width());
+      QVERIFY(!w_->stepPanel()->locationText().isEmpty());
       QVERIFY(img.save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/mainwindow-%1x%2.png").arg(size.width()).arg(size.height())));
     }
   }
