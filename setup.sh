@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 mode=${1:-run}
 
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nlohmann-json3-dev
-                libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk)
+                libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk qt6-charts-dev qt6-svg-dev)
 # PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
 # clang + libFuzzer build the fuzz target.
 TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev)

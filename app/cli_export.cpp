@@ -1,11 +1,17 @@
-// attnlab export: compute every step for the given sentences and write the bundle.
+// attnlab export: compute every step for the given sentences and write the bundle. PNG and SVG
+// heatmaps are drawn by the GUI's renderer (ui/heatmaprender) on Qt's offscreen platform: no
+// display is needed, and a QGuiApplication is made only when they are asked for.
+#include <QGuiApplication>
+
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 
 #include "bundle.h"
 #include "cli_common.h"
 #include "errors.h"
+#include "exporter.h"
 #include "memory.h"
 #include "model.h"
 #include "tokenizer.h"
@@ -44,7 +50,13 @@ std::vector<std::string> read_text_file(const std::string& path) {
   return lines;
 }
 
-ExportOptions parse_formats(const std::string& list, ExportOptions o) {
+struct Formats {
+  ExportOptions opt;
+  bool png = false, svg = false;
+};
+
+Formats parse_formats(const std::string& list, ExportOptions o) {
+  Formats out;
   o.npz = o.csv = false;
   size_t start = 0;
   while (start <= list.size()) {
@@ -52,20 +64,43 @@ ExportOptions parse_formats(const std::string& list, ExportOptions o) {
     const std::string f = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (f == "npz") o.npz = true;
     else if (f == "csv") o.csv = true;
-    else if (f == "png" || f == "svg")
-      throw ConfigError("--format: " + f + " heatmaps are not part of this build yet; use npz or csv");
+    else if (f == "png") out.png = true;
+    else if (f == "svg") out.svg = true;
     else
       throw ConfigError("--format: '" + f + "' is not one of npz, png, svg, csv");
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  return o;
+  out.opt = std::move(o);
+  return out;
+}
+
+// Text needs a QGuiApplication (PITFALLS.md); the offscreen platform needs no display. Forced by
+// -platform (which wins over QT_QPA_PLATFORM): a headless command must never try xcb. Qt's
+// warnings are kept off stderr, where only the one error line may appear.
+std::unique_ptr<QGuiApplication> offscreen_app() {
+  if (QCoreApplication::instance()) return nullptr;
+  static int argc = 3;
+  static char arg0[] = "attnlab", arg1[] = "-platform", arg2[] = "offscreen";
+  static char* argv[] = {arg0, arg1, arg2, nullptr};
+  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& msg) {
+    if (type == QtFatalMsg) std::fprintf(stderr, "attnlab: error: %s\n", qPrintable(msg));
+  });
+  return std::make_unique<QGuiApplication>(argc, argv);
+}
+
+// PNG (at twice the natural size, as the GUI's default) and SVG heatmaps into <tmp>/heatmaps/.
+void add_image_hook(ExportOptions& opt, const Batch& batch, const Trace& trace, bool png, bool svg) {
+  opt.extra = [&batch, &trace, png, svg](const std::string& tmp) {
+    const QString err = ui::writeHeatmapImages(batch, trace, QString::fromStdString(tmp), png, svg, 2.0);
+    if (!err.isEmpty()) throw DataError(err.toStdString());
+  };
 }
 
 void run_export(const CLI::App& sub, const ExportArgs& a) {
   const bool cross = !a.memory_texts.empty();
   ModelConfig cfg = to_config(a.model, cross, sub.count("--d-ff") > 0);
-  const ExportOptions opt = parse_formats(a.format, {a.out, a.force});
+  Formats formats = parse_formats(a.format, {a.out, a.force});
   check_output_dir(a.out, a.force);
 
   std::vector<std::string> texts = a.texts;
@@ -95,7 +130,12 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   forward(cfg, weights, batch, trace);
   run.forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  write_bundle(opt, cfg, batch, weights, trace, run);
+  std::unique_ptr<QGuiApplication> app;
+  if (formats.png || formats.svg) {
+    app = offscreen_app();
+    add_image_hook(formats.opt, batch, trace, formats.png, formats.svg);
+  }
+  write_bundle(formats.opt, cfg, batch, weights, trace, run);
 }
 
 }  // namespace

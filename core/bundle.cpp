@@ -159,6 +159,7 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
       write_npz((tmp / "trace.npz").string(), arrays);
     }
     if (opt.csv) write_heatmaps(tmp, batch, trace);
+    if (opt.extra) opt.extra(tmp.string());
     const double export_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     write_file(tmp / "manifest.json", manifest_json(cfg, batch, trace, run, export_ms).dump(1) + "\n");

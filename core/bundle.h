@@ -1,11 +1,12 @@
 // The export bundle (spec: "The bundle written to DIR"): manifest.json, weights.safetensors,
-// trace.npz and, on request, heatmaps/*.csv — written into a temporary folder beside DIR and
+// trace.npz and, on request, heatmaps/*.csv (plus what ExportOptions::extra adds) — written into a temporary folder beside DIR and
 // renamed into place at the end, so a failed export leaves nothing behind.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "config.h"
@@ -20,6 +21,10 @@ struct ExportOptions {
   bool force = false;
   bool npz = true;
   bool csv = false;
+  // Called with the temporary folder after the other files and before the rename, to add more
+  // (the command line's PNG/SVG heatmaps under heatmaps/). Throwing aborts the export, leaving
+  // nothing behind.
+  std::function<void(const std::string& tmp_dir)> extra;
 };
 
 struct RunInfo {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 
 namespace attnlab::ui {
@@ -21,6 +22,14 @@ struct Stop {
 constexpr std::array<Stop, 9> kViridis{{{0.000, 0x440154}, {0.125, 0x472d7b}, {0.250, 0x3b528b},
                                         {0.375, 0x2c728e}, {0.500, 0x21918c}, {0.625, 0x28ae80},
                                         {0.750, 0x5ec962}, {0.875, 0xaddc30}, {1.000, 0xfde725}}};
+// cividis (Nuñez, Anderton & Renslow 2018; matplotlib's table at the same nine points): blue to
+// yellow, designed to look the same to people with red-green colour-vision deficiency.
+constexpr std::array<Stop, 9> kCividis{{{0.000, 0x00224e}, {0.125, 0x1a386f}, {0.250, 0x434e6c},
+                                        {0.375, 0x61656f}, {0.500, 0x7d7c78}, {0.625, 0x9b9476},
+                                        {0.750, 0xbcae6c}, {0.875, 0xdec958}, {1.000, 0xfee838}}};
+// White (0) to near black (high): low weights cost no ink on paper.
+constexpr std::array<Stop, 2> kGrayscale{{{0.000, 0xffffff}, {1.000, 0x141414}}};
+std::atomic<int> gScheme{static_cast<int>(ColorScheme::Viridis)};
 // Blue (negative) – near white (0) – red (positive), after ColorBrewer's RdBu.
 constexpr std::array<Stop, 7> kDiverging{{{0.000, 0x2166ac}, {0.167, 0x67a9cf}, {0.333, 0xd1e5f0},
                                           {0.500, 0xf7f7f7}, {0.667, 0xfddbc7}, {0.833, 0xef8a62},
@@ -48,7 +57,25 @@ QColor ColorMap::color(double v) const {
   if (std::isinf(v) && v < 0) return maskedColor();  // −∞ only ever comes from a mask here
   const double span = hi - lo;
   const double t = span > 0 ? (std::clamp(v, lo, hi) - lo) / span : 0.5;
-  return kind == ColorMapKind::Sequential ? interpolate(kViridis, t) : interpolate(kDiverging, t);
+  if (kind == ColorMapKind::Diverging) return interpolate(kDiverging, t);
+  switch (colorScheme()) {
+    case ColorScheme::Cividis: return interpolate(kCividis, t);
+    case ColorScheme::Grayscale: return interpolate(kGrayscale, t);
+    case ColorScheme::Viridis: break;
+  }
+  return interpolate(kViridis, t);
+}
+
+ColorScheme colorScheme() { return static_cast<ColorScheme>(gScheme.load(std::memory_order_relaxed)); }
+void setColorScheme(ColorScheme scheme) { gScheme.store(static_cast<int>(scheme), std::memory_order_relaxed); }
+
+QString colorSchemeName(ColorScheme scheme) {
+  switch (scheme) {
+    case ColorScheme::Cividis: return QCoreApplication::translate("ColorScheme", "Cividis (colour-blind safe)");
+    case ColorScheme::Grayscale: return QCoreApplication::translate("ColorScheme", "Grayscale (for printing)");
+    case ColorScheme::Viridis: break;
+  }
+  return QCoreApplication::translate("ColorScheme", "Viridis");
 }
 
 QColor ColorMap::maskedColor() { return QColor(0x9a, 0x9a, 0x9a); }

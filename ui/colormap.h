@@ -12,10 +12,19 @@ namespace attnlab::ui {
 
 enum class ColorMapKind { Sequential, Diverging };
 
+// The colours of the sequential map (weights). Cividis is the one made for colour-vision
+// deficiency (it reads the same with red-green blindness); Grayscale runs from white (0) to black
+// (high), for black-and-white printing. Process-wide: every ColorMap::color of a Sequential map
+// uses the current scheme (Viridis unless changed); safe to read from worker threads.
+enum class ColorScheme { Viridis, Cividis, Grayscale };
+ColorScheme colorScheme();
+void setColorScheme(ColorScheme scheme);
+QString colorSchemeName(ColorScheme scheme);  // translated, for menus
+
 struct ColorMap {
   ColorMapKind kind = ColorMapKind::Sequential;
   double lo = 0, hi = 1;  // value range mapped to the ends (diverging: symmetric around 0)
-  QColor color(double v) const;  // clamps to [lo, hi]
+  QColor color(double v) const;  // clamps to [lo, hi]; Sequential uses colorScheme()
   static QColor maskedColor();   // −∞ (masked) cells
   static QColor nanColor();      // NaN cells
   // A map fitted to the finite values of data[0..n): weights in [0, 1] → Sequential [0, max];

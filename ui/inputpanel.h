@@ -35,6 +35,7 @@ class InputPanel : public QWidget {
   QSpinBox* headsBox() const { return heads_; }
   QSpinBox* dModelBox() const { return dModel_; }
   QSpinBox* seedBox() const { return seed_; }
+  QSpinBox* layersBox() const { return layers_; }
   QLabel* explanationLabel() const { return explain_; }
   TokenChips* chips() const { return chips_; }
 

@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include "colormap.h"
 #include "inputpanel.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
@@ -67,6 +68,9 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   });
   connect(controller_, &Controller::busyChanged, busy_, &QWidget::setVisible);
   connect(navigator_, &StepNavigator::currentChanged, this, &MainWindow::showStep);
+  connect(panel_, &StepPanel::stepRequested, this, [this](const QString& id) {
+    if (const auto r = controller_->current()) navigator_->setCurrent(r->indexOf(id.toStdString()));
+  });
   buildMenus();
   qApp->installEventFilter(this);
   restoreSettings();
@@ -81,6 +85,7 @@ void MainWindow::buildMenus() {
   const QStringList names = inputs_->sampleNames();
   for (int i = 0; i < names.size(); ++i)
     samples->addAction(names[i], this, [this, i] { inputs_->loadSample(i); });
+  buildExportMenu(file);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -89,6 +94,7 @@ void MainWindow::buildMenus() {
   zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
   view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { setZoom(zoom_ / 1.2); });
   view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { setZoom(1.0); });
+  buildColorMenu(view);
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keys"), this, [this] {
     QMessageBox::information(this, tr("Keys"),
@@ -180,6 +186,8 @@ void MainWindow::saveSettings() const {
 
 void MainWindow::restoreSettings() {
   QSettings s;
+  const int scheme = s.value(QStringLiteral("colorScheme"), 0).toInt();
+  if (scheme >= 0 && scheme <= static_cast<int>(ColorScheme::Grayscale)) setColorScheme(static_cast<ColorScheme>(scheme));
   s.beginGroup(settingsKey_);
   if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) {
     // First run: most of the screen, centred; the step panel needs the room.

@@ -7,6 +7,7 @@
 #include "controller.h"
 
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QScrollArea;
 
@@ -37,6 +38,15 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void buildExportMenu(QMenu* file);
+  void buildColorMenu(QMenu* view);
+  // The heatmap in focus: the shown attention step (or the focused block's weights), its
+  // sentence and head; false when there is nothing to export yet.
+  bool currentPicture(struct HeatmapPicture& pic, int& stepIndex, int& b, int& h) const;
+  void exportCurrent(const QString& format);
+  void exportHandout();
+  void exportBundleTo();
+  void warn(const QString& what, const QString& error);
   void showResult(TraceResultPtr result);
   void showStep(int index);
   bool handleStepKey(int key);

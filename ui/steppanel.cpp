@@ -4,10 +4,17 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "chartspanel.h"
 #include "heatmapgrid.h"
+#include "lineview.h"
+#include "maskcompare.h"
+#include "modelview.h"
+#include "neuronview.h"
 #include "shapediagram.h"
 #include "stepnames.h"
 #include "tensorview.h"
@@ -25,6 +32,16 @@ QLabel* label(const QString& object, bool wrap = true) {
   return l;
 }
 
+// A view in its own scroll area, so that one wide view does not widen every tab (a tab widget is
+// as wide as its widest page).
+QScrollArea* scrolled(QWidget* view) {
+  auto* area = new QScrollArea;
+  area->setWidget(view);
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  return area;
+}
+
 // Attention matrices (B, H, Tq, Tk) are shown as per-head heatmaps.
 bool isAttentionMatrix(const std::string& id) {
   for (const char* s : {".qk", ".scores", ".masked_scores", ".weights"})
@@ -36,6 +53,50 @@ bool isAttentionMatrix(const std::string& id) {
 
 StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
+  v->addWidget(buildHeader());
+  grid_ = new HeatmapGrid;
+  values_ = new TensorView;
+  stack_ = new QStackedWidget;
+  stack_->addWidget(grid_);
+  stack_->addWidget(values_);
+  lines_ = new LineView;
+  model_ = new ModelView;
+  neuron_ = new NeuronView;
+  masks_ = new MaskComparison;
+  charts_ = new ChartsPanel;
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName(QStringLiteral("views"));
+  tabs_->addTab(stack_, tr("Values"));
+  tabs_->addTab(scrolled(lines_), tr("Lines"));
+  tabs_->addTab(scrolled(model_), tr("Model view"));
+  tabs_->addTab(scrolled(neuron_), tr("Neuron view"));
+  tabs_->addTab(scrolled(masks_), tr("Mask comparison"));
+  tabs_->addTab(scrolled(charts_), tr("Charts"));
+  v->addWidget(tabs_, 1);
+
+  connect(sentence_, &QComboBox::currentIndexChanged, this, [this](int b) {
+    sel_.batch = std::max(0, b);
+    refreshValues();
+    refreshTab();
+  });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] { refreshTab(); });
+  connect(grid_, &HeatmapGrid::headEnlarged, this, [this](int h) {
+    if (h >= 0) sel_.head = h;
+  });
+  connect(charts_, &ChartsPanel::headChosen, this, &StepPanel::setHead);
+  connect(charts_, &ChartsPanel::queryChosen, this, &StepPanel::setQuery);
+  connect(neuron_, &NeuronView::queryChosen, this, &StepPanel::setQuery);
+  connect(lines_, &LineView::queryChosen, this, &StepPanel::setQuery);
+  connect(model_, &ModelView::blockChosen, this, [this](const QString& block, int head) {
+    sel_.head = head;
+    emit stepRequested(block + QStringLiteral(".weights"));
+  });
+}
+
+QWidget* StepPanel::buildHeader() {
+  auto* header = new QWidget;
+  auto* v = new QVBoxLayout(header);
+  v->setContentsMargins(0, 0, 0, 0);
   location_ = label(QStringLiteral("location"));
   QFont big = location_->font();
   big.setPointSizeF(big.pointSizeF() * 1.35);
@@ -52,48 +113,39 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   change_ = label(QStringLiteral("change"));
   change_->setStyleSheet(QStringLiteral("QLabel { color: #1d4f91; }"));
   timing_ = label(QStringLiteral("timing"));
-  timing_->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
   diagram_ = new ShapeDiagram;
   sentence_ = new QComboBox;
   sentence_->setObjectName(QStringLiteral("sentence"));
-  grid_ = new HeatmapGrid;
-  values_ = new TensorView;
-  stack_ = new QStackedWidget;
-  stack_->addWidget(grid_);
-  stack_->addWidget(values_);
-
-  v->addWidget(location_);
-  v->addWidget(title_);
-  v->addWidget(formula_);
-  v->addWidget(code_);
-  v->addWidget(change_);
-  v->addWidget(diagram_);
+  for (QWidget* w : std::initializer_list<QWidget*>{location_, title_, formula_, code_, change_, diagram_}) v->addWidget(w);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Sentence:")));
   row->addWidget(sentence_, 1);
   row->addWidget(timing_);
   v->addLayout(row);
-  v->addWidget(stack_, 1);
-  connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { refreshValues(); });
+  return header;
 }
 
 void StepPanel::setStep(TraceResultPtr result, int index) {
-  const bool newResult = result != result_;
-  result_ = std::move(result);
-  index_ = index;
-  if (!result_ || index < 0 || index >= static_cast<int>(result_->trace.steps().size())) return;
-  const Step& s = result_->trace.steps()[static_cast<size_t>(index)];
-  location_->setText(StepNames::location(result_->trace, index));
+  const bool newResult = result != sel_.result;
+  sel_.result = std::move(result);
+  sel_.stepIndex = index;
+  if (!sel_.result || index < 0 || index >= static_cast<int>(sel_.result->trace.steps().size())) return;
+  const Step& s = sel_.result->trace.steps()[static_cast<size_t>(index)];
+  const std::string block = focusBlock(sel_.result->trace, s.info.id);
+  if (block != sel_.block) sel_.query = 0;
+  sel_.block = block;
+  sel_.head = std::clamp(sel_.head, 0, static_cast<int>(sel_.result->cfg.heads) - 1);
+  location_->setText(StepNames::location(sel_.result->trace, index));
   title_->setText(tr("Step id: %1").arg(QString::fromStdString(s.info.id)));
   formula_->setText(QString::fromStdString(s.info.formula));
   code_->setText(QString::fromStdString(s.info.code));
-  change_->setText(StepNames::whatChanged(result_->trace, index));
-  diagram_->setStep(result_, index);
+  change_->setText(StepNames::whatChanged(sel_.result->trace, index));
+  diagram_->setStep(sel_.result, index);
   if (newResult) {
     const int keep = sentence_->currentIndex();
     sentence_->blockSignals(true);
     sentence_->clear();
-    const auto& rows = result_->batch.text.tokens;
+    const auto& rows = sel_.result->batch.text.tokens;
     for (size_t b = 0; b < rows.size(); ++b) {
       QString preview;
       for (const auto& t : rows[b])
@@ -102,23 +154,48 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
     }
     sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
     sentence_->blockSignals(false);
-    timing_->setText(tr("%1 ms").arg(result_->forward_ms, 0, 'f', 1));
-    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(result_->forward_ms, 0, 'f', 1).arg(result_->device));
+    sel_.batch = std::max(0, sentence_->currentIndex());
+    timing_->setText(tr("%1 ms").arg(sel_.result->forward_ms, 0, 'f', 1));
+    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(sel_.result->device));
   }
   refreshValues();
+  refreshTab();
 }
 
 void StepPanel::refreshValues() {
-  if (!result_ || index_ < 0) return;
-  const Step& s = result_->trace.steps()[static_cast<size_t>(index_)];
-  const int b = std::max(0, sentence_->currentIndex());
+  if (!sel_.result || sel_.stepIndex < 0) return;
+  const Step& s = sel_.result->trace.steps()[static_cast<size_t>(sel_.stepIndex)];
   if (isAttentionMatrix(s.info.id) && s.tensor.dim() == 4) {
-    grid_->setStep(result_, index_, b);
+    grid_->setStep(sel_.result, sel_.stepIndex, sel_.batch);
     stack_->setCurrentWidget(grid_);
   } else {
-    values_->setStep(result_, index_, b);
+    values_->setStep(sel_.result, sel_.stepIndex, sel_.batch);
     stack_->setCurrentWidget(values_);
   }
+}
+
+void StepPanel::refreshTab() {
+  if (!sel_.valid()) return;
+  switch (tabs_->currentIndex()) {
+    case LinesTab: lines_->setSelection(sel_); break;
+    case ModelTab: model_->setSelection(sel_); break;
+    case NeuronTab: neuron_->setSelection(sel_); break;
+    case MasksTab: masks_->setSelection(sel_); break;
+    case ChartsTab: charts_->setSelection(sel_); break;
+    default: break;
+  }
+}
+
+void StepPanel::setHead(int head) {
+  if (head == sel_.head) return;  // views echo the selection back while updating
+  sel_.head = head;
+  refreshTab();
+}
+
+void StepPanel::setQuery(int query) {
+  if (query == sel_.query) return;
+  sel_.query = query;
+  refreshTab();
 }
 
 QString StepPanel::locationText() const { return location_->text(); }

@@ -1,24 +1,34 @@
 // One step, explained: where we are, the formula, the PyTorch line, the shape diagram, what
-// changed, and the values — per-head heatmaps for attention steps, a slice view otherwise.
+// changed, and the values — per-head heatmaps for attention steps, a slice view otherwise — with
+// the other ways of seeing the focused attention block in tabs (lines, model view, neuron view,
+// mask comparison, charts), all following one ViewSelection.
 #pragma once
 
 #include <QWidget>
 
-#include "traceresult.h"
+#include "selection.h"
 
 class QComboBox;
 class QLabel;
 class QStackedWidget;
+class QTabWidget;
 
 namespace attnlab::ui {
 
+class ChartsPanel;
 class HeatmapGrid;
+class LineView;
+class MaskComparison;
+class ModelView;
+class NeuronView;
 class ShapeDiagram;
 class TensorView;
 
 class StepPanel : public QWidget {
   Q_OBJECT
  public:
+  enum Tab { ValuesTab, LinesTab, ModelTab, NeuronTab, MasksTab, ChartsTab };
+
   explicit StepPanel(QWidget* parent = nullptr);
   void setStep(TraceResultPtr result, int index);
 
@@ -30,20 +40,40 @@ class StepPanel : public QWidget {
   HeatmapGrid* heatmaps() const { return grid_; }
   ShapeDiagram* diagram() const { return diagram_; }
   TensorView* values() const { return values_; }
+  LineView* lines() const { return lines_; }
+  ModelView* model() const { return model_; }
+  NeuronView* neuron() const { return neuron_; }
+  MaskComparison* masks() const { return masks_; }
+  ChartsPanel* charts() const { return charts_; }
+  QTabWidget* tabs() const { return tabs_; }
+  const ViewSelection& selection() const { return sel_; }
   int sentence() const;
   void setSentence(int b);
+  void setHead(int head);
+  void setQuery(int query);
+
+ signals:
+  // A view asked to show another step (e.g. a model-view thumbnail → that block's weights).
+  void stepRequested(const QString& id);
 
  private:
+  QWidget* buildHeader();
   void refreshValues();
+  void refreshTab();  // pushes the selection to the visible view only
 
-  TraceResultPtr result_;
-  int index_ = -1;
+  ViewSelection sel_;
   QLabel *location_, *title_, *formula_, *code_, *change_, *timing_;
   QComboBox* sentence_;
   ShapeDiagram* diagram_;
+  QTabWidget* tabs_;
   QStackedWidget* stack_;
   HeatmapGrid* grid_;
   TensorView* values_;
+  LineView* lines_;
+  ModelView* model_;
+  NeuronView* neuron_;
+  MaskComparison* masks_;
+  ChartsPanel* charts_;
 };
 
 }  // namespace attnlab::ui

@@ -16,6 +16,7 @@
 #include "heatmapgrid.h"
 #include "heatmapview.h"
 #include "model.h"
+#include "fixtures.h"
 #include "traceresult.h"
 #include "weights.h"
 
@@ -30,16 +31,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // Two sentences of different lengths (the second padded with 3 [PAD]), d_model 16, 4 heads.
 TraceResultPtr realResult() {
-  auto r = std::make_shared<TraceResult>();
-  r->cfg.d_model = 16;
-  r->cfg.heads = 4;
-  r->cfg.d_ff = 32;
-  r->cfg.layers = 1;
-  r->cfg.mask = MaskKind::Padding;
-  r->cfg.validate();
-  r->batch = make_batch({"the cat sat on the mat", "a dog ran"}, {});
-  forward(r->cfg, init_weights(r->cfg), r->batch, r->trace);
-  return r;
+  return test::makeResult({"the cat sat on the mat", "a dog ran"}, 1);
 }
 
 void record(Trace& t, const std::string& name, const std::vector<float>& v) {

@@ -1,6 +1,7 @@
 // The window driven like a user: type, turn knobs, step with the keyboard, enlarge a head.
 #include <QtTest>
 
+#include <QClipboard>
 #include <QDir>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -9,9 +10,14 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTreeWidget>
 
+#include "colormap.h"
+#include "chartspanel.h"
 #include "heatmapgrid.h"
+#include "modelview.h"
+#include "neuronview.h"
 #include "heatmapview.h"
 #include "inputpanel.h"
 #include "mainwindow.h"
@@ -189,6 +195,49 @@ class TestMainWindow : public QObject {
     HeatmapView* head0 = w_->stepPanel()->heatmaps()->headView(0);
     QCOMPARE(head0->rows(), static_cast<int>(r->batch.text.seq()));    // decoder tokens (T)
     QCOMPARE(head0->cols(), static_cast<int>(r->batch.memory.seq()));  // source tokens (S)
+  }
+
+  void copyHeatmapAndSwitchColours() {
+    w_->navigator()->setCurrent(indexOf(*w_, "encoder.layers.0.self_attn.weights"));
+    QGuiApplication::clipboard()->clear();
+    QTest::keyClick(w_.get(), Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
+    const QImage copied = QGuiApplication::clipboard()->image();
+    QVERIFY(!copied.isNull());
+    QVERIFY(copied.width() > 200 && copied.height() > 200);
+
+    QAction* cividis = nullptr;
+    for (QAction* a : w_->findChildren<QAction*>())
+      if (a->text() == colorSchemeName(ColorScheme::Cividis)) cividis = a;
+    QVERIFY(cividis);
+    const QImage before = w_->stepPanel()->heatmaps()->headView(0)->grab().toImage();
+    cividis->trigger();
+    QCOMPARE(colorScheme(), ColorScheme::Cividis);
+    QCoreApplication::processEvents();
+    const QImage after = w_->stepPanel()->heatmaps()->headView(0)->grab().toImage();
+    QVERIFY(before != after);  // the maps were repainted with the colour-blind-safe scheme
+    setColorScheme(ColorScheme::Viridis);
+  }
+
+  void viewTabsFollowTheSelection() {
+    // Two layers, so the model view has more than one row to jump between.
+    auto* layers = w_->inputs()->layersBox();
+    layers->setValue(2);
+    settle(*w_);
+    w_->navigator()->setCurrent(indexOf(*w_, "encoder.layers.0.norm1"));
+    QTabWidget* tabs = w_->stepPanel()->tabs();
+    tabs->setCurrentIndex(StepPanel::ModelTab);
+    ModelView* model = w_->stepPanel()->model();
+    QCOMPARE(model->thumbnailCount(), 2 * 8);
+    const QRect thumb = model->thumbnailRect(1, 3);  // layer 2, head 3
+    QTest::mouseClick(model, Qt::LeftButton, {}, thumb.center());
+    const auto r = w_->controller()->current();
+    QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id,
+             std::string("encoder.layers.1.self_attn.weights"));
+    QCOMPARE(w_->stepPanel()->selection().head, 3);
+    tabs->setCurrentIndex(StepPanel::NeuronTab);
+    QCOMPARE(w_->stepPanel()->neuron()->rows(), static_cast<int>(r->batch.text.seq()));
+    tabs->setCurrentIndex(StepPanel::ChartsTab);
+    QCOMPARE(w_->stepPanel()->charts()->entropyBars().size(), 8);
   }
 
   void zoomScalesTheText() {
