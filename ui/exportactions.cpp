@@ -3,6 +3,10 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileDialog>
+#include <QInputDialog>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QTabWidget>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -16,6 +20,7 @@
 #include "mainwindow.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
+#include "widgetexport.h"
 
 namespace attnlab::ui {
 
@@ -26,6 +31,11 @@ void MainWindow::buildExportMenu(QMenu* file) {
   ex->addAction(tr("Heatmap values as &CSV…"), this, [this] { exportCurrent(QStringLiteral("csv")); });
   ex->addAction(tr("&Copy heatmap to the clipboard"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
                 [this] { exportCurrent(QStringLiteral("clipboard")); });
+  ex->addSeparator();
+  ex->addAction(tr("Current &view or chart as PNG…"), this, [this] { exportView(QStringLiteral("png")); });
+  ex->addAction(tr("Current view or chart as S&VG…"), this, [this] { exportView(QStringLiteral("svg")); });
+  ex->addAction(tr("Copy current view or chart"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C), this,
+                [this] { exportView(QStringLiteral("clipboard")); });
   ex->addSeparator();
   ex->addAction(tr("&Every head of every layer…"), this, [this] {
     if (!controller_->current()) return;
@@ -84,10 +94,49 @@ void MainWindow::exportCurrent(const QString& format) {
                                                     format.toUpper() + QStringLiteral(" (*.") + format + QLatin1Char(')'));
   if (path.isEmpty()) return;
   QString error;
-  if (format == QLatin1String("png")) error = savePng(path, pic);
-  else if (format == QLatin1String("svg")) error = saveSvg(path, pic);
-  else error = saveCsv(path, r->batch, r->trace, step, b, h);
+  if (format == QLatin1String("png")) {
+    bool ok = false;
+    const double scale = QInputDialog::getDouble(this, tr("PNG scale"),
+                                                 tr("Pixels per unit (2 = sharp on slides, 192 dpi):"), 2, 1, 8, 1, &ok);
+    if (!ok) return;
+    error = savePng(path, pic, scale);
+  } else if (format == QLatin1String("svg")) {
+    error = saveSvg(path, pic);
+  } else {
+    error = saveCsv(path, r->batch, r->trace, step, b, h);
+  }
   warn(tr("Exporting the heatmap"), error);
+  if (error.isEmpty()) status_->setText(tr("Saved %1").arg(path));
+}
+
+QWidget* MainWindow::currentView() const {
+  QWidget* page = panel_->tabs()->currentWidget();
+  if (auto* area = qobject_cast<QScrollArea*>(page)) return area->widget();
+  if (auto* stack = qobject_cast<QStackedWidget*>(page)) return stack->currentWidget();
+  return page;
+}
+
+void MainWindow::exportView(const QString& format) {
+  QWidget* view = currentView();
+  const QString name = panel_->tabs()->tabText(panel_->tabs()->currentIndex()).remove(QLatin1Char('&'));
+  if (format == QLatin1String("clipboard")) {
+    warn(tr("Copying the view"), copyWidgetImage(view));
+    status_->setText(tr("Copied the %1 view to the clipboard.").arg(name));
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export %1").arg(name), QDir::home().filePath(name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QLatin1Char('.') + format),
+      format.toUpper() + QStringLiteral(" (*.") + format + QLatin1Char(')'));
+  if (path.isEmpty()) return;
+  double scale = 2;
+  if (format == QLatin1String("png")) {
+    bool ok = false;
+    scale = QInputDialog::getDouble(this, tr("PNG scale"), tr("Pixels per screen pixel (2 = sharp on slides, 192 dpi):"),
+                                    2, 1, 8, 1, &ok);
+    if (!ok) return;
+  }
+  const QString error = format == QLatin1String("png") ? saveWidgetPng(view, path, scale) : saveWidgetSvg(view, path);
+  warn(tr("Exporting the view"), error);
   if (error.isEmpty()) status_->setText(tr("Saved %1").arg(path));
 }
 

@@ -30,6 +30,7 @@ class MainWindow : public QMainWindow {
   StepPanel* stepPanel() const { return panel_; }
   QScrollArea* centralScroll() const { return scroll_; }
   double zoom() const { return zoom_; }
+  QWidget* currentView() const;  // the view or chart on show in the step panel
   void setZoom(double factor);  // 1.0 = the system font size
 
  protected:
@@ -45,6 +46,7 @@ class MainWindow : public QMainWindow {
   bool currentPicture(struct HeatmapPicture& pic, int& stepIndex, int& b, int& h) const;
   void exportCurrent(const QString& format);
   void exportHandout();
+  void exportView(const QString& format);
   void exportBundleTo();
   void warn(const QString& what, const QString& error);
   void showResult(TraceResultPtr result);

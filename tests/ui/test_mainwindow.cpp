@@ -3,6 +3,8 @@
 
 #include <QClipboard>
 #include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollArea>
@@ -25,6 +27,8 @@
 #include "stepnavigator.h"
 #include "steppanel.h"
 #include "tokenchips.h"
+#include "widgetexport.h"
+#include "lineview.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -238,6 +242,27 @@ class TestMainWindow : public QObject {
     QCOMPARE(w_->stepPanel()->neuron()->rows(), static_cast<int>(r->batch.text.seq()));
     tabs->setCurrentIndex(StepPanel::ChartsTab);
     QCOMPARE(w_->stepPanel()->charts()->entropyBars().size(), 8);
+  }
+
+  void anyViewExportsAsPngAndSvg() {
+    w_->navigator()->setCurrent(indexOf(*w_, "encoder.layers.0.self_attn.weights"));
+    w_->stepPanel()->tabs()->setCurrentIndex(StepPanel::LinesTab);
+    QCoreApplication::processEvents();
+    QWidget* view = w_->currentView();
+    QCOMPARE(view, static_cast<QWidget*>(w_->stepPanel()->lines()));
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("lines.png")), svg = dir.filePath(QStringLiteral("lines.svg"));
+    QCOMPARE(saveWidgetPng(view, png, 2), QString());
+    const QImage img(png);
+    QCOMPARE(img.size(), view->size() * 2);
+    QCOMPARE(saveWidgetSvg(view, svg), QString());
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray xml = f.readAll();
+    QVERIFY(xml.contains("<svg") && xml.contains("<text"));
+    QVERIFY(xml.contains(">cat</text>"));  // the tokens stay text, not pixels
+    QVERIFY(!saveWidgetPng(view, QStringLiteral("/proc/attnlab-no/x.png"), 1).isEmpty());
+    QVERIFY(!QFile::exists(QStringLiteral("/proc/attnlab-no/x.png")));
   }
 
   void zoomScalesTheText() {

@@ -1,0 +1,16 @@
+// Any view or chart as a picture: the widget painted at a chosen scale into a PNG, as vector
+// drawing commands into an SVG, or onto the clipboard. Files are written atomically (QSaveFile).
+#pragma once
+
+#include <QString>
+
+class QWidget;
+
+namespace attnlab::ui {
+
+// scale: device pixels per widget pixel (2 gives a sharp picture on slides); dpi = 96 × scale.
+QString saveWidgetPng(QWidget* w, const QString& path, double scale = 2);
+QString saveWidgetSvg(QWidget* w, const QString& path);
+QString copyWidgetImage(QWidget* w, double scale = 2);
+
+}  // namespace attnlab::ui
