@@ -24,7 +24,7 @@ namespace {
 struct ExportArgs {
   ModelOptions model;
   std::string out, text_file, weights, format = "npz";
-  std::vector<std::string> texts, memory_texts;
+  std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
 };
 
@@ -48,6 +48,19 @@ std::vector<std::string> read_text_file(const std::string& path) {
   if (f.bad()) throw DataError("--text-file: cannot read '" + path + "'");
   if (lines.empty()) throw ConfigError("--text-file: '" + path + "' holds no sentence");
   return lines;
+}
+
+// --fault ID, repeatable: the injected bugs of faults.h (docs/cli.md, "Fault switches").
+FaultSet parse_faults(const std::vector<std::string>& ids) {
+  FaultSet out;
+  for (const auto& id : ids) {
+    try {
+      out.insert(parse_fault(id));
+    } catch (const ConfigError& e) {
+      throw ConfigError(std::string("--fault: ") + e.what());
+    }
+  }
+  return out;
 }
 
 struct Formats {
@@ -100,6 +113,7 @@ void add_image_hook(ExportOptions& opt, const Batch& batch, const Trace& trace, 
 void run_export(const CLI::App& sub, const ExportArgs& a) {
   const bool cross = !a.memory_texts.empty();
   ModelConfig cfg = to_config(a.model, cross, sub.count("--d-ff") > 0);
+  cfg.faults = parse_faults(a.faults);
   Formats formats = parse_formats(a.format, {a.out, a.force});
   check_output_dir(a.out, a.force);
 
@@ -138,6 +152,12 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
   write_bundle(formats.opt, cfg, batch, weights, trace, run);
 }
 
+std::string fault_ids() {
+  std::string out;
+  for (const auto& f : all_faults()) out += (out.empty() ? "" : ", ") + std::string(f.id);
+  return out;
+}
+
 }  // namespace
 
 void add_export_command(CLI::App& app) {
@@ -150,6 +170,7 @@ void add_export_command(CLI::App& app) {
                   "source sentence for encoder-decoder mode; once for all or once per --text");
   sub->add_option("--weights", args->weights, "load weights and their configuration from a .safetensors file");
   sub->add_option("--format", args->format, "comma-separated from npz,png,svg,csv (default npz)");
+  sub->add_option("--fault", args->faults, "inject a classic attention bug; repeat for more: " + fault_ids());
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
   sub->callback([sub, args] { run_export(*sub, *args); });

@@ -15,6 +15,7 @@
 namespace attnlab::cli {
 void add_export_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_exercise_command(CLI::App& app);
 }  // namespace attnlab::cli
 
 namespace {
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   attnlab::cli::add_export_command(app);
   attnlab::cli::add_bench_command(app);
+  attnlab::cli::add_exercise_command(app);
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty()) return run_gui(argc, argv);

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "faults.h"
 #include "step_builder.h"
 #include "weights.h"
 
@@ -16,6 +17,7 @@ struct AttentionArgs {
   const Flow* memory;  // (B, Tk, D): keys and values (== query for self-attention)
   const Flow* mask;    // (B, Tq, Tk): 1 attend, 0 masked
   int64_t heads = 1;
+  const FaultSet* faults = nullptr;  // injected bugs (faults.h); null or empty = the correct block
 };
 
 // Returns the output projection (B, Tq, D) and its step id.

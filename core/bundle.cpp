@@ -55,12 +55,14 @@ namespace {
 json step_json(const Step& s) {
   json vars = json::object(), weights = json::object();
   for (const auto& b : s.info.bindings) (b.weight ? weights : vars)[b.var] = b.source;
-  return {{"id", s.info.id},           {"title", s.info.title},
-          {"formula", s.info.formula}, {"code", s.info.code},
-          {"inputs", s.info.inputs()}, {"shape", s.tensor.shape()},
-          {"strides", s.tensor.strides()}, {"contiguous", s.tensor.is_contiguous()},
-          {"result", s.info.result},   {"vars", vars},
-          {"weights", weights},        {"kind", s.info.is_data ? "data" : "op"}};
+  json j = {{"id", s.info.id},           {"title", s.info.title},
+            {"formula", s.info.formula}, {"code", s.info.code},
+            {"inputs", s.info.inputs()}, {"shape", s.tensor.shape()},
+            {"strides", s.tensor.strides()}, {"contiguous", s.tensor.is_contiguous()},
+            {"result", s.info.result},   {"vars", vars},
+            {"weights", weights},        {"kind", s.info.is_data ? "data" : "op"}};
+  if (!s.info.fault.empty()) j["fault"] = s.info.fault;  // only on the steps an injected fault changed
+  return j;
 }
 
 void write_file(const fs::path& p, const std::string& bytes) {
@@ -95,9 +97,11 @@ void write_heatmaps(const fs::path& dir, const Batch& batch, const Trace& trace)
 
 std::string temp_sibling(const fs::path& target, const char* tag) {
   std::random_device rd;
-  return (target.parent_path() / ("." + target.filename().string() + tag + std::to_string(getpid()) + "-" +
-                                  std::to_string(rd() % 1000000)))
-      .string();
+  std::string name = ".";  // appended piecewise: GCC 12 -O3 gives a false -Wrestrict on "x" + string&&
+  name += target.filename().string();
+  name += tag;
+  name += std::to_string(getpid()) + '-' + std::to_string(rd() % 1000000);
+  return (target.parent_path() / name).string();
 }
 
 }  // namespace
@@ -105,7 +109,10 @@ std::string temp_sibling(const fs::path& target, const char* tag) {
 std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector<std::string>& q_tokens,
                         const std::vector<std::string>& k_tokens) {
   std::string out = csv_field("");
-  for (const auto& k : k_tokens) out += "," + csv_field(k);
+  for (const auto& k : k_tokens) {
+    out += ',';
+    out += csv_field(k);
+  }
   out += "\r\n";
   char buf[32];
   for (int64_t i = 0; i < w.size(2); ++i) {
@@ -130,6 +137,11 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
                  {"activation", activation_name(cfg.activation)}, {"positional", positional_name(cfg.positional)},
                  {"eps", cfg.eps},           {"seed", cfg.seed},
                  {"cross_attention", cfg.cross}};
+  if (!cfg.faults.empty()) {  // absent on the correct model, so its manifest is unchanged
+    json ids = json::array();
+    for (Fault f : cfg.faults) ids.push_back(fault_info(f).id);
+    m["config"]["faults"] = std::move(ids);
+  }
   m["tokens"] = batch.text.tokens;
   if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
   m["vocabulary"] = batch.vocab.words;

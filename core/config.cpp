@@ -18,7 +18,7 @@ void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi) {
 void ModelConfig::validate() const {
   in_range("--d-model", d_model, 1, Limits::kMaxDModel);
   in_range("--heads", heads, 1, d_model);
-  if (d_model % heads != 0)
+  if (d_model % heads != 0 && !has(Fault::IndivisibleHeads))
     throw ConfigError("--heads: " + std::to_string(heads) + " heads do not divide d_model " +
                       std::to_string(d_model) + " (d_model must be heads × d_head; try " +
                       std::to_string(heads) + " heads with d_model " +

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "faults.h"
 #include "ops.h"
 
 namespace attnlab {
@@ -31,9 +32,13 @@ struct ModelConfig {
   double eps = 1e-5;
   uint64_t seed = 0;
   bool cross = false;  // encoder–decoder with cross-attention
+  FaultSet faults;     // injected bugs (faults.h); empty = the correct model
+
+  bool has(Fault f) const { return faults.count(f) > 0; }
 
   int64_t d_head() const { return d_model / heads; }
-  // Throws ConfigError naming the option and the rule (e.g. heads not dividing d_model).
+  // Throws ConfigError naming the option and the rule (e.g. heads not dividing d_model, which
+  // Fault::IndivisibleHeads lets through to fail in the forward pass as PyTorch's view would).
   void validate() const;
 };
 

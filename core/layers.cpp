@@ -84,7 +84,7 @@ Flow layer_output(const LayerCtx& c, const Flow& last) {
 }
 
 Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask) {
-  return multi_head_attention({c.prefix + "self_attn.", &x, &x, &mask, c.cfg.heads}, c.w, c.rec);
+  return multi_head_attention({c.prefix + "self_attn.", &x, &x, &mask, c.cfg.heads, &c.cfg.faults}, c.w, c.rec);
 }
 
 }  // namespace
@@ -102,7 +102,8 @@ Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Fl
   const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + "."};
   Flow s = sublayer(c, 1, y, [&](const Flow& in) { return self_attention(c, in, self_mask); });
   s = sublayer(c, 2, s, [&](const Flow& in) {
-    return multi_head_attention({c.prefix + "multihead_attn.", &in, &memory, &cross_mask, cfg.heads}, w, rec);
+    return multi_head_attention({c.prefix + "multihead_attn.", &in, &memory, &cross_mask, cfg.heads, &cfg.faults},
+                                w, rec);
   });
   s = sublayer(c, 3, s, [&](const Flow& in) { return feed_forward(c, in); });
   return layer_output(c, s);

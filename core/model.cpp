@@ -126,24 +126,57 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
   return {ids, {x, x_id}};
 }
 
-// mask (B, Tq, Tk) for the given kind; code recomputes it from the key token ids.
+// The mask a buggy line builds (self-attention, tq == tk): the key padding broadcast along the
+// queries (MaskWrongBroadcast: hides [PAD] queries, not [PAD] keys) and/or the look-ahead triangle
+// transposed (CausalTransposed: query i may attend keys j ≥ i).
+Tensor faulty_mask(bool pad, bool causal, bool pad_queries, bool future, const std::vector<int>& len, int64_t tq,
+                   int64_t tk) {
+  const int64_t bsz = static_cast<int64_t>(len.size());
+  Tensor mask({bsz, tq, tk}, 1.0f);
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t i = 0; i < tq; ++i)
+      for (int64_t j = 0; j < tk; ++j) {
+        const bool hidden = (pad && (pad_queries ? i : j) >= len[static_cast<size_t>(b)]) ||
+                            (causal && (future ? j < i : j > i));
+        if (hidden) mask.data()[(b * tq + i) * tk + j] = 0.0f;
+      }
+  return mask;
+}
+
+// mask (B, Tq, Tk) for the given kind; code recomputes it from the key token ids. `faults` apply
+// to self-attention masks only (the cross mask passes an empty set).
 Flow mask_step(MaskKind kind, const std::string& id, const std::string& title, const Flow& key_ids,
-               const std::vector<int>& k_len, int64_t tq, Recorder& rec) {
+               const std::vector<int>& k_len, int64_t tq, const FaultSet& faults, Recorder& rec) {
   const int64_t bsz = key_ids.t.size(0), tk = key_ids.t.size(1);
-  Tensor m = make_mask(kind, k_len, tq, tk);
+  const bool pad = kind == MaskKind::Padding || kind == MaskKind::PaddingCausal;
+  const bool causal = kind == MaskKind::Causal || kind == MaskKind::PaddingCausal;
+  const bool wrong_axis = pad && faults.count(Fault::MaskWrongBroadcast) > 0;
+  const bool future = causal && faults.count(Fault::CausalTransposed) > 0;
+  Tensor m = wrong_axis || future ? faulty_mask(pad, causal, wrong_axis, future, k_len, tq, tk)
+                                  : make_mask(kind, k_len, tq, tk);
   record_step(rec, id, m, [&] {
     const std::string B = std::to_string(bsz), Q = std::to_string(tq), K = std::to_string(tk);
+    const std::string keys = wrong_axis ? "(ids != 0).unsqueeze(2)" : "(ids != 0).unsqueeze(1)";
+    const std::string tri = std::string(future ? "torch.triu" : "torch.tril") + "(torch.ones(" + Q + ", " + K + "))";
     std::string code;
     switch (kind) {
       case MaskKind::None: code = "mask = torch.ones(" + B + ", " + Q + ", " + K + ")"; break;
-      case MaskKind::Padding: code = "mask = (ids != 0).unsqueeze(1).expand(" + B + ", " + Q + ", " + K + ").float()"; break;
-      case MaskKind::Causal: code = "mask = torch.tril(torch.ones(" + Q + ", " + K + ")).repeat(" + B + ", 1, 1)"; break;
-      case MaskKind::PaddingCausal:
-        code = "mask = (ids != 0).unsqueeze(1).float() * torch.tril(torch.ones(" + Q + ", " + K + "))";
-        break;
+      case MaskKind::Padding: code = "mask = " + keys + ".expand(" + B + ", " + Q + ", " + K + ").float()"; break;
+      case MaskKind::Causal: code = "mask = " + tri + ".repeat(" + B + ", 1, 1)"; break;
+      case MaskKind::PaddingCausal: code = "mask = " + keys + ".float() * " + tri; break;
     }
-    return StepInfo{.title = title, .formula = "1 = may attend, 0 = masked (" + std::string(mask_name(kind)) + ")",
-                    .code = code, .result = "mask", .bindings = {step_var("ids", key_ids.id)}};
+    std::string formula = "1 = may attend, 0 = masked (" + std::string(mask_name(kind)) + ")", fault;
+    if (wrong_axis) {
+      formula += "; the padding is laid along the queries, not the keys: [PAD] queries see no key, every query sees "
+                 "the [PAD] keys";
+      fault = fault_info(Fault::MaskWrongBroadcast).id;
+    }
+    if (future) {
+      formula += "; the look-ahead triangle is transposed: token i sees keys j ≥ i (the future), not j ≤ i";
+      fault += (fault.empty() ? "" : ",") + std::string(fault_info(Fault::CausalTransposed).id);
+    }
+    return StepInfo{.title = title + (fault.empty() ? "" : " (fault)"), .formula = formula, .code = code,
+                    .result = "mask", .bindings = {step_var("ids", key_ids.id)}, .fault = fault};
   });
   return {m, id};
 }
@@ -162,7 +195,8 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   const TokenBatch& src = batch.encoder_tokens();
   const Embedded enc = embed(cfg, "encoder", src, batch.vocab, table, rec);
   const MaskKind enc_mask = cfg.cross ? MaskKind::Padding : cfg.mask;
-  const Flow mask = mask_step(enc_mask, "encoder.mask", "Attention mask", enc.ids, src.lengths, src.seq(), rec);
+  const Flow mask =
+      mask_step(enc_mask, "encoder.mask", "Attention mask", enc.ids, src.lengths, src.seq(), cfg.faults, rec);
   Flow x = enc.input;
   for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec);
   if (!cfg.cross) return x.t;
@@ -170,9 +204,9 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, table, rec);
   const int64_t t = batch.text.seq();
   const Flow self_mask = mask_step(cfg.mask, "decoder.self_mask", "Decoder self-attention mask", dec.ids,
-                                   batch.text.lengths, t, rec);
+                                   batch.text.lengths, t, cfg.faults, rec);
   const Flow cross_mask = mask_step(MaskKind::Padding, "decoder.cross_mask", "Cross-attention mask", enc.ids,
-                                    src.lengths, t, rec);
+                                    src.lengths, t, FaultSet{}, rec);
   Flow y = dec.input;
   for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec);
   return y.t;

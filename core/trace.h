@@ -26,6 +26,9 @@ struct StepInfo {
   };
   std::vector<Binding> bindings;
   bool is_data = false;
+  // The fault (faults.h id, e.g. "no_scaling") that changed what this step computes; several are
+  // joined by ','. Empty on the correct path.
+  std::string fault;
   std::vector<std::string> inputs() const;  // the step ids (not weights) among the bindings
 };
 

@@ -34,6 +34,13 @@ TraceResultPtr compute(const Request& r, quint64 generation) {
   const auto t0 = std::chrono::steady_clock::now();
   forward(out->cfg, w, out->batch, out->trace);
   out->forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (r.hideFaults && !out->cfg.faults.empty()) {
+    ModelConfig clean = out->cfg;
+    clean.faults.clear();
+    Trace correct;
+    forward(clean, w, out->batch, correct);
+    out->trace = without_fault_labels(out->trace, correct);
+  }
   out->generation = generation;
   out->device = QString::fromStdString(cpu_device_name());
   return out;

@@ -17,6 +17,9 @@ struct Request {
   QStringList texts;         // the batch
   QStringList memoryTexts;   // cross-attention sources (empty: encoder only)
   qint64 memoryBudgetMiB = 4096;
+  // With faults planted: label the steps as the correct model would (a find-the-bug exercise
+  // before it is answered; core's without_fault_labels). Costs one more forward pass.
+  bool hideFaults = false;
 };
 
 // Runs one request to completion (the worker's job); throws ConfigError / DataError.

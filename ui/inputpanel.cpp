@@ -210,7 +210,7 @@ Request InputPanel::currentRequest() const {
   return r;
 }
 
-void InputPanel::restore(const Request& r) {
+void InputPanel::restore(const Request& r, bool quiet) {
   restoring_ = true;
   sentences_->setPlainText(r.texts.join(QLatin1Char('\n')));
   cross_->setChecked(!r.memoryTexts.isEmpty());
@@ -226,6 +226,7 @@ void InputPanel::restore(const Request& r) {
   seed_->setValue(static_cast<int>(std::min<uint64_t>(r.cfg.seed, 1000000)));
   restoring_ = false;
   changed();
+  if (quiet) debounce_->stop();
 }
 
 void InputPanel::setError(const QString& message) {

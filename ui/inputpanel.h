@@ -29,7 +29,9 @@ class InputPanel : public QWidget {
   void setError(const QString& message);  // shown under the inputs ("" clears)
   void loadSample(int index);             // index into sampleNames()
   QStringList sampleNames() const;
-  void restore(const Request& r);         // without emitting twice
+  // Shows r in the widgets; emits one request a moment later, or none when quiet (the caller
+  // computes r itself).
+  void restore(const Request& r, bool quiet = false);
 
   QPlainTextEdit* sentencesEdit() const { return sentences_; }
   QSpinBox* headsBox() const { return heads_; }

@@ -51,6 +51,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   addDockWidget(Qt::LeftDockWidgetArea, navDock);
   // Steps on the left, inputs on the right, the step itself gets the middle.
   resizeDocks({navDock, inputDock}, {260, 360}, Qt::Horizontal);
+  buildExercises(inputDock);
 
   status_ = new QLabel;
   busy_ = new QProgressBar;
@@ -60,7 +61,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   statusBar()->addWidget(status_, 1);
   statusBar()->addPermanentWidget(busy_);
 
-  connect(inputs_, &InputPanel::requestChanged, controller_, &Controller::request);
+  connect(inputs_, &InputPanel::requestChanged, this, &MainWindow::send);
   connect(controller_, &Controller::resultReady, this, &MainWindow::showResult);
   connect(controller_, &Controller::failed, this, [this](const QString& msg) {
     inputs_->setError(msg);
@@ -74,7 +75,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   buildMenus();
   qApp->installEventFilter(this);
   restoreSettings();
-  controller_->request(inputs_->currentRequest());
+  send(inputs_->currentRequest());
 }
 
 MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
@@ -95,6 +96,16 @@ void MainWindow::buildMenus() {
   view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { setZoom(zoom_ / 1.2); });
   view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { setZoom(1.0); });
   buildColorMenu(view);
+  QMenu* exercises = menuBar()->addMenu(tr("E&xercises"));
+  QAction* showExercises = exerciseDock_->toggleViewAction();
+  showExercises->setText(tr("&Exercise panel"));
+  showExercises->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exercises->addAction(showExercises);
+  exercises->addAction(tr("&Reset progress…"), this, [this] {
+    if (QMessageBox::question(this, tr("Reset progress"), tr("Forget which exercises are solved and the score?")) ==
+        QMessageBox::Yes)
+      resetExerciseProgress();
+  });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keys"), this, [this] {
     QMessageBox::information(this, tr("Keys"),

@@ -6,6 +6,7 @@
 
 #include "controller.h"
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -13,6 +14,7 @@ class QScrollArea;
 
 namespace attnlab::ui {
 
+class ExercisePanel;
 class InputPanel;
 class StepNavigator;
 class StepPanel;
@@ -28,6 +30,8 @@ class MainWindow : public QMainWindow {
   InputPanel* inputs() const { return inputs_; }
   StepNavigator* navigator() const { return navigator_; }
   StepPanel* stepPanel() const { return panel_; }
+  ExercisePanel* exercisePanel() const { return exercises_; }
+  QDockWidget* exerciseDock() const { return exerciseDock_; }
   QScrollArea* centralScroll() const { return scroll_; }
   double zoom() const { return zoom_; }
   QWidget* currentView() const;  // the view or chart on show in the step panel
@@ -41,6 +45,11 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void buildExportMenu(QMenu* file);
   void buildColorMenu(QMenu* view);
+  void buildExercises(QDockWidget* besides);
+  void resetExerciseProgress();
+  // Every computation goes through here: the exercise's planted faults added, the request kept.
+  void send(Request r);
+  void startExercise(const Request& setup, const QString& concealStep, bool hasSetup);
   // The heatmap in focus: the shown attention step (or the focused block's weights), its
   // sentence and head; false when there is nothing to export yet.
   bool currentPicture(struct HeatmapPicture& pic, int& stepIndex, int& b, int& h) const;
@@ -60,6 +69,11 @@ class MainWindow : public QMainWindow {
   InputPanel* inputs_;
   StepNavigator* navigator_;
   StepPanel* panel_;
+  ExercisePanel* exercises_;
+  QDockWidget* exerciseDock_;
+  FaultSet exerciseFaults_;     // planted by a find-the-bug exercise, added to every request
+  bool exerciseHideFaults_ = false;  // until it is answered, the steps carry no fault labels
+  Request lastRequest_;
   QScrollArea* scroll_;
   QLabel* status_;
   QProgressBar* busy_;

@@ -82,6 +82,13 @@ ShapeDiagram::Box ShapeDiagram::makeBox(const QString& name, const Step& step) c
   }
   b.strides = tr("strides (%1)").arg(csv(step.tensor.strides()));
   b.contiguous = step.tensor.is_contiguous();
+  if (!concealed_.empty() && step.info.id == concealed_) {
+    b.hidden = true;
+    b.names = {QStringLiteral("?")};
+    b.sizes = {1};
+    b.axes = {tr("shape ?")};
+    b.strides = tr("strides ?");
+  }
   return b;
 }
 
@@ -106,17 +113,22 @@ void ShapeDiagram::setStep(TraceResultPtr result, int stepIndex) {
     hasOutput_ = true;
     move_ = structuralMove(out, inputs_.size() == 1 ? first : nullptr);
     if (move_.isEmpty()) move_ = QString::fromStdString(out.info.formula);
+    if (output_.hidden) move_ = tr("(hidden: predict the result in the exercise panel)");
   }
   setAccessibleDescription(boxTexts().join(QLatin1Char('\n')) + QLatin1Char('\n') + move_);
   updateGeometry();
   update();
 }
 
+QString ShapeDiagram::badge(const Box& b) {
+  return b.hidden ? tr("contiguous?") : b.contiguous ? tr("contiguous") : tr("not contiguous");
+}
+
 QStringList ShapeDiagram::boxTexts() const {
   QStringList lines;
   auto line = [this](const Box& b) {
     return tr("%1 (%2) %3 %4").arg(b.name, b.axes.join(QStringLiteral(" · ")), b.strides,
-                                   b.contiguous ? tr("contiguous") : tr("not contiguous"));
+                                   badge(b));
   };
   for (const auto& b : inputs_) lines << line(b);
   if (hasOutput_) lines << line(output_);
@@ -132,8 +144,7 @@ QSizeF ShapeDiagram::boxSize(const Box& b) const {
   QFont bold = font();
   bold.setBold(true);
   const qreal lh = fm.height(), pad = 0.4 * lh;
-  const QString badge = b.contiguous ? tr("contiguous") : tr("not contiguous");
-  const qreal title = QFontMetricsF(bold).horizontalAdvance(b.name) + lh + fm.horizontalAdvance(badge) + 2 * pad;
+  const qreal title = QFontMetricsF(bold).horizontalAdvance(b.name) + lh + fm.horizontalAdvance(badge(b)) + 2 * pad;
   qreal segs = 0;
   for (size_t i = 0; i < b.sizes.size(); ++i) segs += segmentWidth(fm, b.axes[static_cast<int>(i)], b.sizes[i]);
   const qreal w = std::max({title, segs, fm.horizontalAdvance(b.strides)}) + 2 * pad;
@@ -227,15 +238,15 @@ void ShapeDiagram::paintBox(QPainter& p, const Box& b, const QRectF& r, bool out
   p.setFont(bold);
   p.setPen(palette().color(QPalette::Text));
   p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter, b.name);
-  const QString badge = b.contiguous ? tr("contiguous") : tr("not contiguous");
-  const qreal bw = fm.horizontalAdvance(badge) + 2 * pad;
+  const QString text = badge(b);
+  const qreal bw = fm.horizontalAdvance(text) + 2 * pad;
   const QRectF badgeRect(title.right() - bw, title.top(), bw, title.height());
   p.setPen(Qt::NoPen);
-  p.setBrush(b.contiguous ? QColor(46, 125, 50) : QColor(230, 100, 0));
+  p.setBrush(b.hidden ? QColor(110, 110, 110) : b.contiguous ? QColor(46, 125, 50) : QColor(230, 100, 0));
   p.drawRoundedRect(badgeRect, badgeRect.height() / 2, badgeRect.height() / 2);
   p.setFont(font());
   p.setPen(Qt::white);
-  p.drawText(badgeRect, Qt::AlignCenter, badge);
+  p.drawText(badgeRect, Qt::AlignCenter, text);
   // Axis segments, widths growing with log2(size), stretched to the box width.
   const QRectF segs(r.left() + pad, title.bottom() + pad, r.width() - 2 * pad, 1.6 * lh);
   std::vector<qreal> w;

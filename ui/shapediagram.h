@@ -17,6 +17,9 @@ class ShapeDiagram : public QWidget {
  public:
   explicit ShapeDiagram(QWidget* parent = nullptr);
   void setStep(TraceResultPtr result, int stepIndex);
+  // A step whose shape, strides and contiguity are drawn as "?" wherever it appears (the
+  // predict-the-shape exercises); empty: none. Takes effect at the next setStep.
+  void setConcealed(const std::string& stepId) { concealed_ = stepId; }
   // What the diagram shows, as text (for tests and accessibility): one line per box.
   QStringList boxTexts() const;
   QString moveText() const;
@@ -32,6 +35,7 @@ class ShapeDiagram : public QWidget {
     QStringList axes;      // {"B 2", "S 5", "D 64"}
     QString strides;       // "strides (320, 64, 1)"
     bool contiguous = true;
+    bool hidden = false;   // concealed for an exercise: "?" for sizes, strides and contiguity
     QStringList names;     // {"B", "S", "D"}: the axes' names alone (colours)
     std::vector<qint64> sizes;  // {2, 5, 64}: segment widths grow with log2(size)
   };
@@ -46,11 +50,13 @@ class ShapeDiagram : public QWidget {
   std::vector<Placed> layout(qreal width, QSizeF* total) const;
   void paintBox(QPainter& p, const Box& b, const QRectF& r, bool output) const;
   void paintArrow(QPainter& p, const QRectF& r) const;
+  static QString badge(const Box& b);
 
   std::vector<Box> inputs_;
   Box output_;
   QString move_;
   bool hasOutput_ = false;
+  std::string concealed_;
 };
 
 }  // namespace attnlab::ui

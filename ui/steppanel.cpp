@@ -9,6 +9,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "chartspanel.h"
 #include "heatmapgrid.h"
 #include "lineview.h"
@@ -73,6 +75,12 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(scrolled(masks_), tr("Mask comparison"));
   tabs_->addTab(scrolled(charts_), tr("Charts"));
   v->addWidget(tabs_, 1);
+  concealNote_ = label(QStringLiteral("concealNote"));
+  concealNote_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; color: #8a4b00; padding: 12px; }"));
+  concealNote_->setText(tr("This step's shape is the exercise: its values, code line and shape are hidden until you "
+                           "answer in the exercise panel."));
+  concealNote_->hide();
+  v->addWidget(concealNote_);
 
   connect(sentence_, &QComboBox::currentIndexChanged, this, [this](int b) {
     sel_.batch = std::max(0, b);
@@ -140,6 +148,19 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   formula_->setText(QString::fromStdString(s.info.formula));
   code_->setText(QString::fromStdString(s.info.code));
   change_->setText(StepNames::whatChanged(sel_.result->trace, index));
+  const bool hidden = !concealed_.isEmpty() && QString::fromStdString(s.info.id) == concealed_;
+  if (hidden) {
+    formula_->setText(tr("(formula hidden: it names the axes)"));
+    code_->setText(tr("# hidden until you answer"));
+    change_->setText(tr("What this step computes is the question."));
+  }
+  const bool readsHidden = std::any_of(s.info.bindings.begin(), s.info.bindings.end(), [this](const auto& bind) {
+    return !concealed_.isEmpty() && QString::fromStdString(bind.source) == concealed_;
+  });
+  if (readsHidden) change_->setText(tr("(The sentence about the sizes is hidden: it would give the exercise away.)"));
+  tabs_->setVisible(!hidden);
+  concealNote_->setVisible(hidden);
+  diagram_->setConcealed(concealed_.toStdString());
   diagram_->setStep(sel_.result, index);
   if (newResult) {
     const int keep = sentence_->currentIndex();
@@ -196,6 +217,11 @@ void StepPanel::setQuery(int query) {
   if (query == sel_.query) return;
   sel_.query = query;
   refreshTab();
+}
+
+void StepPanel::setConcealed(const QString& id) {
+  concealed_ = id;
+  if (sel_.result) setStep(sel_.result, sel_.stepIndex);
 }
 
 QString StepPanel::locationText() const { return location_->text(); }

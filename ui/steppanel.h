@@ -31,6 +31,11 @@ class StepPanel : public QWidget {
 
   explicit StepPanel(QWidget* parent = nullptr);
   void setStep(TraceResultPtr result, int index);
+  // Hides everything that gives away the shape of step `id` (its code line, the sentence saying
+  // what changed, its values; "?" in every shape diagram) for a predict-the-shape exercise; an
+  // empty id shows everything again. Re-shows the current step.
+  void setConcealed(const QString& id);
+  QString concealed() const { return concealed_; }
 
   QString locationText() const;
   QString formulaText() const;
@@ -62,6 +67,8 @@ class StepPanel : public QWidget {
   void refreshTab();  // pushes the selection to the visible view only
 
   ViewSelection sel_;
+  QString concealed_;
+  QLabel* concealNote_;
   QLabel *location_, *title_, *formula_, *code_, *change_, *timing_;
   QComboBox* sentence_;
   ShapeDiagram* diagram_;

@@ -23,6 +23,7 @@
 #include "heatmapview.h"
 #include "inputpanel.h"
 #include "mainwindow.h"
+#include "windowfixture.h"
 #include "shapediagram.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
@@ -35,12 +36,7 @@ using namespace attnlab::ui;
 
 namespace {
 
-// Waits for the controller to deliver a result (and nothing else to be pending).
-void settle(MainWindow& w) {
-  QTest::qWait(250);  // past the input debounce
-  w.controller()->waitForIdle();
-  QCoreApplication::processEvents();
-}
+using test::settle;
 
 int indexOf(MainWindow& w, const std::string& id) { return w.controller()->current()->indexOf(id); }
 

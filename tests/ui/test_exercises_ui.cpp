@@ -1,0 +1,234 @@
+// The exercise panel driven like a learner: one full exercise of each kind (predict the shape,
+// find the bug, fix the mask) through Start, a wrong answer, the right one, and what the window
+// shows before and after; progress kept in QSettings; a teacher's folder with a broken file.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include "exercisepanel.h"
+#include "inputpanel.h"
+#include "maskeditor.h"
+#include "mainwindow.h"
+#include "windowfixture.h"
+#include "runcompare.h"
+#include "shapediagram.h"
+#include "stepnavigator.h"
+#include "steppanel.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+using test::settle;
+
+int find(const ExercisePanel& p, const std::string& id) {
+  for (size_t i = 0; i < p.exercises().size(); ++i)
+    if (p.exercises()[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+bool anyFault(const TraceResult& r) {
+  for (const auto& s : r.trace.steps())
+    if (!s.info.fault.empty()) return true;
+  return false;
+}
+
+void shot(QWidget& w, const QString& name) {
+  QTest::qWait(50);  // let the layouts settle (a longer feedback text re-wraps)
+  QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
+  w.grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/") + name);
+}
+
+}  // namespace
+
+class TestExercisesUi : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> w_;
+  ExercisePanel* p_ = nullptr;
+
+  // Selects the exercise in the list and presses Start, as a learner does.
+  const Exercise& startByClick(const std::string& id) {
+    const int i = find(*p_, id);
+    p_->list()->setCurrentRow(i);
+    QTest::mouseClick(p_->startButton(), Qt::LeftButton);
+    settle(*w_);
+    return p_->exercises()[static_cast<size_t>(i)];
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("AttentionLabExerciseTest"));
+    QSettings().clear();
+    qputenv("XDG_DATA_HOME", QDir::tempPath().toUtf8() + "/attnlab-no-such-data-home");
+  }
+
+  void init() {
+    QSettings().clear();
+    w_ = std::make_unique<MainWindow>(QStringLiteral("exerciseTest"));
+    w_->resize(1600, 1000);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    settle(*w_);
+    w_->exerciseDock()->show();
+    w_->exerciseDock()->raise();
+    p_ = w_->exercisePanel();
+    QVERIFY(p_->problems().isEmpty());
+    QVERIFY(p_->exercises().size() >= 15);
+  }
+
+  void cleanup() {
+    w_.reset();
+    QSettings().clear();
+  }
+
+  void predictTheShapeHidesItUntilAnswered() {
+    const Exercise& ex = startByClick("shape-q-view");
+    const std::string step = ex.predict.step;
+    const auto r = w_->controller()->current();
+    // The window runs the exercise's own sentences and shows the asked-for step, concealed.
+    QCOMPARE(r->batch.text.batch(), static_cast<int64_t>(ex.setup.texts.size()));
+    QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id, step);
+    QCOMPARE(w_->stepPanel()->concealed(), QString::fromStdString(step));
+    const Shape real = r->trace.find(step)->tensor.shape();
+    const QString realAxes = QStringLiteral("%1").arg(real.back());
+    QVERIFY(w_->stepPanel()->diagram()->boxTexts().last().contains(QStringLiteral("shape ?")));
+    QVERIFY(w_->stepPanel()->diagram()->boxTexts().last().contains(QStringLiteral("contiguous?")));
+    QVERIFY(!w_->stepPanel()->codeText().contains(QStringLiteral("view(")));
+    QVERIFY(w_->stepPanel()->tabs()->isHidden());
+    shot(*w_, QStringLiteral("exercise-predict-shape.png"));
+
+    QTest::keyClicks(p_->answerEdit(), QStringLiteral("(1, 2, 3)"));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    QVERIFY2(p_->feedbackText().contains(QStringLiteral("Hint")), qPrintable(p_->feedbackText()));
+    QVERIFY(!p_->answered());
+    QCOMPARE(p_->record(ex.id).wrongAttempts, 1);
+    QVERIFY(!w_->stepPanel()->concealed().isEmpty());
+
+    p_->answerEdit()->clear();
+    QTest::keyClicks(p_->answerEdit(), QString::fromStdString(solution(ex)));
+    QTest::keyClick(p_->answerEdit(), Qt::Key_Return);
+    QVERIFY2(p_->feedbackText().contains(QStringLiteral("Correct")), qPrintable(p_->feedbackText()));
+    QVERIFY(p_->answered());
+    QVERIFY(w_->stepPanel()->concealed().isEmpty());
+    QVERIFY(!w_->stepPanel()->tabs()->isHidden());
+    QVERIFY(!w_->stepPanel()->diagram()->boxTexts().last().contains(QStringLiteral("?")));
+    const ExerciseRecord rec = ExerciseProgress(QStringLiteral("exerciseTest/exercises")).record(ex.id);
+    QVERIFY(rec.solved);
+    QCOMPARE(rec.points, exercise_points(ex.level, 1));
+    QVERIFY2(p_->scoreText().contains(QStringLiteral("Score %1 /").arg(rec.points)), qPrintable(p_->scoreText()));
+    QVERIFY(p_->list()->item(find(*p_, ex.id))->text().startsWith(QStringLiteral("✓")));
+  }
+
+  void findTheBugPlantsItAndComparesAfterwards() {
+    const Exercise& ex = startByClick("bug-flat-softmax");
+    auto r = w_->controller()->current();
+    QVERIFY(r->cfg.has(ex.bug.fault));
+    // Planted but not labelled: the steps read like the correct model's until it is answered.
+    QVERIFY(!anyFault(*r));
+    for (const auto& s : r->trace.steps()) QVERIFY2(s.info.title.find("fault") == std::string::npos, s.info.title.c_str());
+    // The fault survives the learner's own edits while the exercise runs.
+    w_->inputs()->seedBox()->setValue(w_->inputs()->seedBox()->value() + 1);
+    settle(*w_);
+    QVERIFY(w_->controller()->current()->cfg.has(ex.bug.fault));
+    QVERIFY(!anyFault(*w_->controller()->current()));
+    QCOMPARE(p_->bugStepBox()->count(), static_cast<int>(ex.bug.steps.size()));
+
+    p_->bugStepBox()->setCurrentIndex(0);
+    QTest::keyClicks(p_->symptomEdit(), QStringLiteral("looks fine to me"));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    QVERIFY(!p_->answered());
+    QVERIFY(p_->comparison() == nullptr);
+
+    p_->bugStepBox()->setCurrentText(QString::fromStdString(ex.bug.faulty_step));
+    p_->symptomEdit()->clear();
+    QTest::keyClicks(p_->symptomEdit(), QString::fromStdString(ex.bug.symptoms.front()));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    QVERIFY2(p_->answered(), qPrintable(p_->feedbackText()));
+    RunComparison* cmp = p_->comparison();
+    QVERIFY(cmp && cmp->isVisible());
+    QCOMPARE(cmp->stepChooser()->currentText(), QString::fromStdString(ex.bug.faulty_step));
+    QVERIFY2(cmp->summaryText().contains(QStringLiteral("Largest difference")), qPrintable(cmp->summaryText()));
+    QVERIFY(!cmp->summaryText().contains(QStringLiteral("Largest difference: 0\n")));
+    shot(*cmp, QStringLiteral("exercise-find-bug-compare.png"));
+    settle(*w_);  // answered: the same run again, its faulty steps now labelled
+    QVERIFY(anyFault(*w_->controller()->current()));
+
+    p_->stop();
+    settle(*w_);
+    QVERIFY(!w_->controller()->current()->cfg.has(ex.bug.fault));
+    QVERIFY(!anyFault(*w_->controller()->current()));
+  }
+
+  void fixTheMaskByClickingCells() {
+    const Exercise& ex = startByClick("mask-hide-two");
+    MaskEditor* grid = p_->maskEditor();
+    QVERIFY(grid->isVisible());
+    QCOMPARE(grid->size(), ex.mask.size);
+    QCOMPARE(grid->rowsText(), QString::fromStdString(ex.mask.start));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);  // the start grid is wrong
+    QVERIFY2(p_->feedbackText().contains(QStringLiteral("can still see")), qPrintable(p_->feedbackText()));
+    // Token 3 must not see tokens 4 and 5: click those two cells of row 3.
+    for (int col : {3, 4}) QTest::mouseClick(grid, Qt::LeftButton, {}, grid->cellRect(2, col).center().toPoint());
+    QVERIFY(!grid->cell(2, 3) && !grid->cell(2, 4) && grid->cell(2, 2));
+    shot(*w_, QStringLiteral("exercise-fix-mask.png"));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    QVERIFY2(p_->answered(), qPrintable(p_->feedbackText()));
+    QVERIFY(p_->record(ex.id).solved);
+  }
+
+  void revealGivesTheAnswerAndNoPoints() {
+    const Exercise& ex = startByClick("shape-heads-first");
+    p_->showHint();
+    QVERIFY(p_->feedbackText().contains(QStringLiteral("Hint 1")));
+    p_->reveal();
+    QVERIFY(p_->answered());
+    QCOMPARE(p_->answerEdit()->text(), QString::fromStdString(solution(ex)));
+    const ExerciseRecord rec = p_->record(ex.id);
+    QVERIFY(rec.revealed && !rec.solved);
+    QCOMPARE(rec.points, 0);
+  }
+
+  void chineseTextsAndTheTeachersFolder() {
+    QTemporaryDir dir;
+    QFile src(QStringLiteral(ATTNLAB_SOURCE_DIR "/sample_inputs/exercises/03-mask-hide-two.json"));
+    QVERIFY(src.open(QIODevice::ReadOnly));
+    QByteArray text = src.readAll();
+    text.replace("\"mask-hide-two\"", "\"teacher-mask\"");
+    QFile mine(dir.filePath(QStringLiteral("mine.json")));
+    QVERIFY(mine.open(QIODevice::WriteOnly));
+    mine.write(text);
+    mine.close();
+    QFile broken(dir.filePath(QStringLiteral("broken.json")));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write(QByteArray(text).replace("\"level\": 1", "\"level\": \"easy\""));
+    broken.close();
+
+    ExercisePanel panel(QStringLiteral("exerciseTest/teacher"), dir.path());
+    QCOMPARE(panel.exercises().size(), p_->exercises().size() + 1);
+    QCOMPARE(panel.exercises().back().id, std::string("teacher-mask"));
+    QCOMPARE(panel.problems().size(), 1);
+    QVERIFY2(panel.problems()[0].contains(QStringLiteral("broken.json")) && panel.problems()[0].contains(QStringLiteral("\"level\"")),
+             qPrintable(panel.problems()[0]));
+
+    panel.setLanguage(Lang::Zh);
+    QVERIFY2(panel.list()->item(2)->text().contains(QStringLiteral("词元")), qPrintable(panel.list()->item(2)->text()));
+    panel.start(2);
+    QTest::mouseClick(panel.checkButton(), Qt::LeftButton);
+    QVERIFY2(panel.feedbackText().contains(QStringLiteral("提示")), qPrintable(panel.feedbackText()));
+  }
+};
+
+QTEST_MAIN(TestExercisesUi)
+#include "test_exercises_ui.moc"
