@@ -39,6 +39,11 @@ double flops(const ModelConfig& c, int64_t b, int64_t s) {
   return double(c.layers) * double(b) * (8 * S * D * D + 4 * S * D * F + 4 * S * S * D);
 }
 
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
 void run_bench(const CLI::App& sub, const BenchArgs& a) {
   ModelConfig cfg = to_config(a.model, false, sub.count("--d-ff") > 0);
   cfg.mask = MaskKind::None;
@@ -46,10 +51,12 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   if (a.batch < 1 || a.batch > Limits::kMaxBatch) throw ConfigError("--batch: must be between 1 and " + std::to_string(Limits::kMaxBatch));
   if (a.seq < 1 || a.seq > (1 << 20)) throw ConfigError("--seq: must be between 1 and 1048576");
   if (a.repeat < 1 || a.repeat > 100000) throw ConfigError("--repeat: must be between 1 and 100000");
-  if (a.attention == "tiled") throw ConfigError("--attention tiled: the tiled attention path is not part of this build yet");
-  if (a.attention != "full" && a.attention != "auto")
+  if (a.attention != "full" && a.attention != "tiled" && a.attention != "auto")
     throw ConfigError("--attention: '" + a.attention + "' is not one of full, tiled, auto");
-  require_backend(a.model.backend);
+  const BackendKind kind = parse_backend(a.model.backend);
+  if (a.attention == "tiled" && kind == BackendKind::Cpu)
+    throw ConfigError("--attention tiled: the CPU has no tiled attention path yet; the Vulkan backend has one "
+                      "(--backend vulkan)");
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
   set_threads(threads);
   check_memory_budget(estimate_memory(cfg, a.batch, a.seq, 0, 1), a.model.memory_budget_mib);
@@ -60,30 +67,48 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   for (int64_t i = 0; i < x.numel(); ++i) x.data()[i] = static_cast<float>(s.normal(static_cast<uint64_t>(i)));
   const Tensor mask = make_mask(MaskKind::None, std::vector<int>(static_cast<size_t>(a.batch), int(a.seq)), a.seq, a.seq);
 
-  auto once = [&] {
+  // Wall time of one forward pass, and the device time its dispatches took (timestamp queries).
+  auto once = [&](Backend& be, std::vector<double>& device_ms) {
+    be.reset_timing();
     const auto t0 = std::chrono::steady_clock::now();
     if (a.trace) {
       Trace t;
-      encoder_stack(cfg, w, x, mask, t);
+      encoder_stack(cfg, w, x, mask, t, be);
     } else {
       NullRecorder r;
-      encoder_stack(cfg, w, x, mask, r);
+      encoder_stack(cfg, w, x, mask, r, be);
     }
+    device_ms.push_back(be.device_ms());
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
-  once();
-  once();
-  std::vector<double> ms;
-  for (int64_t i = 0; i < a.repeat; ++i) ms.push_back(once());
-  std::sort(ms.begin(), ms.end());
-  const double median = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+  std::vector<double> ms, device_ms;
+  BackendNote note;
+  const auto be = run_on_backend(
+      kind,
+      [&](Backend& b) {
+        b.set_fused_attention(a.attention != "full");
+        if (a.attention == "tiled" && !b.fused_attention())
+          throw ConfigError("--attention tiled: only the Vulkan backend has a tiled (fused) attention path so far");
+        ms.clear();
+        device_ms.clear();
+        once(b, device_ms);
+        once(b, device_ms);
+        device_ms.clear();
+        for (int64_t i = 0; i < a.repeat; ++i) ms.push_back(once(b, device_ms));
+      },
+      &note);
+  print_note(note);
+  const double median = median_of(ms);
   nlohmann::json out = {
-      {"median_ms", median}, {"min_ms", ms.front()}, {"max_ms", ms.back()},
+      {"median_ms", median}, {"min_ms", *std::min_element(ms.begin(), ms.end())},
+      {"max_ms", *std::max_element(ms.begin(), ms.end())},
       {"gflops", flops(cfg, a.batch, a.seq) / (median * 1e6)}, {"peak_rss_mb", peak_rss_mb()},
-      {"backend", "cpu"}, {"attention", "full"},
+      {"backend", be->name()}, {"device", be->device()}, {"attention", be->fused_attention() && !a.trace ? "tiled" : "full"},
       {"config", {{"batch", a.batch}, {"seq", a.seq}, {"d_model", cfg.d_model}, {"heads", cfg.heads},
                   {"d_ff", cfg.d_ff}, {"layers", cfg.layers}, {"norm", norm_name(cfg.norm)},
                   {"repeat", a.repeat}, {"threads", threads}, {"trace", a.trace}}}};
+  if (be->name() == "vulkan") out["gpu_ms"] = median_of(device_ms);
+  if (!note.text.empty()) out["backend_note"] = note.text;
   std::cout << out.dump() << std::endl;
 }
 

@@ -1,10 +1,13 @@
 #include "cli_common.h"
 
 #include <Eigen/Core>
+
+#include <iostream>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include "backend.h"
 #include "errors.h"
 
 namespace attnlab::cli {
@@ -38,8 +41,7 @@ ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given) {
   c.eps = o.eps;
   c.seed = o.seed;
   if (o.memory_budget_mib <= 0) throw ConfigError("--memory-budget: must be a positive number of MiB");
-  if (o.backend != "cpu" && o.backend != "vulkan" && o.backend != "auto")
-    throw ConfigError("--backend: '" + o.backend + "' is not one of cpu, vulkan, auto");
+  parse_backend(o.backend);
   return c;
 }
 
@@ -50,9 +52,8 @@ std::set<std::string> given_options(const CLI::App& app) {
   return out;
 }
 
-void require_backend(const std::string& backend) {
-  if (backend == "vulkan")
-    throw DataError("--backend vulkan: this build has no Vulkan compute path yet; use --backend cpu or auto");
+void print_note(const BackendNote& note) {
+  if (note.failure && !note.text.empty()) std::cerr << "attnlab: note: " << note.text << std::endl;
 }
 
 void set_threads(int threads) {

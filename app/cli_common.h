@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backend.h"
 #include "config.h"
 
 namespace attnlab::cli {
@@ -27,8 +28,9 @@ ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given);
 // The long names ("--heads", …) of the options the user actually typed.
 std::set<std::string> given_options(const CLI::App& app);
 
-// "--backend vulkan" cannot run in this build: DataError (exit 1); anything else picks the CPU.
-void require_backend(const std::string& backend);
+// "attnlab: note: …" on stderr when a Vulkan device failed and the CPU ran instead; quiet when
+// there was simply none to use (the manifest or the bench JSON says so in "backend_note").
+void print_note(const BackendNote& note);
 void set_threads(int threads);  // OpenMP and Eigen
 
 }  // namespace attnlab::cli

@@ -133,17 +133,25 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
     cfg.validate();
   }
   const Batch batch = make_batch(texts, a.memory_texts);
-  require_backend(a.model.backend);
+  const BackendKind kind = parse_backend(a.model.backend);
   const auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(),
                                    cross ? batch.text.seq() : 0, static_cast<int64_t>(batch.vocab.words.size()));
   check_memory_budget(est, a.model.memory_budget_mib);
   if (a.weights.empty()) weights = init_weights(cfg);
 
-  RunInfo run{"cpu", cpu_device_name(), 0};
   Trace trace;
+  BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
-  forward(cfg, weights, batch, trace);
-  run.forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const auto be = run_on_backend(
+      kind,
+      [&](Backend& b) {
+        trace = Trace();
+        forward(cfg, weights, batch, trace, b);
+      },
+      &note);
+  print_note(note);
+  const RunInfo run{be->name(), be->device(),
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), note.text};
   std::unique_ptr<QGuiApplication> app;
   if (formats.png || formats.svg) {
     app = offscreen_app();

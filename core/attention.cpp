@@ -19,6 +19,7 @@ struct Ctx {
   int64_t b, tq, tk, d, h, dh;
   std::string id(const std::string& s) const { return a.prefix + s; }
   bool has(Fault f) const { return a.faults && a.faults->count(f) > 0; }
+  Backend& be() const { return a.backend ? *a.backend : cpu_backend(); }
 };
 
 // StepInfo::fault: the ids of those of `faults` that are on, joined by ','; "" when none is.
@@ -52,7 +53,7 @@ Flow project(const Ctx& c, int i) {
   const auto& bias = c.w.get(c.a.prefix + "in_proj_bias");
   const bool shared = i > 0 && c.has(Fault::SharedQkvProjection);
   const int64_t row0 = shared ? 0 : i * c.d;
-  Tensor t = linear_rows(src.t, W, bias, row0, c.d);
+  Tensor t = c.be().linear_rows(src.t, W, bias, row0, c.d);
   const std::string name = std::string(kQkv[i]) + "_proj";
   auto id = record_step(c.rec, c.id(name), t, [&] {
     const std::string lo = std::to_string(row0), hi = std::to_string(row0 + c.d);
@@ -164,11 +165,11 @@ Flow mask_scores(const Ctx& c, const Flow& scores) {
 Tensor softmax_of(const Ctx& c, const Tensor& in) {
   if (c.has(Fault::SoftmaxOverQueries)) {
     Tensor cols = in.transpose(-2, -1).clone();  // (B, H, Tk, Tq): a query column per row
-    softmax_lastdim_inplace(cols);
+    c.be().softmax_lastdim_inplace(cols);
     return cols.transpose(-2, -1).clone();
   }
   Tensor w = c.rec.enabled() ? in.clone() : in;
-  softmax_lastdim_inplace(w);
+  c.be().softmax_lastdim_inplace(w);
   return w;
 }
 
@@ -207,7 +208,7 @@ Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k) {
     return StepInfo{.title = "Transpose K", .formula = "Kᵀ: (B, H, Tk, Dh) → (B, H, Dh, Tk)",
                     .code = "k_t = k.transpose(-2, -1)", .result = "k_t", .bindings = {step_var("k", k.id)}};
   });
-  Tensor qk = matmul(q.t, kt);
+  Tensor qk = c.be().matmul(q.t, kt);
   auto qk_id = record_step(c.rec, c.id("qk"), qk, [&] {
     return StepInfo{.title = "Dot products QKᵀ", .formula = "QKᵀ (B, H, Tq, Tk)", .code = "qk = q @ k_t",
                     .result = "qk", .bindings = {step_var("q", q.id), step_var("k_t", kt_id)}};
@@ -229,15 +230,22 @@ Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k) {
   return {weights, w_id};
 }
 
-// Weighted sum and head merge: A·V (B,H,Tq,Dh) → transpose → contiguous → view (B,Tq,D).
-// MergeWithoutTranspose: one view straight from (B,H,Tq,Dh) to (B,Tq,D).
-Flow merge_heads(const Ctx& c, const Flow& weights, const Flow& v) {
-  Tensor ho = matmul(weights.t, v.t);
+// Weighted sum: A·V (B,H,Tq,Dh).
+Flow head_outputs(const Ctx& c, const Flow& weights, const Flow& v) {
+  Tensor ho = c.be().matmul(weights.t, v.t);
   auto ho_id = record_step(c.rec, c.id("head_out"), ho, [&] {
     return StepInfo{.title = "Weighted sum of values", .formula = "A·V (B, H, Tq, Dh)",
                     .code = "head_out = weights @ v", .result = "head_out",
                     .bindings = {step_var("weights", weights.id), step_var("v", v.id)}};
   });
+  return {ho, ho_id};
+}
+
+// Head merge: (B,H,Tq,Dh) → transpose → contiguous → view (B,Tq,D).
+// MergeWithoutTranspose: one view straight from (B,H,Tq,Dh) to (B,Tq,D).
+Flow merge_heads(const Ctx& c, const Flow& head_out) {
+  const Tensor& ho = head_out.t;
+  const std::string& ho_id = head_out.id;
   if (c.has(Fault::MergeWithoutTranspose)) {
     Tensor ctx = ho.view({c.b, c.tq, c.d});
     auto ctx_id = record_step(c.rec, c.id("context"), ctx, [&] {
@@ -303,10 +311,18 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
 
   Flow heads[3];
   for (int i = 0; i < 3; ++i) heads[i] = split_heads(c, i, project(c, i));
-  const Flow weights = attention_weights(c, heads[0], heads[1]);
-  const Flow ctx = merge_heads(c, weights, heads[2]);
+  Flow ho;
+  if (!rec.enabled() && (!a.faults || a.faults->empty())) {
+    // The fast path records nothing: QKᵀ, the scaling, the mask, the softmax and A·V in one
+    // backend call (fused on Vulkan: no score matrix at all).
+    ho.t = c.be().attention(heads[0].t, heads[1].t, heads[2].t, a.mask->t,
+                            static_cast<float>(std::sqrt(static_cast<double>(c.dh))));
+  } else {
+    ho = head_outputs(c, attention_weights(c, heads[0], heads[1]), heads[2]);
+  }
+  const Flow ctx = merge_heads(c, ho);
 
-  Tensor out = linear(ctx.t, w.get(a.prefix + "out_proj.weight"), w.get(a.prefix + "out_proj.bias"));
+  Tensor out = c.be().linear(ctx.t, w.get(a.prefix + "out_proj.weight"), w.get(a.prefix + "out_proj.bias"));
   auto out_id = record_step(rec, c.id("out"), out, [&] {
     return StepInfo{.title = "Output projection", .formula = "out = context·W_Oᵀ + b_O",
                     .code = "out = F.linear(context, out_proj_weight, out_proj_bias)", .result = "out",

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "backend.h"
 #include "faults.h"
 #include "step_builder.h"
 #include "weights.h"
@@ -18,6 +19,7 @@ struct AttentionArgs {
   const Flow* mask;    // (B, Tq, Tk): 1 attend, 0 masked
   int64_t heads = 1;
   const FaultSet* faults = nullptr;  // injected bugs (faults.h); null or empty = the correct block
+  Backend* backend = nullptr;        // where the products and the softmax run; null = the CPU
 };
 
 // Returns the output projection (B, Tq, D) and its step id.

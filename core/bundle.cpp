@@ -146,6 +146,7 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
   if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
   m["vocabulary"] = batch.vocab.words;
   m["backend"] = run.backend;
+  if (!run.note.empty()) m["backend_note"] = run.note;
   m["device"] = run.device;
   json steps = json::array();
   for (const auto& s : trace.steps()) steps.push_back(step_json(s));

@@ -31,6 +31,7 @@ struct RunInfo {
   std::string backend = "cpu";
   std::string device;
   double forward_ms = 0;
+  std::string note;  // why the CPU ran when Vulkan was asked for (manifest "backend_note"), or ""
 };
 
 // DIR as an absolute, normalised path without a trailing separator.

@@ -13,6 +13,7 @@ struct LayerCtx {
   const Weights& w;
   Recorder& rec;
   std::string prefix;  // "encoder.layers.0."
+  Backend& be;
 };
 
 Flow norm(const LayerCtx& c, int k, const Flow& x) {
@@ -44,14 +45,14 @@ Flow residual(const LayerCtx& c, int k, const Flow& x, const Flow& sub) {
 // linear1 → activation → linear2: (B, T, D) → (B, T, F) → (B, T, D).
 Flow feed_forward(const LayerCtx& c, const Flow& x) {
   const std::string p = c.prefix + "ffn.";
-  Tensor h1 = linear(x.t, c.w.get(c.prefix + "linear1.weight"), c.w.get(c.prefix + "linear1.bias"));
+  Tensor h1 = c.be.linear(x.t, c.w.get(c.prefix + "linear1.weight"), c.w.get(c.prefix + "linear1.bias"));
   auto h1_id = record_step(c.rec, p + "linear1", h1, [&] {
     return StepInfo{.title = "FFN: expand to d_ff", .formula = "x·W₁ᵀ + b₁ (B, T, F)",
                     .code = "linear1 = F.linear(x, linear1_weight, linear1_bias)", .result = "linear1",
                     .bindings = {step_var("x", x.id), weight_var("linear1_weight", c.prefix + "linear1.weight"),
                                  weight_var("linear1_bias", c.prefix + "linear1.bias")}};
   });
-  Tensor act = activate(h1, c.cfg.activation);
+  Tensor act = c.be.activate(h1, c.cfg.activation);
   const bool gelu = c.cfg.activation == Activation::Gelu;
   auto act_id = record_step(c.rec, p + "hidden", act, [&] {
     return StepInfo{.title = gelu ? "FFN: GELU" : "FFN: ReLU",
@@ -59,7 +60,7 @@ Flow feed_forward(const LayerCtx& c, const Flow& x) {
                     .code = gelu ? "hidden = F.gelu(linear1)" : "hidden = F.relu(linear1)", .result = "hidden",
                     .bindings = {step_var("linear1", h1_id)}};
   });
-  Tensor out = linear(act, c.w.get(c.prefix + "linear2.weight"), c.w.get(c.prefix + "linear2.bias"));
+  Tensor out = c.be.linear(act, c.w.get(c.prefix + "linear2.weight"), c.w.get(c.prefix + "linear2.bias"));
   auto out_id = record_step(c.rec, p + "out", out, [&] {
     return StepInfo{.title = "FFN: back to d_model", .formula = "hidden·W₂ᵀ + b₂ (B, T, D)",
                     .code = "ffn_out = F.linear(hidden, linear2_weight, linear2_bias)", .result = "ffn_out",
@@ -84,25 +85,26 @@ Flow layer_output(const LayerCtx& c, const Flow& last) {
 }
 
 Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask) {
-  return multi_head_attention({c.prefix + "self_attn.", &x, &x, &mask, c.cfg.heads, &c.cfg.faults}, c.w, c.rec);
+  return multi_head_attention({c.prefix + "self_attn.", &x, &x, &mask, c.cfg.heads, &c.cfg.faults, &c.be}, c.w, c.rec);
 }
 
 }  // namespace
 
 Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
-                   const Flow& mask, Recorder& rec) {
-  const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + "."};
+                   const Flow& mask, Recorder& rec, Backend& be) {
+  const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + ".", be};
   Flow s = sublayer(c, 1, x, [&](const Flow& in) { return self_attention(c, in, mask); });
   s = sublayer(c, 2, s, [&](const Flow& in) { return feed_forward(c, in); });
   return layer_output(c, s);
 }
 
 Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& y,
-                   const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec) {
-  const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + "."};
+                   const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec,
+                   Backend& be) {
+  const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + ".", be};
   Flow s = sublayer(c, 1, y, [&](const Flow& in) { return self_attention(c, in, self_mask); });
   s = sublayer(c, 2, s, [&](const Flow& in) {
-    return multi_head_attention({c.prefix + "multihead_attn.", &in, &memory, &cross_mask, cfg.heads, &cfg.faults},
+    return multi_head_attention({c.prefix + "multihead_attn.", &in, &memory, &cross_mask, cfg.heads, &cfg.faults, &be},
                                 w, rec);
   });
   s = sublayer(c, 3, s, [&](const Flow& in) { return feed_forward(c, in); });

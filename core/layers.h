@@ -2,6 +2,7 @@
 // (batch_first, dropout off), pre- or post-norm.
 #pragma once
 
+#include "backend.h"
 #include "config.h"
 #include "step_builder.h"
 #include "weights.h"
@@ -10,10 +11,11 @@ namespace attnlab {
 
 // x (B, S, D), mask (B, S, S) → (B, S, D). Steps under "encoder.layers.{i}.".
 Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
-                   const Flow& mask, Recorder& rec);
+                   const Flow& mask, Recorder& rec, Backend& be = cpu_backend());
 
 // y (B, T, D), self_mask (B, T, T), memory (B, S, D), cross_mask (B, T, S) → (B, T, D).
 Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& y,
-                   const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec);
+                   const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec,
+                   Backend& be = cpu_backend());
 
 }  // namespace attnlab

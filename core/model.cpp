@@ -183,7 +183,7 @@ Flow mask_step(MaskKind kind, const std::string& id, const std::string& title, c
 
 }  // namespace
 
-Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec) {
+Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec, Backend& be) {
   if (cfg.cross != batch.cross())
     throw ConfigError(cfg.cross ? "cross-attention needs --memory-text" : "--memory-text needs a decoder");
   Flow table{embedding_table(batch.vocab, cfg.d_model, cfg.seed), "encoder.embedding_table"};
@@ -198,7 +198,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   const Flow mask =
       mask_step(enc_mask, "encoder.mask", "Attention mask", enc.ids, src.lengths, src.seq(), cfg.faults, rec);
   Flow x = enc.input;
-  for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec);
+  for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
   if (!cfg.cross) return x.t;
 
   const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, table, rec);
@@ -208,14 +208,15 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   const Flow cross_mask = mask_step(MaskKind::Padding, "decoder.cross_mask", "Cross-attention mask", enc.ids,
                                     src.lengths, t, FaultSet{}, rec);
   Flow y = dec.input;
-  for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec);
+  for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec, be);
   return y.t;
 }
 
-Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec) {
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
+                     Backend& be) {
   Flow f{x, "encoder.input"};
   const Flow m{mask, "encoder.mask"};
-  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, m, rec);
+  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, m, rec, be);
   return f.t;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend.h"
 #include "config.h"
 #include "tokenizer.h"
 #include "trace.h"
@@ -39,9 +40,12 @@ std::vector<std::string> builtin_sample();
 Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed);
 
 // Runs the model; returns the last layer's output ((B,S,D) encoder-only, (B,T,D) cross mode).
-Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec);
+// The products, softmax and activations run on `be`; everything else on the CPU.
+Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec,
+               Backend& be = cpu_backend());
 
 // An encoder stack over a ready input (for benchmarks): x (B,S,D), mask (B,S,S).
-Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec);
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
+                     Backend& be = cpu_backend());
 
 }  // namespace attnlab

@@ -18,6 +18,13 @@ std::vector<std::string> to_std(const QStringList& l) {
   for (const auto& s : l) out.push_back(s.toStdString());
   return out;
 }
+// One Vulkan device for the whole session. Never destroyed: at exit the driver's own atexit
+// handlers have already run, and tearing a device down after them is not safe.
+BackendCache& backendCache() {
+  static auto* cache = new BackendCache;
+  return *cache;
+}
+
 }  // namespace
 
 TraceResultPtr compute(const Request& r, quint64 generation) {
@@ -31,9 +38,21 @@ TraceResultPtr compute(const Request& r, quint64 generation) {
                                    out->cfg.cross ? b.text.seq() : 0, static_cast<int64_t>(b.vocab.words.size()));
   check_memory_budget(est, r.memoryBudgetMiB);
   const Weights w = init_weights(out->cfg);
+  BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
-  forward(out->cfg, w, out->batch, out->trace);
+  const auto be = run_on_backend(
+      r.backend,
+      [&](Backend& b) {
+        out->trace = Trace();
+        b.reset_timing();
+        forward(out->cfg, w, out->batch, out->trace, b);
+      },
+      &note, &backendCache());
   out->forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out->device_ms = be->device_ms();
+  out->backend = QString::fromStdString(be->name());
+  out->device = QString::fromStdString(be->device());
+  out->note = QString::fromStdString(note.text);
   if (r.hideFaults && !out->cfg.faults.empty()) {
     ModelConfig clean = out->cfg;
     clean.faults.clear();
@@ -42,7 +61,6 @@ TraceResultPtr compute(const Request& r, quint64 generation) {
     out->trace = without_fault_labels(out->trace, correct);
   }
   out->generation = generation;
-  out->device = QString::fromStdString(cpu_device_name());
   return out;
 }
 

@@ -17,6 +17,7 @@ struct Request {
   QStringList texts;         // the batch
   QStringList memoryTexts;   // cross-attention sources (empty: encoder only)
   qint64 memoryBudgetMiB = 4096;
+  BackendKind backend = BackendKind::Cpu;  // where the products run (auto: a real GPU if there is one)
   // With faults planted: label the steps as the correct model would (a find-the-bug exercise
   // before it is answered; core's without_fault_labels). Costs one more forward pass.
   bool hideFaults = false;

@@ -55,7 +55,9 @@ void MainWindow::startExercise(const Request& setup, const QString& concealStep,
   if (!concealStep.isEmpty()) currentId_ = concealStep.toStdString();
   if (!hasSetup) return;  // a mask exercise without a model: the grid is all there is
   inputs_->restore(setup, true);
-  send(setup);  // exactly the setup (the knobs do not show every field)
+  Request r = setup;
+  r.backend = inputs_->backendKind();
+  send(r);  // exactly the setup (the knobs do not show every field)
 }
 
 void MainWindow::resetExerciseProgress() {

@@ -405,7 +405,8 @@ QString exportBundle(TraceResultPtr result, const QString& folder, const ExportF
                                                formats.svg, formats.pngScale);
         if (!err.isEmpty()) throw DataError(err.toStdString());
       };
-    const RunInfo run{result->backend.toStdString(), result->device.toStdString(), result->forward_ms};
+    const RunInfo run{result->backend.toStdString(), result->device.toStdString(), result->forward_ms,
+                      result->note.toStdString()};
     write_bundle(opt, result->cfg, result->batch, init_weights(result->cfg), result->trace, run);
   } catch (const std::exception& e) {
     return Exporter::tr("Could not export the bundle to “%1”: %2")

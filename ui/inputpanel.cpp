@@ -135,8 +135,14 @@ QWidget* InputPanel::buildKnobs() {
   norm_ = combo({QStringLiteral("pre"), QStringLiteral("post")});
   activation_ = combo({QStringLiteral("relu"), QStringLiteral("gelu")});
   positional_ = combo({QStringLiteral("sinusoidal"), QStringLiteral("none")});
-  backend_ = combo({tr("CPU (Eigen)")});
-  backend_->setToolTip(tr("The Vulkan compute path is not part of this build yet."));
+  backend_ = combo({tr("CPU (Eigen)"), tr("auto (GPU if any)"), tr("Vulkan (any device)")});
+  backend_->setObjectName(QStringLiteral("backend"));
+  backend_->setToolTip(tr("Where the products, softmax and activations run. \"Vulkan (any device)\" also uses a "
+                          "software device such as lavapipe. ATTNLAB_VULKAN_DEVICE=N picks device N."));
+  if (!vulkan_compiled_in()) {
+    backend_->setEnabled(false);
+    backend_->setToolTip(tr("This build has no Vulkan compute path (built without the Vulkan headers or glslc)."));
+  }
   heads_->setObjectName(QStringLiteral("heads"));
   dModel_->setObjectName(QStringLiteral("d_model"));
   f->addRow(tr("d_model (width D):"), dModel_);
@@ -151,7 +157,7 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("backend:"), backend_);
   for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_})
     connect(s, &QSpinBox::valueChanged, this, &InputPanel::changed);
-  for (QComboBox* c : {mask_, norm_, activation_, positional_})
+  for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_})
     connect(c, &QComboBox::currentIndexChanged, this, &InputPanel::changed);
   return box;
 }
@@ -207,7 +213,17 @@ Request InputPanel::currentRequest() const {
   r.cfg.positional = parse_positional(positional_->currentText().toStdString());
   r.cfg.seed = static_cast<uint64_t>(seed_->value());
   r.cfg.cross = !r.memoryTexts.isEmpty();
+  r.backend = backendKind();
   return r;
+}
+
+BackendKind InputPanel::backendKind() const {
+  static const BackendKind kinds[] = {BackendKind::Cpu, BackendKind::Auto, BackendKind::Vulkan};
+  return kinds[std::clamp(backend_->currentIndex(), 0, 2)];
+}
+
+void InputPanel::setBackendKind(BackendKind k) {
+  backend_->setCurrentIndex(k == BackendKind::Cpu ? 0 : k == BackendKind::Auto ? 1 : 2);
 }
 
 void InputPanel::restore(const Request& r, bool quiet) {

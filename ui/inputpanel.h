@@ -26,6 +26,8 @@ class InputPanel : public QWidget {
   Request currentRequest() const;
   // Non-empty when the knobs are inconsistent (e.g. heads not dividing d_model).
   QString problem() const;
+  BackendKind backendKind() const;  // not part of restore(): a lesson does not choose the hardware
+  void setBackendKind(BackendKind k);
   void setError(const QString& message);  // shown under the inputs ("" clears)
   void loadSample(int index);             // index into sampleNames()
   QStringList sampleNames() const;
@@ -38,6 +40,7 @@ class InputPanel : public QWidget {
   QSpinBox* dModelBox() const { return dModel_; }
   QSpinBox* seedBox() const { return seed_; }
   QSpinBox* layersBox() const { return layers_; }
+  QComboBox* backendBox() const { return backend_; }
   QLabel* explanationLabel() const { return explain_; }
   TokenChips* chips() const { return chips_; }
 

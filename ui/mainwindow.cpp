@@ -130,10 +130,14 @@ void MainWindow::showResult(TraceResultPtr result) {
   if (index < 0) index = std::min(navigator_->current(), static_cast<int>(result->trace.steps().size()) - 1);
   navigator_->setResult(result, std::max(index, 0));
   showStep(navigator_->current());
+  QString where = result->backend == QLatin1String("vulkan")
+                      ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
+                      : result->device;
+  if (!result->note.isEmpty()) where += tr(" — %1").arg(result->note);
   status_->setText(tr("%1 steps computed in %2 ms (%3)")
                        .arg(result->trace.steps().size())
                        .arg(result->forward_ms, 0, 'f', 1)
-                       .arg(result->device));
+                       .arg(where));
 }
 
 void MainWindow::showStep(int index) {
@@ -193,6 +197,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("positional"), QString::fromUtf8(positional_name(r.cfg.positional).data()));
   s.setValue(QStringLiteral("seed"), static_cast<qulonglong>(r.cfg.seed));
   s.setValue(QStringLiteral("step"), QString::fromStdString(currentId_));
+  s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
 }
 
 void MainWindow::restoreSettings() {
@@ -226,6 +231,8 @@ void MainWindow::restoreSettings() {
     return;  // a damaged settings file: keep the built-in sample
   }
   currentId_ = s.value(QStringLiteral("step")).toString().toStdString();
+  const int backend = s.value(QStringLiteral("backend"), 0).toInt();
+  if (backend >= 0 && backend <= static_cast<int>(BackendKind::Auto)) inputs_->setBackendKind(static_cast<BackendKind>(backend));
   if (!r.texts.isEmpty()) inputs_->restore(r);
 }
 

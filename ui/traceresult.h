@@ -17,8 +17,10 @@ struct TraceResult {
   Batch batch;
   Trace trace;
   double forward_ms = 0;
+  double device_ms = 0;  // the Vulkan device's own time (timestamp queries); 0 on the CPU
   QString backend = QStringLiteral("cpu");
   QString device;
+  QString note;  // why the CPU ran when Vulkan was asked for ("" otherwise)
   quint64 generation = 0;  // the request that produced it (newest wins)
 
   // Index of a step id in trace.steps(), or -1.

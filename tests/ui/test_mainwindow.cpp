@@ -12,9 +12,12 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QComboBox>
 #include <QTabWidget>
 #include <QTreeWidget>
 
+#include "backend.h"
 #include "colormap.h"
 #include "chartspanel.h"
 #include "heatmapgrid.h"
@@ -259,6 +262,31 @@ class TestMainWindow : public QObject {
     QVERIFY(xml.contains(">cat</text>"));  // the tokens stay text, not pixels
     QVERIFY(!saveWidgetPng(view, QStringLiteral("/proc/attnlab-no/x.png"), 1).isEmpty());
     QVERIFY(!QFile::exists(QStringLiteral("/proc/attnlab-no/x.png")));
+  }
+
+  // The backend knob: "Vulkan (any device)" computes on Vulkan (lavapipe in CI) and the numbers
+  // stay within the spec's Vulkan-vs-CPU tolerance of the CPU's; the status bar says where.
+  void backendKnobRunsOnVulkan() {
+    if (!vulkan_compiled_in()) QSKIP("built without the Vulkan compute path");
+    const auto cpu = w_->controller()->current();
+    QCOMPARE(cpu->backend, QStringLiteral("cpu"));
+    w_->inputs()->backendBox()->setCurrentIndex(2);
+    settle(*w_);
+    const auto r = w_->controller()->current();
+    if (r->backend != QLatin1String("vulkan")) QSKIP("no usable Vulkan device on this machine");
+    QVERIFY(!r->device.isEmpty());
+    QVERIFY2(w_->statusBar()->findChild<QLabel*>()->text().contains(QStringLiteral("Vulkan on")),
+             qPrintable(w_->statusBar()->findChild<QLabel*>()->text()));
+    const auto& want = cpu->trace.steps();
+    QCOMPARE(r->trace.steps().size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      const auto x = r->trace.steps()[i].tensor.to_vector(), y = want[i].tensor.to_vector();
+      for (size_t j = 0; j < y.size(); ++j)
+        if (!std::isnan(y[j]) && !std::isinf(y[j]))
+          QVERIFY2(std::abs(x[j] - y[j]) <= 1e-4 + 1e-3 * std::abs(y[j]), want[i].info.id.c_str());
+    }
+    w_->inputs()->backendBox()->setCurrentIndex(0);  // back to the CPU for the tests after
+    settle(*w_);
   }
 
   void zoomScalesTheText() {
