@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "attention_tiled.h"
 #include "bundle.h"
 #ifdef ATTNLAB_HAVE_VULKAN
 #include "vulkan/vulkan_backend.h"
@@ -10,6 +11,12 @@
 namespace attnlab {
 
 std::string CpuBackend::device() const { return cpu_device_name(); }
+
+Tensor CpuBackend::attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) {
+  const bool unit = q.dim() == 4 && k.dim() == 4 && v.dim() == 4 && q.strides()[3] == 1 && k.strides()[3] == 1 &&
+                    v.strides()[3] == 1;
+  return tiled_ && unit ? attention_tiled(q, k, v, mask, root) : Backend::attention(q, k, v, mask, root);
+}
 
 Backend& cpu_backend() {
   static CpuBackend cpu;
@@ -70,9 +77,8 @@ int device_from_env() {
   return static_cast<int>(n);
 }
 
-std::shared_ptr<Backend> cpu_shared() {
-  return std::shared_ptr<Backend>(&cpu_backend(), [](Backend*) {});
-}
+// A CPU backend of the caller's own: its tiling switch is the caller's to set.
+std::shared_ptr<Backend> cpu_shared() { return std::make_shared<CpuBackend>(); }
 
 }  // namespace
 

@@ -54,9 +54,17 @@ class CpuBackend : public Backend {
   Tensor matmul(const Tensor& a, const Tensor& b) override { return attnlab::matmul(a, b); }
   void softmax_lastdim_inplace(Tensor& x) override { attnlab::softmax_lastdim_inplace(x); }
   Tensor activate(const Tensor& x, Activation a) override { return attnlab::activate(x, a); }
+  // Tiled (attention_tiled.h: no score matrix) when fusing is on and the head views have a unit
+  // last stride; otherwise the five steps.
+  Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) override;
+  void set_fused_attention(bool on) override { tiled_ = on; }
+  bool fused_attention() const override { return tiled_; }
+
+ private:
+  bool tiled_ = false;
 };
 
-// The process-wide CPU backend (stateless).
+// The process-wide CPU backend, never tiled (set_fused_attention is for instances of one's own).
 Backend& cpu_backend();
 
 // A Vulkan problem: no loader, no device, no compute queue, out of memory, a lost device, a

@@ -11,7 +11,7 @@
 
 #include "backend.h"
 #include "model.h"
-#include "rng.h"
+#include "random_tensor.h"
 #include "weights.h"
 #ifdef ATTNLAB_HAVE_VULKAN
 #include "vulkan/vulkan_backend.h"
@@ -24,10 +24,7 @@ namespace {
 constexpr double kAtol = 1e-4, kRtol = 1e-3;
 
 Tensor random(const Shape& shape, const std::string& name, float scale = 1.0f) {
-  Tensor t(shape);
-  const Stream s(name, 7);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = scale * static_cast<float>(s.normal(static_cast<uint64_t>(i)));
-  return t;
+  return test::random_tensor(shape, name, scale, 7);
 }
 
 // "" when a and b agree (NaN where NaN, the same infinities, then the tolerance); else why not.

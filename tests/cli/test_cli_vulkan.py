@@ -120,12 +120,13 @@ class Fallback(lib.TempDirCase):
             self.assertIn("ATTNLAB_VULKAN_DEVICE=57", r.err)
             self.export_ok(self.path("c"), "--backend", "vulkan", "--text", "x")  # device 0 by default
 
-    def test_cpu_has_no_tiled_attention_yet(self):
-        r = run_attnlab(["bench", "--backend", "cpu", "--attention", "tiled", "--repeat", "1", "--seq", "8",
-                         "--d-model", "16", "--heads", "2"])
-        self.assertEqual(r.rc, 2, r.describe())
-        self.assertIn("--attention tiled", r.err)
-
+    def test_cpu_tiled_attention(self):
+        base = ["bench", "--backend", "cpu", "--repeat", "1", "--seq", "40", "--d-model", "16", "--heads", "2"]
+        for attention, want in (("tiled", "tiled"), ("full", "full"), ("auto", "full")):  # auto: small scores
+            with self.subTest(attention):
+                r = run_attnlab(base + ["--attention", attention])
+                self.assertEqual(r.rc, 0, r.describe())
+                self.assertEqual(json.loads(r.out)["attention"], want)
 
 if __name__ == "__main__":
     lib.main()

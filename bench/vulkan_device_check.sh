@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Vulkan path on a real GPU, in one run: build (release preset, Vulkan on), the backend parity
+# table with the validation layer, the export parity and fallback tests, and attnlab bench on the
+# GPU beside the CPU. Everything goes to ${OUT:-.}/vulkan-check.txt for the issue notes.
+#   OUT=/some/folder bench/vulkan_device_check.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-.}/vulkan-check.txt
+exec > >(tee "$out") 2>&1
+echo "== $(date -u)  $(uname -n)"
+command -v vulkaninfo >/dev/null && vulkaninfo --summary 2>/dev/null | sed -n '/Devices:/,$p'
+cmake --preset release -DATTNLAB_TESTS=ON >/dev/null && cmake --build --preset release -j"$(nproc)" | tail -n 3
+echo "== parity table (validation layer on when installed)"
+ATTNLAB_VULKAN_VALIDATION=1 ./build/release/tests/test_backend 2>&1 | grep -E "Vulkan device|worst|FAIL|Totals"
+echo "== whole exports and the fallback"
+ctest --test-dir build/release -R cli_vulkan --output-on-failure | tail -n 5
+echo "== bench: CPU, Vulkan full steps, Vulkan fused (median of 5)"
+for shape in "128 512 8" "512 512 8" "2048 512 8" "8192 512 8"; do
+  set -- $shape
+  for run in "cpu full" "cpu tiled" "vulkan full" "vulkan tiled"; do
+    set -- $shape $run
+    ./build/release/app/attnlab bench --seq "$1" --d-model "$2" --heads "$3" --backend "$4" --attention "$5" \
+      --repeat 5 --memory-budget 100000 || echo "(failed: S $1 $4 $5)"
+  done
+done
