@@ -197,7 +197,7 @@ struct SingleThread {
 
 // Runs the setup (with the faults of cfg) into a trace; a faulty run may stop early with an error.
 void run_setup(const ExerciseSetup& s, const ModelConfig& cfg, Trace& trace, bool allow_failure) {
-  const SingleThread one;
+  [[maybe_unused]] const SingleThread one;
   const Batch batch = setup_batch(s);
   try {
     forward(cfg, init_weights(cfg), batch, trace);
@@ -487,7 +487,7 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
   json doc;
   try {
     doc = json::parse(json_text, nullptr, true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number that overflows
     std::string msg = e.what();
     const auto p = msg.find("] ");
     throw ExerciseError(file + ": invalid JSON: " + (p == std::string::npos ? msg : msg.substr(p + 2)));
