@@ -66,10 +66,12 @@ namespace {
 // Token ids (B, S) as floats, [PAD] = 0.
 Tensor token_ids(const TokenBatch& tb, const Vocabulary& vocab) {
   Tensor ids({tb.batch(), tb.seq()});
-  Vocabulary lookup = vocab;  // id_of on a copy: every word is already present
   for (int64_t b = 0; b < tb.batch(); ++b)
-    for (int64_t s = 0; s < tb.seq(); ++s)
-      ids.data()[b * tb.seq() + s] = static_cast<float>(lookup.id_of(tb.tokens[b][s]));
+    for (int64_t s = 0; s < tb.seq(); ++s) {
+      const int id = vocab.find(tb.tokens[b][s]);
+      if (id < 0) throw std::logic_error("token_ids: \"" + tb.tokens[b][s] + "\" is not in the batch's vocabulary");
+      ids.data()[b * tb.seq() + s] = static_cast<float>(id);
+    }
   return ids;
 }
 

@@ -130,6 +130,11 @@ TokenBatch make_token_batch(const std::vector<std::string>& sentences, std::stri
   return b;
 }
 
+int Vocabulary::find(const std::string& w) const {
+  const auto it = index_.find(w);
+  return it == index_.end() ? -1 : it->second;
+}
+
 int Vocabulary::id_of(const std::string& w) {
   auto [it, inserted] = index_.try_emplace(w, static_cast<int>(words.size()));
   if (inserted) words.push_back(w);

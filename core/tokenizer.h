@@ -34,6 +34,7 @@ TokenBatch make_token_batch(const std::vector<std::string>& sentences, std::stri
 struct Vocabulary {
   std::vector<std::string> words{kPadToken};
   int id_of(const std::string& w);  // adds the word when new
+  int find(const std::string& w) const;  // -1 when the word is not in the vocabulary
 
  private:
   std::unordered_map<std::string, int> index_{{kPadToken, 0}};

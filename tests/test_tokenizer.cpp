@@ -63,6 +63,10 @@ class TestTokenizer : public QObject {
     const Batch b = make_batch({"b a b", "c"}, {"a z"});
     QCOMPARE(b.vocab.words, (Tokens{"[PAD]", "a", "z", "b", "c"}));  // memory first, then text
     QCOMPARE(b.memory.batch(), 2);  // one memory sentence shared by both
+    QCOMPARE(b.vocab.find("b"), 3);
+    QCOMPARE(b.vocab.find("[PAD]"), 0);
+    QCOMPARE(b.vocab.find("unseen"), -1);  // looking up adds nothing
+    QCOMPARE(b.vocab.words.size(), 5u);
   }
 
   void memoryCountMustMatch() {
