@@ -232,7 +232,7 @@ std::string solution(const Exercise& ex) {
     case ExerciseKind::PredictShape: {
       const StepFacts* s = ex.step(ex.predict.step);
       if (ex.predict.ask == ShapeAsk::Contiguous) return s->contiguous ? "yes" : "no";
-      return dims_text(ex.predict.ask == ShapeAsk::Shape ? s->shape : s->strides);
+      return shape_str(ex.predict.ask == ShapeAsk::Shape ? s->shape : s->strides);  // "(5,)" as Python
     }
     case ExerciseKind::FindBug: return ex.bug.faulty_step + " " + ex.bug.symptoms.front();
     case ExerciseKind::FixMask: {

@@ -39,13 +39,8 @@ std::string trim(std::string s) {
 
 std::string keyword(std::string_view k) { return lower_ascii(trim(halfwidth(k))); }
 
-std::string dims_text(const std::vector<int64_t>& d) {
-  std::string s = "(";
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
-  return s + (d.size() == 1 ? ",)" : ")");
-}
-
 std::string pick(Lang l, std::string en, std::string zh) { return l == Lang::Zh ? zh : en; }
+
 bool ends_with_part(const std::string& id, const std::string& part) {
   return id.size() > part.size() && id.compare(id.size() - part.size(), part.size(), part) == 0 &&
          id[id.size() - part.size() - 1] == '.';

@@ -18,8 +18,6 @@ std::string halfwidth(std::string_view s);
 std::string trim(std::string s);
 // A symptom keyword as an answer is compared: full-width folded, lower case, trimmed.
 std::string keyword(std::string_view k);
-// "(2, 4, 6, 8)"; a single dimension as "(5,)" like Python.
-std::string dims_text(const std::vector<int64_t>& d);
 std::string pick(Lang l, std::string en, std::string zh);
 // True when `id` ends with ".<part>" ("encoder.layers.0.self_attn.scores" and "self_attn.scores").
 bool ends_with_part(const std::string& id, const std::string& part);

@@ -40,12 +40,6 @@ QString kindTitle(ExerciseKind k) {
   return {};
 }
 
-QString dims(const Shape& s) {
-  QStringList parts;
-  for (int64_t d : s) parts << QString::number(d);
-  return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
-}
-
 QStringList toQt(const std::vector<std::string>& v) {
   QStringList out;
   for (const auto& s : v) out << QString::fromStdString(s);
@@ -280,7 +274,8 @@ QString ExercisePanel::taskText(const Exercise& ex) const {
       for (const auto& in : s.inputs)
         if (const StepFacts* f = ex.step(in))
           inputs << tr("<code>%1</code>: shape %2, strides %3, %4")
-                        .arg(QString::fromStdString(f->id).toHtmlEscaped(), dims(f->shape), dims(f->strides),
+                        .arg(QString::fromStdString(f->id).toHtmlEscaped(), QString::fromStdString(shape_str(f->shape)),
+                             QString::fromStdString(shape_str(f->strides)),
                              f->contiguous ? tr("contiguous") : tr("not contiguous"));
       if (!inputs.isEmpty()) text += tr("<br>It is computed from:<br>%1").arg(inputs.join(QStringLiteral("<br>")));
       return text;

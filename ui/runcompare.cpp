@@ -16,12 +16,6 @@ namespace attnlab::ui {
 
 namespace {
 
-QString shapeText(const Tensor& t) {
-  QStringList parts;
-  for (int64_t d : t.shape()) parts << QString::number(d);
-  return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
-}
-
 bool isAttentionMatrix(const std::string& id, const Tensor& t) {
   if (t.dim() != 4) return false;
   for (const char* s : {".qk", ".scores", ".masked_scores", ".unmasked_weights", ".weights"})
@@ -127,13 +121,13 @@ void RunComparison::showStep(const QString& stepId) {
   if (fi >= 0) {
     fill(left_, faulty_, fi);
     const Tensor& t = faulty_->trace.steps()[static_cast<size_t>(fi)].tensor;
-    lines << tr("Faulty: shape %1").arg(shapeText(t));
+    lines << tr("Faulty: shape %1").arg(QString::fromStdString(shape_str(t.shape())));
     if (id.ends_with("weights")) lines.back() += tr(", row sums %1").arg(rowSumRange(t));
   }
   if (ci >= 0) {
     fill(right_, correct_, ci);
     const Tensor& t = correct_->trace.steps()[static_cast<size_t>(ci)].tensor;
-    lines << tr("Correct: shape %1").arg(shapeText(t));
+    lines << tr("Correct: shape %1").arg(QString::fromStdString(shape_str(t.shape())));
     if (id.ends_with("weights")) lines.back() += tr(", row sums %1").arg(rowSumRange(t));
   } else {
     lines << tr("The correct run has no step %1: the bug added it.").arg(stepId);
