@@ -11,6 +11,7 @@
 
 #include "cli_common.h"
 #include "errors.h"
+#include "key_ranges.h"
 #include "memory.h"
 #include "model.h"
 #include "rng.h"
@@ -52,6 +53,15 @@ bool tiled(const BenchArgs& a, const Backend& be, const ModelConfig& cfg) {
   return be.name() == "vulkan" || score_bytes > 256.0 * 1024 * 1024;
 }
 
+// Before the run: the traced estimate with --trace, else the fast path's on this backend (the
+// CPU's tiled loop needs neither the scores nor the dense mask; Vulkan's fused kernel reads
+// the dense mask).
+MemoryEstimate estimated(const BenchArgs& a, const Backend& be, const ModelConfig& cfg, int threads) {
+  if (a.trace) return estimate_memory(cfg, a.batch, a.seq, 0, 1);
+  const bool fused = be.fused_attention(), cpu = be.name() == "cpu";
+  return estimate_fast_memory(cfg, a.batch, a.seq, {.score_matrix = !fused, .dense_mask = !(fused && cpu), .threads = threads});
+}
+
 void run_bench(const CLI::App& sub, const BenchArgs& a) {
   ModelConfig cfg = to_config(a.model, false, sub.count("--d-ff") > 0);
   cfg.mask = MaskKind::None;
@@ -64,13 +74,12 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   const BackendKind kind = parse_backend(a.model.backend);
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
   set_threads(threads);
-  check_memory_budget(estimate_memory(cfg, a.batch, a.seq, 0, 1), a.model.memory_budget_mib);
 
   const Weights w = init_weights(cfg);
   Tensor x({a.batch, a.seq, cfg.d_model});
   const Stream s("bench:input", cfg.seed);
   for (int64_t i = 0; i < x.numel(); ++i) x.data()[i] = static_cast<float>(s.normal(static_cast<uint64_t>(i)));
-  const Tensor mask = make_mask(MaskKind::None, std::vector<int>(static_cast<size_t>(a.batch), int(a.seq)), a.seq, a.seq);
+  const KeyRanges mask = key_ranges(MaskKind::None, std::vector<int>(static_cast<size_t>(a.batch), int(a.seq)), a.seq, a.seq);
 
   // Wall time of one forward pass, and the device time its dispatches took (timestamp queries).
   auto once = [&](Backend& be, std::vector<double>& device_ms) {
@@ -92,6 +101,9 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
       kind,
       [&](Backend& b) {
         b.set_fused_attention(tiled(a, b, cfg));
+        check_memory_budget(estimated(a, b, cfg, threads), a.model.memory_budget_mib,
+                            a.trace ? "leave out --trace, use a shorter --seq or fewer --layers"
+                                    : "use --attention tiled (no score matrix) or a shorter --seq");
         ms.clear();
         device_ms.clear();
         once(b, device_ms);

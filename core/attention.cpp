@@ -304,19 +304,23 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
     throw ShapeError("attention: query " + shape_str(qs) + " and memory " + shape_str(ks) +
                      " must be (B, T, D) with D divisible by " + std::to_string(a.heads) + " heads");
   const Shape want_mask{qs[0], qs[1], ks[1]};
-  if (a.mask->t.shape() != want_mask)
-    throw ShapeError("attention: mask " + shape_str(a.mask->t.shape()) + " should be " + shape_str(want_mask));
+  const Shape mask_shape = a.ranges ? a.ranges->shape() : a.mask->t.shape();
+  if (mask_shape != want_mask)
+    throw ShapeError("attention: mask " + shape_str(mask_shape) + " should be " + shape_str(want_mask));
+  const bool fast = !rec.enabled() && (!a.faults || a.faults->empty());
+  if (a.ranges && !fast) throw ShapeError("attention: a traced or faulty run needs the dense mask");
   const Ctx c{a, w, rec, qs[0], qs[1], ks[1], qs[2], a.heads, qs[2] / a.heads};
   if (c.d % c.h != 0) fail_indivisible(c);
 
   Flow heads[3];
   for (int i = 0; i < 3; ++i) heads[i] = split_heads(c, i, project(c, i));
   Flow ho;
-  if (!rec.enabled() && (!a.faults || a.faults->empty())) {
+  if (fast) {
     // The fast path records nothing: QKᵀ, the scaling, the mask, the softmax and A·V in one
-    // backend call (fused on Vulkan: no score matrix at all).
-    ho.t = c.be().attention(heads[0].t, heads[1].t, heads[2].t, a.mask->t,
-                            static_cast<float>(std::sqrt(static_cast<double>(c.dh))));
+    // backend call (fused on Vulkan and tiled on the CPU: no score matrix at all).
+    const float root = static_cast<float>(std::sqrt(static_cast<double>(c.dh)));
+    ho.t = a.ranges ? c.be().attention(heads[0].t, heads[1].t, heads[2].t, *a.ranges, root)
+                    : c.be().attention(heads[0].t, heads[1].t, heads[2].t, a.mask->t, root);
   } else {
     ho = head_outputs(c, attention_weights(c, heads[0], heads[1]), heads[2]);
   }

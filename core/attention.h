@@ -20,6 +20,9 @@ struct AttentionArgs {
   int64_t heads = 1;
   const FaultSet* faults = nullptr;  // injected bugs (faults.h); null or empty = the correct block
   Backend* backend = nullptr;        // where the products and the softmax run; null = the CPU
+  // The mask as key ranges instead (the fast path of a built-in kind; *mask may then be an
+  // undefined tensor): no (B, Tq, Tk) tensor is made unless the backend needs one.
+  const KeyRanges* ranges = nullptr;
 };
 
 // Returns the output projection (B, Tq, D) and its step id.

@@ -11,69 +11,91 @@ namespace attnlab {
 
 namespace {
 
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
 // Rows [r0, r0 + n) of the (T, Dh) matrix at (b, h) of a (B, H, T, Dh) view with unit last stride.
 ConstStridedMap rows_of(const Tensor& t, int64_t b, int64_t h, int64_t r0, int64_t n) {
   const auto& s = t.strides();
   return {t.data() + b * s[0] + h * s[1] + r0 * s[2], n, t.size(3), Eigen::OuterStride<>(s[2])};
 }
 
-// The first key that is visible to some row of [i0, i1) and the key after the last one: the
-// key blocks outside are hidden from every row (a causal mask's upper triangle, padding).
-std::pair<int64_t, int64_t> visible_keys(const float* mask_rows, int64_t rows, int64_t tk) {
-  int64_t lo = tk, hi = 0;
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* m = mask_rows + r * tk;
-    int64_t j = 0;
-    while (j < tk && m[j] == 0.0f) ++j;
-    if (j == tk) continue;
-    int64_t e = tk;
-    while (e > j && m[e - 1] == 0.0f) --e;
-    lo = std::min(lo, j);
-    hi = std::max(hi, e);
+// What one task reads: the inputs, the mask's ranges and (for hand-drawn masks) the dense mask.
+struct Inputs {
+  const Tensor &q, &k, &v;
+  const KeyRanges& ranges;
+  const float* dense;  // (B, Tq, Tk) or null when the ranges are the whole mask
+  float root;
+  TileSizes tiles;
+};
+
+// The keys visible to some row of [i0, i0 + rows) of batch b: key blocks outside are hidden
+// from every row (a causal mask's upper triangle, padding) and skipped.
+std::pair<int64_t, int64_t> visible_keys(const KeyRanges& r, int64_t b, int64_t i0, int64_t rows) {
+  int64_t lo = r.keys, hi = 0;
+  for (int64_t i = i0; i < i0 + rows; ++i) {
+    const size_t at = static_cast<size_t>(r.row(b, i));
+    if (r.lo[at] >= r.hi[at]) continue;
+    lo = std::min<int64_t>(lo, r.lo[at]);
+    hi = std::max<int64_t>(hi, r.hi[at]);
   }
   return {lo, std::max(lo, hi)};
 }
 
-// One (b, h, query block): the online softmax over the visible key blocks.
-void query_block(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root, int64_t b,
-                 int64_t h, int64_t i0, int64_t rows, const TileSizes& tiles, float* out) {
-  const int64_t tq = q.size(2), tk = k.size(2), dh = q.size(3);
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-  const float* mrows = mask.data() + (b * tq + i0) * tk;
-  const ConstStridedMap Q = rows_of(q, b, h, i0, rows);
+// Online-softmax update of one query row with one key block. s: the row's n scores q·kⱼ, whose
+// visible part is [a, e); turned into the unnormalised weights e^(x − m_new) in place (0 where
+// masked). m, l: the row's running maximum and sum; returns the factor the row's output must be
+// rescaled by (1 when nothing in the block is visible).
+float update_row(float* s, int64_t n, int64_t a, int64_t e, const float* mask, float root, float& m, float& l) {
+  Eigen::Map<Eigen::ArrayXf> row(s, n);
+  if (a >= e) {
+    row.setZero();
+    return 1.0f;
+  }
+  auto x = row.segment(a, e - a);
+  x /= root;  // as the full path: (q·k) / √Dh
+  if (mask)
+    for (int64_t j = a; j < e; ++j)
+      if (mask[j] == 0.0f) s[j] = kNegInf;
+  const float row_max = x.maxCoeff();
+  if (row_max == kNegInf) {  // every visible key of the block is masked by hand
+    row.setZero();
+    return 1.0f;
+  }
+  const float m_new = std::max(m, row_max);
+  const float rescale = m == kNegInf ? 0.0f : std::exp(m - m_new);
+  x = (x - m_new).exp();  // vectorised; e^(−∞) is made exactly 0 below
+  if (mask)
+    for (int64_t j = a; j < e; ++j)
+      if (mask[j] == 0.0f) s[j] = 0.0f;
+  row.head(a).setZero();
+  row.tail(n - e).setZero();
+  l = l * rescale + x.sum();
+  m = m_new;
+  return rescale;
+}
+
+// One (b, h, query block): the online softmax over the visible key blocks → out rows.
+void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out) {
+  const int64_t tq = in.q.size(2), tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
+  const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
   Mat o = Mat::Zero(rows, dh);
-  Vec m = Vec::Constant(rows, neg_inf), l = Vec::Zero(rows);
-  Mat s(rows, tiles.keys);
-  const auto [lo, hi] = visible_keys(mrows, rows, tk);
-  for (int64_t j0 = lo - lo % tiles.keys; j0 < hi; j0 += tiles.keys) {
-    const int64_t n = std::min(tiles.keys, tk - j0);
+  Vec m = Vec::Constant(rows, kNegInf), l = Vec::Zero(rows);
+  Mat s(rows, bk);
+  const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
+  for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
+    const int64_t n = std::min(bk, tk - j0);
     auto S = s.leftCols(n);
-    S.noalias() = Q * rows_of(k, b, h, j0, n).transpose();
+    S.noalias() = Q * rows_of(in.k, b, h, j0, n).transpose();
     for (int64_t r = 0; r < rows; ++r) {
-      const float* mk = mrows + r * tk + j0;
-      float row_max = neg_inf;
-      for (int64_t j = 0; j < n; ++j) {
-        const float x = mk[j] == 0.0f ? neg_inf : S(r, j) / root;  // as the full path: qk / √Dh
-        S(r, j) = x;
-        row_max = std::max(row_max, x);
-      }
-      if (row_max == neg_inf) {  // nothing visible in this block for this row
-        S.row(r).setZero();
-        continue;
-      }
-      const float m_new = std::max(m[r], row_max);
-      const float rescale = m[r] == neg_inf ? 0.0f : std::exp(m[r] - m_new);
-      float sum = 0;
-      for (int64_t j = 0; j < n; ++j) {
-        const float e = S(r, j) == neg_inf ? 0.0f : std::exp(S(r, j) - m_new);
-        S(r, j) = e;
-        sum += e;
-      }
-      l[r] = l[r] * rescale + sum;
-      o.row(r) *= rescale;
-      m[r] = m_new;
+      const size_t at = static_cast<size_t>(in.ranges.row(b, i0 + r));
+      const int64_t a = std::clamp<int64_t>(in.ranges.lo[at] - j0, 0, n);
+      const int64_t e = std::clamp<int64_t>(in.ranges.hi[at] - j0, a, n);
+      const float* mask = in.dense ? in.dense + (b * tq + i0 + r) * tk + j0 : nullptr;
+      // s is row-major with bk columns: row r of the block starts at r · bk.
+      const float rescale = update_row(s.data() + r * bk, n, a, e, mask, in.root, m[r], l[r]);
+      if (rescale != 1.0f) o.row(r) *= rescale;
     }
-    o.noalias() += S * rows_of(v, b, h, j0, n);
+    o.noalias() += S * rows_of(in.v, b, h, j0, n);
   }
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int64_t r = 0; r < rows; ++r) {
@@ -85,27 +107,40 @@ void query_block(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor
   }
 }
 
-}  // namespace
-
-Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
-                       TileSizes tiles) {
+Tensor run(const Inputs& in) {
+  const Tensor &q = in.q, &k = in.k, &v = in.v;
   if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
-      q.size(3) != k.size(3) || mask.shape() != Shape{q.size(0), q.size(2), k.size(2)} || !mask.is_contiguous() ||
-      q.strides()[3] != 1 || k.strides()[3] != 1 || v.strides()[3] != 1 || tiles.queries < 1 || tiles.keys < 1)
+      q.size(3) != k.size(3) || in.ranges.shape() != Shape{q.size(0), q.size(2), k.size(2)} ||
+      q.strides()[3] != 1 || k.strides()[3] != 1 || v.strides()[3] != 1 || in.tiles.queries < 1 || in.tiles.keys < 1)
     throw ShapeError("attention_tiled: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " +
-                     shape_str(v.shape()) + ", mask " + shape_str(mask.shape()) +
-                     " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk) contiguous)");
-  const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3);
+                     shape_str(v.shape()) + ", mask " + shape_str(in.ranges.shape()) +
+                     " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk))");
+  const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3), bq = in.tiles.queries;
   Tensor out = Tensor::empty({B, H, tq, dh});
-  const int64_t blocks = (tq + tiles.queries - 1) / tiles.queries;
+  const int64_t blocks = (tq + bq - 1) / bq;
   const int64_t tasks = B * H * blocks;
 #pragma omp parallel for schedule(dynamic) if (tasks > 1)
   for (int64_t t = 0; t < tasks; ++t) {
-    const int64_t b = t / (H * blocks), h = t / blocks % H, i0 = t % blocks * tiles.queries;
-    query_block(q, k, v, mask, root, b, h, i0, std::min(tiles.queries, tq - i0), tiles,
-                out.data() + (b * H + h) * tq * dh);
+    const int64_t b = t / (H * blocks), h = t / blocks % H, i0 = t % blocks * bq;
+    query_block(in, b, h, i0, std::min(bq, tq - i0), out.data() + (b * H + h) * tq * dh);
   }
   return out;
+}
+
+}  // namespace
+
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,
+                       TileSizes tiles) {
+  return run({q, k, v, mask, nullptr, root, tiles});
+}
+
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
+                       TileSizes tiles) {
+  if (mask.dim() != 3 || !mask.is_contiguous())
+    throw ShapeError("attention_tiled: mask " + shape_str(mask.shape()) + " must be (B, Tq, Tk) contiguous");
+  bool exact = false;
+  const KeyRanges ranges = key_ranges_of(mask, &exact);
+  return run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles});
 }
 
 }  // namespace attnlab

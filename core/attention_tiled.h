@@ -6,10 +6,12 @@
 // entirely are skipped.
 //
 // Shapes: q (B, H, Tq, Dh), k and v (B, H, Tk, Dh), any strides with a unit last stride (the
-// head split's views); mask (B, Tq, Tk) contiguous, 1 = attend, 0 = masked → (B, H, Tq, Dh),
-// equal to softmax(q·kᵀ / root, −∞ where masked)·v; a row with every key masked is NaN.
+// head split's views); the mask as key ranges (B·Tq intervals, key_ranges.h) or dense
+// (B, Tq, Tk) contiguous, 1 = attend, 0 = masked → (B, H, Tq, Dh), equal to
+// softmax(q·kᵀ / root, −∞ where masked)·v; a row with every key masked is NaN.
 #pragma once
 
+#include "key_ranges.h"
 #include "tensor.h"
 
 namespace attnlab {
@@ -19,6 +21,11 @@ struct TileSizes {
   int64_t keys = 256;    // Bk: keys per block
 };
 
+// A mask given by ranges only: nothing of size Tq × Tk is read or made.
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,
+                       TileSizes tiles = {});
+// A dense mask: its rows' ranges bound the key blocks; it is read element by element only when
+// some row is not one interval (a hand-drawn mask).
 Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
                        TileSizes tiles = {});
 

@@ -12,10 +12,21 @@ namespace attnlab {
 
 std::string CpuBackend::device() const { return cpu_device_name(); }
 
+namespace {
+bool unit_last_stride(const Tensor& q, const Tensor& k, const Tensor& v) {
+  return q.dim() == 4 && k.dim() == 4 && v.dim() == 4 && q.strides()[3] == 1 && k.strides()[3] == 1 &&
+         v.strides()[3] == 1;
+}
+}  // namespace
+
 Tensor CpuBackend::attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) {
-  const bool unit = q.dim() == 4 && k.dim() == 4 && v.dim() == 4 && q.strides()[3] == 1 && k.strides()[3] == 1 &&
-                    v.strides()[3] == 1;
-  return tiled_ && unit ? attention_tiled(q, k, v, mask, root) : Backend::attention(q, k, v, mask, root);
+  return tiled_ && unit_last_stride(q, k, v) ? attention_tiled(q, k, v, mask, root)
+                                             : Backend::attention(q, k, v, mask, root);
+}
+
+Tensor CpuBackend::attention(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root) {
+  return tiled_ && unit_last_stride(q, k, v) ? attention_tiled(q, k, v, mask, root)
+                                             : Backend::attention(q, k, v, mask, root);
 }
 
 Backend& cpu_backend() {

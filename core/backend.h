@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "errors.h"
+#include "key_ranges.h"
 #include "ops.h"
 #include "tensor.h"
 
@@ -36,6 +37,11 @@ class Backend {
   // (B, H, Tq, Dh). Here: the same five steps the traced path records, on this backend. The
   // Vulkan backend fuses them (an online softmax, no score matrix) unless told not to.
   virtual Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root);
+  // The same with the mask as key ranges (a built-in kind). Here: the dense mask is made and
+  // the call above made with it; the CPU's tiled path never makes it.
+  virtual Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root) {
+    return attention(q, k, v, mask.dense(), root);
+  }
   virtual void set_fused_attention(bool) {}
   virtual bool fused_attention() const { return false; }
 
@@ -57,6 +63,7 @@ class CpuBackend : public Backend {
   // Tiled (attention_tiled.h: no score matrix) when fusing is on and the head views have a unit
   // last stride; otherwise the five steps.
   Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) override;
+  Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root) override;
   void set_fused_attention(bool on) override { tiled_ = on; }
   bool fused_attention() const override { return tiled_; }
 

@@ -84,16 +84,17 @@ Flow layer_output(const LayerCtx& c, const Flow& last) {
   return {last.t, id};
 }
 
-Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask) {
-  return multi_head_attention({c.prefix + "self_attn.", &x, &x, &mask, c.cfg.heads, &c.cfg.faults, &c.be}, c.w, c.rec);
+Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const KeyRanges* ranges = nullptr) {
+  return multi_head_attention({c.prefix + "self_attn.", &x, &x, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges}, c.w,
+                              c.rec);
 }
 
 }  // namespace
 
 Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
-                   const Flow& mask, Recorder& rec, Backend& be) {
+                   const Flow& mask, Recorder& rec, Backend& be, const KeyRanges* ranges) {
   const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + ".", be};
-  Flow s = sublayer(c, 1, x, [&](const Flow& in) { return self_attention(c, in, mask); });
+  Flow s = sublayer(c, 1, x, [&](const Flow& in) { return self_attention(c, in, mask, ranges); });
   s = sublayer(c, 2, s, [&](const Flow& in) { return feed_forward(c, in); });
   return layer_output(c, s);
 }

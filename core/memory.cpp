@@ -51,18 +51,31 @@ MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b, int64_t s, int64
   return e;
 }
 
+MemoryEstimate estimate_fast_memory(const ModelConfig& c, int64_t b, int64_t s, FastPathMemory how) {
+  const int64_t d = c.d_model, h = c.heads, dh = d / std::max<int64_t>(h, 1);
+  const int64_t stream = 8 * b * s * d;  // input, norm, q, k, v, head outputs, merged, projected
+  const int64_t ffn = 2 * b * s * c.d_ff + b * s * d;
+  int64_t scores = how.score_matrix ? b * h * s * s : int64_t{how.threads} * (64 * 256 + 64 * dh + 3 * 64);
+  if (how.dense_mask) scores += b * s * s;
+  MemoryEstimate e;
+  e.weights_bytes = parameter_count(c) * 4;
+  e.working_bytes = (std::max(stream + scores, stream + ffn) + 2 * b * s) * 4;  // + the ranges
+  return e;
+}
+
 std::string format_mib(int64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
   return buf;
 }
 
-void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib) {
-  if (e.total() > budget_mib * 1024 * 1024)
-    throw DataError("--memory-budget: this run needs about " + format_mib(e.total()) + " (trace " +
-                    format_mib(e.trace_bytes) + ", weights " + format_mib(e.weights_bytes) + ", working " +
-                    format_mib(e.working_bytes) + "), more than the budget of " + std::to_string(budget_mib) +
-                    " MiB; shorten the text, use fewer layers or a smaller d_model, or raise --memory-budget");
+void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib, const std::string& advice) {
+  if (e.total() <= budget_mib * 1024 * 1024) return;
+  std::string parts = e.trace_bytes > 0 ? "trace " + format_mib(e.trace_bytes) + ", " : "";
+  parts += "weights " + format_mib(e.weights_bytes) + ", working " + format_mib(e.working_bytes);
+  throw DataError("--memory-budget: this run needs about " + format_mib(e.total()) + " (" + parts +
+                  "), more than the budget of " + std::to_string(budget_mib) + " MiB; " + advice +
+                  ", or raise --memory-budget");
 }
 
 }  // namespace attnlab

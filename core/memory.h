@@ -18,8 +18,21 @@ struct MemoryEstimate {
 // b batch, s encoder length, t decoder length (0 unless cfg.cross), vocab distinct tokens + 1.
 MemoryEstimate estimate_memory(const ModelConfig& cfg, int64_t b, int64_t s, int64_t t, int64_t vocab);
 
+// The fast path (no trace) of an encoder stack, B b, S s, its mask given as key ranges: the
+// weights once, and the largest working set of one layer: the stream and its projections,
+// the FFN's hidden activations, and the attention's: the (B, H, S, S) scores (score_matrix;
+// otherwise one tile per thread) and the (B, S, S) mask when the backend needs it dense.
+struct FastPathMemory {
+  bool score_matrix = true;
+  bool dense_mask = true;
+  int threads = 1;
+};
+MemoryEstimate estimate_fast_memory(const ModelConfig& cfg, int64_t b, int64_t s, FastPathMemory how);
+
 // Throws DataError when the estimate exceeds budget_mib, with both numbers and what to do.
-void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib);
+// `advice`: what to do instead (the default suits a traced run of typed text).
+void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib,
+                         const std::string& advice = "shorten the text, use fewer layers or a smaller d_model");
 
 std::string format_mib(int64_t bytes);  // "12.3 MiB"
 

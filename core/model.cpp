@@ -222,4 +222,13 @@ Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, 
   return f.t;
 }
 
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
+                     Backend& be) {
+  if (rec.enabled() || !cfg.faults.empty()) return encoder_stack(cfg, w, x, mask.dense(), rec, be);
+  Flow f{x, "encoder.input"};
+  const Flow m{Tensor(), "encoder.mask"};
+  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, m, rec, be, &mask);
+  return f.t;
+}
+
 }  // namespace attnlab

@@ -47,5 +47,9 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
 // An encoder stack over a ready input (for benchmarks): x (B,S,D), mask (B,S,S).
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
                      Backend& be = cpu_backend());
+// The same with the mask as key ranges: the fast path (no trace, no faults) never makes the
+// (B, S, S) mask on the CPU; a traced run makes it and records as above.
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
+                     Backend& be = cpu_backend());
 
 }  // namespace attnlab

@@ -239,11 +239,7 @@ class TestBackend : public QObject {
 
   // The fast path (nothing recorded) of a two-layer encoder stack: the fused attention in place.
   void fastPathStack() {
-    ModelConfig cfg;
-    cfg.d_model = 64;
-    cfg.heads = 4;
-    cfg.d_ff = 96;
-    cfg.layers = 2;
+    const ModelConfig cfg = test::small_stack(64, 96);
     const Tensor x = random({2, 45, 64}, "x");
     const Tensor mask = make_mask(MaskKind::PaddingCausal, {45, 30}, 45, 45);
     const Weights w = init_weights(cfg);

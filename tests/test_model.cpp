@@ -86,6 +86,25 @@ class TestModel : public QObject {
     QCOMPARE(e.weights_bytes, 2 * parameter_count(c) * 4);
   }
 
+  // The fast path's estimate: the score matrix (B·H·S² floats) or, tiled, a tile per thread;
+  // the dense mask (B·S²) only when the backend needs it.
+  void fastPathEstimate() {
+    ModelConfig c;
+    c.d_model = 512;
+    c.heads = 8;
+    c.d_ff = 2048;
+    const int64_t s = 16384, scores = 8 * s * s * 4, mask = s * s * 4;
+    const auto full = estimate_fast_memory(c, 1, s, {.score_matrix = true, .dense_mask = true, .threads = 2});
+    const auto fused = estimate_fast_memory(c, 1, s, {.score_matrix = false, .dense_mask = true, .threads = 2});
+    const auto tiled = estimate_fast_memory(c, 1, s, {.score_matrix = false, .dense_mask = false, .threads = 2});
+    QCOMPARE(full.trace_bytes, 0);
+    QCOMPARE(full.weights_bytes, parameter_count(c) * 4);
+    QVERIFY(full.working_bytes >= scores + mask);
+    QVERIFY(fused.working_bytes >= mask && fused.working_bytes < scores);
+    QVERIFY(tiled.total() < 1024LL * 1024 * 1024);
+    QVERIFY(tiled.working_bytes >= 2 * s * c.d_ff * 4);  // the FFN's hidden activations
+  }
+
   void budgetRefusalNamesBothNumbers() {
     MemoryEstimate e{3 << 20, 0, 0};
     check_memory_budget(e, 3);

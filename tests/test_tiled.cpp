@@ -75,8 +75,59 @@ class TestTiled : public QObject {
     for (int64_t i = 0; i < b; ++i) lengths.push_back(static_cast<int>(std::max<int64_t>(1, tk - 3 * i)));
     const Tensor m = make_mask(static_cast<MaskKind>(mask), lengths, tq, tk);
     const float root = static_cast<float>(std::sqrt(static_cast<double>(dh)));
-    const std::string why = compare(attention_tiled(q, k, v, m, root, {bq, bk}), cpu_backend().attention(q, k, v, m, root));
+    const Tensor full = cpu_backend().attention(q, k, v, m, root);
+    std::string why = compare(attention_tiled(q, k, v, m, root, {bq, bk}), full);
     QVERIFY2(why.empty(), why.c_str());
+    // The same mask as key ranges, never made dense.
+    const KeyRanges r = key_ranges(static_cast<MaskKind>(mask), lengths, tq, tk);
+    why = compare(attention_tiled(q, k, v, r, root, {bq, bk}), full);
+    QVERIFY2(why.empty(), ("key ranges: " + why).c_str());
+  }
+
+  // Every built-in kind's ranges are its dense mask, both ways round.
+  void keyRangesAreTheMask_data() {
+    QTest::addColumn<int>("mask");
+    for (MaskKind k : {MaskKind::None, MaskKind::Padding, MaskKind::Causal, MaskKind::PaddingCausal})
+      QTest::newRow(std::string(mask_name(k)).c_str()) << int(k);
+  }
+  void keyRangesAreTheMask() {
+    QFETCH(int, mask);
+    const std::vector<int> lengths{9, 4, 0};
+    for (auto [tq, tk] : {std::pair<int64_t, int64_t>{9, 9}, {3, 9}, {12, 9}}) {
+      const Tensor m = make_mask(static_cast<MaskKind>(mask), lengths, tq, tk);
+      const KeyRanges r = key_ranges(static_cast<MaskKind>(mask), lengths, tq, tk);
+      QCOMPARE(r.shape(), m.shape());
+      QCOMPARE(r.dense().to_vector(), m.to_vector());
+      bool exact = false;
+      const KeyRanges back = key_ranges_of(m, &exact);
+      QVERIFY(exact);
+      for (size_t i = 0; i < r.lo.size(); ++i) {  // an empty row may be [0, 0) or [x, x)
+        QCOMPARE(back.hi[i] - back.lo[i], r.hi[i] - r.lo[i]);
+        if (r.hi[i] > r.lo[i]) QCOMPARE(back.lo[i], r.lo[i]);
+      }
+    }
+    QVERIFY_THROWS_EXCEPTION(ShapeError, key_ranges(static_cast<MaskKind>(mask), {10}, 4, 9));
+    QVERIFY_THROWS_EXCEPTION(ShapeError, key_ranges(static_cast<MaskKind>(mask), {-1}, 4, 9));
+  }
+
+  // A hand-drawn mask with holes inside rows (the mask editor's): not key ranges, so the tiled
+  // loop also reads it element by element.
+  void handDrawnMaskWithHoles() {
+    const int64_t tq = 37, tk = 41;
+    const Tensor q = random({2, 3, tq, 8}, "q", 2.0f), k = random({2, 3, tk, 8}, "k", 2.0f), v = random({2, 3, tk, 8}, "v");
+    Tensor m({2, tq, tk}, 1.0f);
+    for (int64_t i = 0; i < m.numel(); ++i)
+      if ((i * 7919) % 5 == 0 || (i / tk) % 11 == 3) m.data()[i] = 0.0f;  // holes, and whole rows hidden
+    for (int64_t j = 0; j < tk; ++j) m.data()[5 * tk + j] = j == 40 ? 1.0f : 0.0f;  // one key, in the last block
+    bool exact = true;
+    key_ranges_of(m, &exact);
+    QVERIFY(!exact);
+    const Tensor full = cpu_backend().attention(q, k, v, m, 3.0f);
+    for (TileSizes t : {TileSizes{64, 256}, TileSizes{5, 7}, TileSizes{1, 1}}) {
+      const std::string why = compare(attention_tiled(q, k, v, m, 3.0f, t), full);
+      QVERIFY2(why.empty(), why.c_str());
+    }
+    QVERIFY(std::isnan(full.at({0, 0, 3, 0})));  // row 3 of the first batch row is hidden whole
   }
 
   void rowWithEveryKeyMaskedIsNaN() {
@@ -92,11 +143,7 @@ class TestTiled : public QObject {
   // The fast path of a two-layer stack on a CPU backend with tiling on: the tiled kernel in place
   // of the five steps, the same output.
   void stackOnTheTiledBackend() {
-    ModelConfig cfg;
-    cfg.d_model = 32;
-    cfg.heads = 4;
-    cfg.d_ff = 48;
-    cfg.layers = 2;
+    const ModelConfig cfg = test::small_stack(32, 48);
     const Weights w = init_weights(cfg);
     const Tensor x = random({2, 300, 32}, "x");
     const Tensor m = make_mask(MaskKind::PaddingCausal, {300, 170}, 300, 300);
@@ -108,10 +155,34 @@ class TestTiled : public QObject {
     QVERIFY2(why.empty(), why.c_str());
   }
 
+  // The stack's fast path given key ranges: the tiled CPU backend never makes the (B, S, S)
+  // mask, the five-step backend makes it; a traced run makes it and records it. All agree.
+  void stackWithKeyRanges() {
+    const ModelConfig cfg = test::small_stack(32, 48);
+    const Weights w = init_weights(cfg);
+    const Tensor x = random({2, 150, 32}, "x");
+    const std::vector<int> lengths{150, 77};
+    const KeyRanges r = key_ranges(MaskKind::PaddingCausal, lengths, 150, 150);
+    const Tensor dense = make_mask(MaskKind::PaddingCausal, lengths, 150, 150);
+    CpuBackend tiled;
+    tiled.set_fused_attention(true);
+    NullRecorder n1, n2, n3;
+    const Tensor want = encoder_stack(cfg, w, x, dense, n1);
+    std::string why = compare(encoder_stack(cfg, w, x, r, n2, tiled), want);
+    QVERIFY2(why.empty(), why.c_str());
+    why = compare(encoder_stack(cfg, w, x, r, n3), want);
+    QVERIFY2(why.empty(), why.c_str());
+    Trace t;
+    why = compare(encoder_stack(cfg, w, x, r, t), want);
+    QVERIFY2(why.empty(), why.c_str());
+    QVERIFY(t.find("encoder.layers.1.self_attn.weights") != nullptr);
+  }
+
   void badShapesAreRefused() {
     const Tensor q = random({1, 2, 5, 4}, "q"), k = random({1, 2, 6, 4}, "k");
     QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, make_mask(MaskKind::None, {5}, 5, 5), 2.0f));
     QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, make_mask(MaskKind::None, {6}, 5, 6), 2.0f, {0, 4}));
+    QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, key_ranges(MaskKind::None, {5}, 5, 5), 2.0f));
   }
 };
 

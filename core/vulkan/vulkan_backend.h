@@ -32,6 +32,7 @@ class VulkanBackend final : public Backend {
   Tensor activate(const Tensor& x, Activation a) override;
   // Fused (shaders/flash_attention.comp) for head widths up to 128; otherwise, or when fusing
   // is off, the five steps one dispatch each.
+  using Backend::attention;  // the key-ranges form: made dense, then the fused kernel
   Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) override;
   void set_fused_attention(bool on) override { fused_ = on; }
   bool fused_attention() const override { return fused_; }

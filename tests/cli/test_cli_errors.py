@@ -210,6 +210,12 @@ class CommandLineErrors(CliCase):
         # bench has the same option (docs/cli.md)
         self.assert_error(["bench", "--seq", "4096", "--d-model", "256", "--heads", "4", "--repeat", "1",
                            "--memory-budget", "1"], 1, ["--memory-budget"], regexes=[r"MiB"])
+        # The fast path's estimate: the full path's (B, H, S, S) scores at S 16,384 need 8 GiB and
+        # are refused under the default budget with the tiled path as the way out; the tiled path
+        # itself would fit (not run here: seconds of work).
+        self.assert_error(["bench", "--seq", "16384", "--d-model", "64", "--heads", "8", "--repeat", "1",
+                           "--attention", "full", "--backend", "cpu"], 1, ["--memory-budget", "--attention tiled"],
+                          regexes=[r"(?<![\d.])4096 MiB", r"9\d{3}\.\d MiB"])
 
     def test_backend_vulkan(self):
         # The loader pointed at no driver: a forced Vulkan cannot run (exit 1), auto runs the CPU.
