@@ -85,8 +85,9 @@ Weights init_weights(const ModelConfig& cfg) {
       const double a = is_bias ? 1.0 / std::sqrt(double(fan_in)) : std::sqrt(3.0 / double(fan_in));
       const Stream s("param:" + name, cfg.seed);
       float* p = t.data();
-      for (int64_t i = 0; i < t.numel(); ++i)
-        p[i] = static_cast<float>(a * (2.0 * s.uniform(static_cast<uint64_t>(i)) - 1.0));
+      const int64_t n = t.numel();
+#pragma omp parallel for schedule(static) if (n > 65536)
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(a * (2.0 * s.uniform(static_cast<uint64_t>(i)) - 1.0));
     }
     w.set(name, std::move(t));
   }

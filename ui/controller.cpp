@@ -4,6 +4,7 @@
 #include <QtConcurrent>
 
 #include <chrono>
+#include <mutex>
 
 #include "bundle.h"
 #include "errors.h"
@@ -25,6 +26,22 @@ BackendCache& backendCache() {
   return *cache;
 }
 
+// The weights of the last configuration: a sentence, mask, norm or step change reuses them; a
+// size or seed change makes them anew. Keyed by the seed and every parameter's name and shape.
+Weights cachedWeights(const ModelConfig& cfg) {
+  static std::mutex mutex;
+  static std::string key;
+  static Weights weights;
+  std::string want = std::to_string(cfg.seed);
+  for (const auto& [name, shape] : expected_parameters(cfg)) want += ';' + name + shape_str(shape);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (want != key) {
+    weights = init_weights(cfg);
+    key = std::move(want);
+  }
+  return weights;  // tensors share their storage; nobody writes to them
+}
+
 }  // namespace
 
 TraceResultPtr compute(const Request& r, quint64 generation) {
@@ -37,7 +54,7 @@ TraceResultPtr compute(const Request& r, quint64 generation) {
   const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(),
                                    out->cfg.cross ? b.text.seq() : 0, static_cast<int64_t>(b.vocab.words.size()));
   check_memory_budget(est, r.memoryBudgetMiB);
-  const Weights w = init_weights(out->cfg);
+  const Weights w = cachedWeights(out->cfg);
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
   const auto be = run_on_backend(

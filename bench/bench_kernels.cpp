@@ -1,0 +1,136 @@
+// The kernels of the forward pass, each beside its naive reference where one exists, and the
+// two classroom latencies the GUI promises (issue 7): a traced two-layer run when only the text
+// changed (weights reused) and when a size changed (weights made anew).
+//
+//   cmake --preset bench && cmake --build --preset bench --target bench_kernels
+//   build/bench/bench/bench_kernels --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//
+// GFLOPS counters count 2 flops per multiply-add; "bytes" counters are what the kernel keeps.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+#include "attention_tiled.h"
+#include "backend.h"
+#include "controller.h"
+#include "key_ranges.h"
+#include "model.h"
+#include "ops.h"
+#include "ops_naive.h"
+#include "rng.h"
+#include "weights.h"
+
+using namespace attnlab;
+
+namespace {
+
+Tensor normals(const Shape& shape, const std::string& name) {
+  Tensor t(shape);
+  const Stream s(name, 3);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = static_cast<float>(s.normal(static_cast<uint64_t>(i)));
+  return t;
+}
+
+void gflops(benchmark::State& state, double flops_per_iteration) {
+  state.counters["GFLOPS"] =
+      benchmark::Counter(flops_per_iteration * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// x (S, D) · W (D, D)ᵀ + b: one projection.
+template <bool Naive>
+void BM_Linear(benchmark::State& state) {
+  const int64_t s = state.range(0), d = state.range(1);
+  const Tensor x = normals({s, d}, "x"), w = normals({d, d}, "w"), b = normals({d}, "b");
+  for (auto _ : state) benchmark::DoNotOptimize(Naive ? naive::linear(x, w, b) : linear(x, w, b));
+  gflops(state, 2.0 * double(s) * double(d) * double(d));
+}
+BENCHMARK(BM_Linear<false>)->Args({128, 512})->Args({512, 512})->Args({2048, 1024})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Linear<true>)->Args({128, 512})->Unit(benchmark::kMillisecond);
+
+// Rows of S scores: the max-subtracted exponentials and their sum, in place.
+template <bool Naive>
+void BM_Softmax(benchmark::State& state) {
+  const int64_t rows = state.range(0), cols = state.range(1);
+  const Tensor x = normals({rows, cols}, "s");
+  for (auto _ : state) {
+    if constexpr (Naive) {
+      benchmark::DoNotOptimize(naive::softmax_lastdim(x));
+    } else {
+      Tensor y = x.clone();
+      softmax_lastdim_inplace(y);
+      benchmark::DoNotOptimize(y.data());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * rows * cols);
+}
+BENCHMARK(BM_Softmax<false>)->Args({8 * 512, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Softmax<true>)->Args({8 * 512, 512})->Unit(benchmark::kMillisecond);
+
+template <bool Naive>
+void BM_LayerNorm(benchmark::State& state) {
+  const int64_t s = state.range(0), d = state.range(1);
+  const Tensor x = normals({s, d}, "x"), g = normals({d}, "g"), b = normals({d}, "b");
+  for (auto _ : state) benchmark::DoNotOptimize(Naive ? naive::layer_norm(x, g, b, 1e-5) : layer_norm(x, g, b, 1e-5));
+  state.SetItemsProcessed(state.iterations() * s * d);
+}
+BENCHMARK(BM_LayerNorm<false>)->Args({2048, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LayerNorm<true>)->Args({2048, 512})->Unit(benchmark::kMillisecond);
+
+// softmax(q·kᵀ/√Dh)·v for B 1, H 8, Dh 64, causal: the five steps with the (B, H, S, S) score
+// tensor, or the tiled loop with key ranges (no score matrix, no dense mask).
+template <bool Tiled>
+void BM_Attention(benchmark::State& state) {
+  const int64_t s = state.range(0), h = 8, dh = 64;
+  const Tensor q = normals({1, s, h, dh}, "q").transpose(1, 2), k = normals({1, s, h, dh}, "k").transpose(1, 2),
+               v = normals({1, s, h, dh}, "v").transpose(1, 2);
+  const std::vector<int> len{static_cast<int>(s)};
+  const KeyRanges ranges = key_ranges(MaskKind::Causal, len, s, s);
+  const Tensor dense = Tiled ? Tensor() : ranges.dense();
+  for (auto _ : state)
+    benchmark::DoNotOptimize(Tiled ? attention_tiled(q, k, v, ranges, 8.0f) : cpu_backend().attention(q, k, v, dense, 8.0f));
+  gflops(state, 4.0 * double(h) * double(s) * double(s) * double(dh));  // both products, masked keys included
+  state.counters["score_bytes"] = Tiled ? 0.0 : 4.0 * double(h) * double(s) * double(s);
+}
+BENCHMARK(BM_Attention<false>)->Arg(128)->Arg(512)->Arg(2048)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Attention<true>)->Arg(128)->Arg(512)->Arg(2048)->Unit(benchmark::kMillisecond);
+
+ModelConfig classroom() {
+  ModelConfig c;
+  c.d_model = 512;
+  c.heads = 8;
+  c.d_ff = 2048;
+  c.layers = 2;
+  return c;
+}
+
+void BM_InitWeights(benchmark::State& state) {
+  ModelConfig c = classroom();
+  for (auto _ : state) benchmark::DoNotOptimize(init_weights(c));
+  state.counters["parameters"] = double(parameter_count(c));
+}
+BENCHMARK(BM_InitWeights)->Unit(benchmark::kMillisecond);
+
+// The GUI's whole computation (ui::compute: tokens, weights, traced forward) for B 2, S ≈ 32,
+// D 512, H 8, two layers. Arg 0: the weights are reused (a text, mask or step change); arg 1:
+// every run asks for another seed, so they are made anew (what a size change costs).
+void BM_ClassroomCompute(benchmark::State& state) {
+  QStringList texts;
+  for (int b = 0; b < 2; ++b) {
+    QStringList words;
+    for (int i = 0; i < 32; ++i) words << QStringLiteral("w%1").arg((i * 7 + b) % 50);
+    texts << words.join(' ');
+  }
+  ui::Request r;
+  r.cfg = classroom();
+  r.texts = texts;
+  uint64_t seed = 1;
+  for (auto _ : state) {
+    if (state.range(0)) r.cfg.seed = ++seed;
+    benchmark::DoNotOptimize(ui::compute(r, 1));
+  }
+}
+BENCHMARK(BM_ClassroomCompute)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
