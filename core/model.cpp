@@ -214,6 +214,25 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   return y.t;
 }
 
+int64_t count_steps(const ModelConfig& cfg) {
+  class Counter final : public Recorder {
+   public:
+    bool enabled() const override { return true; }
+    void record(StepInfo, const Tensor&) override { ++n; }
+    int64_t n = 0;
+  } counter;
+  ModelConfig tiny = cfg;
+  if (!cfg.has(Fault::IndivisibleHeads)) tiny.d_model = 2 * cfg.heads;  // even, for the sinusoids
+  tiny.d_ff = 1;
+  try {
+    forward(tiny, init_weights(tiny), make_batch({"a"}, cfg.cross ? std::vector<std::string>{"a"} : std::vector<std::string>{}),
+            counter);
+  } catch (const ShapeError&) {
+    // a fault that stops the run: the steps before it are all it records
+  }
+  return counter.n;
+}
+
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
                      Backend& be) {
   Flow f{x, "encoder.input"};

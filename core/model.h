@@ -44,6 +44,11 @@ Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed);
 Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec,
                Backend& be = cpu_backend());
 
+// How many steps a traced forward pass with this configuration records (whatever the text):
+// the model run at the smallest sizes (D = heads, one token) with a counting recorder. With a
+// fault that stops the run (indivisible heads), the steps before it.
+int64_t count_steps(const ModelConfig& cfg);
+
 // An encoder stack over a ready input (for benchmarks): x (B,S,D), mask (B,S,S).
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
                      Backend& be = cpu_backend());

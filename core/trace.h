@@ -1,6 +1,10 @@
 // The record of one forward pass: every intermediate tensor, named and explained.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +67,31 @@ class Trace final : public Recorder {
 
  private:
   std::vector<Step> steps_;
+};
+
+// Thrown out of a forward pass whose WatchedRecorder was cancelled.
+struct Cancelled : std::exception {
+  const char* what() const noexcept override { return "cancelled"; }
+};
+
+// Passes every step on to `inner` and counts them: progress(steps so far) after each, and
+// Cancelled thrown at the next step once `cancel` is set (a long run stops within one step).
+class WatchedRecorder final : public Recorder {
+ public:
+  WatchedRecorder(Recorder& inner, const std::atomic<bool>& cancel, std::function<void(int64_t)> progress)
+      : inner_(inner), cancel_(cancel), progress_(std::move(progress)) {}
+  bool enabled() const override { return inner_.enabled(); }
+  void record(StepInfo info, const Tensor& t) override {
+    if (cancel_.load(std::memory_order_relaxed)) throw Cancelled();
+    inner_.record(std::move(info), t);
+    if (progress_) progress_(++steps_);
+  }
+
+ private:
+  Recorder& inner_;
+  const std::atomic<bool>& cancel_;
+  std::function<void(int64_t)> progress_;
+  int64_t steps_ = 0;
 };
 
 }  // namespace attnlab

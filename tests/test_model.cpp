@@ -84,6 +84,52 @@ class TestModel : public QObject {
                                    static_cast<int64_t>(b.vocab.words.size()));
     QCOMPARE(e.trace_bytes, trace.storage_bytes());
     QCOMPARE(e.weights_bytes, 2 * parameter_count(c) * 4);
+    QCOMPARE(count_steps(c), static_cast<int64_t>(trace.steps().size()));  // what progress counts to
+  }
+
+  // count_steps follows the layers, the norm and the faults; a fault that stops the run counts
+  // the steps before it.
+  void countStepsFollowsTheConfiguration() {
+    ModelConfig c = small(false);
+    const Batch b = make_batch({"one two three"}, {});
+    for (int layers : {1, 3})
+      for (Norm n : {Norm::Pre, Norm::Post}) {
+        c.layers = layers;
+        c.norm = n;
+        Trace t;
+        forward(c, init_weights(c), b, t);
+        QCOMPARE(count_steps(c), static_cast<int64_t>(t.steps().size()));
+      }
+    c.heads = 3;  // d_model 16: indivisible, forced through
+    c.faults = {Fault::IndivisibleHeads};
+    Trace t;
+    QVERIFY_THROWS_EXCEPTION(ShapeError, forward(c, init_weights(c), b, t));
+    QVERIFY(!t.steps().empty());
+    QCOMPARE(count_steps(c), static_cast<int64_t>(t.steps().size()));
+  }
+
+  // A watched run reports every step and stops at the first step after it is cancelled.
+  void watchedRecorderReportsAndCancels() {
+    const ModelConfig c = small(false);
+    const Batch b = make_batch({"one two three"}, {});
+    const Weights w = init_weights(c);
+    std::atomic<bool> cancel{false};
+    std::vector<int64_t> seen;
+    Trace t;
+    WatchedRecorder rec(t, cancel, [&](int64_t done) {
+      seen.push_back(done);
+      if (done == 5) cancel = true;
+    });
+    QVERIFY_THROWS_EXCEPTION(Cancelled, forward(c, w, b, rec));
+    QCOMPARE(t.steps().size(), size_t{5});
+    QCOMPARE(seen, (std::vector<int64_t>{1, 2, 3, 4, 5}));
+    cancel = false;
+    Trace all;
+    std::vector<int64_t> seen_all;
+    WatchedRecorder rec2(all, cancel, [&](int64_t done) { seen_all.push_back(done); });
+    forward(c, w, b, rec2);
+    QCOMPARE(static_cast<int64_t>(seen_all.size()), count_steps(c));
+    QCOMPARE(seen_all.back(), count_steps(c));
   }
 
   // The fast path's estimate: the score matrix (B·H·S² floats) or, tiled, a tile per thread;

@@ -44,7 +44,7 @@ Weights cachedWeights(const ModelConfig& cfg) {
 
 }  // namespace
 
-TraceResultPtr compute(const Request& r, quint64 generation) {
+TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch) {
   auto out = std::make_shared<TraceResult>();
   out->cfg = r.cfg;
   out->cfg.cross = !r.memoryTexts.isEmpty();
@@ -62,7 +62,15 @@ TraceResultPtr compute(const Request& r, quint64 generation) {
       [&](Backend& b) {
         out->trace = Trace();
         b.reset_timing();
-        forward(out->cfg, w, out->batch, out->trace, b);
+        if (!watch || !watch->cancel) {
+          forward(out->cfg, w, out->batch, out->trace, b);
+          return;
+        }
+        const qint64 total = count_steps(out->cfg);
+        WatchedRecorder rec(out->trace, *watch->cancel, [&](int64_t done) {
+          if (watch->progress) watch->progress(done, total);
+        });
+        forward(out->cfg, w, out->batch, rec, b);
       },
       &note, &backendCache());
   out->forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -90,6 +98,7 @@ Controller::~Controller() { watcher_->waitForFinished(); }
 void Controller::request(const Request& r) {
   if (running_) {
     pending_ = r;  // replaces any older pending request
+    if (cancel_) cancel_->store(true);  // the running one is stale: stop it at its next step
     return;
   }
   start(r);
@@ -99,9 +108,19 @@ void Controller::start(const Request& r) {
   running_ = true;
   emit busyChanged(true);
   const quint64 gen = ++generation_;
-  watcher_->setFuture(QtConcurrent::run([r, gen]() -> Outcome {
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  // Progress crosses to the GUI thread as queued calls, one per percent at most.
+  auto report = [this, last = std::make_shared<std::atomic<qint64>>(-1)](qint64 done, qint64 total) {
+    const qint64 percent = total > 0 ? done * 100 / total : 0;
+    if (last->exchange(percent) == percent) return;
+    QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
+  };
+  watcher_->setFuture(QtConcurrent::run([r, gen, flag = cancel_, report]() -> Outcome {
+    const Watch watch{flag.get(), report};
     try {
-      return {compute(r, gen), {}};
+      return {compute(r, gen, &watch), {}};
+    } catch (const Cancelled&) {
+      return {nullptr, {}, true};
     } catch (const std::bad_alloc&) {
       return {nullptr, QObject::tr("Out of memory: try shorter sentences, fewer layers or a smaller d_model.")};
     } catch (const std::exception& e) {
@@ -110,16 +129,25 @@ void Controller::start(const Request& r) {
   }));
 }
 
+void Controller::cancel() {
+  pending_.reset();
+  if (cancel_) cancel_->store(true);
+}
+
 void Controller::finished() {
   const Outcome o = watcher_->result();
   running_ = false;
-  if (pending_) {  // a newer request arrived meanwhile: this result is already stale
+  if (pending_) {  // a newer request arrived meanwhile: this result (if any) is already stale
     const Request next = *pending_;
     pending_.reset();
     start(next);
     return;
   }
   emit busyChanged(false);
+  if (o.cancelled) {
+    emit cancelled();
+    return;
+  }
   if (o.result) {
     current_ = o.result;
     emit resultReady(o.result);

@@ -1,11 +1,15 @@
 // Owns what the user asked for and computes it off the GUI thread. Only the newest request is
-// ever delivered: while one forward pass runs, later requests collapse into one pending request.
+// ever delivered: a request that arrives while one forward pass runs stops that pass at its next
+// step and waits as the one pending request (later ones replace it).
 #pragma once
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
 
+#include <atomic>
+#include <functional>
+#include <memory>
 #include <optional>
 
 #include "traceresult.h"
@@ -23,8 +27,15 @@ struct Request {
   bool hideFaults = false;
 };
 
-// Runs one request to completion (the worker's job); throws ConfigError / DataError.
-TraceResultPtr compute(const Request& r, quint64 generation);
+// What the worker reports while it runs, and how it is told to stop.
+struct Watch {
+  const std::atomic<bool>* cancel = nullptr;                    // set: stop at the next step
+  std::function<void(qint64 done, qint64 total)> progress;      // steps recorded / expected
+};
+
+// Runs one request to completion (the worker's job); throws ConfigError / DataError, and
+// Cancelled when watch->cancel is set during the run.
+TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch = nullptr);
 
 class Controller : public QObject {
   Q_OBJECT
@@ -34,6 +45,9 @@ class Controller : public QObject {
 
   // Queues a computation; the newest request wins.
   void request(const Request& r);
+  // Stops the running computation at its next step and drops any pending one; the current
+  // result stays. Emits cancelled() once the worker has stopped.
+  void cancel();
   bool busy() const { return running_; }
   TraceResultPtr current() const { return current_; }
   // Blocks until nothing is running or pending (tests, shutdown).
@@ -43,11 +57,14 @@ class Controller : public QObject {
   void resultReady(attnlab::ui::TraceResultPtr result);
   void failed(const QString& message);
   void busyChanged(bool busy);
+  void progress(qint64 done, qint64 total);  // from the running computation, at most ~100 times
+  void cancelled();
 
  private:
   struct Outcome {
     TraceResultPtr result;
     QString error;
+    bool cancelled = false;
   };
   void start(const Request& r);
   void finished();
@@ -55,6 +72,7 @@ class Controller : public QObject {
   QFutureWatcher<Outcome>* watcher_;
   std::optional<Request> pending_;
   TraceResultPtr current_;
+  std::shared_ptr<std::atomic<bool>> cancel_;  // the running computation's flag
   quint64 generation_ = 0;
   bool running_ = false;
 };

@@ -11,12 +11,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 
+#include "busyindicator.h"
 #include "colormap.h"
 #include "inputpanel.h"
 #include "stepnavigator.h"
@@ -54,10 +54,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   buildExercises(inputDock);
 
   status_ = new QLabel;
-  busy_ = new QProgressBar;
-  busy_->setRange(0, 0);
-  busy_->setMaximumWidth(120);
-  busy_->hide();
+  busy_ = new BusyIndicator;
   statusBar()->addWidget(status_, 1);
   statusBar()->addPermanentWidget(busy_);
 
@@ -67,7 +64,12 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     inputs_->setError(msg);
     status_->setText(tr("Not recomputed: %1").arg(msg));
   });
-  connect(controller_, &Controller::busyChanged, busy_, &QWidget::setVisible);
+  connect(controller_, &Controller::busyChanged, busy_, &BusyIndicator::setBusy);
+  connect(controller_, &Controller::progress, busy_, &BusyIndicator::setProgress);
+  connect(busy_, &BusyIndicator::cancelRequested, controller_, &Controller::cancel);
+  connect(controller_, &Controller::cancelled, this, [this] {
+    status_->setText(tr("Cancelled: the window still shows the previous result. Change an input to compute again."));
+  });
   connect(navigator_, &StepNavigator::currentChanged, this, &MainWindow::showStep);
   connect(panel_, &StepPanel::stepRequested, this, [this](const QString& id) {
     if (const auto r = controller_->current()) navigator_->setCurrent(r->indexOf(id.toStdString()));

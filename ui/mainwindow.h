@@ -9,11 +9,11 @@
 class QDockWidget;
 class QLabel;
 class QMenu;
-class QProgressBar;
 class QScrollArea;
 
 namespace attnlab::ui {
 
+class BusyIndicator;
 class ExercisePanel;
 class InputPanel;
 class StepNavigator;
@@ -76,7 +76,7 @@ class MainWindow : public QMainWindow {
   Request lastRequest_;
   QScrollArea* scroll_;
   QLabel* status_;
-  QProgressBar* busy_;
+  BusyIndicator* busy_;
   std::string currentId_;  // kept across recomputes
   double zoom_ = 1.0;
   qreal baseFontPt_ = 10;

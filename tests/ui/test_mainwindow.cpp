@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QToolButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -18,6 +20,7 @@
 #include <QTreeWidget>
 
 #include "backend.h"
+#include "model.h"
 #include "colormap.h"
 #include "chartspanel.h"
 #include "heatmapgrid.h"
@@ -287,6 +290,38 @@ class TestMainWindow : public QObject {
     }
     w_->inputs()->backendBox()->setCurrentIndex(0);  // back to the CPU for the tests after
     settle(*w_);
+  }
+
+  // A run that takes more than a moment shows a progress bar counting steps and a Cancel
+  // button; Cancel stops it at its next step, the previous result stays, the status bar says so.
+  void longRunShowsProgressAndCancels() {
+    const auto before = w_->controller()->current();
+    QSignalSpy progress(w_->controller(), &Controller::progress);
+    QSignalSpy cancelled(w_->controller(), &Controller::cancelled);
+    QStringList words;
+    for (int i = 0; i < 800; ++i) words << QStringLiteral("w%1").arg(i % 97);
+    w_->inputs()->layersBox()->setValue(12);  // the knob's largest
+    w_->inputs()->dModelBox()->setValue(512);
+    w_->inputs()->sentencesEdit()->setPlainText(words.join(' '));
+    auto* bar = w_->statusBar()->findChild<QProgressBar*>(QStringLiteral("progress"));
+    auto* cancel = w_->statusBar()->findChild<QToolButton*>(QStringLiteral("cancelComputation"));
+    QVERIFY(bar && cancel);
+    QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() > 0 && bar->text().contains(QStringLiteral("step")), 20000);
+    QVERIFY(!progress.isEmpty());
+    const qint64 total = progress.last().at(1).toLongLong();
+    ModelConfig asked = before->cfg;
+    asked.layers = 12;
+    asked.d_model = 512;
+    QCOMPARE(total, count_steps(asked));
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    w_->controller()->waitForIdle();
+    QCoreApplication::processEvents();
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(w_->controller()->current(), before);
+    QVERIFY(!cancel->isVisible());
+    QVERIFY2(w_->statusBar()->findChild<QLabel*>()->text().contains(QStringLiteral("Cancelled")),
+             qPrintable(w_->statusBar()->findChild<QLabel*>()->text()));
   }
 
   void zoomScalesTheText() {
