@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "attention_tiled.h"
 #include "errors.h"
 
 namespace attnlab {
@@ -241,6 +242,43 @@ Flow head_outputs(const Ctx& c, const Flow& weights, const Flow& v) {
   return {ho, ho_id};
 }
 
+// The traced run's tiled attention (ModelConfig::overview_cap): no score tensor; the overview
+// of the weights (B, H, R, C) and the head outputs (B, H, Tq, Dh), both from the tiles.
+Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& v) {
+  const std::string root = std::to_string(c.dh);
+  const std::string softmax = "torch.softmax((q @ k.transpose(-2, -1) / math.sqrt(" + root +
+                              ")).masked_fill(mask.unsqueeze(1) == 0, float('-inf')), dim=-1)";
+  const auto bindings = std::vector<StepInfo::Binding>{step_var("q", q.id), step_var("k", k.id),
+                                                       step_var("mask", c.a.mask->id)};
+  const TiledAttention t = attention_tiled_overview(q.t, k.t, v.t, c.a.mask->t,
+                                                    static_cast<float>(std::sqrt(static_cast<double>(c.dh))),
+                                                    c.a.overview_cap);
+  const int64_t bq = overview_bin(c.tq, c.a.overview_cap), bk = overview_bin(c.tk, c.a.overview_cap);
+  record_step(c.rec, c.id("weights_overview"), t.overview, [&] {
+    const std::string rows = "torch.arange(" + std::to_string(c.tq) + ") // " + std::to_string(bq);
+    const std::string cols = "torch.arange(" + std::to_string(c.tk) + ") // " + std::to_string(bk);
+    return StepInfo{
+        .title = "Attention weights, tiled (overview)",
+        .formula = "A block by block, never whole; a cell: " + std::to_string(bq) + " queries' mean weight on " +
+                   std::to_string(bk) + " keys",
+        .code = "a = " + softmax + ".nan_to_num(0.0); r = " + rows + "; a = torch.zeros(a.shape[0], a.shape[1], " +
+                "int(r.max()) + 1, a.shape[3]).index_add_(2, r, a) / torch.bincount(r).view(-1, 1); " +
+                "weights_overview = torch.zeros(*a.shape[:3], int((" + cols + ").max()) + 1).index_add_(3, " + cols +
+                ", a)",
+        .result = "weights_overview",
+        .bindings = bindings};
+  });
+  auto ho_id = record_step(c.rec, c.id("head_out"), t.out, [&] {
+    auto b = bindings;
+    b.push_back(step_var("v", v.id));
+    return StepInfo{.title = "Weighted sum of values, tiled",
+                    .formula = "A·V with an online softmax over blocks of keys: a running maximum m and sum l per "
+                               "query, O ← O·e^(m_old − m) + e^(S − m)·V, then O / l; no (Tq, Tk) matrix kept",
+                    .code = "head_out = " + softmax + " @ v", .result = "head_out", .bindings = b};
+  });
+  return {t.out, ho_id};
+}
+
 // Head merge: (B,H,Tq,Dh) → transpose → contiguous → view (B,Tq,D).
 // MergeWithoutTranspose: one view straight from (B,H,Tq,Dh) to (B,Tq,D).
 Flow merge_heads(const Ctx& c, const Flow& head_out) {
@@ -321,6 +359,8 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
     const float root = static_cast<float>(std::sqrt(static_cast<double>(c.dh)));
     ho.t = a.ranges ? c.be().attention(heads[0].t, heads[1].t, heads[2].t, *a.ranges, root)
                     : c.be().attention(heads[0].t, heads[1].t, heads[2].t, a.mask->t, root);
+  } else if (a.overview_cap > 0 && (!a.faults || a.faults->empty())) {
+    ho = tiled_head_outputs(c, heads[0], heads[1], heads[2]);
   } else {
     ho = head_outputs(c, attention_weights(c, heads[0], heads[1]), heads[2]);
   }

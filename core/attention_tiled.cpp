@@ -26,6 +26,41 @@ struct Inputs {
   const float* dense;  // (B, Tq, Tk) or null when the ranges are the whole mask
   float root;
   TileSizes tiles;
+  float* overview = nullptr;  // (B, H, R, C) zeroed, or null: no overview
+  int64_t bin_q = 1, bin_k = 1;
+};
+
+// The overview's share of one query block: each row's weights summed per key bin (rescaled
+// with the running maximum like the output), normalised by the row's sum, averaged into the
+// row's query bin. Rows are added under an atomic: query bins may span tasks.
+class OverviewRows {
+ public:
+  OverviewRows(const Inputs& in, int64_t rows)
+      : in_(in), cols_((in.k.size(2) + in.bin_k - 1) / in.bin_k), sums_(Mat::Zero(in.overview ? rows : 0, cols_)) {}
+  bool on() const { return in_.overview != nullptr; }
+  void rescale(int64_t r, float f) { sums_.row(r) *= f; }
+  void add(int64_t r, const float* w, int64_t j0, int64_t a, int64_t e) {
+    for (int64_t j = a; j < e; ++j) sums_(r, (j0 + j) / in_.bin_k) += w[j];
+  }
+  void finish(int64_t b, int64_t h, int64_t i0, const Vec& l) {
+    const int64_t tq = in_.q.size(2), H = in_.q.size(1), R = (tq + in_.bin_q - 1) / in_.bin_q;
+    for (int64_t r = 0; r < sums_.rows(); ++r) {
+      if (!(l[r] > 0)) continue;  // a query that sees no key adds nothing
+      const int64_t i = i0 + r, bin = i / in_.bin_q;
+      const int64_t in_bin = std::min(in_.bin_q, tq - bin * in_.bin_q);
+      float* dst = in_.overview + ((b * H + h) * R + bin) * cols_;
+      const float f = 1.0f / (l[r] * static_cast<float>(in_bin));
+      for (int64_t c = 0; c < cols_; ++c) {
+#pragma omp atomic
+        dst[c] += sums_(r, c) * f;
+      }
+    }
+  }
+
+ private:
+  const Inputs& in_;
+  int64_t cols_;
+  Mat sums_;
 };
 
 // The keys visible to some row of [i0, i0 + rows) of batch b: key blocks outside are hidden
@@ -81,6 +116,7 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
   Mat o = Mat::Zero(rows, dh);
   Vec m = Vec::Constant(rows, kNegInf), l = Vec::Zero(rows);
   Mat s(rows, bk);
+  OverviewRows overview(in, rows);
   const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
   for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
     const int64_t n = std::min(bk, tk - j0);
@@ -94,9 +130,14 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
       // s is row-major with bk columns: row r of the block starts at r · bk.
       const float rescale = update_row(s.data() + r * bk, n, a, e, mask, in.root, m[r], l[r]);
       if (rescale != 1.0f) o.row(r) *= rescale;
+      if (overview.on()) {
+        if (rescale != 1.0f) overview.rescale(r, rescale);
+        overview.add(r, s.data() + r * bk, j0, a, e);
+      }
     }
     o.noalias() += S * rows_of(in.v, b, h, j0, n);
   }
+  if (overview.on()) overview.finish(b, h, i0, l);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int64_t r = 0; r < rows; ++r) {
     float* dst = out + (i0 + r) * dh;
@@ -134,13 +175,32 @@ Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const 
   return run({q, k, v, mask, nullptr, root, tiles});
 }
 
-Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
-                       TileSizes tiles) {
+namespace {
+KeyRanges ranges_of_dense(const Tensor& mask, bool* exact) {
   if (mask.dim() != 3 || !mask.is_contiguous())
     throw ShapeError("attention_tiled: mask " + shape_str(mask.shape()) + " must be (B, Tq, Tk) contiguous");
+  return key_ranges_of(mask, exact);
+}
+}  // namespace
+
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
+                       TileSizes tiles) {
   bool exact = false;
-  const KeyRanges ranges = key_ranges_of(mask, &exact);
+  const KeyRanges ranges = ranges_of_dense(mask, &exact);
   return run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles});
+}
+
+TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                        float root, int64_t cap, TileSizes tiles) {
+  if (cap < 1 || q.dim() != 4 || k.dim() != 4)
+    throw ShapeError("attention_tiled_overview: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) +
+                     ", cap " + std::to_string(cap));
+  bool exact = false;
+  const KeyRanges ranges = ranges_of_dense(mask, &exact);
+  const int64_t bq = overview_bin(q.size(2), cap), bk = overview_bin(k.size(2), cap);
+  Tensor overview({q.size(0), q.size(1), (q.size(2) + bq - 1) / bq, (k.size(2) + bk - 1) / bk}, 0.0f);
+  Tensor out = run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles, overview.data(), bq, bk});
+  return {out, overview};
 }
 
 }  // namespace attnlab

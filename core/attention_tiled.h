@@ -29,4 +29,17 @@ Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const 
 Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
                        TileSizes tiles = {});
 
+// Tiled attention that also keeps an overview of its weights, for a traced run whose score
+// tensors would not fit: overview (B, H, ⌈Tq / bq⌉, ⌈Tk / bk⌉) for bins of bq = ⌈Tq / cap⌉
+// queries and bk = ⌈Tk / cap⌉ keys holds, per bin pair, the mean over the bin's queries of the
+// weight they give the bin's keys. Its rows sum to 1 like the weights' (less where a query sees
+// no key at all: such a query adds nothing); with Tq, Tk ≤ cap it is the weights themselves.
+struct TiledAttention {
+  Tensor out;       // (B, H, Tq, Dh)
+  Tensor overview;  // (B, H, R, C)
+};
+TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                        float root, int64_t cap = 256, TileSizes tiles = {});
+inline int64_t overview_bin(int64_t t, int64_t cap) { return t <= cap ? 1 : (t + cap - 1) / cap; }
+
 }  // namespace attnlab

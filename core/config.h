@@ -33,6 +33,10 @@ struct ModelConfig {
   uint64_t seed = 0;
   bool cross = false;  // encoder–decoder with cross-attention
   FaultSet faults;     // injected bugs (faults.h); empty = the correct model
+  // Traced runs only: 0 records every score tensor; N > 0 computes attention tiled (no
+  // (B, H, Tq, Tk) tensor) and records an overview of the weights, at most N × N per head
+  // (attention_tiled.h), for texts whose score tensors would not fit. Ignored with faults.
+  int64_t overview_cap = 0;
 
   bool has(Fault f) const { return faults.count(f) > 0; }
 

@@ -84,9 +84,14 @@ Flow layer_output(const LayerCtx& c, const Flow& last) {
   return {last.t, id};
 }
 
+Flow attention(const LayerCtx& c, const std::string& name, const Flow& x, const Flow& memory, const Flow& mask,
+               const KeyRanges* ranges = nullptr) {
+  return multi_head_attention(
+      {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges, c.cfg.overview_cap}, c.w, c.rec);
+}
+
 Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const KeyRanges* ranges = nullptr) {
-  return multi_head_attention({c.prefix + "self_attn.", &x, &x, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges}, c.w,
-                              c.rec);
+  return attention(c, "self_attn.", x, x, mask, ranges);
 }
 
 }  // namespace
@@ -105,8 +110,7 @@ Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Fl
   const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + ".", be};
   Flow s = sublayer(c, 1, y, [&](const Flow& in) { return self_attention(c, in, self_mask); });
   s = sublayer(c, 2, s, [&](const Flow& in) {
-    return multi_head_attention({c.prefix + "multihead_attn.", &in, &memory, &cross_mask, cfg.heads, &cfg.faults, &be},
-                                w, rec);
+    return attention(c, "multihead_attn.", in, memory, cross_mask);
   });
   s = sublayer(c, 3, s, [&](const Flow& in) { return feed_forward(c, in); });
   return layer_output(c, s);

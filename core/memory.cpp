@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "attention_tiled.h"
 #include "errors.h"
 #include "weights.h"
 
@@ -10,11 +11,27 @@ namespace attnlab {
 
 namespace {
 
+bool tiled_trace(const ModelConfig& c) { return c.overview_cap > 0 && c.faults.empty(); }
+
+// One score-sized tensor of an attention block: (B, H, Tq, Tk), or tiled (overview_cap) the
+// weights' overview (B, H, R, C).
+int64_t score_tensor_floats(const ModelConfig& c, int64_t b, int64_t tq, int64_t tk) {
+  if (!tiled_trace(c)) return b * c.heads * tq * tk;
+  const int64_t bq = overview_bin(tq, c.overview_cap), bk = overview_bin(tk, c.overview_cap);
+  return b * c.heads * ((tq + bq - 1) / bq) * ((tk + bk - 1) / bk);
+}
+
+// What one attention block records of its scores: qk, scores, masked scores and weights; tiled,
+// only the overview.
+int64_t score_floats(const ModelConfig& c, int64_t b, int64_t tq, int64_t tk) {
+  return (tiled_trace(c) ? 1 : 4) * score_tensor_floats(c, b, tq, tk);
+}
+
 // Distinct storage of one attention block with tq queries and tk keys (floats).
 int64_t attention_floats(const ModelConfig& c, int64_t b, int64_t tq, int64_t tk) {
   const int64_t d = c.d_model, h = c.heads;
   int64_t n = b * tq * d + 2 * b * tk * d;  // q/k/v projections (views and transposes share them)
-  n += 4 * b * h * tq * tk;                 // qk, scores, masked scores, weights
+  n += score_floats(c, b, tq, tk);          // qk, scores, masked scores, weights (or the overview)
   n += b * tq * d;                          // head_out (merge_transpose is a view of it)
   if (h > 1 && tq > 1) n += b * tq * d;     // merge_contiguous copies only when the transpose is strided
   n += b * tq * d;                          // output projection (context is a view)
@@ -36,13 +53,13 @@ MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b, int64_t s, int64
   int64_t f = vocab * d + embed_floats(c, b, s) + b * s * s;  // table, encoder input, mask
   const int64_t enc_layer = attention_floats(c, b, s, s) + ffn_floats(c, b, s) + 4 * b * s * d;  // 2 norms + 2 residuals
   f += c.layers * enc_layer;
-  int64_t largest = b * c.heads * s * s;
+  int64_t largest = score_tensor_floats(c, b, s, s);
   if (c.cross) {
     f += embed_floats(c, b, t) + b * t * t + b * t * s;
     const int64_t dec_layer =
         attention_floats(c, b, t, t) + attention_floats(c, b, t, s) + ffn_floats(c, b, t) + 6 * b * t * d;
     f += c.layers * dec_layer;
-    largest = std::max({largest, b * c.heads * t * t, b * c.heads * t * s});
+    largest = std::max({largest, score_tensor_floats(c, b, t, t), score_tensor_floats(c, b, t, s)});
   }
   MemoryEstimate e;
   e.trace_bytes = f * 4;

@@ -29,6 +29,17 @@ AxisTokens attention_tokens(const Batch& batch, const std::string& step_id, int6
   return {q, cross ? enc : q};
 }
 
+std::vector<std::string> bin_labels(const std::vector<std::string>& tokens, int64_t bin) {
+  if (bin <= 1) return tokens;
+  std::vector<std::string> out;
+  const auto n = static_cast<int64_t>(tokens.size());
+  for (int64_t i = 0; i < n; i += bin) {
+    const auto last = static_cast<size_t>(std::min(n, i + bin) - 1);
+    out.push_back(last == static_cast<size_t>(i) ? tokens[last] : tokens[static_cast<size_t>(i)] + "…" + tokens[last]);
+  }
+  return out;
+}
+
 Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts) {
   Batch b;
   b.text = make_token_batch(texts, "--text");

@@ -32,6 +32,9 @@ struct AxisTokens {
   std::vector<std::string> query, key;
 };
 AxisTokens attention_tokens(const Batch& batch, const std::string& step_id, int64_t b);
+// The axis labels of a weights overview (attention_tiled.h) with bins of `bin` tokens: each
+// bin's first and last token, "first…last" (the token itself for bins of one).
+std::vector<std::string> bin_labels(const std::vector<std::string>& tokens, int64_t bin);
 
 // The built-in sample: two English sentences of different lengths (padding) and a Chinese one.
 std::vector<std::string> builtin_sample();

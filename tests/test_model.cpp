@@ -64,18 +64,23 @@ class TestModel : public QObject {
     QTest::addColumn<bool>("cross");
     QTest::addColumn<int>("heads");
     QTest::addColumn<int>("positional");
-    QTest::newRow("encoder") << false << 4 << int(Positional::Sinusoidal);
-    QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal);
-    QTest::newRow("no positions") << false << 2 << int(Positional::None);
-    QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal);
+    QTest::addColumn<int>("cap");
+    QTest::newRow("encoder") << false << 4 << int(Positional::Sinusoidal) << 0;
+    QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal) << 0;
+    QTest::newRow("no positions") << false << 2 << int(Positional::None) << 0;
+    QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal) << 0;
+    QTest::newRow("tiled, overview in bins of 2") << false << 4 << int(Positional::Sinusoidal) << 3;
+    QTest::newRow("tiled cross, overview of every weight") << true << 4 << int(Positional::Sinusoidal) << 64;
   }
   void memoryEstimateMatchesTheTrace() {
     QFETCH(bool, cross);
     QFETCH(int, heads);
     QFETCH(int, positional);
+    QFETCH(int, cap);
     ModelConfig c = small(cross);
     c.heads = heads;
     c.positional = static_cast<Positional>(positional);
+    c.overview_cap = cap;
     const Batch b = make_batch({"one two three four five", "six"}, cross ? std::vector<std::string>{"p q", "r s t"}
                                                                          : std::vector<std::string>{});
     Trace trace;
@@ -85,6 +90,40 @@ class TestModel : public QObject {
     QCOMPARE(e.trace_bytes, trace.storage_bytes());
     QCOMPARE(e.weights_bytes, 2 * parameter_count(c) * 4);
     QCOMPARE(count_steps(c), static_cast<int64_t>(trace.steps().size()));  // what progress counts to
+  }
+
+  // A traced run with overview_cap: attention tiled, no score tensor recorded, the weights'
+  // overview in their place; every other step as the full run's, within the tiled tolerance.
+  void tracedTiledRunKeepsOnlyTheOverview() {
+    ModelConfig full = small(true);
+    ModelConfig tiled = full;
+    tiled.overview_cap = 2;
+    const Batch b = make_batch({"one two three four five", "six"}, {"p q r", "s t u v w x y"});
+    const Weights w = init_weights(full);
+    Trace f, t;
+    forward(full, w, b, f);
+    forward(tiled, w, b, t);
+    for (const char* gone : {".qk", ".scores", ".masked_scores", ".weights", ".k_t"})
+      for (const Step& s : t.steps()) QVERIFY2(!s.info.id.ends_with(gone), s.info.id.c_str());
+    const Step* o = t.find("decoder.layers.0.multihead_attn.weights_overview");
+    QVERIFY(o);
+    QCOMPARE(o->tensor.shape(), (Shape{2, 4, 2, 2}));  // cap 2: T 5 in bins of 3, S 7 in bins of 4
+    for (const Step& s : t.steps()) {
+      const Step* g = f.find(s.info.id);
+      if (s.info.id.ends_with("weights_overview")) {
+        QVERIFY(!g);
+        continue;
+      }
+      QVERIFY2(g, s.info.id.c_str());
+      const auto x = s.tensor.to_vector(), y = g->tensor.to_vector();
+      QCOMPARE(x.size(), y.size());
+      for (size_t i = 0; i < y.size(); ++i)
+        QVERIFY2(std::isnan(x[i]) == std::isnan(y[i]) &&
+                     (std::isnan(y[i]) || std::abs(x[i] - y[i]) <= 1e-5 + 1e-4 * std::abs(y[i])),
+                 s.info.id.c_str());
+    }
+    QCOMPARE(bin_labels({"a", "b", "c", "d", "e"}, 2), (std::vector<std::string>{"a…b", "c…d", "e"}));
+    QCOMPARE(bin_labels({"a", "b"}, 1), (std::vector<std::string>{"a", "b"}));
   }
 
   // count_steps follows the layers, the norm and the faults; a fault that stops the run counts

@@ -178,6 +178,61 @@ class TestTiled : public QObject {
     QVERIFY(t.find("encoder.layers.1.self_attn.weights") != nullptr);
   }
 
+  // The overview of the weights kept by the tiled loop against the full path's weights binned
+  // by hand: the mean over each query bin of the weight summed over each key bin. With sizes up
+  // to the cap it is the weights themselves; a query that sees no key adds nothing.
+  void overviewIsTheBinnedWeights_data() {
+    QTest::addColumn<qint64>("tq");
+    QTest::addColumn<qint64>("tk");
+    QTest::addColumn<qint64>("cap");
+    QTest::addColumn<int>("mask");
+    QTest::newRow("within the cap: the weights") << 20LL << 20LL << 256LL << int(MaskKind::PaddingCausal);
+    QTest::newRow("bins of 3 × 3, remainders") << 40LL << 40LL << 16LL << int(MaskKind::Causal);
+    QTest::newRow("cross, bins of 1 × 7") << 9LL << 100LL << 16LL << int(MaskKind::Padding);
+    QTest::newRow("300 × 300 into 100 × 100") << 300LL << 300LL << 100LL << int(MaskKind::PaddingCausal);
+  }
+  void overviewIsTheBinnedWeights() {
+    QFETCH(qint64, tq);
+    QFETCH(qint64, tk);
+    QFETCH(qint64, cap);
+    QFETCH(int, mask);
+    const int64_t b = 2, h = 3, dh = 8;
+    const Tensor q = random({b, tq, h, dh}, "q", 2.0f).transpose(1, 2), k = random({b, tk, h, dh}, "k", 2.0f).transpose(1, 2),
+                 v = random({b, tk, h, dh}, "v").transpose(1, 2);
+    Tensor m = make_mask(static_cast<MaskKind>(mask), {static_cast<int>(tk), static_cast<int>(tk / 2)}, tq, tk);
+    for (int64_t j = 0; j < tk; ++j) m.data()[(tq + 1) * tk + j] = 0.0f;  // batch row 1, query 1 sees nothing
+    const float root = std::sqrt(float(dh));
+    // The full path's weights, as the traced model computes them.
+    Tensor w = cpu_backend().matmul(q, k.transpose(-2, -1));
+    for (int64_t i = 0; i < w.numel(); ++i) w.data()[i] /= root;
+    masked_fill_neg_inf_inplace(w, m);
+    softmax_lastdim_inplace(w);
+    const int64_t bq = overview_bin(tq, cap), bk = overview_bin(tk, cap), R = (tq + bq - 1) / bq, C = (tk + bk - 1) / bk;
+    Tensor want({b, h, R, C}, 0.0f);
+    for (int64_t bb = 0; bb < b; ++bb)
+      for (int64_t hh = 0; hh < h; ++hh)
+        for (int64_t i = 0; i < tq; ++i) {
+          const int64_t in_bin = std::min<int64_t>(bq, tq - i / bq * bq);
+          for (int64_t j = 0; j < tk; ++j) {
+            const float x = w.at({bb, hh, i, j});
+            if (!std::isnan(x)) want.at({bb, hh, i / bq, j / bk}) += x / float(in_bin);
+          }
+        }
+    const TiledAttention t = attention_tiled_overview(q, k, v, m, root, cap, {16, 32});
+    QCOMPARE(t.overview.shape(), (Shape{b, h, R, C}));
+    std::string why = compare(t.overview, want);
+    QVERIFY2(why.empty(), why.c_str());
+    why = compare(t.out, cpu_backend().attention(q, k, v, m, root));
+    QVERIFY2(why.empty(), ("output: " + why).c_str());
+    if (tq <= cap && tk <= cap) {  // bins of one: the weights, 0 for the query that sees nothing
+      QCOMPARE(t.overview.shape(), w.shape());
+      const auto o = t.overview.to_vector(), x = w.to_vector();
+      for (size_t i = 0; i < x.size(); ++i)
+        QVERIFY2(std::isnan(x[i]) ? o[i] == 0.0f : std::abs(o[i] - x[i]) <= 1e-5 + 1e-4 * std::abs(x[i]),
+                 std::to_string(i).c_str());
+    }
+  }
+
   void badShapesAreRefused() {
     const Tensor q = random({1, 2, 5, 4}, "q"), k = random({1, 2, 6, 4}, "k");
     QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, make_mask(MaskKind::None, {5}, 5, 5), 2.0f));

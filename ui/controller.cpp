@@ -53,7 +53,19 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   const auto& b = out->batch;
   const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(),
                                    out->cfg.cross ? b.text.seq() : 0, static_cast<int64_t>(b.vocab.words.size()));
-  check_memory_budget(est, r.memoryBudgetMiB);
+  try {
+    check_memory_budget(est, r.memoryBudgetMiB);
+  } catch (const DataError& e) {
+    qint64 tiled = 0;
+    if (out->cfg.overview_cap == 0 && out->cfg.faults.empty()) {
+      ModelConfig t = out->cfg;
+      t.overview_cap = kOverviewCap;
+      tiled = estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
+                              static_cast<int64_t>(b.vocab.words.size()))
+                  .total();
+    }
+    throw OverBudget(e.what(), est.total(), tiled, r.memoryBudgetMiB);
+  }
   const Weights w = cachedWeights(out->cfg);
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
@@ -115,12 +127,15 @@ void Controller::start(const Request& r) {
     if (last->exchange(percent) == percent) return;
     QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
   };
+  running_request_ = r;
   watcher_->setFuture(QtConcurrent::run([r, gen, flag = cancel_, report]() -> Outcome {
     const Watch watch{flag.get(), report};
     try {
       return {compute(r, gen, &watch), {}};
     } catch (const Cancelled&) {
-      return {nullptr, {}, true};
+      return {nullptr, {}, true, {}};
+    } catch (const OverBudget& e) {
+      return {nullptr, QString::fromStdString(e.what()), false, e};
     } catch (const std::bad_alloc&) {
       return {nullptr, QObject::tr("Out of memory: try shorter sentences, fewer layers or a smaller d_model.")};
     } catch (const std::exception& e) {
@@ -152,6 +167,8 @@ void Controller::finished() {
     current_ = o.result;
     emit resultReady(o.result);
   } else {
+    if (o.overBudget)
+      emit overBudget(running_request_, o.overBudget->needBytes, o.overBudget->tiledBytes, o.overBudget->budgetMiB);
     emit failed(o.error);
   }
 }

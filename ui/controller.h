@@ -12,9 +12,13 @@
 #include <memory>
 #include <optional>
 
+#include "errors.h"
 #include "traceresult.h"
 
 namespace attnlab::ui {
+
+// The tiled path's heatmaps: at most 256 × 256 cells per head (ModelConfig::overview_cap).
+inline constexpr int64_t kOverviewCap = 256;
 
 struct Request {
   ModelConfig cfg;           // cfg.cross follows whether memoryTexts is non-empty
@@ -25,6 +29,15 @@ struct Request {
   // With faults planted: label the steps as the correct model would (a find-the-bug exercise
   // before it is answered; core's without_fault_labels). Costs one more forward pass.
   bool hideFaults = false;
+};
+
+// A request over its memory budget: what it needs with every score tensor kept, and what the
+// tiled path (overview heatmaps) would need instead; tiledBytes is 0 where that is no way out
+// (the request is tiled already, or has faults planted, which the tiled path ignores).
+struct OverBudget : DataError {
+  OverBudget(const std::string& what, qint64 need, qint64 tiled, qint64 budget)
+      : DataError(what), needBytes(need), tiledBytes(tiled), budgetMiB(budget) {}
+  qint64 needBytes, tiledBytes, budgetMiB;
 };
 
 // What the worker reports while it runs, and how it is told to stop.
@@ -59,14 +72,18 @@ class Controller : public QObject {
   void busyChanged(bool busy);
   void progress(qint64 done, qint64 total);  // from the running computation, at most ~100 times
   void cancelled();
+  // The newest request was over its memory budget (failed() follows with the message).
+  void overBudget(const attnlab::ui::Request& r, qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
 
  private:
   struct Outcome {
     TraceResultPtr result;
     QString error;
     bool cancelled = false;
+    std::optional<OverBudget> overBudget;
   };
   void start(const Request& r);
+  Request running_request_;
   void finished();
 
   QFutureWatcher<Outcome>* watcher_;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attention_tiled.h"
 #include "heatmapview.h"
 #include "model.h"
 
@@ -132,9 +133,13 @@ void HeatmapGrid::rebuild() {
   loadTokens(s->info.id);
   loadMask(s->info.id, n);
   const std::string kind = lastComponent(s->info.id);
-  map_ = ColorMap::fitted(data_.data(), static_cast<long long>(n), kind == "weights");
+  const bool weights = kind == "weights" || kind == "weights_overview";
+  map_ = ColorMap::fitted(data_.data(), static_cast<long long>(n), weights);
   legend_->setMap(map_);
-  legend_->setTitle(kind == "weights" ? tr("weight") : kind == "qk" ? tr("raw score") : tr("score"));
+  legend_->setTitle(kind == "weights_overview" ? tr("mean weight")
+                    : weights                  ? tr("weight")
+                    : kind == "qk"             ? tr("raw score")
+                                               : tr("score"));
   const QString heads = heads_ == 1 ? tr("1 head") : tr("%1 heads").arg(heads_);
   caption_->setText(tr("%1 · sentence %2 · %3").arg(QString::fromStdString(s->info.title)).arg(batch_ + 1).arg(heads));
   const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(heads_))));
@@ -161,6 +166,10 @@ void HeatmapGrid::loadTokens(const std::string& id) {
   keyTokens_.clear();
   try {
     AxisTokens a = attention_tokens(result_->batch, id, batch_);
+    if (const int64_t cap = result_->cfg.overview_cap; cap > 0 && lastComponent(id) == "weights_overview") {
+      a.query = bin_labels(a.query, overview_bin(static_cast<int64_t>(a.query.size()), cap));
+      a.key = bin_labels(a.key, overview_bin(static_cast<int64_t>(a.key.size()), cap));
+    }
     queryTokens_ = std::move(a.query);
     keyTokens_ = std::move(a.key);
   } catch (const std::exception&) {  // a hand-made trace without its sentences: number the axes

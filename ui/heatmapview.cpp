@@ -246,7 +246,11 @@ void HeatmapView::paintEvent(QPaintEvent*) {
     QFont italic = font();
     italic.setItalic(true);
     p.setFont(italic);
-    p.drawText(QRectF(0, height() - lh - pad / 2, width(), lh), Qt::AlignCenter, accessibleDescription());
+    const QFontMetrics fm(italic);  // the note shortened to the view's width, never clipped
+    QString note = accessibleDescription();
+    if (fm.horizontalAdvance(note) > width()) note = tr("%1×%2, averaged").arg(rows_).arg(cols_);
+    p.drawText(QRectF(0, height() - lh - pad / 2, width(), lh), Qt::AlignCenter,
+               fm.elidedText(note, Qt::ElideRight, width()));
   }
   paintHover(p);
 }

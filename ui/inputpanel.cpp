@@ -143,6 +143,16 @@ QWidget* InputPanel::buildKnobs() {
     backend_->setEnabled(false);
     backend_->setToolTip(tr("This build has no Vulkan compute path (built without the Vulkan headers or glslc)."));
   }
+  attention_ = combo({tr("full (every score)"), tr("tiled (overview)")});
+  attention_->setObjectName(QStringLiteral("attention"));
+  attention_->setToolTip(tr("Tiled computes attention block by block (FlashAttention's online softmax) without "
+                            "keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the "
+                            "heatmaps then show the weights averaged into at most %1 × %1 cells.")
+                             .arg(kOverviewCap));
+  budget_ = spin(64, 1 << 18, 4096);
+  budget_->setObjectName(QStringLiteral("memoryBudget"));
+  budget_->setSuffix(tr(" MiB"));
+  budget_->setToolTip(tr("The most memory a computation may take; above it you are offered the tiled path."));
   heads_->setObjectName(QStringLiteral("heads"));
   dModel_->setObjectName(QStringLiteral("d_model"));
   f->addRow(tr("d_model (width D):"), dModel_);
@@ -155,9 +165,11 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("position code:"), positional_);
   f->addRow(tr("seed:"), seed_);
   f->addRow(tr("backend:"), backend_);
-  for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_})
+  f->addRow(tr("attention:"), attention_);
+  f->addRow(tr("memory budget:"), budget_);
+  for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_, budget_})
     connect(s, &QSpinBox::valueChanged, this, &InputPanel::changed);
-  for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_})
+  for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_, attention_})
     connect(c, &QComboBox::currentIndexChanged, this, &InputPanel::changed);
   return box;
 }
@@ -213,6 +225,8 @@ Request InputPanel::currentRequest() const {
   r.cfg.positional = parse_positional(positional_->currentText().toStdString());
   r.cfg.seed = static_cast<uint64_t>(seed_->value());
   r.cfg.cross = !r.memoryTexts.isEmpty();
+  r.cfg.overview_cap = attention_->currentIndex() == 1 ? kOverviewCap : 0;
+  r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
   return r;
 }
@@ -240,6 +254,8 @@ void InputPanel::restore(const Request& r, bool quiet) {
   activation_->setCurrentText(QString::fromUtf8(activation_name(r.cfg.activation).data()));
   positional_->setCurrentText(QString::fromUtf8(positional_name(r.cfg.positional).data()));
   seed_->setValue(static_cast<int>(std::min<uint64_t>(r.cfg.seed, 1000000)));
+  attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
+  budget_->setValue(static_cast<int>(std::clamp<qint64>(r.memoryBudgetMiB, budget_->minimum(), budget_->maximum())));
   restoring_ = false;
   changed();
   if (quiet) debounce_->stop();

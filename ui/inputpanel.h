@@ -41,6 +41,8 @@ class InputPanel : public QWidget {
   QSpinBox* seedBox() const { return seed_; }
   QSpinBox* layersBox() const { return layers_; }
   QComboBox* backendBox() const { return backend_; }
+  QComboBox* attentionBox() const { return attention_; }  // 0: every score; 1: tiled, overview heatmaps
+  QSpinBox* budgetBox() const { return budget_; }         // memory budget, MiB
   QLabel* explanationLabel() const { return explain_; }
   TokenChips* chips() const { return chips_; }
 
@@ -58,8 +60,8 @@ class InputPanel : public QWidget {
   QCheckBox* cross_;
   QComboBox* samples_;
   TokenChips* chips_;
-  QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_;
-  QComboBox *mask_, *norm_, *activation_, *positional_, *backend_;
+  QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
+  QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
   QLabel* explain_;
   QLabel* error_;
   QTimer* debounce_;

@@ -11,6 +11,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -67,6 +68,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   connect(controller_, &Controller::busyChanged, busy_, &BusyIndicator::setBusy);
   connect(controller_, &Controller::progress, busy_, &BusyIndicator::setProgress);
   connect(busy_, &BusyIndicator::cancelRequested, controller_, &Controller::cancel);
+  connect(controller_, &Controller::overBudget, this, &MainWindow::offerTiled);
   connect(controller_, &Controller::cancelled, this, [this] {
     status_->setText(tr("Cancelled: the window still shows the previous result. Change an input to compute again."));
   });
@@ -115,6 +117,36 @@ void MainWindow::buildMenus() {
                                 "PgUp / PgDn: previous / next layer\nCtrl + / Ctrl −: zoom (for projectors)\n"
                                 "Esc: back from an enlarged head"));
   });
+}
+
+// Over the memory budget: offer the tiled path (same outputs, overview heatmaps) when it fits,
+// otherwise say what else to change. Non-modal: the window stays usable behind it.
+void MainWindow::offerTiled(const Request&, qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB) {
+  const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1024.0 * 1024.0), 'f', 0); };
+  auto* box = new QMessageBox(this);
+  box->setObjectName(QStringLiteral("overBudgetOffer"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setIcon(QMessageBox::Warning);
+  box->setWindowTitle(tr("Over the memory budget"));
+  QString text = tr("Keeping every score tensor of this text needs about %1 MiB, more than the memory budget of "
+                    "%2 MiB.").arg(mib(needBytes)).arg(budgetMiB);
+  const bool fits = tiledBytes > 0 && tiledBytes <= budgetMiB * 1024 * 1024;
+  if (fits) {
+    text += QLatin1Char(' ') + tr("The tiled path computes the same outputs block by block without the "
+                                  "(heads × queries × keys) tensors and shows overview heatmaps: about %1 MiB.")
+                                   .arg(mib(tiledBytes));
+    QPushButton* tiled = box->addButton(tr("Compute tiled"), QMessageBox::AcceptRole);
+    tiled->setObjectName(QStringLiteral("computeTiled"));
+    box->addButton(tr("Keep the previous result"), QMessageBox::RejectRole);
+    connect(tiled, &QPushButton::clicked, this, [this] { inputs_->attentionBox()->setCurrentIndex(1); });
+  } else {
+    text += QLatin1Char(' ') + (tiledBytes > 0 ? tr("Even the tiled path would need about %1 MiB. ").arg(mib(tiledBytes))
+                                               : QString()) +
+            tr("Shorten the text, use fewer layers or a smaller d_model, or raise the memory budget.");
+    box->addButton(QMessageBox::Ok);
+  }
+  box->setText(text);
+  box->open();
 }
 
 void MainWindow::setZoom(double factor) {
@@ -200,6 +232,8 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("seed"), static_cast<qulonglong>(r.cfg.seed));
   s.setValue(QStringLiteral("step"), QString::fromStdString(currentId_));
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
+  s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
+  s.setValue(QStringLiteral("memoryBudgetMiB"), r.memoryBudgetMiB);
 }
 
 void MainWindow::restoreSettings() {
@@ -229,6 +263,8 @@ void MainWindow::restoreSettings() {
     r.cfg.activation = parse_activation(s.value(QStringLiteral("activation"), QStringLiteral("relu")).toString().toStdString());
     r.cfg.positional = parse_positional(s.value(QStringLiteral("positional"), QStringLiteral("sinusoidal")).toString().toStdString());
     r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
+    r.cfg.overview_cap = s.value(QStringLiteral("tiled"), false).toBool() ? kOverviewCap : 0;
+    r.memoryBudgetMiB = s.value(QStringLiteral("memoryBudgetMiB"), 4096).toLongLong();
   } catch (const std::exception&) {
     return;  // a damaged settings file: keep the built-in sample
   }

@@ -339,6 +339,7 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
     else if (n.ends_with("_view") || n.starts_with("merge_")) r = {B, seq, H, Dh};
     else if (n == "q" || n == "k" || n == "v" || n == "head_out") r = {B, H, seq, Dh};
     else if (n == "k_t") r = {B, H, Dh, k};
+    else if (n == "weights_overview") r = {B, H, tr("%1 bins").arg(q), tr("%1 bins").arg(k)};
     else r = {B, H, q, k};  // qk, scores, masked_scores, weights
   } else if (n == "linear1" || n == "hidden") r = {B, own, QStringLiteral("F")};
   else r = {B, own, D};  // embedding, input, norm, residual, ffn.out, output

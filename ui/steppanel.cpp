@@ -46,7 +46,7 @@ QScrollArea* scrolled(QWidget* view) {
 
 // Attention matrices (B, H, Tq, Tk) are shown as per-head heatmaps.
 bool isAttentionMatrix(const std::string& id) {
-  for (const char* s : {".qk", ".scores", ".masked_scores", ".weights"})
+  for (const char* s : {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview"})
     if (id.ends_with(s)) return true;
   return false;
 }

@@ -6,7 +6,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QProgressBar>
 #include <QToolButton>
 #include <QScrollArea>
@@ -322,6 +324,41 @@ class TestMainWindow : public QObject {
     QVERIFY(!cancel->isVisible());
     QVERIFY2(w_->statusBar()->findChild<QLabel*>()->text().contains(QStringLiteral("Cancelled")),
              qPrintable(w_->statusBar()->findChild<QLabel*>()->text()));
+  }
+
+  // A text over the memory budget is not computed; the window offers the tiled path, whose run
+  // keeps no score tensor and shows the weights as overview heatmaps (block means).
+  void overBudgetOffersTheTiledPath() {
+    w_->inputs()->budgetBox()->setValue(64);
+    settle(*w_);
+    const auto before = w_->controller()->current();
+    QStringList words;
+    for (int i = 0; i < 600; ++i) words << QStringLiteral("w%1").arg(i % 89);
+    w_->inputs()->layersBox()->setValue(2);
+    w_->inputs()->sentencesEdit()->setPlainText(words.join(' '));
+    settle(*w_);
+    QCOMPARE(w_->controller()->current(), before);
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = w_->findChild<QMessageBox*>(QStringLiteral("overBudgetOffer"))) && offer->isVisible());
+    QVERIFY2(offer->text().contains(QStringLiteral("64 MiB")), qPrintable(offer->text()));
+    auto* tiled = offer->findChild<QPushButton*>(QStringLiteral("computeTiled"));
+    QVERIFY(tiled);
+    QTest::mouseClick(tiled, Qt::LeftButton);
+    QCOMPARE(w_->inputs()->attentionBox()->currentIndex(), 1);
+    settle(*w_);
+    const auto r = w_->controller()->current();
+    QVERIFY(r != before);
+    QCOMPARE(r->cfg.overview_cap, kOverviewCap);
+    QVERIFY(r->trace.find("encoder.layers.0.self_attn.scores") == nullptr);
+    const int idx = indexOf(*w_, "encoder.layers.1.self_attn.weights_overview");
+    QVERIFY(idx >= 0);
+    QCOMPARE(r->trace.steps()[size_t(idx)].tensor.shape(), (Shape{1, 8, 200, 200}));  // 600 tokens in bins of 3
+    w_->navigator()->setCurrent(idx);
+    QVERIFY(w_->stepPanel()->showingHeatmaps());
+    QCOMPARE(w_->stepPanel()->heatmaps()->headCount(), 8);
+    QCOMPARE(w_->stepPanel()->heatmaps()->headView(0)->rows(), 200);
+    QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
+    w_->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/tiled-overview.png"));
   }
 
   void zoomScalesTheText() {
