@@ -45,13 +45,10 @@ double median_of(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-// --attention auto: the tiled path on Vulkan always (its fused kernel), on the CPU when the full
-// (B, H, S, S) score tensor would pass 256 MiB.
-bool tiled(const BenchArgs& a, const Backend& be, const ModelConfig& cfg) {
-  if (a.attention != "auto") return a.attention == "tiled";
-  const double score_bytes = 4.0 * static_cast<double>(a.batch) * cfg.heads * static_cast<double>(a.seq) * a.seq;
-  return be.name() == "vulkan" || score_bytes > 256.0 * 1024 * 1024;
-}
+// --attention auto: the tiled path, on both backends (Vulkan's fused kernel; on the CPU the
+// tiled loop, measured as fast as the five steps at S 128 and faster from S 512 on:
+// bench_kernels' BM_Attention, README), and it never makes the score tensor.
+bool tiled(const BenchArgs& a) { return a.attention != "full"; }
 
 // Before the run: the traced estimate with --trace, else the fast path's on this backend (the
 // CPU's tiled loop needs neither the scores nor the dense mask; Vulkan's fused kernel reads
@@ -100,7 +97,7 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   const auto be = run_on_backend(
       kind,
       [&](Backend& b) {
-        b.set_fused_attention(tiled(a, b, cfg));
+        b.set_fused_attention(tiled(a));
         check_memory_budget(estimated(a, b, cfg, threads), a.model.memory_budget_mib,
                             a.trace ? "leave out --trace, use a shorter --seq or fewer --layers"
                                     : "use --attention tiled (no score matrix) or a shorter --seq");

@@ -7,6 +7,9 @@
 //
 // GFLOPS counters count 2 flops per multiply-add; "bytes" counters are what the kernel keeps.
 #include <benchmark/benchmark.h>
+#ifdef ATTNLAB_BENCH_CBLAS
+#include <cblas.h>
+#endif
 
 #include <cmath>
 
@@ -46,6 +49,24 @@ void BM_Linear(benchmark::State& state) {
 }
 BENCHMARK(BM_Linear<false>)->Args({128, 512})->Args({512, 512})->Args({2048, 1024})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Linear<true>)->Args({128, 512})->Unit(benchmark::kMillisecond);
+
+#ifdef ATTNLAB_BENCH_CBLAS
+// The same product through the system BLAS (cblas_sgemm, y = x·Wᵀ, then the bias), for choosing
+// the GEMM engine by measurement.
+void BM_LinearBlas(benchmark::State& state) {
+  const int s = static_cast<int>(state.range(0)), d = static_cast<int>(state.range(1));
+  const Tensor x = normals({s, d}, "x"), w = normals({d, d}, "w"), b = normals({d}, "b");
+  for (auto _ : state) {
+    Tensor y = Tensor::empty({s, d});
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, s, d, d, 1.0f, x.data(), d, w.data(), d, 0.0f, y.data(), d);
+    for (int i = 0; i < s; ++i)
+      for (int j = 0; j < d; ++j) y.data()[i * d + j] += b.data()[j];
+    benchmark::DoNotOptimize(y.data());
+  }
+  gflops(state, 2.0 * double(s) * double(d) * double(d));
+}
+BENCHMARK(BM_LinearBlas)->Args({128, 512})->Args({512, 512})->Args({2048, 1024})->Unit(benchmark::kMillisecond);
+#endif
 
 // Rows of S scores: the max-subtracted exponentials and their sum, in place.
 template <bool Naive>
