@@ -53,6 +53,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   const auto& b = out->batch;
   const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(),
                                    out->cfg.cross ? b.text.seq() : 0, static_cast<int64_t>(b.vocab.words.size()));
+  out->estimateBytes = est.total();
   try {
     check_memory_budget(est, r.memoryBudgetMiB);
   } catch (const DataError& e) {

@@ -168,9 +168,10 @@ void MainWindow::showResult(TraceResultPtr result) {
                       ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
                       : result->device;
   if (!result->note.isEmpty()) where += tr(" — %1").arg(result->note);
-  status_->setText(tr("%1 steps computed in %2 ms (%3)")
+  status_->setText(tr("%1 steps computed in %2 ms, about %3 MiB (%4)")
                        .arg(result->trace.steps().size())
                        .arg(result->forward_ms, 0, 'f', 1)
+                       .arg(double(result->estimateBytes) / (1024.0 * 1024.0), 0, 'f', 1)
                        .arg(where));
 }
 

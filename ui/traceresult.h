@@ -18,6 +18,7 @@ struct TraceResult {
   Trace trace;
   double forward_ms = 0;
   double device_ms = 0;  // the Vulkan device's own time (timestamp queries); 0 on the CPU
+  qint64 estimateBytes = 0;  // memory.h's estimate made before the run (trace, weights, working)
   QString backend = QStringLiteral("cpu");
   QString device;
   QString note;  // why the CPU ran when Vulkan was asked for ("" otherwise)
