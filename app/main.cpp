@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include <QApplication>
+#include <QIcon>
 
 #include "cli_common.h"
 #include "errors.h"
@@ -26,6 +27,10 @@ int run_gui(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("AttentionLab"));
   QApplication::setApplicationName(QStringLiteral("attnlab"));
   QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
+  QApplication::setDesktopFileName(QStringLiteral("org.attnlab.AttentionLab"));  // the installed .desktop entry
+  QIcon icon;
+  for (const char* size : {"48", "256"}) icon.addFile(QStringLiteral(":/icons/attnlab-%1.png").arg(QLatin1String(size)));
+  QApplication::setWindowIcon(icon);
   attnlab::ui::MainWindow w;
   w.show();
   return QApplication::exec();

@@ -19,7 +19,9 @@
 
 #include "busyindicator.h"
 #include "colormap.h"
+#include "heatmapgrid.h"
 #include "inputpanel.h"
+#include "presenter.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
 
@@ -76,6 +78,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   connect(panel_, &StepPanel::stepRequested, this, [this](const QString& id) {
     if (const auto r = controller_->current()) navigator_->setCurrent(r->indexOf(id.toStdString()));
   });
+  presenter_ = new PresenterMode(this);
   buildMenus();
   qApp->installEventFilter(this);
   restoreSettings();
@@ -100,6 +103,14 @@ void MainWindow::buildMenus() {
   view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { setZoom(zoom_ / 1.2); });
   view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { setZoom(1.0); });
   buildColorMenu(view);
+  view->addSeparator();
+  QAction* present = view->addAction(tr("&Presenter mode"));
+  present->setObjectName(QStringLiteral("presenterAction"));
+  present->setCheckable(true);
+  present->setShortcut(QKeySequence(Qt::Key_F11));
+  addAction(present);  // its shortcut keeps working while the menu bar is hidden
+  connect(present, &QAction::toggled, presenter_, &PresenterMode::setActive);
+  connect(presenter_, &PresenterMode::activeChanged, present, &QAction::setChecked);
   QMenu* exercises = menuBar()->addMenu(tr("E&xercises"));
   QAction* showExercises = exerciseDock_->toggleViewAction();
   showExercises->setText(tr("&Exercise panel"));
@@ -115,7 +126,7 @@ void MainWindow::buildMenus() {
     QMessageBox::information(this, tr("Keys"),
                              tr("← / →: previous / next step\nSpace: play / pause\nHome / End: first / last step\n"
                                 "PgUp / PgDn: previous / next layer\nCtrl + / Ctrl −: zoom (for projectors)\n"
-                                "Esc: back from an enlarged head"));
+                                "F11: presenter mode (Esc leaves it)\nEsc: back from an enlarged head"));
   });
 }
 
@@ -199,6 +210,11 @@ bool MainWindow::handleStepKey(int key) {
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
   if (event->type() != QEvent::KeyPress || !isActiveWindow()) return QMainWindow::eventFilter(watched, event);
   auto* ke = static_cast<QKeyEvent*>(event);
+  if (presenter_->active() && ke->key() == Qt::Key_Escape) {  // back from an enlarged head first
+    if (panel_->showingHeatmaps() && panel_->heatmaps()->enlargedHead() >= 0) panel_->heatmaps()->enlargeHead(-1);
+    else presenter_->setActive(false);
+    return true;
+  }
   QWidget* focus = QApplication::focusWidget();
   const bool typing = qobject_cast<QPlainTextEdit*>(focus) || qobject_cast<QLineEdit*>(focus) ||
                       qobject_cast<QAbstractSpinBox*>(focus) || qobject_cast<QComboBox*>(focus);

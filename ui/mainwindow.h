@@ -14,6 +14,7 @@ class QScrollArea;
 namespace attnlab::ui {
 
 class BusyIndicator;
+class PresenterMode;
 class ExercisePanel;
 class InputPanel;
 class StepNavigator;
@@ -34,6 +35,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* exerciseDock() const { return exerciseDock_; }
   QScrollArea* centralScroll() const { return scroll_; }
   double zoom() const { return zoom_; }
+  PresenterMode* presenter() const { return presenter_; }
   QWidget* currentView() const;  // the view or chart on show in the step panel
   void setZoom(double factor);  // 1.0 = the system font size
 
@@ -78,6 +80,7 @@ class MainWindow : public QMainWindow {
   QScrollArea* scroll_;
   QLabel* status_;
   BusyIndicator* busy_;
+  PresenterMode* presenter_;
   std::string currentId_;  // kept across recomputes
   double zoom_ = 1.0;
   qreal baseFontPt_ = 10;

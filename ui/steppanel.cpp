@@ -101,26 +101,39 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   });
 }
 
+void StepPanel::styleHeader() {
+  QFont big = font();
+  big.setPointSizeF(font().pointSizeF() * 1.35);
+  big.setBold(true);
+  location_->setFont(big);
+  QFont f = font();
+  f.setPointSizeF(font().pointSizeF() * 1.2);
+  formula_->setFont(f);
+  QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  fixed.setPointSizeF(font().pointSizeF());
+  code_->setFont(fixed);
+  change_->setFont(font());  // a label with a style sheet does not follow its parent's font
+  const bool dark = palette().color(QPalette::Window).lightness() < 128;  // Qt 6.4: judge by the palette
+  change_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #8cc4ff; }") : QStringLiteral("QLabel { color: #1d4f91; }"));
+}
+
+void StepPanel::changeEvent(QEvent* event) {
+  if (location_ && (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)) styleHeader();
+  QWidget::changeEvent(event);
+}
+
 QWidget* StepPanel::buildHeader() {
   auto* header = new QWidget;
   auto* v = new QVBoxLayout(header);
   v->setContentsMargins(0, 0, 0, 0);
   location_ = label(QStringLiteral("location"));
-  QFont big = location_->font();
-  big.setPointSizeF(big.pointSizeF() * 1.35);
-  big.setBold(true);
-  location_->setFont(big);
   title_ = label(QStringLiteral("title"));
   formula_ = label(QStringLiteral("formula"));
-  QFont f = formula_->font();
-  f.setPointSizeF(f.pointSizeF() * 1.2);
-  formula_->setFont(f);
   code_ = label(QStringLiteral("code"));
-  code_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   code_->setStyleSheet(QStringLiteral("QLabel { background: #f3f3f3; color: #202020; padding: 6px; border-radius: 4px; }"));
   change_ = label(QStringLiteral("change"));
-  change_->setStyleSheet(QStringLiteral("QLabel { color: #1d4f91; }"));
   timing_ = label(QStringLiteral("timing"));
+  styleHeader();
   diagram_ = new ShapeDiagram;
   sentence_ = new QComboBox;
   sentence_->setObjectName(QStringLiteral("sentence"));

@@ -61,15 +61,20 @@ class StepPanel : public QWidget {
   // A view asked to show another step (e.g. a model-view thumbnail → that block's weights).
   void stepRequested(const QString& id);
 
+ protected:
+  void changeEvent(QEvent* event) override;  // font (zoom, presenter mode) and palette (dark themes)
+
  private:
   QWidget* buildHeader();
+  void styleHeader();  // the header's sizes relative to the panel's font, colours to its palette
   void refreshValues();
   void refreshTab();  // pushes the selection to the visible view only
 
   ViewSelection sel_;
   QString concealed_;
   QLabel* concealNote_;
-  QLabel *location_, *title_, *formula_, *code_, *change_, *timing_;
+  QLabel *location_ = nullptr, *title_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr,
+         *timing_ = nullptr;
   QComboBox* sentence_;
   ShapeDiagram* diagram_;
   QTabWidget* tabs_;

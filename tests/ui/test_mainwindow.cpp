@@ -55,19 +55,11 @@ class TestMainWindow : public QObject {
   std::unique_ptr<MainWindow> w_;
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("AttentionLabTest"));
-    QSettings().clear();
-  }
+  void initTestCase() { test::isolateSettings(); }
 
   void init() {
-    w_ = std::make_unique<MainWindow>(QStringLiteral("test"));
-    w_->resize(1400, 900);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-    settle(*w_);
-    QVERIFY(w_->controller()->current());
+    w_ = test::openWindow(QStringLiteral("test"));
+    QVERIFY(w_ && w_->controller()->current());
   }
 
   void cleanup() {

@@ -1,0 +1,127 @@
+// Presenter mode as a teacher uses it: F11 on, the step alone in large high-contrast type,
+// the keyboard steps, the laser spot follows the mouse, Esc first closes an enlarged head and
+// then leaves, and the window comes back exactly as it was.
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+
+#include "heatmapgrid.h"
+#include "mainwindow.h"
+#include "presenter.h"
+#include "stepnavigator.h"
+#include "steppanel.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+class TestPresenter : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> w_;
+
+  int visibleDocks() const {
+    int n = 0;
+    for (QDockWidget* d : w_->findChildren<QDockWidget*>()) n += d->isVisible();
+    return n;
+  }
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+
+  void init() {
+    w_ = test::openWindow(QStringLiteral("presenter-test"));
+    QVERIFY(w_ && QTest::qWaitForWindowActive(w_.get()));
+  }
+
+  void cleanup() {
+    w_.reset();
+    QSettings().clear();
+  }
+
+  void f11EntersAndEscLeaves() {
+    const int docks = visibleDocks();
+    QVERIFY(docks >= 2);
+    const double zoom = w_->zoom();
+    const QColor window = w_->palette().color(QPalette::Window);
+    QTest::keyClick(w_.get(), Qt::Key_F11);
+    QVERIFY(w_->presenter()->active());
+    QVERIFY(w_->windowState() & Qt::WindowFullScreen);
+    QCOMPARE(visibleDocks(), 0);
+    QVERIFY(!w_->menuBar()->isVisible());
+    QVERIFY(!w_->statusBar()->isVisible());
+    QVERIFY(!w_->stepPanel()->tabs()->tabBar()->isVisible());
+    QVERIFY(w_->zoom() >= PresenterMode::kMinZoom);
+    QCOMPARE(w_->palette().color(QPalette::Window), QColor(0, 0, 0));
+    QCOMPARE(w_->palette().color(QPalette::WindowText), QColor(255, 255, 255));
+    auto* hint = w_->findChild<QLabel*>(QStringLiteral("presenterHint"));
+    QVERIFY(hint && hint->isVisible() && hint->text().contains(QStringLiteral("Esc")));
+
+    // Keyboard-only stepping.
+    const int at = w_->navigator()->current();
+    QTest::keyClick(w_.get(), Qt::Key_Right);
+    QCOMPARE(w_->navigator()->current(), at + 1);
+    QTest::keyClick(w_.get(), Qt::Key_Left);
+    QCOMPARE(w_->navigator()->current(), at);
+
+    // The laser spot follows the mouse, over the whole window, and lets clicks through.
+    LaserPointer* laser = w_->presenter()->laser();
+    QVERIFY(laser->isVisible());
+    QVERIFY(laser->testAttribute(Qt::WA_TransparentForMouseEvents));
+    QCOMPARE(laser->geometry(), w_->rect());
+    QWidget* target = w_->stepPanel();
+    QTest::mouseMove(target, QPoint(120, 80));
+    QTRY_COMPARE(laser->spot(), target->mapTo(w_.get(), QPoint(120, 80)));
+
+    // Esc: an enlarged head closes first, then presenter mode ends.
+    w_->navigator()->setCurrent(w_->controller()->current()->indexOf("encoder.layers.0.self_attn.weights"));
+    QVERIFY(w_->stepPanel()->showingHeatmaps());
+    w_->stepPanel()->heatmaps()->enlargeHead(1);
+    QTest::keyClick(w_.get(), Qt::Key_Escape);
+    QCOMPARE(w_->stepPanel()->heatmaps()->enlargedHead(), -1);
+    QVERIFY(w_->presenter()->active());
+    QTest::keyClick(w_.get(), Qt::Key_Escape);
+    QVERIFY(!w_->presenter()->active());
+
+    QVERIFY(!(w_->windowState() & Qt::WindowFullScreen));
+    QTRY_COMPARE(visibleDocks(), docks);
+    QVERIFY(w_->menuBar()->isVisible());
+    QVERIFY(w_->statusBar()->isVisible());
+    QVERIFY(w_->stepPanel()->tabs()->tabBar()->isVisible());
+    QCOMPARE(w_->zoom(), zoom);
+    QCOMPARE(w_->palette().color(QPalette::Window), window);
+    QVERIFY(!laser->isVisible());
+  }
+
+  // F11 toggles both ways, and the View menu's action shows the state.
+  void f11TogglesAndTheMenuFollows() {
+    QAction* action = w_->findChild<QAction*>(QStringLiteral("presenterAction"));
+    QVERIFY(action && action->isCheckable());
+    QTest::keyClick(w_.get(), Qt::Key_F11);
+    QVERIFY(action->isChecked());
+    QTest::keyClick(w_.get(), Qt::Key_F11);  // the menu bar is hidden: the shortcut still works
+    QVERIFY(!w_->presenter()->active());
+    QVERIFY(!action->isChecked());
+  }
+
+  // A look at it: a step with heatmaps, projector-sized.
+  void screenshot() {
+    w_->navigator()->setCurrent(w_->controller()->current()->indexOf("encoder.layers.0.self_attn.weights"));
+    w_->presenter()->setActive(true);
+    w_->resize(1920, 1080);
+    QTest::qWait(100);
+    QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
+    const QImage img = w_->grab().toImage();
+    QVERIFY(img.save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/presenter.png")));
+    w_->presenter()->setActive(false);
+  }
+};
+
+QTEST_MAIN(TestPresenter)
+#include "test_presenter.moc"
