@@ -13,8 +13,9 @@ namespace attnlab::ui::test {
 // Encoder only by default; with memory sentences an encoder–decoder (cross-attention).
 inline TraceResultPtr makeResult(const std::vector<std::string>& texts = {"the cat sat on the mat", "a dog ran"},
                                  int layers = 1, MaskKind mask = MaskKind::Padding,
-                                 const std::vector<std::string>& memory = {}) {
+                                 const std::vector<std::string>& memory = {}, int64_t overview_cap = 0) {
   auto r = std::make_shared<TraceResult>();
+  r->cfg.overview_cap = overview_cap;
   r->cfg.d_model = 16;
   r->cfg.heads = 4;
   r->cfg.d_ff = 32;

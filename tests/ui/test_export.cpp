@@ -338,6 +338,24 @@ class TestExport : public QObject {
     QCOMPARE(exportBundle(result_, out, f, true), QString());
   }
 
+  // A tiled run (overview heatmaps, no score tensors) exports too: the bundle and the handout
+  // hold its steps, the overview among them; there are no full weights to draw per head.
+  void tiledRunExports() {
+    const auto tiled = test::makeResult({"the cat sat on the mat", "a dog ran"}, 2, MaskKind::Padding, {}, 4);
+    QVERIFY(tiled->trace.find("encoder.layers.0.self_attn.weights_overview"));
+    QVERIFY(!tiled->trace.find("encoder.layers.0.self_attn.weights"));
+    QTemporaryDir dir;
+    ExportFormats f;
+    f.png = f.csv = true;
+    const QString out = dir.filePath(QStringLiteral("bundle"));
+    QCOMPARE(exportBundle(tiled, out, f), QString());
+    const QByteArray manifest = readAll(QDir(out).filePath(QStringLiteral("manifest.json")));
+    QVERIFY(manifest.contains("weights_overview"));
+    const QString pdf = dir.filePath(QStringLiteral("tiled.pdf"));
+    QCOMPARE(exportHandoutPdf(tiled, pdf), QString());
+    QVERIFY(readAll(pdf).startsWith("%PDF"));
+  }
+
   void colourSchemes() {
     ColorMap seq;
     QCOMPARE(colorScheme(), ColorScheme::Viridis);
