@@ -16,6 +16,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 
 #include "busyindicator.h"
 #include "colormap.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   buildMenus();
   qApp->installEventFilter(this);
   restoreSettings();
+  nameDockTabs();
   send(inputs_->currentRequest());
 }
 
@@ -158,6 +160,11 @@ void MainWindow::offerTiled(const Request&, qint64 needBytes, qint64 tiledBytes,
   }
   box->setText(text);
   box->open();
+}
+
+// The tab bars QMainWindow makes for tabbed docks have no name of their own.
+void MainWindow::nameDockTabs() {
+  for (QTabBar* t : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) t->setAccessibleName(tr("Panels"));
 }
 
 void MainWindow::setZoom(double factor) {

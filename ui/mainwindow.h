@@ -38,6 +38,7 @@ class MainWindow : public QMainWindow {
   PresenterMode* presenter() const { return presenter_; }
   QWidget* currentView() const;  // the view or chart on show in the step panel
   void setZoom(double factor);  // 1.0 = the system font size
+  void nameDockTabs();           // after the docks are (re)arranged
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

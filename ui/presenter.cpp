@@ -111,6 +111,7 @@ void PresenterMode::enter() {
   tabsVisible_ = tabs->isVisible();
 
   for (QDockWidget* d : w_->findChildren<QDockWidget*>()) d->hide();
+  w_->nameDockTabs();
   w_->menuBar()->hide();
   w_->statusBar()->hide();
   w_->stepPanel()->tabs()->setCurrentIndex(0);  // the values and heatmaps
@@ -141,6 +142,7 @@ void PresenterMode::leave() {
   w_->statusBar()->setVisible(statusVisible_);
   w_->stepPanel()->tabs()->tabBar()->setVisible(tabsVisible_);
   w_->restoreState(state_);
+  w_->nameDockTabs();
 }
 
 }  // namespace attnlab::ui

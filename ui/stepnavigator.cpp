@@ -45,6 +45,7 @@ StepNavigator::StepNavigator(QWidget* parent) : QWidget(parent) {
   v->addLayout(buttons);
   auto* sliderRow = new QHBoxLayout;
   slider_ = new QSlider(Qt::Horizontal);
+  slider_->setAccessibleName(tr("Step"));
   position_ = new QLabel;
   sliderRow->addWidget(slider_, 1);
   sliderRow->addWidget(position_);

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -68,6 +69,8 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   charts_ = new ChartsPanel;
   tabs_ = new QTabWidget;
   tabs_->setObjectName(QStringLiteral("views"));
+  tabs_->setAccessibleName(tr("Views of the step"));
+  tabs_->tabBar()->setAccessibleName(tr("View"));
   tabs_->addTab(stack_, tr("Values"));
   tabs_->addTab(scrolled(lines_), tr("Lines"));
   tabs_->addTab(scrolled(model_), tr("Model view"));
@@ -76,7 +79,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(scrolled(charts_), tr("Charts"));
   v->addWidget(tabs_, 1);
   concealNote_ = label(QStringLiteral("concealNote"));
-  concealNote_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; color: #8a4b00; padding: 12px; }"));
+  styleHeader();
   concealNote_->setText(tr("This step's shape is the exercise: its values, code line and shape are hidden until you "
                            "answer in the exercise panel."));
   concealNote_->hide();
@@ -115,6 +118,11 @@ void StepPanel::styleHeader() {
   change_->setFont(font());  // a label with a style sheet does not follow its parent's font
   const bool dark = palette().color(QPalette::Window).lightness() < 128;  // Qt 6.4: judge by the palette
   change_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #8cc4ff; }") : QStringLiteral("QLabel { color: #1d4f91; }"));
+  if (concealNote_) {
+    concealNote_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; color: %1; padding: 12px; }")
+                                    .arg(dark ? QStringLiteral("#ffb454") : QStringLiteral("#8a4b00")));
+    concealNote_->setFont(font());
+  }
 }
 
 void StepPanel::changeEvent(QEvent* event) {

@@ -3,6 +3,9 @@
 // then leaves, and the window comes back exactly as it was.
 #include <QtTest>
 
+#include <QAbstractScrollArea>
+#include <QAbstractSpinBox>
+#include <QAccessible>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -108,6 +111,29 @@ class TestPresenter : public QObject {
     QTest::keyClick(w_.get(), Qt::Key_F11);  // the menu bar is hidden: the shortcut still works
     QVERIFY(!w_->presenter()->active());
     QVERIFY(!action->isChecked());
+  }
+
+  // Every control a keyboard or screen-reader user reaches has a name a screen reader can say
+  // (its own, its button text, or its form label), in the normal window and in presenter mode.
+  void controlsHaveAccessibleNames() {
+    for (bool presenting : {false, true}) {
+      w_->presenter()->setActive(presenting);
+      QStringList nameless;
+      for (QWidget* c : w_->findChildren<QWidget*>()) {
+        if (!c->isVisible() || c->focusPolicy() == Qt::NoFocus || qobject_cast<QAbstractScrollArea*>(c) ||
+            qobject_cast<QAbstractSpinBox*>(c->parentWidget()))  // a spin box's own line edit: the box is named
+          continue;
+        if (auto* t = qobject_cast<QTabBar*>(c); t && t->count() == 0) continue;  // QMainWindow's spare dock tab bar
+        QAccessibleInterface* a = QAccessible::queryAccessibleInterface(c);
+        if (!a || a->text(QAccessible::Name).trimmed().isEmpty())
+          nameless << QStringLiteral("%1 '%2' in %3 (%4)")
+                          .arg(QString::fromLatin1(c->metaObject()->className()), c->objectName(),
+                               QString::fromLatin1(c->parentWidget()->metaObject()->className()))
+                          .arg(presenting);
+      }
+      QVERIFY2(nameless.isEmpty(), qPrintable(nameless.join(QStringLiteral(", "))));
+    }
+    w_->presenter()->setActive(false);
   }
 
   // A look at it: a step with heatmaps, projector-sized.
