@@ -95,6 +95,8 @@ void MainWindow::buildMenus() {
   const QStringList names = inputs_->sampleNames();
   for (int i = 0; i < names.size(); ++i)
     samples->addAction(names[i], this, [this, i] { inputs_->loadSample(i); });
+  buildSessionMenu(file);
+  file->addSeparator();
   buildExportMenu(file);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

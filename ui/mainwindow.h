@@ -39,6 +39,9 @@ class MainWindow : public QMainWindow {
   QWidget* currentView() const;  // the view or chart on show in the step panel
   void setZoom(double factor);  // 1.0 = the system font size
   void nameDockTabs();           // after the docks are (re)arranged
+  // Sessions (.attnlab): "" on success, otherwise the message also shown to the user.
+  QString saveSession(const QString& path);
+  QString openSession(const QString& path);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -47,6 +50,8 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void buildExportMenu(QMenu* file);
+  void buildSessionMenu(QMenu* file);
+  void rememberSession(const QString& path);
   void buildColorMenu(QMenu* view);
   void buildExercises(QDockWidget* besides);
   void resetExerciseProgress();
@@ -81,6 +86,7 @@ class MainWindow : public QMainWindow {
   QScrollArea* scroll_;
   QLabel* status_;
   BusyIndicator* busy_;
+  QMenu* recentMenu_ = nullptr;
   PresenterMode* presenter_;
   std::string currentId_;  // kept across recomputes
   double zoom_ = 1.0;

@@ -1,0 +1,133 @@
+#include "session.h"
+
+#include <nlohmann/json.hpp>
+
+#include "errors.h"
+#include "ops.h"
+
+namespace attnlab {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "attnlab-session";
+constexpr size_t kMaxSentences = 4096, kMaxSentenceBytes = 1u << 20;
+
+// Typed access to one session file; every failure names the file and the field.
+class Fields {
+ public:
+  explicit Fields(const std::string& origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+    throw DataError(origin_ + ": " + (field.empty() ? "" : "field \"" + field + "\": ") + what);
+  }
+  const json* find(const json& obj, const char* key) const {
+    const auto it = obj.find(key);
+    return it == obj.end() ? nullptr : &*it;
+  }
+  std::string text(const json& obj, const char* key, const std::string& fallback, const std::string& path = "") const {
+    const json* v = find(obj, key);
+    if (!v) return fallback;
+    if (!v->is_string()) fail(path + key, "should be a string");
+    return v->get<std::string>();
+  }
+  int64_t integer(const json& obj, const std::string& path, const char* key, int64_t fallback) const {
+    const json* v = find(obj, key);
+    if (!v) return fallback;
+    if (!v->is_number_integer()) fail(path + key, "should be a whole number");
+    return v->get<int64_t>();
+  }
+  std::vector<std::string> lines(const json& obj, const char* key) const {
+    const json* v = find(obj, key);
+    if (!v) return {};
+    if (!v->is_array() || v->size() > kMaxSentences) fail(key, "should be a list of at most 4096 sentences");
+    std::vector<std::string> out;
+    for (const json& s : *v) {
+      if (!s.is_string() || s.get_ref<const std::string&>().size() > kMaxSentenceBytes)
+        fail(key, "every sentence should be a string of at most 1 MiB");
+      out.push_back(s.get<std::string>());
+    }
+    return out;
+  }
+
+ private:
+  const std::string& origin_;
+};
+
+// The session's "config" object → a ModelConfig, each knob checked as the command line does.
+ModelConfig read_config(const Fields& f, const json& c) {
+  if (!c.is_object()) f.fail("config", "should be an object");
+  ModelConfig cfg;
+  try {
+    cfg.d_model = f.integer(c, "config.", "d_model", cfg.d_model);
+    cfg.heads = f.integer(c, "config.", "heads", cfg.heads);
+    cfg.d_ff = f.integer(c, "config.", "d_ff", 4 * cfg.d_model);
+    cfg.layers = f.integer(c, "config.", "layers", cfg.layers);
+    cfg.seed = static_cast<uint64_t>(f.integer(c, "config.", "seed", 0));
+    cfg.overview_cap = f.integer(c, "config.", "overview_cap", 0);
+    cfg.mask = parse_mask(f.text(c, "mask", std::string(mask_name(cfg.mask)), "config."));
+    cfg.norm = parse_norm(f.text(c, "norm", std::string(norm_name(cfg.norm)), "config."));
+    cfg.activation = parse_activation(f.text(c, "activation", std::string(activation_name(cfg.activation)), "config."));
+    cfg.positional = parse_positional(f.text(c, "positional", std::string(positional_name(cfg.positional)), "config."));
+    if (cfg.overview_cap < 0 || cfg.overview_cap > 4096) f.fail("config.overview_cap", "should be 0 or 1 … 4096");
+    cfg.validate();
+  } catch (const ConfigError& e) {
+    f.fail("config", std::string("cannot be used: ") + e.what());
+  }
+  return cfg;
+}
+
+}  // namespace
+
+std::string session_json(const Session& s) {
+  const ModelConfig& c = s.cfg;
+  const json out = {
+      {"format", kFormat},
+      {"version", kSessionVersion},
+      {"texts", s.texts},
+      {"memory_texts", s.memory_texts},
+      {"config",
+       {{"d_model", c.d_model}, {"heads", c.heads}, {"d_ff", c.d_ff}, {"layers", c.layers},
+        {"mask", std::string(mask_name(c.mask))}, {"norm", std::string(norm_name(c.norm))},
+        {"activation", std::string(activation_name(c.activation))},
+        {"positional", std::string(positional_name(c.positional))}, {"seed", c.seed},
+        {"overview_cap", c.overview_cap}}},
+      {"step", s.step},
+      {"view", {{"backend", s.backend}, {"memory_budget_mib", s.memory_budget_mib}}}};
+  return out.dump(2) + "\n";
+}
+
+Session parse_session(std::string_view text, const std::string& origin) {
+  const Fields f(origin);
+  if (text.size() > kMaxSessionBytes) f.fail("", "larger than 16 MiB: not a session file");
+  const json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) f.fail("", "not valid JSON (damaged or not a session file)");
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
+    f.fail("", "not an Attention Lab session (no \"format\": \"attnlab-session\")");
+  const int64_t version = f.integer(j, "", "version", -1);
+  if (version < 1) f.fail("version", "missing or not a positive whole number");
+  if (version > kSessionVersion)
+    f.fail("", "saved by a newer Attention Lab (session version " + std::to_string(version) +
+                   "; this one reads up to version " + std::to_string(kSessionVersion) +
+                   "): open it with a newer Attention Lab");
+  Session s;
+  s.texts = f.lines(j, "texts");
+  if (s.texts.empty()) f.fail("texts", "no sentences: a session needs at least one");
+  s.memory_texts = f.lines(j, "memory_texts");
+  s.cfg = read_config(f, j.contains("config") ? j["config"] : json::object());
+  s.cfg.cross = !s.memory_texts.empty();
+  s.step = f.text(j, "step", "");
+  if (const json* v = f.find(j, "view")) {
+    if (!v->is_object()) f.fail("view", "should be an object");
+    s.backend = f.text(*v, "backend", "cpu", "view.");
+    if (s.backend != "cpu" && s.backend != "auto" && s.backend != "vulkan")
+      f.fail("view.backend", "'" + s.backend + "' is not one of cpu, auto, vulkan");
+    s.memory_budget_mib = f.integer(*v, "view.", "memory_budget_mib", 4096);
+    if (s.memory_budget_mib < 1 || s.memory_budget_mib > (int64_t{1} << 30))
+      f.fail("view.memory_budget_mib", "should be between 1 and 2^30");
+  }
+  return s;
+}
+
+}  // namespace attnlab

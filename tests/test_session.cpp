@@ -1,0 +1,118 @@
+// Sessions (.attnlab): what is saved comes back; a damaged, foreign or newer file is refused
+// with the file and the field named; a reopened session computes the same trace bit for bit.
+#include <QtTest>
+
+#include "errors.h"
+#include "model.h"
+#include "session.h"
+#include "weights.h"
+
+using namespace attnlab;
+
+namespace {
+
+Session lesson() {
+  Session s;
+  s.texts = {"the cat sat on the mat", "猫坐在垫子上"};
+  s.memory_texts = {"le chat"};
+  s.cfg.d_model = 32;
+  s.cfg.heads = 4;
+  s.cfg.d_ff = 48;
+  s.cfg.layers = 2;
+  s.cfg.mask = MaskKind::PaddingCausal;
+  s.cfg.norm = Norm::Post;
+  s.cfg.activation = Activation::Gelu;
+  s.cfg.seed = 7;
+  s.cfg.cross = true;
+  s.step = "decoder.layers.1.multihead_attn.weights";
+  s.backend = "auto";
+  s.memory_budget_mib = 512;
+  return s;
+}
+
+// The message of the DataError that parsing `text` throws ("" when it parses).
+std::string refusal(const std::string& text) {
+  try {
+    parse_session(text, "lesson.attnlab");
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+class TestSession : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void roundTrip() {
+    const Session a = lesson();
+    const Session b = parse_session(session_json(a), "x");
+    QCOMPARE(b.texts, a.texts);
+    QCOMPARE(b.memory_texts, a.memory_texts);
+    QCOMPARE(b.step, a.step);
+    QCOMPARE(b.backend, a.backend);
+    QCOMPARE(b.memory_budget_mib, a.memory_budget_mib);
+    QCOMPARE(session_json(b), session_json(a));  // every configuration field
+    QVERIFY(b.cfg.cross);
+    // The same trace, bit for bit: the weights follow from the configuration and its seed.
+    const Batch ba = make_batch(a.texts, a.memory_texts), bb = make_batch(b.texts, b.memory_texts);
+    Trace ta, tb;
+    forward(a.cfg, init_weights(a.cfg), ba, ta);
+    forward(b.cfg, init_weights(b.cfg), bb, tb);
+    QCOMPARE(tb.steps().size(), ta.steps().size());
+    for (size_t i = 0; i < ta.steps().size(); ++i) {
+      QCOMPARE(tb.steps()[i].info.id, ta.steps()[i].info.id);
+      const auto x = ta.steps()[i].tensor.to_vector(), y = tb.steps()[i].tensor.to_vector();
+      QVERIFY2(x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin(), [](float p, float q) {
+                 return std::memcmp(&p, &q, sizeof p) == 0;
+               }),
+               ta.steps()[i].info.id.c_str());
+    }
+  }
+
+  void refusesWithTheFieldNamed_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("says");
+    const QString head = QStringLiteral("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"a b\"], ");
+    QTest::newRow("truncated") << QStringLiteral("{\"format\": \"attnlab-sess") << "not valid JSON";
+    QTest::newRow("empty file") << QString() << "not valid JSON";
+    QTest::newRow("another JSON") << QStringLiteral("{\"name\": \"x\"}") << "not an Attention Lab session";
+    QTest::newRow("an array") << QStringLiteral("[1, 2]") << "not an Attention Lab session";
+    QTest::newRow("newer") << QStringLiteral("{\"format\": \"attnlab-session\", \"version\": 9, \"texts\": [\"a\"]}")
+                           << "newer Attention Lab (session version 9";
+    QTest::newRow("no version") << QStringLiteral("{\"format\": \"attnlab-session\", \"texts\": [\"a\"]}") << "\"version\"";
+    QTest::newRow("no sentences") << QStringLiteral("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": []}")
+                                  << "\"texts\": no sentences";
+    QTest::newRow("texts not a list") << QStringLiteral("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": \"a\"}")
+                                      << "\"texts\"";
+    QTest::newRow("heads as text") << head + "\"config\": {\"heads\": \"8\"}}" << "\"config.heads\": should be a whole number";
+    QTest::newRow("heads not dividing") << head + "\"config\": {\"d_model\": 10, \"heads\": 4}}" << "heads do not divide";
+    QTest::newRow("unknown mask") << head + "\"config\": {\"mask\": \"diagonal\"}}" << "diagonal";
+    QTest::newRow("mask as number") << head + "\"config\": {\"mask\": 3}}" << "\"config.mask\": should be a string";
+    QTest::newRow("absurd layers") << head + "\"config\": {\"layers\": 100000}}" << "--layers";
+    QTest::newRow("bad backend") << head + "\"view\": {\"backend\": \"tpu\"}}" << "\"view.backend\"";
+    QTest::newRow("bad budget") << head + "\"view\": {\"memory_budget_mib\": 0}}" << "\"view.memory_budget_mib\"";
+    QTest::newRow("config not an object") << head + "\"config\": 5}" << "\"config\": should be an object";
+  }
+  void refusesWithTheFieldNamed() {
+    QFETCH(QString, text);
+    QFETCH(QString, says);
+    const QString msg = QString::fromStdString(refusal(text.toStdString()));
+    QVERIFY2(msg.startsWith(QStringLiteral("lesson.attnlab: ")), qPrintable(msg));
+    QVERIFY2(msg.contains(says), qPrintable(msg));
+  }
+
+  // A minimal session: every field but the sentences has a default.
+  void defaultsFillTheRest() {
+    const Session s = parse_session("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"x y\"]}", "m");
+    QCOMPARE(s.texts, std::vector<std::string>{"x y"});
+    QVERIFY(!s.cfg.cross);
+    QCOMPARE(s.backend, std::string("cpu"));
+    QCOMPARE(s.cfg.d_ff, 4 * s.cfg.d_model);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "test_session.moc"

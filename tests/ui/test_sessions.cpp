@@ -1,0 +1,116 @@
+// Sessions from the window: save a lesson, open it in another window and get the same trace and
+// the same step; a damaged or newer file and an unwritable folder are refused with a message,
+// and the window keeps what it had.
+#include <QtTest>
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include "inputpanel.h"
+#include "mainwindow.h"
+#include "stepnavigator.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+// Accepts the next modal message box (the window's warning) once it is up.
+void acceptNextMessage(QString* text) {
+  QTimer::singleShot(0, [text] {
+    QTRY_VERIFY(QApplication::activeModalWidget());
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (!box) return;
+    *text = box->text();
+    box->accept();
+  });
+}
+
+bool sameBits(const Tensor& a, const Tensor& b) {
+  const auto x = a.to_vector(), y = b.to_vector();
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+class TestSessions : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+
+  void saveThenOpenGivesTheSameTrace() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.attnlab"));
+    auto a = test::openWindow(QStringLiteral("sessions-a"));
+    QVERIFY(a);
+    a->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat sat on the mat\n猫坐在垫子上"));
+    a->inputs()->dModelBox()->setValue(32);
+    a->inputs()->headsBox()->setValue(4);
+    a->inputs()->layersBox()->setValue(2);
+    a->inputs()->seedBox()->setValue(11);
+    test::settle(*a);
+    const auto ra = a->controller()->current();
+    const int step = ra->indexOf("encoder.layers.1.self_attn.weights");
+    a->navigator()->setCurrent(step);
+    QCOMPARE(a->saveSession(path), QString());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("lesson.attnlab")});
+
+    auto b = test::openWindow(QStringLiteral("sessions-b"));
+    QVERIFY(b);
+    QCOMPARE(b->openSession(path), QString());
+    test::settle(*b);
+    const auto rb = b->controller()->current();
+    QCOMPARE(rb->cfg.d_model, 32);
+    QCOMPARE(rb->cfg.seed, uint64_t{11});
+    QCOMPARE(rb->trace.steps().size(), ra->trace.steps().size());
+    for (size_t i = 0; i < ra->trace.steps().size(); ++i) {
+      QCOMPARE(rb->trace.steps()[i].info.id, ra->trace.steps()[i].info.id);
+      QVERIFY2(sameBits(rb->trace.steps()[i].tensor, ra->trace.steps()[i].tensor), ra->trace.steps()[i].info.id.c_str());
+    }
+    QCOMPARE(b->navigator()->current(), step);  // the same step on show
+    const QStringList recent = QSettings().value(QStringLiteral("sessions-b/recentSessions")).toStringList();
+    QCOMPARE(recent.value(0), path);
+  }
+
+  void damagedNewerAndUnwritable() {
+    QTemporaryDir dir;
+    auto w = test::openWindow(QStringLiteral("sessions-c"));
+    QVERIFY(w);
+    const auto before = w->controller()->current();
+    const QString damaged = dir.filePath(QStringLiteral("damaged.attnlab"));
+    QFile f(damaged);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"a b");
+    f.close();
+    QString shown;
+    acceptNextMessage(&shown);
+    const QString error = w->openSession(damaged);
+    QVERIFY2(error.contains(QStringLiteral("damaged.attnlab")) && error.contains(QStringLiteral("not valid JSON")),
+             qPrintable(error));
+    QCOMPARE(shown, error);
+    test::settle(*w);
+    QCOMPARE(w->controller()->current(), before);
+
+    const QString newer = dir.filePath(QStringLiteral("newer.attnlab"));
+    QFile g(newer);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write("{\"format\": \"attnlab-session\", \"version\": 7, \"texts\": [\"a\"]}");
+    g.close();
+    acceptNextMessage(&shown);
+    QVERIFY(w->openSession(newer).contains(QStringLiteral("newer Attention Lab")));
+
+    acceptNextMessage(&shown);
+    const QString unwritable = QStringLiteral("/proc/attnlab-no/lesson.attnlab");
+    QVERIFY(w->saveSession(unwritable).contains(QStringLiteral("Cannot write")));
+    QVERIFY(!QFile::exists(unwritable));
+  }
+};
+
+QTEST_MAIN(TestSessions)
+#include "test_sessions.moc"

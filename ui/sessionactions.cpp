@@ -1,0 +1,128 @@
+// MainWindow's side of sessions (.attnlab, core/session.h): File ▸ Open session, Save session,
+// Recent sessions. Writes go through QSaveFile (a temporary renamed into place), so a crash or
+// a full disk never leaves half a lesson behind.
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QLabel>
+
+#include "errors.h"
+#include "inputpanel.h"
+#include "mainwindow.h"
+#include "session.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr int kRecent = 6;
+
+QString backendName(BackendKind k) {
+  return k == BackendKind::Vulkan ? QStringLiteral("vulkan") : k == BackendKind::Auto ? QStringLiteral("auto")
+                                                                                       : QStringLiteral("cpu");
+}
+
+std::vector<std::string> toStd(const QStringList& l) {
+  std::vector<std::string> out;
+  for (const QString& s : l) out.push_back(s.toStdString());
+  return out;
+}
+
+QStringList toQt(const std::vector<std::string>& v) {
+  QStringList out;
+  for (const auto& s : v) out << QString::fromStdString(s);
+  return out;
+}
+
+}  // namespace
+
+void MainWindow::buildSessionMenu(QMenu* file) {
+  file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QDir::homePath(),
+                                                      tr("Attention Lab sessions (*.attnlab);;All files (*)"));
+    if (!path.isEmpty()) openSession(path);
+  });
+  file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), QDir::home().filePath(QStringLiteral("lesson.attnlab")),
+                                                tr("Attention Lab sessions (*.attnlab)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(".attnlab"))) path += QStringLiteral(".attnlab");
+    saveSession(path);
+  });
+  recentMenu_ = file->addMenu(tr("&Recent sessions"));
+  connect(recentMenu_, &QMenu::aboutToShow, this, [this] {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(settingsKey_ + QStringLiteral("/recentSessions")).toStringList();
+    for (const QString& path : recent) recentMenu_->addAction(path, this, [this, path] { openSession(path); });
+    if (recent.isEmpty()) recentMenu_->addAction(tr("(none yet)"))->setEnabled(false);
+  });
+}
+
+void MainWindow::rememberSession(const QString& path) {
+  QSettings s;
+  const QString key = settingsKey_ + QStringLiteral("/recentSessions");
+  QStringList recent = s.value(key).toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > kRecent) recent.removeLast();
+  s.setValue(key, recent);
+}
+
+QString MainWindow::saveSession(const QString& path) {
+  const Request r = inputs_->currentRequest();
+  Session s;
+  s.texts = toStd(r.texts);
+  s.memory_texts = toStd(r.memoryTexts);
+  s.cfg = r.cfg;
+  s.cfg.faults.clear();
+  s.step = currentId_;
+  s.backend = backendName(r.backend).toStdString();
+  s.memory_budget_mib = r.memoryBudgetMiB;
+  const QByteArray bytes = QByteArray::fromStdString(session_json(s));
+  QSaveFile f(path);
+  QString error;
+  if (!f.open(QIODevice::WriteOnly)) error = tr("Cannot write %1: %2").arg(path, f.errorString());
+  else if (f.write(bytes) != bytes.size() || !f.commit()) error = tr("Cannot write %1: %2").arg(path, f.errorString());
+  warn(tr("Saving the session"), error);
+  if (!error.isEmpty()) return error;
+  rememberSession(path);
+  status_->setText(tr("Session saved to %1").arg(path));
+  return {};
+}
+
+QString MainWindow::openSession(const QString& path) {
+  QFile f(path);
+  QString error;
+  Session s;
+  if (!f.open(QIODevice::ReadOnly)) {
+    error = tr("Cannot open %1: %2").arg(path, f.errorString());
+  } else if (f.size() > static_cast<qint64>(kMaxSessionBytes)) {
+    error = tr("%1 is larger than 16 MiB: not an Attention Lab session.").arg(path);
+  } else {
+    try {
+      s = parse_session(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString());
+    } catch (const DataError& e) {
+      error = QString::fromStdString(e.what());
+    }
+  }
+  warn(tr("Opening the session"), error);
+  if (!error.isEmpty()) return error;  // the window keeps what it had
+  Request r;
+  r.texts = toQt(s.texts);
+  r.memoryTexts = toQt(s.memory_texts);
+  r.cfg = s.cfg;
+  r.backend = parse_backend(s.backend);
+  r.memoryBudgetMiB = s.memory_budget_mib;
+  currentId_ = s.step;
+  inputs_->setBackendKind(r.backend);
+  inputs_->restore(r);
+  rememberSession(path);
+  status_->setText(tr("Session %1 opened").arg(QFileInfo(path).fileName()));
+  return {};
+}
+
+}  // namespace attnlab::ui
