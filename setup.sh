@@ -12,9 +12,10 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nloh
                 libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk qt6-charts-dev qt6-svg-dev
                 libvulkan-dev glslc libvulkan1 mesa-vulkan-drivers)
 # PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
-# clang + libFuzzer build the fuzz targets; the Khronos validation layer watches the Vulkan tests.
+# clang + libFuzzer build the fuzz targets; the Khronos validation layer watches the Vulkan tests;
+# dpkg-dev (dpkg-shlibdeps), binutils (objdump) and appstream (appstreamcli) check the .deb.
 TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev
-               vulkan-validationlayers)
+               vulkan-validationlayers dpkg-dev binutils appstream)
 
 install_missing() {
   local missing=()
