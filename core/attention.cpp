@@ -359,7 +359,7 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
     const float root = static_cast<float>(std::sqrt(static_cast<double>(c.dh)));
     ho.t = a.ranges ? c.be().attention(heads[0].t, heads[1].t, heads[2].t, *a.ranges, root)
                     : c.be().attention(heads[0].t, heads[1].t, heads[2].t, a.mask->t, root);
-  } else if (a.overview_cap > 0 && (!a.faults || a.faults->empty())) {
+  } else if (a.overview_cap > 0) {
     ho = tiled_head_outputs(c, heads[0], heads[1], heads[2]);
   } else {
     ho = head_outputs(c, attention_weights(c, heads[0], heads[1]), heads[2]);

@@ -23,7 +23,7 @@ struct AttentionArgs {
   // The mask as key ranges instead (the fast path of a built-in kind; *mask may then be an
   // undefined tensor): no (B, Tq, Tk) tensor is made unless the backend needs one.
   const KeyRanges* ranges = nullptr;
-  int64_t overview_cap = 0;  // ModelConfig::overview_cap
+  int64_t overview_cap = 0;  // ModelConfig::overview_cap when traces_overview(), else 0
 };
 
 // Returns the output projection (B, Tq, D) and its step id.

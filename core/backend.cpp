@@ -67,6 +67,10 @@ BackendKind parse_backend(std::string_view s) {
   throw ConfigError("--backend: '" + std::string(s) + "' is not one of cpu, vulkan, auto");
 }
 
+std::string_view backend_kind_name(BackendKind k) {
+  return k == BackendKind::Vulkan ? "vulkan" : k == BackendKind::Auto ? "auto" : "cpu";
+}
+
 bool vulkan_compiled_in() {
 #ifdef ATTNLAB_HAVE_VULKAN
   return true;

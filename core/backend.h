@@ -94,6 +94,7 @@ struct BackendNote {
 
 enum class BackendKind { Cpu, Vulkan, Auto };
 BackendKind parse_backend(std::string_view s);  // "cpu" | "vulkan" | "auto"; throws ConfigError
+std::string_view backend_kind_name(BackendKind k);  // the inverse of parse_backend
 bool vulkan_compiled_in();
 
 // cpu → the CPU. vulkan → the best Vulkan device, a CPU-type one (lavapipe) included, or

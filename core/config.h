@@ -39,6 +39,8 @@ struct ModelConfig {
   int64_t overview_cap = 0;
 
   bool has(Fault f) const { return faults.count(f) > 0; }
+  // Whether a traced run computes attention tiled and records the overview (see overview_cap).
+  bool traces_overview() const { return overview_cap > 0 && faults.empty(); }
 
   int64_t d_head() const { return d_model / heads; }
   // Throws ConfigError naming the option and the rule (e.g. heads not dividing d_model, which

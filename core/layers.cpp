@@ -87,7 +87,9 @@ Flow layer_output(const LayerCtx& c, const Flow& last) {
 Flow attention(const LayerCtx& c, const std::string& name, const Flow& x, const Flow& memory, const Flow& mask,
                const KeyRanges* ranges = nullptr) {
   return multi_head_attention(
-      {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges, c.cfg.overview_cap}, c.w, c.rec);
+      {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges,
+       c.cfg.traces_overview() ? c.cfg.overview_cap : 0},
+      c.w, c.rec);
 }
 
 Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const KeyRanges* ranges = nullptr) {

@@ -11,12 +11,10 @@ namespace attnlab {
 
 namespace {
 
-bool tiled_trace(const ModelConfig& c) { return c.overview_cap > 0 && c.faults.empty(); }
-
 // One score-sized tensor of an attention block: (B, H, Tq, Tk), or tiled (overview_cap) the
 // weights' overview (B, H, R, C).
 int64_t score_tensor_floats(const ModelConfig& c, int64_t b, int64_t tq, int64_t tk) {
-  if (!tiled_trace(c)) return b * c.heads * tq * tk;
+  if (!c.traces_overview()) return b * c.heads * tq * tk;
   const int64_t bq = overview_bin(tq, c.overview_cap), bk = overview_bin(tk, c.overview_cap);
   return b * c.heads * ((tq + bq - 1) / bq) * ((tk + bk - 1) / bk);
 }
@@ -24,7 +22,7 @@ int64_t score_tensor_floats(const ModelConfig& c, int64_t b, int64_t tq, int64_t
 // What one attention block records of its scores: qk, scores, masked scores and weights; tiled,
 // only the overview.
 int64_t score_floats(const ModelConfig& c, int64_t b, int64_t tq, int64_t tk) {
-  return (tiled_trace(c) ? 1 : 4) * score_tensor_floats(c, b, tq, tk);
+  return (c.traces_overview() ? 1 : 4) * score_tensor_floats(c, b, tq, tk);
 }
 
 // Distinct storage of one attention block with tq queries and tk keys (floats).
@@ -72,7 +70,9 @@ MemoryEstimate estimate_fast_memory(const ModelConfig& c, int64_t b, int64_t s, 
   const int64_t d = c.d_model, h = c.heads, dh = d / std::max<int64_t>(h, 1);
   const int64_t stream = 8 * b * s * d;  // input, norm, q, k, v, head outputs, merged, projected
   const int64_t ffn = 2 * b * s * c.d_ff + b * s * d;
-  int64_t scores = how.score_matrix ? b * h * s * s : int64_t{how.threads} * (64 * 256 + 64 * dh + 3 * 64);
+  const TileSizes t;  // per thread: a score block, an output block, the running m, l and rescale
+  int64_t scores = how.score_matrix ? b * h * s * s
+                                    : int64_t{how.threads} * (t.queries * t.keys + t.queries * dh + 3 * t.queries);
   if (how.dense_mask) scores += b * s * s;
   MemoryEstimate e;
   e.weights_bytes = parameter_count(c) * 4;

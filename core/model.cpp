@@ -244,21 +244,25 @@ int64_t count_steps(const ModelConfig& cfg) {
   return counter.n;
 }
 
+namespace {
+// The layers of an encoder stack over x, the mask dense (mask.t) or as key ranges.
+Tensor run_layers(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Flow& mask, Recorder& rec,
+                  Backend& be, const KeyRanges* ranges) {
+  Flow f{x, "encoder.input"};
+  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, mask, rec, be, ranges);
+  return f.t;
+}
+}  // namespace
+
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
                      Backend& be) {
-  Flow f{x, "encoder.input"};
-  const Flow m{mask, "encoder.mask"};
-  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, m, rec, be);
-  return f.t;
+  return run_layers(cfg, w, x, {mask, "encoder.mask"}, rec, be, nullptr);
 }
 
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
                      Backend& be) {
   if (rec.enabled() || !cfg.faults.empty()) return encoder_stack(cfg, w, x, mask.dense(), rec, be);
-  Flow f{x, "encoder.input"};
-  const Flow m{Tensor(), "encoder.mask"};
-  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, m, rec, be, &mask);
-  return f.t;
+  return run_layers(cfg, w, x, {Tensor(), "encoder.mask"}, rec, be, &mask);
 }
 
 }  // namespace attnlab

@@ -94,7 +94,7 @@ std::string session_json(const Session& s) {
         {"positional", std::string(positional_name(c.positional))}, {"seed", c.seed},
         {"overview_cap", c.overview_cap}}},
       {"step", s.step},
-      {"view", {{"backend", s.backend}, {"memory_budget_mib", s.memory_budget_mib}}}};
+      {"view", {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib}}}};
   return out.dump(2) + "\n";
 }
 
@@ -120,9 +120,11 @@ Session parse_session(std::string_view text, const std::string& origin) {
   s.step = f.text(j, "step", "");
   if (const json* v = f.find(j, "view")) {
     if (!v->is_object()) f.fail("view", "should be an object");
-    s.backend = f.text(*v, "backend", "cpu", "view.");
-    if (s.backend != "cpu" && s.backend != "auto" && s.backend != "vulkan")
-      f.fail("view.backend", "'" + s.backend + "' is not one of cpu, auto, vulkan");
+    try {
+      s.backend = parse_backend(f.text(*v, "backend", "cpu", "view."));
+    } catch (const ConfigError& e) {
+      f.fail("view.backend", e.what());
+    }
     s.memory_budget_mib = f.integer(*v, "view.", "memory_budget_mib", 4096);
     if (s.memory_budget_mib < 1 || s.memory_budget_mib > (int64_t{1} << 30))
       f.fail("view.memory_budget_mib", "should be between 1 and 2^30");

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backend.h"
 #include "config.h"
 
 namespace attnlab {
@@ -21,7 +22,7 @@ struct Session {
   std::vector<std::string> memory_texts;  // cross-attention sources (empty: encoder only)
   ModelConfig cfg;                        // faults are not saved (an exercise plants them)
   std::string step;                       // step id on show ("" = the first)
-  std::string backend = "cpu";            // cpu | auto | vulkan
+  BackendKind backend = BackendKind::Cpu;
   int64_t memory_budget_mib = 4096;
 };
 

@@ -258,11 +258,7 @@ class TestBackend : public QObject {
   void forwardPassStepByStep() {
     QFETCH(bool, cross);
     QFETCH(bool, gelu);
-    ModelConfig cfg;
-    cfg.d_model = 32;
-    cfg.heads = 4;
-    cfg.d_ff = 72;
-    cfg.layers = 2;
+    ModelConfig cfg = test::small_stack(32, 72);
     cfg.cross = cross;
     cfg.activation = gelu ? Activation::Gelu : Activation::Relu;
     cfg.mask = MaskKind::PaddingCausal;

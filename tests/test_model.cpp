@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "memory.h"
 #include "model.h"
+#include "random_tensor.h"
 #include "safetensors.h"
 #include "weights_file.h"
 
@@ -17,11 +18,7 @@ using namespace attnlab;
 namespace {
 
 ModelConfig small(bool cross = false) {
-  ModelConfig c;
-  c.d_model = 16;
-  c.heads = 4;
-  c.d_ff = 24;
-  c.layers = 2;
+  ModelConfig c = test::small_stack(16, 24);
   c.cross = cross;
   c.mask = cross ? MaskKind::PaddingCausal : MaskKind::Padding;
   return c;

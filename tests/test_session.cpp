@@ -25,7 +25,7 @@ Session lesson() {
   s.cfg.seed = 7;
   s.cfg.cross = true;
   s.step = "decoder.layers.1.multihead_attn.weights";
-  s.backend = "auto";
+  s.backend = BackendKind::Auto;
   s.memory_budget_mib = 512;
   return s;
 }
@@ -52,7 +52,7 @@ class TestSession : public QObject {
     QCOMPARE(b.texts, a.texts);
     QCOMPARE(b.memory_texts, a.memory_texts);
     QCOMPARE(b.step, a.step);
-    QCOMPARE(b.backend, a.backend);
+    QVERIFY(b.backend == a.backend);
     QCOMPARE(b.memory_budget_mib, a.memory_budget_mib);
     QCOMPARE(session_json(b), session_json(a));  // every configuration field
     QVERIFY(b.cfg.cross);
@@ -109,7 +109,7 @@ class TestSession : public QObject {
     const Session s = parse_session("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"x y\"]}", "m");
     QCOMPARE(s.texts, std::vector<std::string>{"x y"});
     QVERIFY(!s.cfg.cross);
-    QCOMPARE(s.backend, std::string("cpu"));
+    QVERIFY(s.backend == BackendKind::Cpu);
     QCOMPARE(s.cfg.d_ff, 4 * s.cfg.d_model);
   }
 };

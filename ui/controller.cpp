@@ -9,16 +9,12 @@
 #include "bundle.h"
 #include "errors.h"
 #include "memory.h"
+#include "qtstrings.h"
 #include "weights.h"
 
 namespace attnlab::ui {
 
 namespace {
-std::vector<std::string> to_std(const QStringList& l) {
-  std::vector<std::string> out;
-  for (const auto& s : l) out.push_back(s.toStdString());
-  return out;
-}
 // One Vulkan device for the whole session. Never destroyed: at exit the driver's own atexit
 // handlers have already run, and tearing a device down after them is not safe.
 BackendCache& backendCache() {
@@ -49,7 +45,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->cfg = r.cfg;
   out->cfg.cross = !r.memoryTexts.isEmpty();
   out->cfg.validate();
-  out->batch = make_batch(to_std(r.texts), to_std(r.memoryTexts));
+  out->batch = make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts));
   const auto& b = out->batch;
   const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(),
                                    out->cfg.cross ? b.text.seq() : 0, static_cast<int64_t>(b.vocab.words.size()));
@@ -58,7 +54,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     check_memory_budget(est, r.memoryBudgetMiB);
   } catch (const DataError& e) {
     qint64 tiled = 0;
-    if (out->cfg.overview_cap == 0 && out->cfg.faults.empty()) {
+    if (out->cfg.overview_cap == 0 && out->cfg.faults.empty()) {  // the tiled path would apply
       ModelConfig t = out->cfg;
       t.overview_cap = kOverviewCap;
       tiled = estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
@@ -128,7 +124,6 @@ void Controller::start(const Request& r) {
     if (last->exchange(percent) == percent) return;
     QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
   };
-  running_request_ = r;
   watcher_->setFuture(QtConcurrent::run([r, gen, flag = cancel_, report]() -> Outcome {
     const Watch watch{flag.get(), report};
     try {
@@ -169,7 +164,7 @@ void Controller::finished() {
     emit resultReady(o.result);
   } else {
     if (o.overBudget)
-      emit overBudget(running_request_, o.overBudget->needBytes, o.overBudget->tiledBytes, o.overBudget->budgetMiB);
+      emit overBudget(o.overBudget->needBytes, o.overBudget->tiledBytes, o.overBudget->budgetMiB);
     emit failed(o.error);
   }
 }

@@ -73,7 +73,7 @@ class Controller : public QObject {
   void progress(qint64 done, qint64 total);  // from the running computation, at most ~100 times
   void cancelled();
   // The newest request was over its memory budget (failed() follows with the message).
-  void overBudget(const attnlab::ui::Request& r, qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
+  void overBudget(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
 
  private:
   struct Outcome {
@@ -83,7 +83,6 @@ class Controller : public QObject {
     std::optional<OverBudget> overBudget;
   };
   void start(const Request& r);
-  Request running_request_;
   void finished();
 
   QFutureWatcher<Outcome>* watcher_;

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "maskeditor.h"
+#include "qtstrings.h"
 #include "runcompare.h"
 
 namespace attnlab::ui {
@@ -38,12 +39,6 @@ QString kindTitle(ExerciseKind k) {
     case ExerciseKind::FixMask: return ExercisePanel::tr("Fix the mask");
   }
   return {};
-}
-
-QStringList toQt(const std::vector<std::string>& v) {
-  QStringList out;
-  for (const auto& s : v) out << QString::fromStdString(s);
-  return out;
 }
 
 }  // namespace
@@ -315,7 +310,7 @@ void ExercisePanel::start(int index) {
     case ExerciseKind::FindBug:
       answerStack_->setCurrentIndex(BugPage);
       bugStep_->clear();
-      bugStep_->addItems(toQt(ex.bug.steps));
+      bugStep_->addItems(toQStrings(ex.bug.steps));
       break;
     case ExerciseKind::FixMask:
       answerStack_->setCurrentIndex(MaskPage);
@@ -330,8 +325,8 @@ void ExercisePanel::start(int index) {
       r.cfg.faults.insert(ex.bug.fault);
       r.hideFaults = true;
     }
-    r.texts = toQt(ex.setup.texts);
-    r.memoryTexts = toQt(ex.setup.memory_texts);
+    r.texts = toQStrings(ex.setup.texts);
+    r.memoryTexts = toQStrings(ex.setup.memory_texts);
   }
   updateButtons();
   emit started(r, conceal, ex.has_setup);
@@ -427,11 +422,11 @@ void ExercisePanel::openComparison() {
   Request faulty;
   faulty.cfg = ex->setup.config;
   faulty.cfg.faults.insert(ex->bug.fault);
-  faulty.texts = toQt(ex->setup.texts);
-  faulty.memoryTexts = toQt(ex->setup.memory_texts);
+  faulty.texts = toQStrings(ex->setup.texts);
+  faulty.memoryTexts = toQStrings(ex->setup.memory_texts);
   Request correct = faulty;
   correct.cfg.faults.clear();
-  QStringList steps = toQt(ex->bug.marked);
+  QStringList steps = toQStrings(ex->bug.marked);
   steps.removeAll(QString::fromStdString(ex->bug.faulty_step));
   steps.prepend(QString::fromStdString(ex->bug.faulty_step));
   try {

@@ -136,7 +136,7 @@ void MainWindow::buildMenus() {
 
 // Over the memory budget: offer the tiled path (same outputs, overview heatmaps) when it fits,
 // otherwise say what else to change. Non-modal: the window stays usable behind it.
-void MainWindow::offerTiled(const Request&, qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB) {
+void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB) {
   const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1024.0 * 1024.0), 'f', 0); };
   auto* box = new QMessageBox(this);
   box->setObjectName(QStringLiteral("overBudgetOffer"));

@@ -67,7 +67,7 @@ class MainWindow : public QMainWindow {
   void exportBundleTo();
   void warn(const QString& what, const QString& error);
   void showResult(TraceResultPtr result);
-  void offerTiled(const Request& r, qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
+  void offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
   void showStep(int index);
   bool handleStepKey(int key);
   void saveSettings() const;

@@ -13,6 +13,7 @@
 #include "errors.h"
 #include "inputpanel.h"
 #include "mainwindow.h"
+#include "qtstrings.h"
 #include "session.h"
 
 namespace attnlab::ui {
@@ -20,23 +21,6 @@ namespace attnlab::ui {
 namespace {
 
 constexpr int kRecent = 6;
-
-QString backendName(BackendKind k) {
-  return k == BackendKind::Vulkan ? QStringLiteral("vulkan") : k == BackendKind::Auto ? QStringLiteral("auto")
-                                                                                       : QStringLiteral("cpu");
-}
-
-std::vector<std::string> toStd(const QStringList& l) {
-  std::vector<std::string> out;
-  for (const QString& s : l) out.push_back(s.toStdString());
-  return out;
-}
-
-QStringList toQt(const std::vector<std::string>& v) {
-  QStringList out;
-  for (const auto& s : v) out << QString::fromStdString(s);
-  return out;
-}
 
 }  // namespace
 
@@ -75,12 +59,12 @@ void MainWindow::rememberSession(const QString& path) {
 QString MainWindow::saveSession(const QString& path) {
   const Request r = inputs_->currentRequest();
   Session s;
-  s.texts = toStd(r.texts);
-  s.memory_texts = toStd(r.memoryTexts);
+  s.texts = toStdStrings(r.texts);
+  s.memory_texts = toStdStrings(r.memoryTexts);
   s.cfg = r.cfg;
   s.cfg.faults.clear();
   s.step = currentId_;
-  s.backend = backendName(r.backend).toStdString();
+  s.backend = r.backend;
   s.memory_budget_mib = r.memoryBudgetMiB;
   const QByteArray bytes = QByteArray::fromStdString(session_json(s));
   QSaveFile f(path);
@@ -112,10 +96,10 @@ QString MainWindow::openSession(const QString& path) {
   warn(tr("Opening the session"), error);
   if (!error.isEmpty()) return error;  // the window keeps what it had
   Request r;
-  r.texts = toQt(s.texts);
-  r.memoryTexts = toQt(s.memory_texts);
+  r.texts = toQStrings(s.texts);
+  r.memoryTexts = toQStrings(s.memory_texts);
   r.cfg = s.cfg;
-  r.backend = parse_backend(s.backend);
+  r.backend = s.backend;
   r.memoryBudgetMiB = s.memory_budget_mib;
   currentId_ = s.step;
   inputs_->setBackendKind(r.backend);
