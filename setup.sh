@@ -6,11 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-run}
 
-# The Vulkan compute path needs the headers and glslc to build, and the loader plus a driver to
+# Qt Linguist's lupdate/lrelease compile the Chinese translation; qt6-translations-l10n translates
+# Qt's own dialogs. The Vulkan compute path needs the headers and glslc to build, and the loader plus a driver to
 # run (Mesa's drivers include lavapipe, a software device; a GPU's own driver works as well).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nlohmann-json3-dev
                 libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk qt6-charts-dev qt6-svg-dev
-                libvulkan-dev glslc libvulkan1 mesa-vulkan-drivers)
+                libvulkan-dev glslc libvulkan1 mesa-vulkan-drivers
+                qt6-tools-dev qt6-l10n-tools qt6-translations-l10n)
 # PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
 # clang + libFuzzer build the fuzz targets; the Khronos validation layer watches the Vulkan tests;
 # dpkg-dev (dpkg-shlibdeps), binutils (objdump) and appstream (appstreamcli) check the .deb.

@@ -12,6 +12,7 @@
 #include "cli_common.h"
 #include "errors.h"
 #include "mainwindow.h"
+#include "windowhost.h"
 
 namespace attnlab::cli {
 void add_export_command(CLI::App& app);
@@ -31,8 +32,8 @@ int run_gui(int argc, char** argv) {
   QIcon icon;
   for (const char* size : {"48", "256"}) icon.addFile(QStringLiteral(":/icons/attnlab-%1.png").arg(QLatin1String(size)));
   QApplication::setWindowIcon(icon);
-  attnlab::ui::MainWindow w;
-  w.show();
+  attnlab::ui::WindowHost host;  // the window, in the saved language; rebuilt when it changes
+  host.window()->show();
   return QApplication::exec();
 }
 

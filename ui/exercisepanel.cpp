@@ -17,6 +17,7 @@
 #include "maskeditor.h"
 #include "qtstrings.h"
 #include "runcompare.h"
+#include "steptext.h"
 
 namespace attnlab::ui {
 
@@ -264,7 +265,7 @@ QString ExercisePanel::taskText(const Exercise& ex) const {
                                : ex.predict.ask == ShapeAsk::Strides ? tr("What are its <b>strides</b>?")
                                                                      : tr("Is it <b>contiguous</b>?");
       QString text = tr("Step <code>%1</code> (%2) — its shape is hidden in the window. %3")
-                         .arg(QString::fromStdString(s.id).toHtmlEscaped(), QString::fromStdString(s.title).toHtmlEscaped(), question);
+                         .arg(QString::fromStdString(s.id).toHtmlEscaped(), StepText::title(StepInfo{.id = s.id, .title = s.title}).toHtmlEscaped(), question);
       QStringList inputs;
       for (const auto& in : s.inputs)
         if (const StepFacts* f = ex.step(in))

@@ -19,6 +19,7 @@
 #include "errors.h"
 #include "stepnames.h"
 #include "weights.h"
+#include "steptext.h"
 
 namespace attnlab::ui {
 
@@ -292,11 +293,11 @@ void coverPage(Handout& h, const TraceResult& r) {
 void stepPage(Handout& h, const TraceResult& r, int i, int n) {
   const Step& s = r.trace.steps()[static_cast<size_t>(i)];
   h.text(Exporter::tr("Step %1 of %2 · %3").arg(i + 1).arg(n).arg(StepNames::location(r.trace, i)), handoutFont(11), kGrey, 2);
-  h.text(QString::fromStdString(s.info.title), handoutFont(20, true), kInk, 2);
+  h.text(StepText::title(s.info), handoutFont(20, true), kInk, 2);
   h.text(QString::fromStdString(s.info.id), handoutFont(11, false, true), kGrey, 10);
   if (!s.info.formula.empty()) {
     h.label(Exporter::tr("Formula"));
-    h.text(QString::fromStdString(s.info.formula), handoutFont(16), kInk, 10);
+    h.text(StepText::formula(s.info), handoutFont(16), kInk, 10);
   }
   h.label(Exporter::tr("PyTorch"));
   h.text(QString::fromStdString(s.info.code), handoutFont(12, false, true), kInk, 10, true);
@@ -317,7 +318,7 @@ void stepPage(Handout& h, const TraceResult& r, int i, int n) {
 void headsPage(Handout& h, const TraceResult& r, int idx) {
   const Step& s = r.trace.steps()[static_cast<size_t>(idx)];
   const int heads = static_cast<int>(s.tensor.size(1));
-  h.text(Exporter::tr("%1 — every head, sentence 1").arg(QString::fromStdString(s.info.title)), handoutFont(18, true), kInk, 2);
+  h.text(Exporter::tr("%1 — every head, sentence 1").arg(StepText::title(s.info)), handoutFont(18, true), kInk, 2);
   h.text(QString::fromStdString(heatmapFileBase(s.info.id, 0, 0)).section(QLatin1Char('.'), 0, -3), handoutFont(11, false, true), kGrey, 8);
   RenderOptions opt;
   opt.vectorCells = true;

@@ -11,6 +11,7 @@
 #include "attention_tiled.h"
 #include "heatmapview.h"
 #include "model.h"
+#include "steptext.h"
 
 namespace attnlab::ui {
 
@@ -141,7 +142,7 @@ void HeatmapGrid::rebuild() {
                     : kind == "qk"             ? tr("raw score")
                                                : tr("score"));
   const QString heads = heads_ == 1 ? tr("1 head") : tr("%1 heads").arg(heads_);
-  caption_->setText(tr("%1 · sentence %2 · %3").arg(QString::fromStdString(s->info.title)).arg(batch_ + 1).arg(heads));
+  caption_->setText(tr("%1 · sentence %2 · %3").arg(StepText::title(s->info)).arg(batch_ + 1).arg(heads));
   const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(heads_))));
   for (int h = 0; h < heads_; ++h) {
     auto* view = new HeatmapView(gridHost_);

@@ -26,12 +26,12 @@ struct Sample {
 };
 
 const Sample kSamples[] = {
-    {QT_TRANSLATE_NOOP("InputPanel", "Built-in: English + Chinese batch"), nullptr, nullptr},
-    {QT_TRANSLATE_NOOP("InputPanel", "English batch (padding)"), ":/samples/english_batch.txt", nullptr},
-    {QT_TRANSLATE_NOOP("InputPanel", "Chinese sentences"), ":/samples/chinese.txt", nullptr},
-    {QT_TRANSLATE_NOOP("InputPanel", "Translation (cross-attention)"), ":/samples/translation_target.txt",
+    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Built-in: English + Chinese batch"), nullptr, nullptr},
+    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "English batch (padding)"), ":/samples/english_batch.txt", nullptr},
+    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Chinese sentences"), ":/samples/chinese.txt", nullptr},
+    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Translation (cross-attention)"), ":/samples/translation_target.txt",
      ":/samples/translation_source.txt"},
-    {QT_TRANSLATE_NOOP("InputPanel", "Long document"), ":/samples/long_document.txt", nullptr},
+    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Long document"), ":/samples/long_document.txt", nullptr},
 };
 
 QString readResource(const char* path) {

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include <QAbstractSpinBox>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -107,6 +108,7 @@ void MainWindow::buildMenus() {
   view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { setZoom(zoom_ / 1.2); });
   view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { setZoom(1.0); });
   buildColorMenu(view);
+  buildLanguageMenu(view);
   view->addSeparator();
   QAction* present = view->addAction(tr("&Presenter mode"));
   present->setObjectName(QStringLiteral("presenterAction"));
@@ -164,6 +166,27 @@ void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMi
   box->open();
 }
 
+// View ▸ Language: the choice is remembered; the window is rebuilt in the new language at once.
+void MainWindow::buildLanguageMenu(QMenu* view) {
+  QMenu* menu = view->addMenu(tr("&Language"));
+  auto* group = new QActionGroup(menu);
+  const UiLanguage saved = Language::saved();
+  const struct {
+    UiLanguage lang;
+    QString text, name;
+  } choices[] = {{UiLanguage::System, tr("Follow the &system"), QStringLiteral("languageSystem")},
+                 {UiLanguage::English, QStringLiteral("English"), QStringLiteral("languageEnglish")},
+                 {UiLanguage::Chinese, QStringLiteral("简体中文"), QStringLiteral("languageChinese")}};
+  for (const auto& c : choices) {
+    QAction* a = menu->addAction(c.text);  // each language names itself in its own words
+    a->setObjectName(c.name);
+    a->setCheckable(true);
+    a->setChecked(c.lang == saved);
+    group->addAction(a);
+    connect(a, &QAction::triggered, this, [this, l = c.lang] { emit languageRequested(l); });
+  }
+}
+
 // The tab bars QMainWindow makes for tabbed docks have no name of their own.
 void MainWindow::nameDockTabs() {
   for (QTabBar* t : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) t->setAccessibleName(tr("Panels"));
@@ -186,7 +209,7 @@ void MainWindow::showResult(TraceResultPtr result) {
   showStep(navigator_->current());
   QString where = result->backend == QLatin1String("vulkan")
                       ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
-                      : result->device;
+                      : Language::device(result->device);
   if (!result->note.isEmpty()) where += tr(" — %1").arg(result->note);
   status_->setText(tr("%1 steps computed in %2 ms, about %3 MiB (%4)")
                        .arg(result->trace.steps().size())

@@ -5,6 +5,7 @@
 #include <QMainWindow>
 
 #include "controller.h"
+#include "language.h"
 
 class QDockWidget;
 class QLabel;
@@ -42,6 +43,10 @@ class MainWindow : public QMainWindow {
   // Sessions (.attnlab): "" on success, otherwise the message also shown to the user.
   QString saveSession(const QString& path);
   QString openSession(const QString& path);
+  void persist() const { saveSettings(); }  // layout, inputs and step into QSettings, now
+
+ signals:
+  void languageRequested(UiLanguage choice);  // WindowHost rebuilds the window in that language
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -53,6 +58,7 @@ class MainWindow : public QMainWindow {
   void buildSessionMenu(QMenu* file);
   void rememberSession(const QString& path);
   void buildColorMenu(QMenu* view);
+  void buildLanguageMenu(QMenu* view);
   void buildExercises(QDockWidget* besides);
   void resetExerciseProgress();
   // Every computation goes through here: the exercise's planted faults added, the request kept.

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "stepnames.h"
+#include "steptext.h"
 
 namespace attnlab::ui {
 
@@ -112,7 +113,7 @@ void ShapeDiagram::setStep(TraceResultPtr result, int stepIndex) {
     output_ = makeBox(QString::fromStdString(out.info.result), out);
     hasOutput_ = true;
     move_ = structuralMove(out, inputs_.size() == 1 ? first : nullptr);
-    if (move_.isEmpty()) move_ = QString::fromStdString(out.info.formula);
+    if (move_.isEmpty()) move_ = StepText::formula(out.info);
     if (output_.hidden) move_ = tr("(hidden: predict the result in the exercise panel)");
   }
   setAccessibleDescription(boxTexts().join(QLatin1Char('\n')) + QLatin1Char('\n') + move_);

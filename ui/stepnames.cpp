@@ -1,4 +1,5 @@
 #include "stepnames.h"
+#include "steptext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -317,7 +318,7 @@ QString StepNames::location(const Trace& trace, int index) {
   else if (cross) parts << tr("%1 layer %2").arg(where.stack).arg(where.layer + 1);
   else parts << tr("Layer %1").arg(where.layer + 1);
   if (!where.block.isEmpty()) parts << where.block;
-  parts << tr("%1/%2").arg(pos).arg(total) << QString::fromStdString(steps[static_cast<size_t>(index)].info.title);
+  parts << tr("%1/%2").arg(pos).arg(total) << StepText::title(steps[static_cast<size_t>(index)].info);
   return parts.join(QStringLiteral(" · "));
 }
 

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "stepnames.h"
+#include "steptext.h"
 
 namespace attnlab::ui {
 
@@ -103,7 +104,7 @@ void StepNavigator::setResult(TraceResultPtr result, int index) {
       block = nullptr;
       blockKey.clear();
     }
-    auto* item = new QTreeWidgetItem(parent, {QString::fromStdString(steps[i].info.title)});
+    auto* item = new QTreeWidgetItem(parent, {StepText::title(steps[i].info)});
     item->setData(0, kStepRole, static_cast<int>(i));
     item->setToolTip(0, QString::fromStdString(steps[i].info.id));
     items_.push_back(item);

@@ -22,6 +22,8 @@
 #include "stepnames.h"
 #include "tensorview.h"
 #include "tokenizer.h"
+#include "steptext.h"
+#include "language.h"
 
 namespace attnlab::ui {
 
@@ -117,6 +119,11 @@ void StepPanel::styleHeader() {
   code_->setFont(fixed);
   change_->setFont(font());  // a label with a style sheet does not follow its parent's font
   const bool dark = palette().color(QPalette::Window).lightness() < 128;  // Qt 6.4: judge by the palette
+  QFont prose = font();
+  prose.setPointSizeF(font().pointSizeF() * 1.1);
+  explain_->setFont(prose);
+  explain_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #e8e8e8; background: #2a3340; padding: 6px 8px; border-left: 4px solid #6fa8dc; }")
+                               : QStringLiteral("QLabel { color: #1a1a1a; background: #eef4fb; padding: 6px 8px; border-left: 4px solid #3d7cc9; }"));
   change_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #8cc4ff; }") : QStringLiteral("QLabel { color: #1d4f91; }"));
   if (concealNote_) {
     concealNote_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; color: %1; padding: 12px; }")
@@ -140,12 +147,13 @@ QWidget* StepPanel::buildHeader() {
   code_ = label(QStringLiteral("code"));
   code_->setStyleSheet(QStringLiteral("QLabel { background: #f3f3f3; color: #202020; padding: 6px; border-radius: 4px; }"));
   change_ = label(QStringLiteral("change"));
+  explain_ = label(QStringLiteral("explanation"));
   timing_ = label(QStringLiteral("timing"));
   styleHeader();
   diagram_ = new ShapeDiagram;
   sentence_ = new QComboBox;
   sentence_->setObjectName(QStringLiteral("sentence"));
-  for (QWidget* w : std::initializer_list<QWidget*>{location_, title_, formula_, code_, change_, diagram_}) v->addWidget(w);
+  for (QWidget* w : std::initializer_list<QWidget*>{location_, explain_, title_, formula_, code_, change_, diagram_}) v->addWidget(w);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Sentence:")));
   row->addWidget(sentence_, 1);
@@ -166,7 +174,8 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   sel_.head = std::clamp(sel_.head, 0, static_cast<int>(sel_.result->cfg.heads) - 1);
   location_->setText(StepNames::location(sel_.result->trace, index));
   title_->setText(tr("Step id: %1").arg(QString::fromStdString(s.info.id)));
-  formula_->setText(QString::fromStdString(s.info.formula));
+  formula_->setText(StepText::formula(s.info));
+  explain_->setText(StepText::explanation(s.info.id));
   code_->setText(QString::fromStdString(s.info.code));
   change_->setText(StepNames::whatChanged(sel_.result->trace, index));
   const bool hidden = !concealed_.isEmpty() && QString::fromStdString(s.info.id) == concealed_;
@@ -174,6 +183,7 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
     formula_->setText(tr("(formula hidden: it names the axes)"));
     code_->setText(tr("# hidden until you answer"));
     change_->setText(tr("What this step computes is the question."));
+    explain_->clear();
   }
   const bool readsHidden = std::any_of(s.info.bindings.begin(), s.info.bindings.end(), [this](const auto& bind) {
     return !concealed_.isEmpty() && QString::fromStdString(bind.source) == concealed_;
@@ -198,7 +208,7 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
     sentence_->blockSignals(false);
     sel_.batch = std::max(0, sentence_->currentIndex());
     timing_->setText(tr("%1 ms").arg(sel_.result->forward_ms, 0, 'f', 1));
-    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(sel_.result->device));
+    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(Language::device(sel_.result->device)));
   }
   refreshValues();
   refreshTab();

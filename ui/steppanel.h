@@ -73,7 +73,7 @@ class StepPanel : public QWidget {
   ViewSelection sel_;
   QString concealed_;
   QLabel* concealNote_ = nullptr;
-  QLabel *location_ = nullptr, *title_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr,
+  QLabel *location_ = nullptr, *title_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr, *explain_ = nullptr,
          *timing_ = nullptr;
   QComboBox* sentence_;
   ShapeDiagram* diagram_;

@@ -1,0 +1,2583 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ColorLegend</name>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+</context>
+<context>
+    <name>ColorScheme</name>
+    <message>
+        <source>Cividis (colour-blind safe)</source>
+        <translation>Cividis（色盲友好）</translation>
+    </message>
+    <message>
+        <source>Grayscale (for printing)</source>
+        <translation>灰度（适合打印）</translation>
+    </message>
+    <message>
+        <source>Viridis</source>
+        <translation>Viridis</translation>
+    </message>
+</context>
+<context>
+    <name>ExerciseCatalog</name>
+    <message>
+        <source>%1: the id "%2" is already used by another exercise; this file is skipped</source>
+        <translation>%1：ID“%2”已被另一个练习使用；已跳过此文件</translation>
+    </message>
+</context>
+<context>
+    <name>Exporter</name>
+    <message>
+        <source>Cannot write “%1”: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Export cancelled: no files were written.</source>
+        <translation>导出已取消：未写入任何文件。</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: the forward pass has not finished.</source>
+        <translation>暂无可导出的内容：前向传播尚未完成。</translation>
+    </message>
+    <message>
+        <source>the picture could not be encoded</source>
+        <translation>无法对图片进行编码</translation>
+    </message>
+    <message>
+        <source>the scale must be between 0 and 16</source>
+        <translation>缩放比例必须介于 0 和 16 之间</translation>
+    </message>
+    <message>
+        <source>the picture is too large for memory</source>
+        <translation>图片太大，内存无法容纳</translation>
+    </message>
+    <message>
+        <source>Attention heatmap exported by Attention Lab</source>
+        <translation>由 Attention Lab 导出的注意力热力图</translation>
+    </message>
+    <message>
+        <source>step %1 has no head %2 for sentence %3</source>
+        <translation>步骤 %1 中，句子 %3 没有头 %2</translation>
+    </message>
+    <message>
+        <source>The clipboard is only available from the window.</source>
+        <translation>剪贴板只能在窗口中使用。</translation>
+    </message>
+    <message>
+        <source>The picture is too large to copy.</source>
+        <translation>图片太大，无法复制。</translation>
+    </message>
+    <message>
+        <source>the folder cannot be created</source>
+        <translation>无法创建该文件夹</translation>
+    </message>
+    <message>
+        <source>Choose at least one format: PNG, SVG or CSV.</source>
+        <translation>请至少选择一种格式：PNG、SVG 或 CSV。</translation>
+    </message>
+    <message>
+        <source>Choose a folder to export into.</source>
+        <translation>请选择要导出到的文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder “%1”: its parent is missing or cannot be written to.</source>
+        <translation>无法创建文件夹“%1”：其上级文件夹不存在或不可写入。</translation>
+    </message>
+    <message>
+        <source>Cannot write into the folder “%1”: %2</source>
+        <translation>无法写入文件夹“%1”：%2</translation>
+    </message>
+    <message>
+        <source>%1, strides %2, %3</source>
+        <translation>%1，步长 %2，%3</translation>
+    </message>
+    <message>
+        <source>contiguous</source>
+        <translation>连续</translation>
+    </message>
+    <message>
+        <source>not contiguous</source>
+        <translation>不连续</translation>
+    </message>
+    <message>
+        <source>Attention Lab — the forward pass, step by step</source>
+        <translation>Attention Lab —— 逐步解析前向传播</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>d_model %1 · %2 heads (d_head %3) · d_ff %4 · %5 layer(s) · mask %6 · %7-norm · %8 · positions %9 · eps %10 · seed %11%12</source>
+        <translation>d_model %1 · %2 个头（d_head %3）· d_ff %4 · %5 层 · 掩码 %6 · %7-norm · %8 · 位置编码 %9 · eps %10 · 随机种子 %11%12</translation>
+    </message>
+    <message>
+        <source> · encoder–decoder with cross-attention</source>
+        <translation> · 带交叉注意力的编码器–解码器</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Computed on %1 in %2 ms.</source>
+        <translation>在 %1 上计算，用时 %2 ms。</translation>
+    </message>
+    <message>
+        <source>Decoder sentences (tokens)</source>
+        <translation>解码器句子（词元）</translation>
+    </message>
+    <message>
+        <source>Sentences (tokens)</source>
+        <translation>句子（词元）</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>Encoder (source) sentences</source>
+        <translation>编码器（源）句子</translation>
+    </message>
+    <message>
+        <source>How to read it</source>
+        <translation>阅读说明</translation>
+    </message>
+    <message>
+        <source>One page per step: where it sits, what it computes (formula and the PyTorch line that recomputes it), what changed, and the shapes and strides of its tensor and inputs. After each softmax come every head's weights for sentence 1: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
+        <translation>每个步骤占一页：它所处的位置、计算内容（公式以及重新计算它的 PyTorch 代码）、发生了哪些变化，以及其张量和输入的形状与步长。每个 softmax 之后列出句子 1 在每个头上的权重：行是查询，列是键；被掩码的键显示为灰色斜线，NaN 显示为品红色。</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · %3</source>
+        <translation>第 %1 步，共 %2 步 · %3</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <source>What changed</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>%1 = %2 — %3</source>
+        <translation>%1 = %2 — %3</translation>
+    </message>
+    <message>
+        <source>%1 — every head, sentence 1</source>
+        <translation>%1 —— 所有头，句子 1</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Attention Lab handout</source>
+        <translation>Attention Lab 讲义</translation>
+    </message>
+    <message>
+        <source>“%1” is a file, not a folder.</source>
+        <translation>“%1”是文件，不是文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” is not empty: choose a new or empty folder, or allow replacing it.</source>
+        <translation>文件夹“%1”不为空：请选择一个新的或空的文件夹，或允许替换它。</translation>
+    </message>
+    <message>
+        <source>Could not export the bundle to “%1”: %2</source>
+        <translation>无法将数据包导出到“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>HeatmapRenderer</name>
+    <message>
+        <source>masked (−∞)</source>
+        <translation>被掩码（−∞）</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>downsampled from %1×%2 cells: each pixel is the mean of a block</source>
+        <translation>由 %1×%2 个单元格降采样：每个像素是一个块的均值</translation>
+    </message>
+    <message>
+        <source>%1×%2 cells drawn as an image (more than %3 rectangles)</source>
+        <translation>%1×%2 个单元格绘制为图像（超过 %3 个矩形）</translation>
+    </message>
+    <message>
+        <source>%1 · sentence %2 · head %3</source>
+        <translation>%1 · 句子 %2 · 头 %3</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>raw score</source>
+        <translation>原始分数</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+</context>
+<context>
+    <name>Language</name>
+    <message>
+        <source>CPU: %1 (Eigen %2, %3 threads)</source>
+        <translation>CPU：%1（Eigen %2，%3 个线程）</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Out of memory: try shorter sentences, fewer layers or a smaller d_model.</source>
+        <translation>内存不足：请尝试缩短句子、减少层数或减小 d_model。</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2</source>
+        <translation>%1 · 第 %2 层</translation>
+    </message>
+    <message>
+        <source>There is nothing on screen to export.</source>
+        <translation>屏幕上没有可导出的内容。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Attention Lab view</source>
+        <translation>Attention Lab 视图</translation>
+    </message>
+    <message>
+        <source>There is nothing on screen to copy.</source>
+        <translation>屏幕上没有可复制的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>StepNames</name>
+    <message>
+        <source>%1 … %2</source>
+        <translation>%1 … %2</translation>
+    </message>
+    <message>
+        <source>Already contiguous: nothing was copied; %1 is the same storage as %2.</source>
+        <translation>已经是连续的：没有复制任何数据；%1 与 %2 共用同一块存储。</translation>
+    </message>
+    <message>
+        <source>Nothing computed: %1 is the same tensor as %2 %3 (same storage).</source>
+        <translation>未进行计算：%1 与 %2 %3 是同一个张量（同一块存储）。</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>%1 is split into %2</source>
+        <translation>%1 被拆分为 %2</translation>
+    </message>
+    <message>
+        <source>%1 are joined into %2</source>
+        <translation>%1 被合并为 %2</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Same %1 numbers, new shape %2: %3 — no data moved (same storage).</source>
+        <translation>同样的 %1 个数，新形状 %2：%3——数据没有移动（同一块存储）。</translation>
+    </message>
+    <message>
+        <source>Axes %1 and %2 swapped</source>
+        <translation>交换了轴 %1 和轴 %2</translation>
+    </message>
+    <message>
+        <source>Axes reordered</source>
+        <translation>轴的顺序已重排</translation>
+    </message>
+    <message>
+        <source>a view, and still contiguous</source>
+        <translation>这是一个视图，仍然是连续的</translation>
+    </message>
+    <message>
+        <source>a view, not contiguous any more</source>
+        <translation>这是一个视图，已不再连续</translation>
+    </message>
+    <message>
+        <source>%1: now %2; strides %3 — %4.</source>
+        <translation>%1：现在为 %2；步长 %3——%4。</translation>
+    </message>
+    <message>
+        <source>Copied into a fresh block in C order so the next view can work; values unchanged, strides now %1.</source>
+        <translation>已按 C 顺序复制到一块新内存中，以便下一个 view 能够执行；数值不变，步长现在为 %1。</translation>
+    </message>
+    <message>
+        <source>%1 → %2: each of the %3 token vectors (%4 numbers) is multiplied by %5ᵀ (%4 × %6) and a bias is added, giving %6 new numbers per token.</source>
+        <translation>%1 → %2：%3 个词元向量（每个 %4 个数）分别乘以 %5ᵀ（%4 × %6）并加上偏置，每个词元得到 %6 个新数。</translation>
+    </message>
+    <message>
+        <source>%1 @ %2 → %3: each query's %4 outputs are the average of the value vectors, weighted by its row of attention weights.</source>
+        <translation>%1 @ %2 → %3：每个查询的 %4 个输出是各值向量的加权平均，权重为该查询所在行的注意力权重。</translation>
+    </message>
+    <message>
+        <source>%1 @ %2 → %3: %4 dot products of length %5, one per query–key pair and head; range %6.</source>
+        <translation>%1 @ %2 → %3：%4 个长度为 %5 的点积，每个查询–键对和每个头各一个；范围 %6。</translation>
+    </message>
+    <message>
+        <source>Every score divided by √Dh = √%1 = %2: the range %3 became %4.</source>
+        <translation>每个分数都除以 √Dh = √%1 = %2：范围从 %3 变为 %4。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 scores set to −∞ (the masked keys); the other %3 are unchanged.</source>
+        <translation>%2 个分数中有 %1 个被设为 −∞（被掩码的键）；其余 %3 个保持不变。</translation>
+    </message>
+    <message>
+        <source>Each of the %1 rows now sums to 1 (within %2); largest weight %3, and %4 weights are exactly 0.</source>
+        <translation>%1 行中每一行的和现在都为 1（误差在 %2 以内）；最大权重为 %3，有 %4 个权重恰好为 0。</translation>
+    </message>
+    <message>
+        <source> %1 values are NaN (rows with every key masked).</source>
+        <translation>有 %1 个值为 NaN（所有键都被掩码的行）。</translation>
+    </message>
+    <message>
+        <source>Each token's %1 numbers were shifted to mean 0 and scaled to variance 1 (before: means %2 … %3, standard deviations %4 … %5), then multiplied by γ and shifted by β; shape %6 kept.</source>
+        <translation>每个词元的 %1 个数先被平移到均值 0、缩放到方差 1（之前：均值 %2 … %3，标准差 %4 … %5），再乘以 γ 并加上 β；形状 %6 保持不变。</translation>
+    </message>
+    <message>
+        <source>The sub-layer's output was added to its input x, number by number (shape %1 kept): the stream changed by %2 on average.</source>
+        <translation>子层的输出被逐元素加到它的输入 x 上（形状 %1 保持不变）：残差流平均变化了 %2。</translation>
+    </message>
+    <message>
+        <source>GELU pulled the %1 negative numbers of %2 (%3 %) towards 0 (now ≥ %4); positives are nearly unchanged.</source>
+        <translation>GELU 将 %2 个数中的 %1 个负数（%3 %）拉向 0（现在 ≥ %4）；正数几乎不变。</translation>
+    </message>
+    <message>
+        <source>ReLU set the %1 negative numbers of %2 (%3 %) to 0; the other %4 pass unchanged.</source>
+        <translation>ReLU 将 %2 个数中的 %1 个负数（%3 %）置为 0；其余 %4 个数原样通过。</translation>
+    </message>
+    <message>
+        <source>%1 mask: %2 of %3 entries are 1 (may attend), %4 are 0 (masked).</source>
+        <translation>%1 掩码：%3 个元素中有 %2 个为 1（允许关注），%4 个为 0（被掩码）。</translation>
+    </message>
+    <message>
+        <source>Input data, not computed: %1 vocabulary rows of %2 seeded numbers (range %3); row 0 ([PAD]) is all zeros.</source>
+        <translation>输入数据，非计算结果：词表共 %1 行，每行 %2 个由随机种子生成的数（范围 %3）；第 0 行（[PAD]）全为零。</translation>
+    </message>
+    <message>
+        <source>Input data, not computed: %1 token ids %2, of which %3 are [PAD] (id 0).</source>
+        <translation>输入数据，非计算结果：%1 个词元 id %2，其中 %3 个是 [PAD]（id 0）。</translation>
+    </message>
+    <message>
+        <source>Each of the %1 token ids picked its row of the %2 table: %3 → %4; %5 [PAD] positions got zero vectors.</source>
+        <translation>%1 个词元 id 各自取出 %2 表中对应的行：%3 → %4；%5 个 [PAD] 位置得到零向量。</translation>
+    </message>
+    <message>
+        <source>A fixed %1 = %2 code of sines and cosines (range %3): it depends on the position only, not on the token.</source>
+        <translation>固定的 %1 = %2 正弦/余弦编码（范围 %3）：它只取决于位置，与词元无关。</translation>
+    </message>
+    <message>
+        <source>The position code %1 was added to every sentence's embeddings: shape %2 kept, range now %3.</source>
+        <translation>位置编码 %1 被加到每个句子的嵌入上：形状 %2 保持不变，范围现在为 %3。</translation>
+    </message>
+    <message>
+        <source>Decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>前馈网络</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>%1 layer %2</source>
+        <translation>%1第 %2 层</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>%1 bins</source>
+        <translation>%1 分箱</translation>
+    </message>
+    <message>
+        <source>axis %1</source>
+        <translation>轴 %1</translation>
+    </message>
+    <message>
+        <source>Computed a new tensor %1 %2.</source>
+        <translation>计算得到新张量 %1 %2。</translation>
+    </message>
+    <message>
+        <source>Computed %1 %2 from %3.</source>
+        <translation>由 %3 计算得到 %1 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>StepText</name>
+    <message>
+        <source>Embedding table</source>
+        <translation>嵌入表</translation>
+    </message>
+    <message>
+        <source>Token ids</source>
+        <translation>词元 ID</translation>
+    </message>
+    <message>
+        <source>Token embeddings</source>
+        <translation>词元嵌入</translation>
+    </message>
+    <message>
+        <source>Sinusoidal position code</source>
+        <translation>正弦位置编码</translation>
+    </message>
+    <message>
+        <source>Layer input: embedding + position</source>
+        <translation>层输入：嵌入 + 位置编码</translation>
+    </message>
+    <message>
+        <source>Layer input (no position code)</source>
+        <translation>层输入（无位置编码）</translation>
+    </message>
+    <message>
+        <source>Attention mask</source>
+        <translation>注意力掩码</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention mask</source>
+        <translation>解码器自注意力掩码</translation>
+    </message>
+    <message>
+        <source>Cross-attention mask</source>
+        <translation>交叉注意力掩码</translation>
+    </message>
+    <message>
+        <source>%1 projection</source>
+        <translation>%1 投影</translation>
+    </message>
+    <message>
+        <source>%1 projection with W_Q</source>
+        <translation>用 W_Q 做 %1 投影</translation>
+    </message>
+    <message>
+        <source>Split heads: view %1</source>
+        <translation>拆分多头：view %1</translation>
+    </message>
+    <message>
+        <source>Split heads: view %1 straight to (B, H, T, Dh)</source>
+        <translation>拆分多头：将 %1 直接 view 为 (B, H, T, Dh)</translation>
+    </message>
+    <message>
+        <source>Split heads: transpose %1</source>
+        <translation>拆分多头：transpose %1</translation>
+    </message>
+    <message>
+        <source>Transpose K</source>
+        <translation>转置 K</translation>
+    </message>
+    <message>
+        <source>Dot products QKᵀ</source>
+        <translation>点积 QKᵀ</translation>
+    </message>
+    <message>
+        <source>Scale by √d_head</source>
+        <translation>除以 √d_head 进行缩放</translation>
+    </message>
+    <message>
+        <source>Scale by √d_model</source>
+        <translation>除以 √d_model 进行缩放</translation>
+    </message>
+    <message>
+        <source>No scaling</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>Apply the mask</source>
+        <translation>应用掩码</translation>
+    </message>
+    <message>
+        <source>Apply the mask with 0, not −∞</source>
+        <translation>用 0 而非 −∞ 应用掩码</translation>
+    </message>
+    <message>
+        <source>Softmax over the keys</source>
+        <translation>沿键方向做 softmax</translation>
+    </message>
+    <message>
+        <source>Softmax over the queries</source>
+        <translation>沿查询方向做 softmax</translation>
+    </message>
+    <message>
+        <source>Softmax before the mask</source>
+        <translation>在掩码之前做 softmax</translation>
+    </message>
+    <message>
+        <source>Softmax before the mask (fault), over the queries</source>
+        <translation>在掩码之前做 softmax（植入的错误），且沿查询方向</translation>
+    </message>
+    <message>
+        <source>Mask after the softmax</source>
+        <translation>在 softmax 之后应用掩码</translation>
+    </message>
+    <message>
+        <source>Attention weights, tiled (overview)</source>
+        <translation>注意力权重，分块计算（概览）</translation>
+    </message>
+    <message>
+        <source>Weighted sum of values</source>
+        <translation>值的加权和</translation>
+    </message>
+    <message>
+        <source>Weighted sum of values, tiled</source>
+        <translation>值的加权和，分块计算</translation>
+    </message>
+    <message>
+        <source>Merge heads: transpose</source>
+        <translation>合并多头：transpose</translation>
+    </message>
+    <message>
+        <source>Merge heads: contiguous</source>
+        <translation>合并多头：contiguous</translation>
+    </message>
+    <message>
+        <source>Merge heads: view</source>
+        <translation>合并多头：view</translation>
+    </message>
+    <message>
+        <source>Merge heads: view without transpose + contiguous</source>
+        <translation>合并多头：不经 transpose + contiguous 直接 view</translation>
+    </message>
+    <message>
+        <source>Output projection</source>
+        <translation>输出投影</translation>
+    </message>
+    <message>
+        <source>Residual connection %1</source>
+        <translation>残差连接 %1</translation>
+    </message>
+    <message>
+        <source>LayerNorm %1</source>
+        <translation>LayerNorm %1</translation>
+    </message>
+    <message>
+        <source>FFN: expand to d_ff</source>
+        <translation>FFN：扩展到 d_ff</translation>
+    </message>
+    <message>
+        <source>FFN: %1</source>
+        <translation>FFN：%1</translation>
+    </message>
+    <message>
+        <source>FFN: back to d_model</source>
+        <translation>FFN：变回 d_model</translation>
+    </message>
+    <message>
+        <source>Layer output</source>
+        <translation>层输出</translation>
+    </message>
+    <message>
+        <source>one seeded vector per distinct token</source>
+        <translation>每个不同的词元对应一个由随机种子生成的向量</translation>
+    </message>
+    <message>
+        <source>vocabulary index of each token</source>
+        <translation>每个词元在词表中的索引</translation>
+    </message>
+    <message>
+        <source>1 = may attend, 0 = masked (%1)</source>
+        <translation>1 = 可以关注，0 = 被掩码（%1）</translation>
+    </message>
+    <message>
+        <source>the look-ahead triangle is transposed: token i sees keys j ≥ i (the future), not j ≤ i</source>
+        <translation>前瞻三角被转置了：词元 i 看到的是键 j ≥ i（未来），而不是 j ≤ i</translation>
+    </message>
+    <message>
+        <source>the padding is laid along the queries, not the keys: [PAD] queries see no key, every query sees the [PAD] keys</source>
+        <translation>填充沿查询方向而非键方向放置：[PAD] 查询看不到任何键，而每个查询都能看到 [PAD] 键</translation>
+    </message>
+    <message>
+        <source>%1 = x·W_Qᵀ + b_Q — the Q rows of in_proj again, not the %2 rows</source>
+        <translation>%1 = x·W_Qᵀ + b_Q —— 又用了 in_proj 中 Q 的那几行，而不是 %2 的那几行</translation>
+    </message>
+    <message>
+        <source>(B, T, D) → (B, H, T, Dh) in one view, no transpose: head h takes the h-th run of T·Dh numbers, so its rows mix positions and features</source>
+        <translation>(B, T, D) → (B, H, T, Dh) 一次 view 完成，没有 transpose：头 h 取的是第 h 段连续的 T·Dh 个数，因此它的各行混杂了不同的位置和特征</translation>
+    </message>
+    <message>
+        <source>S = QKᵀ — the division by √Dh is missing (√Dh = %1)</source>
+        <translation>S = QKᵀ —— 缺少除以 √Dh 这一步（√Dh = %1）</translation>
+    </message>
+    <message>
+        <source>QKᵀ / √D, √D = %1 — should be √Dh = %2</source>
+        <translation>QKᵀ / √D, √D = %1 —— 应为 √Dh = %2</translation>
+    </message>
+    <message>
+        <source>scores + (−∞ where mask = 0)</source>
+        <translation>分数 + (掩码为 0 处取 −∞)</translation>
+    </message>
+    <message>
+        <source>scores with 0 where mask = 0: a masked key keeps e^(0 − max) / Σ &gt; 0 of the weight</source>
+        <translation>在掩码为 0 处填 0 的分数：被掩码的键仍保留 e^(0 − max) / Σ &gt; 0 的权重</translation>
+    </message>
+    <message>
+        <source>each row sums to 1</source>
+        <translation>每行之和为 1</translation>
+    </message>
+    <message>
+        <source>A = softmax(scores, dim = −2): each column sums to 1, the rows do not</source>
+        <translation>A = softmax(scores, dim = −2)：每列之和为 1，各行则不然</translation>
+    </message>
+    <message>
+        <source>softmax(scores, dim = %1) of the unmasked scores: masked keys take their share too</source>
+        <translation>对尚未施加掩码的分数做 softmax(scores, dim = %1)：被掩码的键也分走了一份权重</translation>
+    </message>
+    <message>
+        <source>A = softmax(S), then 0 where mask = 0: rows with masked keys sum to less than 1</source>
+        <translation>A = softmax(S)，再在掩码为 0 处置 0：含被掩码键的行之和小于 1</translation>
+    </message>
+    <message>
+        <source>A block by block, never whole</source>
+        <translation>A 逐块计算，从不完整保存</translation>
+    </message>
+    <message>
+        <source>a cell: %1 queries' mean weight on %2 keys</source>
+        <translation>每个单元格：%1 个查询对 %2 个键的平均权重</translation>
+    </message>
+    <message>
+        <source>A·V with an online softmax over blocks of keys: a running maximum m and sum l per query, O ← O·e^(m_old − m) + e^(S − m)·V, then O / l</source>
+        <translation>在键的各个分块上用在线 softmax 计算 A·V：每个查询维护一个累计最大值 m 和累计和 l，O ← O·e^(m_old − m) + e^(S − m)·V，最后计算 O / l</translation>
+    </message>
+    <message>
+        <source>no (Tq, Tk) matrix kept</source>
+        <translation>不保留 (Tq, Tk) 矩阵</translation>
+    </message>
+    <message>
+        <source>(B, H, Tq, Dh) → (B, Tq, D) in one view: a row of the context strings together pieces of one head at several query positions</source>
+        <translation>(B, H, Tq, Dh) → (B, Tq, D) 一次 view 完成：上下文的一行拼接的是同一个头在多个查询位置上的片段</translation>
+    </message>
+    <message>
+        <source>copy into C order so that view() can work</source>
+        <translation>复制为 C 顺序，以便 view() 能正常工作</translation>
+    </message>
+    <message>
+        <source>(x − mean) / √(var + ε) · γ + β  (over D, biased var)</source>
+        <translation>(x − mean) / √(var + ε) · γ + β（沿 D 计算，使用有偏方差）</translation>
+    </message>
+    <message>
+        <source>the stream leaving this layer</source>
+        <translation>离开本层的残差流</translation>
+    </message>
+    <message>
+        <source>%1 (fault)</source>
+        <translation>%1（植入的错误）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>between the parts of a formula</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Every distinct word of the batch gets one row of numbers, d_model long. A trained model learns these rows; here they are seeded random numbers, so two runs with the same seed agree exactly. The padding token's row is all zeros.</source>
+        <translation>批次中每个不同的词都对应一行数，长度为 d_model。训练好的模型会学习这些行；这里它们是由随机种子生成的随机数，因此随机种子相同的两次运行结果完全一致。填充词元对应的行全为 0。</translation>
+    </message>
+    <message>
+        <source>The sentences become integers: each token is replaced by its row number in the vocabulary. Shorter sentences are filled up with [PAD] (id 0) so that the batch is a rectangle of B rows and S columns.</source>
+        <translation>句子被转换成整数：每个词元都替换为它在词表中的行号。较短的句子用 [PAD]（id 0）补齐，使整个批次成为 B 行 S 列的矩形。</translation>
+    </message>
+    <message>
+        <source>Each id picks its row of the embedding table. The batch is now a (B, S, D) tensor: one vector per token. Nothing here knows about word order yet — the same word gets the same vector wherever it stands.</source>
+        <translation>每个 ID 取出嵌入表中对应的那一行。此时批次是一个 (B, S, D) 张量：每个词元对应一个向量。到这里还没有任何关于词序的信息——同一个词无论出现在哪里，得到的向量都相同。</translation>
+    </message>
+    <message>
+        <source>Attention itself is blind to order, so position must be written into the numbers. Each position p gets a fixed pattern of sines and cosines at different frequencies; nearby positions get similar patterns, and the model can read relative offsets from them.</source>
+        <translation>注意力本身对顺序是“盲”的，因此必须把位置信息写进数值里。每个位置 p 都会得到一组由不同频率的正弦和余弦构成的固定模式；相邻位置的模式相似，模型可以从中读出相对偏移。</translation>
+    </message>
+    <message>
+        <source>The token vectors plus the position code: this sum is what the first layer reads. From here on, every layer keeps the shape (B, S, D) and only changes the numbers.</source>
+        <translation>词元向量加上位置编码：这个和就是第一层读入的内容。从这里开始，每一层都保持形状 (B, S, D) 不变，只改变其中的数值。</translation>
+    </message>
+    <message>
+        <source>The mask says which keys each query may look at (1) and which it must ignore (0). Padding masks hide the [PAD] keys, which carry no meaning; a causal mask hides the keys that come later, so that a token cannot peek at the future.</source>
+        <translation>掩码规定了每个查询可以查看哪些键（1）、必须忽略哪些键（0）。填充掩码隐藏不携带任何含义的 [PAD] 键；因果掩码隐藏位置靠后的键，使词元无法偷看未来。</translation>
+    </message>
+    <message>
+        <source>The decoder's own mask is causal: while producing token t it may only look at tokens up to t, exactly as when it generates text one token at a time. Padding is hidden as well.</source>
+        <translation>解码器自身的掩码是因果掩码：生成词元 t 时，它只能查看 t 及之前的词元，这与逐个词元生成文本时的情形完全一致。填充同样会被隐藏。</translation>
+    </message>
+    <message>
+        <source>In cross-attention the queries come from the decoder and the keys from the encoder's sentence. Only the encoder's padding is hidden: every decoder token may read the whole source sentence.</source>
+        <translation>在交叉注意力中，查询来自解码器，键来自编码器处理的句子。只有编码器一侧的填充被隐藏：每个解码器词元都可以读取整个源句子。</translation>
+    </message>
+    <message>
+        <source>A learned linear map turns each token's vector into its query: what this token is looking for. The same matrix W_Q is applied to every token, so the shape stays (B, S, D).</source>
+        <translation>一个可学习的线性映射把每个词元的向量变成它的查询，表示这个词元在寻找什么。同一个矩阵 W_Q 作用于每个词元，因此形状仍为 (B, S, D)。</translation>
+    </message>
+    <message>
+        <source>A second linear map gives each token its key: what it offers to be found by. A query and a key that point in a similar direction will give a large score later.</source>
+        <translation>第二个线性映射为每个词元生成它的键，表示它可以凭借什么被找到。方向相近的查询和键，稍后会得到较大的分数。</translation>
+    </message>
+    <message>
+        <source>The third linear map gives each token its value: the content it hands over when another token attends to it. Keys decide who is read; values are what is read.</source>
+        <translation>第三个线性映射为每个词元生成它的值，即其他词元关注它时它所交出的内容。键决定读取谁，值则是被读取的内容。</translation>
+    </message>
+    <message>
+        <source>view cuts the last axis D into H heads of Dh = D / H numbers each. No number moves in memory: the same storage is read with a new shape, (B, S, H, Dh). Each head will work on its own slice of the vector.</source>
+        <translation>view 把最后一个轴 D 切分成 H 个头，每个头 Dh = D / H 个数。内存中没有任何数被移动：同一块存储只是以新的形状 (B, S, H, Dh) 来读取。每个头将处理向量中属于自己的那一段。</translation>
+    </message>
+    <message>
+        <source>transpose swaps the sequence and head axes to (B, H, S, Dh), so that each head holds a (S, Dh) matrix and all heads can be processed as one batch. Only the strides change; the tensor is no longer contiguous.</source>
+        <translation>transpose 交换序列轴和头轴，得到 (B, H, S, Dh)，这样每个头都持有一个 (S, Dh) 矩阵，所有头可以作为一个批次一起处理。改变的只有步长；张量不再是连续的。</translation>
+    </message>
+    <message>
+        <source>To multiply queries by keys, the keys are turned on their side: (S, Dh) becomes (Dh, S) in every head. Again only the strides change.</source>
+        <translation>为了让查询与键相乘，需要把键“侧过来”：每个头中的 (S, Dh) 变为 (Dh, S)。同样，改变的只有步长。</translation>
+    </message>
+    <message>
+        <source>Every query is compared with every key by a dot product. The result is one (S, S) score matrix per head: row i says how strongly token i's query matches each key.</source>
+        <translation>每个查询都通过点积与每个键进行比较。结果是每个头一个 (S, S) 分数矩阵：第 i 行表示词元 i 的查询与各个键的匹配程度。</translation>
+    </message>
+    <message>
+        <source>The dot products grow with the length Dh of the vectors. Dividing by √Dh keeps their spread near 1 whatever the head size, so the softmax that follows is not pushed into a near one-hot choice with vanishing gradients.</source>
+        <translation>点积的大小会随向量长度 Dh 的增大而增大。除以 √Dh 后，无论头的大小如何，其离散程度都保持在 1 左右，这样后面的 softmax 就不会被推向近乎 one-hot 的选择，从而避免梯度消失。</translation>
+    </message>
+    <message>
+        <source>Where the mask is 0 the score is replaced by −∞. After the softmax e^(−∞) = 0, so those keys get a weight of exactly zero, and the remaining keys share the whole weight.</source>
+        <translation>掩码为 0 的位置，分数被替换为 −∞。softmax 之后 e^(−∞) = 0，因此这些键的权重恰好为零，全部权重由其余的键分享。</translation>
+    </message>
+    <message>
+        <source>A softmax taken before the mask: the hidden keys still take part, so the weight they grab is missing from the keys that should have had it. This is the planted bug to find.</source>
+        <translation>在掩码之前就做了 softmax：被隐藏的键仍参与其中，它们占去的权重本该属于其他键，于是那些键的权重变少了。这就是需要找出的植入错误。</translation>
+    </message>
+    <message>
+        <source>The softmax turns each row of scores into weights that are positive and sum to 1: how much of each key this query will read. These are the attention heatmaps, one per head.</source>
+        <translation>softmax 把每一行分数转换为均为正数且和为 1 的权重，表示这个查询将从每个键读取多少。这些就是注意力热力图，每个头一张。</translation>
+    </message>
+    <message>
+        <source>The tiled path never holds a whole (S, S) weight matrix, so this heatmap is an overview: each cell is the average weight a group of queries gives a group of keys. Rows still sum to 1.</source>
+        <translation>分块路径从不保存完整的 (S, S) 权重矩阵，因此这张热力图只是概览：每个单元格表示一组查询分配给一组键的平均权重。每行之和仍为 1。</translation>
+    </message>
+    <message>
+        <source>Each query's output is the weighted average of the value vectors, using its row of weights. A token thereby gathers information from the tokens it attends to; every head does this separately.</source>
+        <translation>每个查询的输出是各个值向量的加权平均，权重取自它对应的那一行。词元由此从它所关注的词元那里汇集信息；每个头各自独立地完成这一过程。</translation>
+    </message>
+    <message>
+        <source>The heads are put back side by side: transpose returns to (B, S, H, Dh), so that each token's results from all heads sit next to each other.</source>
+        <translation>把各个头重新并排放回：transpose 恢复为 (B, S, H, Dh)，这样每个词元在所有头上的结果就紧挨在一起。</translation>
+    </message>
+    <message>
+        <source>After the transpose the numbers are not in row order in memory, and view needs them to be. contiguous() copies them into a fresh, ordered block.</source>
+        <translation>transpose 之后，这些数在内存中不再按行序排列，而 view 要求它们按行序排列。contiguous() 会把它们复制到一块新的、按顺序排列的内存中。</translation>
+    </message>
+    <message>
+        <source>view glues the H head outputs of each token into one vector of length D again: (B, S, D), the same shape that came in.</source>
+        <translation>view 再次把每个词元的 H 个头的输出拼接成一个长度为 D 的向量：(B, S, D)，与输入时的形状相同。</translation>
+    </message>
+    <message>
+        <source>A last linear map W_O mixes the heads' results. Without it each head's output would stay in its own slice of the vector; with it, the heads can combine what they found.</source>
+        <translation>最后一个线性映射 W_O 将各个头的结果混合起来。没有它，每个头的输出只能停留在向量中属于自己的那一段；有了它，各个头就能把各自的发现结合起来。</translation>
+    </message>
+    <message>
+        <source>The sublayer's result is added to its input rather than replacing it. This keeps the original signal flowing through deep stacks and gives gradients a short path back.</source>
+        <translation>子层的结果被加到它的输入上，而不是取而代之。这使原始信号能够贯穿很深的层堆叠，也为梯度提供了一条回传的捷径。</translation>
+    </message>
+    <message>
+        <source>LayerNorm rescales each token's vector to mean 0 and variance 1, then applies a learned scale γ and shift β. It keeps the numbers in a stable range from layer to layer; pre-norm applies it before each sublayer, post-norm after the residual.</source>
+        <translation>LayerNorm 把每个词元的向量重新缩放为均值 0、方差 1，再施加可学习的缩放 γ 和平移 β。它使数值在层与层之间保持在稳定的范围内；pre-norm 在每个子层之前应用它，post-norm 则在残差连接之后应用。</translation>
+    </message>
+    <message>
+        <source>The feed-forward network works on each token on its own, with no mixing between tokens. Its first linear map widens each vector from D to d_ff numbers (often 4·D).</source>
+        <translation>前馈网络对每个词元单独处理，词元之间不发生混合。它的第一个线性映射把每个向量从 D 个数扩展为 d_ff 个数（通常为 4·D）。</translation>
+    </message>
+    <message>
+        <source>A non-linearity (ReLU or GELU) bends the numbers. Without it the two linear maps would collapse into one, and stacking layers would add no expressive power.</source>
+        <translation>非线性函数（ReLU 或 GELU）使数值发生“弯折”。没有它，两个线性映射就会合并成一个，堆叠再多层也不会增加任何表达能力。</translation>
+    </message>
+    <message>
+        <source>The second linear map brings each vector back from d_ff to D numbers, so that it can be added to the residual stream.</source>
+        <translation>第二个线性映射把每个向量从 d_ff 个数变回 D 个数，以便将其加到残差流上。</translation>
+    </message>
+    <message>
+        <source>What this layer hands on: the same shape it received, (B, S, D), with every token now informed by the tokens it attended to. The next layer starts from here.</source>
+        <translation>本层向后传递的内容：形状与它接收时相同，仍为 (B, S, D)，但现在每个词元都融入了它所关注的词元的信息。下一层从这里开始。</translation>
+    </message>
+    <message>
+        <source>Here the queries come from the decoder's tokens.</source>
+        <translation>这里的查询来自解码器的词元。</translation>
+    </message>
+    <message>
+        <source>Here the keys and values come from the encoder's output: the source sentence.</source>
+        <translation>这里的键和值来自编码器的输出，即源句子。</translation>
+    </message>
+    <message>
+        <source>The score matrix is (T, S): decoder tokens down, source tokens across.</source>
+        <translation>分数矩阵的形状是 (T, S)：纵向为解码器词元，横向为源词元。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>an explanation, then its cross-attention note</comment>
+        <translation>%1%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::BusyIndicator</name>
+    <message>
+        <source>Computation progress</source>
+        <translation>计算进度</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop this computation; the previous result stays on screen</source>
+        <translation>停止此计算；屏幕上保留之前的结果</translation>
+    </message>
+    <message>
+        <source>step %1 of %2</source>
+        <translation>步骤 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ChartsPanel</name>
+    <message>
+        <source>uniform (dead)</source>
+        <translation>均匀（失效）</translation>
+    </message>
+    <message>
+        <source>diagonal</source>
+        <translation>对角线</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <source>focused</source>
+        <translation>聚焦</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>Query row:</source>
+        <translation>查询行：</translation>
+    </message>
+    <message>
+        <source>The query token whose softmax row is drawn</source>
+        <translation>要绘制其 softmax 行的查询词元</translation>
+    </message>
+    <message>
+        <source>Softmax temperature:</source>
+        <translation>Softmax 温度：</translation>
+    </message>
+    <message>
+        <source>softmax(scores / T), T from %1 to %2 on a log scale</source>
+        <translation>softmax(scores / T)，T 从 %1 到 %2，按对数刻度</translation>
+    </message>
+    <message>
+        <source>T = 1</source>
+        <translation>T = 1</translation>
+    </message>
+    <message>
+        <source>Back to the model's own softmax (temperature 1)</source>
+        <translation>恢复模型自身的 softmax（温度 1）</translation>
+    </message>
+    <message>
+        <source>T = %1</source>
+        <translation>T = %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>No attention logits to compare for this selection.</source>
+        <translation>当前选择没有可比较的注意力 logits。</translation>
+    </message>
+    <message>
+        <source>Unscaled logits have a spread √Dh = %1 times larger, so softmax saturates: at T = %2, %3% of the rows put more than %4 of their weight on one key without the ÷√Dh, and %5% with it.</source>
+        <translation>未缩放的 logits 分布范围大 √Dh = %1 倍，因此 softmax 会饱和：在 T = %2 时，不除以 √Dh 有 %3% 的行把超过 %4 的权重放在同一个键上，除以 √Dh 后为 %5%。</translation>
+    </message>
+    <message>
+        <source>Softmax of a query row: no attention block in focus</source>
+        <translation>查询行的 softmax：当前没有聚焦的注意力块</translation>
+    </message>
+    <message>
+        <source>weight at T = %1</source>
+        <translation>T = %1 时的权重</translation>
+    </message>
+    <message>
+        <source>masked key (weight 0)</source>
+        <translation>被掩码的键（权重 0）</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Softmax of query %1 “%2”, head %3</source>
+        <translation>查询 %1 “%2” 的 softmax，头 %3</translation>
+    </message>
+    <message>
+        <source>: every key masked, the row is NaN</source>
+        <translation>：所有键都被掩码，该行为 NaN</translation>
+    </message>
+    <message>
+        <source>Logits: nothing to show</source>
+        <translation>Logits：无可显示内容</translation>
+    </message>
+    <message>
+        <source>logit</source>
+        <translation>logit</translation>
+    </message>
+    <message>
+        <source>entries (query, key pairs)</source>
+        <translation>条目数（查询–键对）</translation>
+    </message>
+    <message>
+        <source>QKᵀ, unscaled</source>
+        <translation>QKᵀ，未缩放</translation>
+    </message>
+    <message>
+        <source>QKᵀ / √Dh (what softmax sees)</source>
+        <translation>QKᵀ / √Dh（softmax 实际看到的值）</translation>
+    </message>
+    <message>
+        <source>Logits of head %1, with and without ÷√%2</source>
+        <translation>头 %1 的 logits：除以 √%2 前后对比</translation>
+    </message>
+    <message>
+        <source>Head entropy: no attention block in focus</source>
+        <translation>头的熵：当前没有聚焦的注意力块</translation>
+    </message>
+    <message>
+        <source>head (darker: in focus) · dashed: dead above %1</source>
+        <translation>头（深色：当前聚焦）· 虚线：高于 %1 视为失效</translation>
+    </message>
+    <message>
+        <source>entropy / log n</source>
+        <translation>熵 / log n</translation>
+    </message>
+    <message>
+        <source>Entropy per head (click a bar to focus it)</source>
+        <translation>每个头的熵（点击柱形可聚焦该头）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ColorLegend</name>
+    <message>
+        <source>masked (−∞)</source>
+        <translation>被掩码（−∞）</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ExercisePanel</name>
+    <message>
+        <source>Predict the shape</source>
+        <translation>预测形状</translation>
+    </message>
+    <message>
+        <source>Find the bug</source>
+        <translation>找出错误</translation>
+    </message>
+    <message>
+        <source>Fix the mask</source>
+        <translation>修正掩码</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Exercise language</source>
+        <translation>练习语言</translation>
+    </message>
+    <message>
+        <source>Exercises</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Teachers' folder…</source>
+        <translation>教师文件夹…</translation>
+    </message>
+    <message>
+        <source>Drop exercise files (*.json, see docs/exercises.md) into this folder, then Reload</source>
+        <translation>将练习文件（*.json，见 docs/exercises.md）放入此文件夹，然后点击“重新加载”</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Your answer</source>
+        <translation>你的答案</translation>
+    </message>
+    <message>
+        <source>The faulty step</source>
+        <translation>出错的步骤</translation>
+    </message>
+    <message>
+        <source>What you see</source>
+        <translation>你观察到的现象</translation>
+    </message>
+    <message>
+        <source>What goes wrong there? (e.g. rows do not sum to 1)</source>
+        <translation>那里出了什么问题？（例如：各行之和不为 1）</translation>
+    </message>
+    <message>
+        <source>The step where it goes wrong:</source>
+        <translation>出错的步骤：</translation>
+    </message>
+    <message>
+        <source>The symptom:</source>
+        <translation>现象：</translation>
+    </message>
+    <message>
+        <source>Reset the grid</source>
+        <translation>重置网格</translation>
+    </message>
+    <message>
+        <source>&amp;Check</source>
+        <translation>检查(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Hint</source>
+        <translation>提示(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Reveal</source>
+        <translation>显示答案(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Compare with the correct run</source>
+        <translation>与正确的运行结果对比</translation>
+    </message>
+    <message>
+        <source>Leave</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Leave the exercise: the planted bug is removed and the inputs stay</source>
+        <translation>退出练习：植入的错误将被移除，输入保持不变</translation>
+    </message>
+    <message>
+        <source>Some exercise files could not be used:
+%1</source>
+        <translation>部分练习文件无法使用：
+%1</translation>
+    </message>
+    <message>
+        <source>%1 %2. %3 %4</source>
+        <translation>%1 %2. %3 %4</translation>
+    </message>
+    <message>
+        <source>%1 · level %2 · %3</source>
+        <translation>%1 · 难度 %2 · %3</translation>
+    </message>
+    <message>
+        <source>No exercises</source>
+        <translation>没有练习</translation>
+    </message>
+    <message>
+        <source>%1 · level %2 · up to %3 points. Press Start to begin.%4</source>
+        <translation>%1 · 难度 %2 · 最高 %3 分。点击“开始”开始练习。%4</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Solved before for %1 points.</source>
+        <translation>&lt;br&gt;此前已解答，得 %1 分。</translation>
+    </message>
+    <message>
+        <source>What is its &lt;b&gt;shape&lt;/b&gt;?</source>
+        <translation>它的&lt;b&gt;形状&lt;/b&gt;是什么？</translation>
+    </message>
+    <message>
+        <source>What are its &lt;b&gt;strides&lt;/b&gt;?</source>
+        <translation>它的&lt;b&gt;步长&lt;/b&gt;是多少？</translation>
+    </message>
+    <message>
+        <source>Is it &lt;b&gt;contiguous&lt;/b&gt;?</source>
+        <translation>它是&lt;b&gt;连续&lt;/b&gt;的吗？</translation>
+    </message>
+    <message>
+        <source>Step &lt;code&gt;%1&lt;/code&gt; (%2) — its shape is hidden in the window. %3</source>
+        <translation>步骤 &lt;code&gt;%1&lt;/code&gt;（%2）——它的形状已在窗口中隐藏。%3</translation>
+    </message>
+    <message>
+        <source>&lt;code&gt;%1&lt;/code&gt;: shape %2, strides %3, %4</source>
+        <translation>&lt;code&gt;%1&lt;/code&gt;：形状 %2，步长 %3，%4</translation>
+    </message>
+    <message>
+        <source>contiguous</source>
+        <translation>连续</translation>
+    </message>
+    <message>
+        <source>not contiguous</source>
+        <translation>不连续</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;It is computed from:&lt;br&gt;%1</source>
+        <translation>&lt;br&gt;它由以下张量计算得到：&lt;br&gt;%1</translation>
+    </message>
+    <message>
+        <source>A bug is planted somewhere in this run. Step through it in the window — heatmaps, charts, shapes — then choose the step where it first shows and say what you see.</source>
+        <translation>本次运行中的某处植入了一个错误。请在窗口中逐步查看（热力图、图表、形状），然后选出错误最先显现的步骤，并描述你观察到的现象。</translation>
+    </message>
+    <message>
+        <source>Click cells to hide (0) or show (1) a key to a query, then Check.</source>
+        <translation>点击单元格，决定某个查询看不到（0）还是能看到（1）某个键，然后点击“检查”。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Correct!&lt;/b&gt; +%1 points.&lt;br&gt;%2</source>
+        <translation>&lt;b&gt;正确！&lt;/b&gt;+%1 分。&lt;br&gt;%2</translation>
+    </message>
+    <message>
+        <source>Hint %1 of %2: %3</source>
+        <translation>提示 %1/%2：%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The answer:&lt;/b&gt; %1&lt;br&gt;%2</source>
+        <translation>&lt;b&gt;答案：&lt;/b&gt;%1&lt;br&gt;%2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;The comparison could not be computed: %1</source>
+        <translation>&lt;br&gt;无法计算对比结果：%1</translation>
+    </message>
+    <message>
+        <source>Score %1 / %2 · %3 of %4 solved</source>
+        <translation>得分 %1 / %2 · 已解答 %3/%4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ExportDialog</name>
+    <message>
+        <source>Export all heatmaps</source>
+        <translation>导出所有热力图</translation>
+    </message>
+    <message>
+        <source>Folder to write the heatmaps into</source>
+        <translation>热力图的保存文件夹</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>PNG (pictures)</source>
+        <translation>PNG（图片）</translation>
+    </message>
+    <message>
+        <source>SVG (vector, for print and editing)</source>
+        <translation>SVG（矢量图，适合打印和编辑）</translation>
+    </message>
+    <message>
+        <source>CSV (the numbers)</source>
+        <translation>CSV（数值）</translation>
+    </message>
+    <message>
+        <source>1× (natural size)</source>
+        <translation>1×（原始尺寸）</translation>
+    </message>
+    <message>
+        <source>2× (sharp on slides and high-DPI screens)</source>
+        <translation>2×（在幻灯片和高 DPI 屏幕上更清晰）</translation>
+    </message>
+    <message>
+        <source>3×</source>
+        <translation>3×</translation>
+    </message>
+    <message>
+        <source>4× (posters)</source>
+        <translation>4×（海报）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the export; the files written so far are removed</source>
+        <translation>停止导出；已写入的文件将被删除</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Formats:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>PNG scale:</source>
+        <translation>PNG 缩放倍数：</translation>
+    </message>
+    <message>
+        <source>Choose a folder to export into.</source>
+        <translation>请选择要导出到的文件夹。</translation>
+    </message>
+    <message>
+        <source>“%1” is a file, not a folder. Choose a folder.</source>
+        <translation>“%1”是文件，不是文件夹。请选择一个文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” cannot be written to (no permission). Choose another folder.</source>
+        <translation>无法写入文件夹“%1”（没有权限）。请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” cannot be created: “%2” cannot be written to. Choose another folder.</source>
+        <translation>无法创建文件夹“%1”：无法写入“%2”。请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: wait for the forward pass to finish.</source>
+        <translation>暂无可导出的内容：请等待前向传播完成。</translation>
+    </message>
+    <message>
+        <source>Choose at least one format: PNG, SVG or CSV.</source>
+        <translation>请至少选择一种格式：PNG、SVG 或 CSV。</translation>
+    </message>
+    <message>
+        <source>Writing %1 files…</source>
+        <translation>正在写入 %1 个文件…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Export heatmaps into</source>
+        <translation>将热力图导出到</translation>
+    </message>
+    <message>
+        <source>Written %1 of %2 files…</source>
+        <translation>已写入 %1/%2 个文件…</translation>
+    </message>
+    <message>
+        <source>Done: %1 files in “%2”.</source>
+        <translation>完成：已在“%2”中写入 %1 个文件。</translation>
+    </message>
+    <message>
+        <source>%1 files to write: one per attention block, sentence, head and format.</source>
+        <translation>需写入 %1 个文件：每个注意力模块、句子、头和格式各一个。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::HeatmapGrid</name>
+    <message>
+        <source>← All heads</source>
+        <translation>← 所有头</translation>
+    </message>
+    <message>
+        <source>Show every head again (Esc)</source>
+        <translation>重新显示所有头（Esc）</translation>
+    </message>
+    <message>
+        <source>Hover a cell: query token, key token, raw score, scaled score and weight.</source>
+        <translation>将鼠标悬停在单元格上：查看查询词元、键词元、原始分数、缩放后的分数和权重。</translation>
+    </message>
+    <message>
+        <source>This step is not an attention map (batch, heads, queries, keys).</source>
+        <translation>此步骤不是注意力图（批、头、查询、键）。</translation>
+    </message>
+    <message>
+        <source>mean weight</source>
+        <translation>平均权重</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>raw score</source>
+        <translation>原始分数</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>1 head</source>
+        <translation>1 个头</translation>
+    </message>
+    <message>
+        <source>%1 heads</source>
+        <translation>%1 个头</translation>
+    </message>
+    <message>
+        <source>%1 · sentence %2 · %3</source>
+        <translation>%1 · 第 %2 个句子 · %3</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Click to enlarge head %1</source>
+        <translation>点击放大头 %1</translation>
+    </message>
+    <message>
+        <source>query ‘%1’ (row %2) → key ‘%3’ (col %4)</source>
+        <translation>查询 ‘%1’（第 %2 行）→ 键 ‘%3’（第 %4 列）</translation>
+    </message>
+    <message>
+        <source>raw score qk = %1</source>
+        <translation>原始分数 qk = %1</translation>
+    </message>
+    <message>
+        <source>scaled = %1</source>
+        <translation>缩放后 = %1</translation>
+    </message>
+    <message>
+        <source>masked (−∞) → weight NaN (every key of this row is masked)</source>
+        <translation>被掩码（−∞）→ 权重 NaN（该行所有键均被掩码）</translation>
+    </message>
+    <message>
+        <source>masked (−∞) → weight 0</source>
+        <translation>被掩码（−∞）→ 权重 0</translation>
+    </message>
+    <message>
+        <source>weight = %1</source>
+        <translation>权重 = %1</translation>
+    </message>
+    <message>
+        <source>value = %1</source>
+        <translation>值 = %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>‘%1’</source>
+        <translation>‘%1’</translation>
+    </message>
+    <message>
+        <source>Row %1 has every key masked: softmax of all −∞ is 0/0 = NaN (PyTorch gives NaN too). Unmask at least one key.</source>
+        <translation>行 %1 的所有键均被掩码：对全 −∞ 做 softmax 得到 0/0 = NaN（PyTorch 同样得到 NaN）。请至少取消掩码一个键。</translation>
+    </message>
+    <message>
+        <source>Rows %1 have every key masked: softmax of all −∞ is 0/0 = NaN (PyTorch gives NaN too). Unmask at least one key in each.</source>
+        <translation>行 %1 的所有键均被掩码：对全 −∞ 做 softmax 得到 0/0 = NaN（PyTorch 同样得到 NaN）。请在每行中至少取消掩码一个键。</translation>
+    </message>
+    <message>
+        <source>1 cell is NaN (magenta): a NaN or an overflow came in from an earlier step.</source>
+        <translation>1 个单元格为 NaN（品红色）：NaN 或溢出来自之前的某个步骤。</translation>
+    </message>
+    <message>
+        <source>%1 cells are NaN (magenta): a NaN or an overflow came in from an earlier step.</source>
+        <translation>%1 个单元格为 NaN（品红色）：NaN 或溢出来自之前的某个步骤。</translation>
+    </message>
+    <message>
+        <source>Masked keys get weight exactly 0.</source>
+        <translation>被掩码的键权重恰好为 0。</translation>
+    </message>
+    <message>
+        <source>Click a head to enlarge it.</source>
+        <translation>点击某个头可将其放大。</translation>
+    </message>
+    <message>
+        <source>Esc or “All heads” shows every head again.</source>
+        <translation>按 Esc 或点击“所有头”可重新显示所有头。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::HeatmapView</name>
+    <message>
+        <source>downsampled from %1×%2</source>
+        <translation>由 %1×%2 降采样</translation>
+    </message>
+    <message>
+        <source>%1×%2, averaged</source>
+        <translation>%1×%2，已平均</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::InputPanel</name>
+    <message>
+        <source>Load a sample batch</source>
+        <translation>加载示例批次</translation>
+    </message>
+    <message>
+        <source>Sample:</source>
+        <translation>示例：</translation>
+    </message>
+    <message>
+        <source>Sentences (one per line; together they form the batch):</source>
+        <translation>句子（每行一个，所有句子共同组成一个批次）：</translation>
+    </message>
+    <message>
+        <source>Cross-attention (encoder–decoder)</source>
+        <translation>交叉注意力（编码器–解码器）</translation>
+    </message>
+    <message>
+        <source>The sentences above become the decoder's input and attend to the source sentence below.</source>
+        <translation>上面的句子作为解码器的输入，并关注下面的源句子。</translation>
+    </message>
+    <message>
+        <source>Source sentence (one for all, or one per line)</source>
+        <translation>源句子（所有句子共用一个，或每行一个）</translation>
+    </message>
+    <message>
+        <source>Tokens (dashed chips are [PAD] padding):</source>
+        <translation>词元（虚线框为 [PAD] 填充）：</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>4 × d_model</source>
+        <translation>4 × d_model</translation>
+    </message>
+    <message>
+        <source>CPU (Eigen)</source>
+        <translation>CPU (Eigen)</translation>
+    </message>
+    <message>
+        <source>auto (GPU if any)</source>
+        <translation>自动（优先使用 GPU）</translation>
+    </message>
+    <message>
+        <source>Vulkan (any device)</source>
+        <translation>Vulkan（任意设备）</translation>
+    </message>
+    <message>
+        <source>Where the products, softmax and activations run. "Vulkan (any device)" also uses a software device such as lavapipe. ATTNLAB_VULKAN_DEVICE=N picks device N.</source>
+        <translation>矩阵乘积、softmax 和激活函数在何处运行。“Vulkan（任意设备）”也会使用 lavapipe 等软件设备。设置 ATTNLAB_VULKAN_DEVICE=N 可选择第 N 个设备。</translation>
+    </message>
+    <message>
+        <source>This build has no Vulkan compute path (built without the Vulkan headers or glslc).</source>
+        <translation>此版本不含 Vulkan 计算路径（构建时缺少 Vulkan 头文件或 glslc）。</translation>
+    </message>
+    <message>
+        <source>full (every score)</source>
+        <translation>完整（保留全部分数）</translation>
+    </message>
+    <message>
+        <source>tiled (overview)</source>
+        <translation>分块（概览）</translation>
+    </message>
+    <message>
+        <source>Tiled computes attention block by block (FlashAttention's online softmax) without keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the heatmaps then show the weights averaged into at most %1 × %1 cells.</source>
+        <translation>分块模式逐块计算注意力（FlashAttention 的在线 softmax），不保留（头 × 查询 × 键）分数张量，因此长文本也能放入内存；此时热力图显示的权重会被平均到最多 %1 × %1 个单元格中。</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>The most memory a computation may take; above it you are offered the tiled path.</source>
+        <translation>一次计算最多可占用的内存；超出时会建议改用分块路径。</translation>
+    </message>
+    <message>
+        <source>d_model (width D):</source>
+        <translation>d_model（宽度 D）：</translation>
+    </message>
+    <message>
+        <source>heads (H):</source>
+        <translation>头数（H）：</translation>
+    </message>
+    <message>
+        <source>d_ff (FFN width F):</source>
+        <translation>d_ff（FFN 宽度 F）：</translation>
+    </message>
+    <message>
+        <source>layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>mask:</source>
+        <translation>掩码：</translation>
+    </message>
+    <message>
+        <source>LayerNorm:</source>
+        <translation>LayerNorm：</translation>
+    </message>
+    <message>
+        <source>activation:</source>
+        <translation>激活函数：</translation>
+    </message>
+    <message>
+        <source>position code:</source>
+        <translation>位置编码：</translation>
+    </message>
+    <message>
+        <source>seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>backend:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <source>attention:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>memory budget:</source>
+        <translation>内存预算：</translation>
+    </message>
+    <message>
+        <source>%1 heads need d_model ≥ %1: each head gets d_model / heads numbers, and %2 / %1 is less than one. Lower the heads or raise d_model.</source>
+        <translation>%1 个头要求 d_model ≥ %1：每个头分得 d_model / 头数 个数，而 %2 / %1 小于 1。请减少头数或增大 d_model。</translation>
+    </message>
+    <message>
+        <source>%1 heads cannot share d_model = %2 evenly: each head would get %2 / %1 = %3 numbers, and a head needs a whole number. Try heads = %4, or a d_model that %1 divides (e.g. %5). Nothing is recomputed until then.</source>
+        <translation>%1 个头无法均分 d_model = %2：每个头将分得 %2 / %1 = %3 个数，但每个头需要整数个。请尝试头数 = %4，或选用能被 %1 整除的 d_model（例如 %5）。在此之前不会重新计算。</translation>
+    </message>
+    <message>
+        <source>Built-in: English + Chinese batch</source>
+        <translation>内置：英文 + 中文批次</translation>
+    </message>
+    <message>
+        <source>English batch (padding)</source>
+        <translation>英文批次（含填充）</translation>
+    </message>
+    <message>
+        <source>Chinese sentences</source>
+        <translation>中文句子</translation>
+    </message>
+    <message>
+        <source>Translation (cross-attention)</source>
+        <translation>翻译（交叉注意力）</translation>
+    </message>
+    <message>
+        <source>Long document</source>
+        <translation>长文档</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::LineView</name>
+    <message>
+        <source>%1 · sentence %2 · queries (left) attend to keys (right)</source>
+        <translation>%1 · 句子 %2 · 查询（左）关注键（右）</translation>
+    </message>
+    <message>
+        <source>Choose a step inside the model to see its attention as lines.</source>
+        <translation>选择模型内部的一个步骤，即可以连线形式查看其注意力。</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Show or hide the lines of head %1</source>
+        <translation>显示或隐藏第 %1 个头的连线</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source> With this many tokens, lines under %1 are left out.</source>
+        <translation>词元较多，低于 %1 的连线已省略。</translation>
+    </message>
+    <message>
+        <source>Each line's opacity is its attention weight (lines from [PAD] queries are fainter). Hover a token to isolate its lines and read the weights; click a query to choose it.</source>
+        <translation>每条连线的不透明度即其注意力权重（来自 [PAD] 查询的连线较淡）。将鼠标悬停在词元上可单独显示其连线并读取权重；点击查询可选中它。</translation>
+    </message>
+    <message>
+        <source> Too many tokens for numbers here: make the view taller.</source>
+        <translation>词元过多，无法在此显示数值：请把视图拉高一些。</translation>
+    </message>
+    <message numerus="yes">
+        <source> (No room for %n more head(s): hide some to see them.)</source>
+        <translation>
+            <numerusform>（还有 %n 个头放不下：隐藏一些头即可看到它们。）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Query “%1” (row %2): the numbers beside the keys are its weights, one per visible head; each head's row sums to 1.</source>
+        <translation>查询“%1”（第 %2 行）：键旁边的数字是它的权重，每个可见头一个；每个头的这一行之和为 1。</translation>
+    </message>
+    <message>
+        <source>Key “%1” (column %2): the numbers beside the queries are the weights they give it, one per visible head.</source>
+        <translation>键“%1”（第 %2 列）：查询旁边的数字是各查询分配给它的权重，每个可见头一个。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::MainWindow</name>
+    <message>
+        <source>Exercises</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Heatmap as &amp;PNG…</source>
+        <translation>热力图导出为 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Heatmap as &amp;SVG…</source>
+        <translation>热力图导出为 SVG(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Heatmap values as &amp;CSV…</source>
+        <translation>热力图数值导出为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy heatmap to the clipboard</source>
+        <translation>复制热力图到剪贴板(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Current &amp;view or chart as PNG…</source>
+        <translation>当前视图或图表导出为 PNG(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Current view or chart as S&amp;VG…</source>
+        <translation>当前视图或图表导出为 SVG(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Copy current view or chart</source>
+        <translation>复制当前视图或图表</translation>
+    </message>
+    <message>
+        <source>&amp;Every head of every layer…</source>
+        <translation>所有层的所有头(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Handout (PDF)…</source>
+        <translation>讲义（PDF）(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>&amp;Bundle (npz, weights, manifest, images)…</source>
+        <translation>数据包（npz、权重、清单、图像）(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Colours</source>
+        <translation>配色(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copying the heatmap</source>
+        <translation>复制热力图</translation>
+    </message>
+    <message>
+        <source>Copied head %1 of sentence %2 to the clipboard.</source>
+        <translation>已将句子 %2 的第 %1 个头复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Export heatmap</source>
+        <translation>导出热力图</translation>
+    </message>
+    <message>
+        <source>PNG scale</source>
+        <translation>PNG 缩放比例</translation>
+    </message>
+    <message>
+        <source>Pixels per unit (2 = sharp on slides, 192 dpi):</source>
+        <translation>每单位像素数（2 = 在幻灯片上清晰，192 dpi）：</translation>
+    </message>
+    <message>
+        <source>Exporting the heatmap</source>
+        <translation>导出热力图</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Copying the view</source>
+        <translation>复制视图</translation>
+    </message>
+    <message>
+        <source>Copied the %1 view to the clipboard.</source>
+        <translation>已将“%1”视图复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>导出“%1”</translation>
+    </message>
+    <message>
+        <source>Pixels per screen pixel (2 = sharp on slides, 192 dpi):</source>
+        <translation>每个屏幕像素对应的像素数（2 = 在幻灯片上清晰，192 dpi）：</translation>
+    </message>
+    <message>
+        <source>Exporting the view</source>
+        <translation>导出视图</translation>
+    </message>
+    <message>
+        <source>Export handout</source>
+        <translation>导出讲义</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Writing the handout…</source>
+        <translation>正在生成讲义…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Exporting the handout</source>
+        <translation>导出讲义</translation>
+    </message>
+    <message>
+        <source>Export bundle into folder</source>
+        <translation>将数据包导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Replace folder?</source>
+        <translation>替换文件夹？</translation>
+    </message>
+    <message>
+        <source>%1 is not empty. Replace its contents with the bundle?</source>
+        <translation>%1 不为空。要用数据包替换其中的内容吗？</translation>
+    </message>
+    <message>
+        <source>Exporting the bundle</source>
+        <translation>导出数据包</translation>
+    </message>
+    <message>
+        <source>Bundle written to %1</source>
+        <translation>数据包已写入 %1</translation>
+    </message>
+    <message>
+        <source>Attention Lab</source>
+        <translation>Attention Lab</translation>
+    </message>
+    <message>
+        <source>Input and model</source>
+        <translation>输入与模型</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Not recomputed: %1</source>
+        <translation>未重新计算：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled: the window still shows the previous result. Change an input to compute again.</source>
+        <translation>已取消：窗口仍显示上一次的结果。修改任一输入即可重新计算。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Samples</source>
+        <translation>示例(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>E&amp;xercises</source>
+        <translation>练习(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;Exercise panel</source>
+        <translation>练习面板(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset progress…</source>
+        <translation>重置进度(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Reset progress</source>
+        <translation>重置进度</translation>
+    </message>
+    <message>
+        <source>Forget which exercises are solved and the score?</source>
+        <translation>要清除已解答的练习记录和得分吗？</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keys</source>
+        <translation>快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>← / →: previous / next step
+Space: play / pause
+Home / End: first / last step
+PgUp / PgDn: previous / next layer
+Ctrl + / Ctrl −: zoom (for projectors)
+F11: presenter mode (Esc leaves it)
+Esc: back from an enlarged head</source>
+        <translation>← / →：上一步 / 下一步
+Space：播放 / 暂停
+Home / End：第一步 / 最后一步
+PgUp / PgDn：上一层 / 下一层
+Ctrl + / Ctrl −：缩放（适用于投影仪）
+F11：演示模式（按 Esc 退出）
+Esc：从放大的头返回</translation>
+    </message>
+    <message>
+        <source>Over the memory budget</source>
+        <translation>超出内存预算</translation>
+    </message>
+    <message>
+        <source>Keeping every score tensor of this text needs about %1 MiB, more than the memory budget of %2 MiB.</source>
+        <translation>保存这段文本的所有分数张量约需 %1 MiB，超过了 %2 MiB 的内存预算。</translation>
+    </message>
+    <message>
+        <source>The tiled path computes the same outputs block by block without the (heads × queries × keys) tensors and shows overview heatmaps: about %1 MiB.</source>
+        <translation>分块路径逐块计算出相同的输出，无需（头 × 查询 × 键）张量，并显示概览热力图：约需 %1 MiB。</translation>
+    </message>
+    <message>
+        <source>Compute tiled</source>
+        <translation>分块计算</translation>
+    </message>
+    <message>
+        <source>Keep the previous result</source>
+        <translation>保留上一次的结果</translation>
+    </message>
+    <message>
+        <source>Even the tiled path would need about %1 MiB. </source>
+        <translation>即使采用分块路径也约需 %1 MiB。</translation>
+    </message>
+    <message>
+        <source>Shorten the text, use fewer layers or a smaller d_model, or raise the memory budget.</source>
+        <translation>请缩短文本、减少层数或减小 d_model，或者提高内存预算。</translation>
+    </message>
+    <message>
+        <source>Panels</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <source>Zoom %1 %</source>
+        <translation>缩放 %1%</translation>
+    </message>
+    <message>
+        <source>Vulkan on %1, device time %2 ms</source>
+        <translation>Vulkan（%1），设备耗时 %2 ms</translation>
+    </message>
+    <message>
+        <source> — %1</source>
+        <translation> — %1</translation>
+    </message>
+    <message>
+        <source>%1 steps computed in %2 ms, about %3 MiB (%4)</source>
+        <translation>已计算 %1 个步骤，用时 %2 ms，约 %3 MiB（%4）</translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation>打开会话(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Attention Lab sessions (*.attnlab);;All files (*)</source>
+        <translation>Attention Lab 会话 (*.attnlab);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Save session…</source>
+        <translation>保存会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Attention Lab sessions (*.attnlab)</source>
+        <translation>Attention Lab 会话 (*.attnlab)</translation>
+    </message>
+    <message>
+        <source>&amp;Recent sessions</source>
+        <translation>最近的会话(&amp;R)</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>（暂无）</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saving the session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Session saved to %1</source>
+        <translation>会话已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is larger than 16 MiB: not an Attention Lab session.</source>
+        <translation>%1 大于 16 MiB：不是 Attention Lab 会话。</translation>
+    </message>
+    <message>
+        <source>Opening the session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Session %1 opened</source>
+        <translation>已打开会话 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::MaskComparison</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>padding + causal</source>
+        <translation>填充 + 因果</translation>
+    </message>
+    <message>
+        <source>Hides nothing: every token, [PAD] included, may attend to every key.</source>
+        <translation>不遮蔽任何内容：每个词元（包括 [PAD]）都可以关注所有键。</translation>
+    </message>
+    <message>
+        <source>Hides the [PAD] keys (grey columns), so the filler that evens out the batch gets no weight.</source>
+        <translation>遮蔽 [PAD] 键（灰色列），使用于补齐批次的填充不获得任何权重。</translation>
+    </message>
+    <message>
+        <source>Hides every later key (the upper triangle), so a token sees only itself and what came before.</source>
+        <translation>遮蔽所有后续的键（上三角部分），使每个词元只能看到自身及其之前的内容。</translation>
+    </message>
+    <message>
+        <source>Hides both: later keys and [PAD] keys, as a decoder reading a padded batch does.</source>
+        <translation>同时遮蔽后续的键和 [PAD] 键，就像解码器读取经过填充的批次时那样。</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Choose a step inside the model to compare the masks.</source>
+        <translation>请选择模型内部的一个步骤来比较各种掩码。</translation>
+    </message>
+    <message>
+        <source>computing the four masks…</source>
+        <translation>正在计算四种掩码…</translation>
+    </message>
+    <message>
+        <source>Could not compute the comparison: %1</source>
+        <translation>无法完成比较计算：%1</translation>
+    </message>
+    <message>
+        <source>This block has no attention weights.</source>
+        <translation>此模块没有注意力权重。</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1（当前）</translation>
+    </message>
+    <message>
+        <source>%1 · head %2 · sentence %3: the same input under each mask</source>
+        <translation>%1 · 头 %2 · 句子 %3：同一输入在各种掩码下的结果</translation>
+    </message>
+    <message>
+        <source>In an encoder–decoder model the mask setting applies to the decoder's self-attention only: this block always hides the source's [PAD] keys, so its maps differ only through the layers before it.</source>
+        <translation>在编码器–解码器模型中，掩码设置只作用于解码器的自注意力：此模块总是遮蔽源句子的 [PAD] 键，因此它的各张图之间的差异只来自其前面的各层。</translation>
+    </message>
+    <message>
+        <source>These maps use the seeded weights and differ from the model on show (were its weights loaded from a file?).</source>
+        <translation>这些图使用由随机种子生成的权重，与当前显示的模型不同（该模型的权重是否从文件加载？）。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::MaskEditor</name>
+    <message>
+        <source>Mask editor</source>
+        <translation>掩码编辑器</translation>
+    </message>
+    <message>
+        <source>rows: queries · columns: keys · click to toggle</source>
+        <translation>行：查询 · 列：键 · 点击切换</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ModelView</name>
+    <message>
+        <source>%1 layer %2</source>
+        <translation>%1第 %2 层</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Sentence %1 · rows: attention blocks · columns: heads · click one to open it</source>
+        <translation>第 %1 个句子 · 行：注意力模块 · 列：头 · 点击任意一个即可打开</translation>
+    </message>
+    <message>
+        <source>No model yet.</source>
+        <translation>尚无模型。</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>weight %1 … %2, one scale for every thumbnail</source>
+        <translation>权重 %1 … %2，所有缩略图使用同一标尺</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>被掩码</translation>
+    </message>
+    <message>
+        <source>%1, head %2 — click to open it</source>
+        <translation>%1，头 %2 —— 点击打开</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::NeuronView</name>
+    <message>
+        <source>q (“%1”)</source>
+        <translation>q（“%1”）</translation>
+    </message>
+    <message>
+        <source>q·k_j</source>
+        <translation>q·k_j</translation>
+    </message>
+    <message>
+        <source>÷ √Dh</source>
+        <translation>÷ √Dh</translation>
+    </message>
+    <message>
+        <source>key j</source>
+        <translation>键 j</translation>
+    </message>
+    <message>
+        <source>k_j (key)</source>
+        <translation>k_j（键）</translation>
+    </message>
+    <message>
+        <source>q ∘ k_j</source>
+        <translation>q ∘ k_j</translation>
+    </message>
+    <message>
+        <source>softmax weight</source>
+        <translation>softmax 权重</translation>
+    </message>
+    <message>
+        <source>cell d = q[d] × k_j[d]; the cells add up to q·k_j</source>
+        <translation>单元格 d = q[d] × k_j[d]；所有单元格相加得到 q·k_j</translation>
+    </message>
+    <message>
+        <source>%1 (masked: −∞)</source>
+        <translation>%1（被掩码：−∞）</translation>
+    </message>
+    <message>
+        <source>q[%1] = %2</source>
+        <translation>q[%1] = %2</translation>
+    </message>
+    <message>
+        <source>k_%1[%2] = %3</source>
+        <translation>k_%1[%2] = %3</translation>
+    </message>
+    <message>
+        <source>q[%1] × k_%2[%1] = %3 × %4 = %5</source>
+        <translation>q[%1] × k_%2[%1] = %3 × %4 = %5</translation>
+    </message>
+    <message>
+        <source>The query token whose row of scores is taken apart</source>
+        <translation>要拆解其分数行的查询词元</translation>
+    </message>
+    <message>
+        <source>Query:</source>
+        <translation>查询：</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Choose a step inside the model to see how one query's scores are made.</source>
+        <translation>请选择模型内部的一个步骤，查看单个查询的分数是如何得出的。</translation>
+    </message>
+    <message>
+        <source>%1 · head %2 · sentence %3</source>
+        <translation>%1 · 头 %2 · 句子 %3</translation>
+    </message>
+    <message>
+        <source>weight_j = softmax_j( (q · k_j) / √Dh ),  Dh = %1,  √Dh = %2</source>
+        <translation>weight_j = softmax_j( (q · k_j) / √Dh ),  Dh = %1,  √Dh = %2</translation>
+    </message>
+    <message>
+        <source>The dot product adds up the element-wise products: a key whose vector points the same way as q scores high. Dividing by √Dh keeps scores from growing with the head size; softmax turns them into weights that sum to 1. Masked keys become −∞ before the softmax, so their weight is 0.</source>
+        <translation>点积将逐元素乘积相加：向量方向与 q 一致的键得分较高。除以 √Dh 可防止分数随头的维度增大而变大；softmax 将分数转换为和为 1 的权重。被掩码的键在 softmax 之前被设为 −∞，因此其权重为 0。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::PresenterMode</name>
+    <message>
+        <source>Presenter mode · ← → step · PgUp PgDn layer · Space play · F11 or Esc to leave</source>
+        <translation>演示模式 · ← → 切换步骤 · PgUp PgDn 切换层 · Space 播放 · 按 F11 或 Esc 退出</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::RunComparison</name>
+    <message>
+        <source>The faulty run beside the correct one</source>
+        <translation>错误运行与正确运行并排对比</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The planted bug:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;植入的错误：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>步骤：</translation>
+    </message>
+    <message>
+        <source>Faulty run</source>
+        <translation>错误运行</translation>
+    </message>
+    <message>
+        <source>Correct run</source>
+        <translation>正确运行</translation>
+    </message>
+    <message>
+        <source>Faulty: shape %1</source>
+        <translation>错误：形状 %1</translation>
+    </message>
+    <message>
+        <source>, row sums %1</source>
+        <translation>，行和 %1</translation>
+    </message>
+    <message>
+        <source>Correct: shape %1</source>
+        <translation>正确：形状 %1</translation>
+    </message>
+    <message>
+        <source>The correct run has no step %1: the bug added it.</source>
+        <translation>正确运行中没有步骤 %1：它是由错误引入的。</translation>
+    </message>
+    <message>
+        <source>The shapes differ.</source>
+        <translation>形状不同。</translation>
+    </message>
+    <message>
+        <source>Largest difference: %1</source>
+        <translation>最大差异：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ShapeDiagram</name>
+    <message>
+        <source> and </source>
+        <translation> 和 </translation>
+    </message>
+    <message>
+        <source>%1: swap %2 — no data moves, only the strides change</source>
+        <translation>%1：交换 %2——数据不移动，只改变步长</translation>
+    </message>
+    <message>
+        <source>contiguous(): already in C order — nothing copied</source>
+        <translation>contiguous()：已经是 C 顺序——无需复制</translation>
+    </message>
+    <message>
+        <source>contiguous(): copy into C order so that view() can work</source>
+        <translation>contiguous()：复制为 C 顺序，以便 view() 能够执行</translation>
+    </message>
+    <message>
+        <source>view: split %1 into %2 — same storage, no copy</source>
+        <translation>view：将 %1 拆分为 %2——同一块存储，不复制</translation>
+    </message>
+    <message>
+        <source>view: join %1 into %2 — same storage, no copy</source>
+        <translation>view：将 %1 合并为 %2——同一块存储，不复制</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>strides (%1)</source>
+        <translation>步长 (%1)</translation>
+    </message>
+    <message>
+        <source>shape ?</source>
+        <translation>形状 ?</translation>
+    </message>
+    <message>
+        <source>strides ?</source>
+        <translation>步长 ?</translation>
+    </message>
+    <message>
+        <source>(hidden: predict the result in the exercise panel)</source>
+        <translation>（已隐藏：请在练习面板中预测结果）</translation>
+    </message>
+    <message>
+        <source>contiguous?</source>
+        <translation>是否连续？</translation>
+    </message>
+    <message>
+        <source>contiguous</source>
+        <translation>连续</translation>
+    </message>
+    <message>
+        <source>not contiguous</source>
+        <translation>不连续</translation>
+    </message>
+    <message>
+        <source>%1 (%2) %3 %4</source>
+        <translation>%1 (%2) %3 %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::StepNavigator</name>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Previous step (←)</source>
+        <translation>上一步（←）</translation>
+    </message>
+    <message>
+        <source>Next step (→)</source>
+        <translation>下一步（→）</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>播放 / 暂停（Space）</translation>
+    </message>
+    <message>
+        <source>slow (3 s)</source>
+        <translation>慢（3 s）</translation>
+    </message>
+    <message>
+        <source>normal (1.5 s)</source>
+        <translation>正常（1.5 s）</translation>
+    </message>
+    <message>
+        <source>fast (0.5 s)</source>
+        <translation>快（0.5 s）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::StepPanel</name>
+    <message>
+        <source>Views of the step</source>
+        <translation>步骤的视图</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>连线</translation>
+    </message>
+    <message>
+        <source>Model view</source>
+        <translation>模型视图</translation>
+    </message>
+    <message>
+        <source>Neuron view</source>
+        <translation>神经元视图</translation>
+    </message>
+    <message>
+        <source>Mask comparison</source>
+        <translation>掩码对比</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>This step's shape is the exercise: its values, code line and shape are hidden until you answer in the exercise panel.</source>
+        <translation>本步骤的形状就是练习题：在练习面板中作答之前，其数值、代码行和形状都会隐藏。</translation>
+    </message>
+    <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
+        <source>Step id: %1</source>
+        <translation>步骤 ID：%1</translation>
+    </message>
+    <message>
+        <source>(formula hidden: it names the axes)</source>
+        <translation>（公式已隐藏：它会透露各个轴）</translation>
+    </message>
+    <message>
+        <source># hidden until you answer</source>
+        <translation># 作答后显示</translation>
+    </message>
+    <message>
+        <source>What this step computes is the question.</source>
+        <translation>本步骤计算的内容就是题目。</translation>
+    </message>
+    <message>
+        <source>(The sentence about the sizes is hidden: it would give the exercise away.)</source>
+        <translation>（关于尺寸的说明已隐藏：它会泄露练习答案。）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Computed in %1 ms on %2</source>
+        <translation>在 %2 上计算用时 %1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::TensorView</name>
+    <message>
+        <source>query tokens</source>
+        <translation>查询词元</translation>
+    </message>
+    <message>
+        <source>key tokens</source>
+        <translation>键词元</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>model dimensions (D = %1)</source>
+        <translation>模型维度（D = %1）</translation>
+    </message>
+    <message>
+        <source>head dimensions (Dh = %1)</source>
+        <translation>头维度（Dh = %1）</translation>
+    </message>
+    <message>
+        <source>hidden units (F = %1)</source>
+        <translation>隐藏单元（F = %1）</translation>
+    </message>
+    <message>
+        <source>vocabulary entries (V = %1)</source>
+        <translation>词表条目（V = %1）</translation>
+    </message>
+    <message>
+        <source>heads (H = %1)</source>
+        <translation>头（H = %1）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>&amp;Head:</source>
+        <translation>头(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Which attention head to show</source>
+        <translation>要显示的注意力头</translation>
+    </message>
+    <message>
+        <source>&amp;Show as:</source>
+        <translation>显示为(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Colour map</source>
+        <translation>色图</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>No step selected.</source>
+        <translation>未选择步骤。</translation>
+    </message>
+    <message>
+        <source>Sentence %1</source>
+        <translation>句子 %1</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>The whole tensor</source>
+        <translation>整个张量</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>rows = %1, columns = %2</source>
+        <translation>行 = %1，列 = %2</translation>
+    </message>
+    <message>
+        <source>one row of %1</source>
+        <translation>一行（%1）</translation>
+    </message>
+    <message>
+        <source>%1, %2 × %3 values: %4.</source>
+        <translation>%1，%2 × %3 个值：%4。</translation>
+    </message>
+    <message>
+        <source>The table shows only the first %1 × %2 cells; the colour map shows them all.</source>
+        <translation>表格只显示前 %1 × %2 个单元格；色图显示全部单元格。</translation>
+    </message>
+    <message>
+        <source>[%1, %2] %3 × %4 = %5</source>
+        <translation>[%1, %2] %3 × %4 = %5</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::TokenChips</name>
+    <message>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+</context>
+</TS>

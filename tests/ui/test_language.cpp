@@ -1,0 +1,227 @@
+// Two languages: every kind of step has a known title, formula and explanation, in English and in
+// Chinese; the Chinese window shows no untranslated English; the language switches without a
+// restart and the window keeps its sentences and step. (.ts completeness: tests/i18n.)
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTest>
+#include <QToolButton>
+
+#include "faults.h"
+#include "inputpanel.h"
+#include "language.h"
+#include "mainwindow.h"
+#include "stepnavigator.h"
+#include "steppanel.h"
+#include "steptext.h"
+#include "windowfixture.h"
+#include "windowhost.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+bool hasCjk(const QString& s) {
+  return std::any_of(s.begin(), s.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; });
+}
+
+// Two English words in a row, outside the names that stay English in Chinese text.
+QString englishProse(QString s) {
+  static const QRegularExpression twoWords(QStringLiteral("[A-Za-z]{2,}\\s+[A-Za-z]{2,}"));
+  for (const char* keep : {"Attention Lab", "PgUp", "PgDn", "Space", "Home", "End", "Ctrl", "Esc"}) s.remove(QLatin1String(keep));
+  static const QRegularExpression cpuModel(QStringLiteral("CPU[:：]\\s*[^(（]*"));  // the processor's own name
+  s.remove(cpuModel);
+  const auto m = twoWords.match(s);
+  return m.hasMatch() ? m.captured(0) : QString();
+}
+
+// Requests that between them produce every kind of step core records.
+std::vector<Request> everyKindOfStep() {
+  std::vector<Request> out;
+  auto base = [] {
+    Request r;
+    r.texts = {QStringLiteral("the cat sat"), QStringLiteral("dogs")};
+    r.cfg.d_model = 16;
+    r.cfg.heads = 2;
+    r.cfg.d_ff = 32;
+    return r;
+  };
+  for (MaskKind m : {MaskKind::None, MaskKind::Padding, MaskKind::Causal, MaskKind::PaddingCausal}) {
+    Request r = base();
+    r.cfg.mask = m;
+    r.cfg.norm = m == MaskKind::Causal ? Norm::Post : Norm::Pre;
+    out.push_back(r);
+  }
+  Request cross = base();  // decoder, cross-attention, GELU, no position code
+  cross.memoryTexts = {QStringLiteral("le chat"), QStringLiteral("les chiens")};
+  cross.cfg.activation = Activation::Gelu;
+  cross.cfg.positional = Positional::None;
+  cross.cfg.mask = MaskKind::PaddingCausal;
+  out.push_back(cross);
+  Request tiled = base();
+  tiled.cfg.overview_cap = 2;
+  out.push_back(tiled);
+  for (const auto& info : all_faults()) {
+    if (info.fault == Fault::IndivisibleHeads) continue;  // refused before any step runs
+    for (bool hide : {false, true}) {
+      Request r = base();
+      r.cfg.mask = MaskKind::PaddingCausal;
+      r.cfg.faults = {info.fault};
+      r.hideFaults = hide;
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+class TestLanguage : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+  void cleanup() { Language::apply(UiLanguage::English); }
+
+  void everyStepHasWordsInBothLanguages() {
+    int steps = 0;
+    for (const Request& r : everyKindOfStep()) {
+      const TraceResultPtr res = compute(r, 1);
+      for (const Step& s : res->trace.steps()) {
+        ++steps;
+        const QString id = QString::fromStdString(s.info.id);
+        QVERIFY2(StepText::knownTitle(s.info), qPrintable(id + QStringLiteral(": title not in the table: ") +
+                                                          QString::fromStdString(s.info.title)));
+        QVERIFY2(StepText::knownFormula(s.info), qPrintable(id + QStringLiteral(": formula not in the table: ") +
+                                                            QString::fromStdString(s.info.formula)));
+        QVERIFY2(!StepText::explanation(s.info.id).isEmpty(), qPrintable(id + QStringLiteral(": no explanation")));
+        QCOMPARE(StepText::title(s.info), QString::fromStdString(s.info.title));  // English is the source
+      }
+    }
+    QVERIFY(steps > 500);
+    Language::apply(UiLanguage::Chinese);
+    QCOMPARE(Language::effective(), UiLanguage::Chinese);
+    for (const Request& r : everyKindOfStep()) {
+      const TraceResultPtr res = compute(r, 1);
+      for (const Step& s : res->trace.steps()) {
+        const QString id = QString::fromStdString(s.info.id);
+        const bool bareId = s.info.title == s.info.id.substr(s.info.id.rfind('.') + 1);
+        if (!bareId) QVERIFY2(englishProse(StepText::title(s.info)).isEmpty(), qPrintable(id + QStringLiteral(": ") + StepText::title(s.info)));
+        QVERIFY2(hasCjk(StepText::explanation(s.info.id)), qPrintable(id));
+        const QString f = StepText::formula(s.info);
+        QVERIFY2(englishProse(f).isEmpty(), qPrintable(id + QStringLiteral(": ") + f));
+      }
+    }
+  }
+
+  void crossAttentionStepsSayWhereQueriesAndKeysComeFrom() {
+    const QString self = StepText::explanation("encoder.layers.0.self_attn.k_proj");
+    const QString cross = StepText::explanation("decoder.layers.0.multihead_attn.k_proj");
+    QVERIFY(cross.startsWith(self));
+    QVERIFY(cross.contains(QStringLiteral("encoder's output")));
+    QCOMPARE(StepText::kind("decoder.layers.3.norm2"), std::string("norm"));
+    QCOMPARE(StepText::kind("encoder.layers.0.ffn.linear1"), std::string("ffn.linear1"));
+    QCOMPARE(StepText::kind("encoder.embedding_table"), std::string("embedding_table"));
+  }
+
+  // Every text a widget shows, in every step, every view tab and every menu of the Chinese
+  // window: no two English words in a row (the code line, which is PyTorch, excepted).
+  void chineseWindowShowsNoEnglish() {
+    WindowHost host(QStringLiteral("zhWindow"));
+    host.switchLanguage(UiLanguage::Chinese);
+    MainWindow* w = host.window();
+    w->resize(1400, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w));
+    Request r = w->inputs()->currentRequest();
+    r.texts = {QStringLiteral("小猫坐在垫子上"), QStringLiteral("今天天气很好")};
+    r.memoryTexts = {QStringLiteral("猫"), QStringLiteral("天气")};
+    w->inputs()->restore(r);
+    test::settle(*w);
+    QStringList found;
+    auto check = [&](const QString& where, const QString& text) {
+      const QString prose = englishProse(text);
+      if (!prose.isEmpty() && found.size() < 40) found << where + QStringLiteral(": \"") + prose + QStringLiteral("\" in ") + text.left(120);
+    };
+    auto sweep = [&](const QString& stepId) {
+      for (QWidget* x : w->findChildren<QWidget*>()) {
+        if (x->objectName() == QLatin1String("code") || qobject_cast<QPlainTextEdit*>(x)) continue;
+        const QString where = stepId + QLatin1Char('/') + QString::fromLatin1(x->metaObject()->className()) +
+                              QLatin1Char('#') + x->objectName();
+        check(where, x->toolTip());
+        check(where, x->accessibleName());
+        if (auto* l = qobject_cast<QLabel*>(x)) check(where, l->text());
+        if (auto* b = qobject_cast<QAbstractButton*>(x)) check(where, b->text());
+        if (auto* g = qobject_cast<QGroupBox*>(x)) check(where, g->title());
+        if (auto* d = qobject_cast<QDockWidget*>(x)) check(where, d->windowTitle());
+        if (auto* c = qobject_cast<QComboBox*>(x))
+          for (int i = 0; i < c->count(); ++i) check(where, c->itemText(i));
+        if (auto* t = qobject_cast<QTabBar*>(x))
+          for (int i = 0; i < t->count(); ++i) check(where, t->tabText(i)), check(where, t->tabToolTip(i));
+      }
+    };
+    const int n = w->navigator()->count();
+    QVERIFY(n > 60);
+    for (int i = 0; i < n; ++i) {
+      w->navigator()->setCurrent(i);
+      QCoreApplication::processEvents();
+      sweep(QString::number(i));
+    }
+    for (QAction* a : w->findChildren<QAction*>()) check(QStringLiteral("action"), a->text()), check(QStringLiteral("action"), a->toolTip());
+    check(QStringLiteral("title"), w->windowTitle());
+    QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
+  }
+
+  void switchesLanguageWithoutRestart() {
+    WindowHost host(QStringLiteral("switch"));
+    host.switchLanguage(UiLanguage::English);
+    MainWindow* en = host.window();
+    en->resize(1200, 800);
+    en->show();
+    QVERIFY(QTest::qWaitForWindowExposed(en));
+    test::settle(*en);
+    QCOMPARE(en->menuBar()->actions().first()->text(), QStringLiteral("&File"));
+    Request r = en->inputs()->currentRequest();
+    r.texts = {QStringLiteral("attention is all you need")};
+    r.cfg.heads = 4;
+    en->inputs()->restore(r);
+    test::settle(*en);
+    en->navigator()->setCurrent(20);
+    QCoreApplication::processEvents();
+    const QString step = en->stepPanel()->locationText().section(QStringLiteral(" · "), -1);
+    QCOMPARE(step, StepText::title(en->controller()->current()->trace.steps()[20].info));
+
+    QAction* chinese = en->findChild<QAction*>(QStringLiteral("languageChinese"));
+    QVERIFY(chinese);
+    chinese->trigger();  // as from View ▸ Language
+    QTRY_VERIFY(host.window() != en);
+    MainWindow* zh = host.window();
+    QVERIFY(zh->isVisible());
+    test::settle(*zh);
+    QCOMPARE(zh->menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+    QCOMPARE(zh->inputs()->currentRequest().texts, r.texts);
+    QCOMPARE(zh->inputs()->currentRequest().cfg.heads, 4);
+    QCOMPARE(zh->navigator()->current(), 20);
+    QVERIFY(hasCjk(zh->stepPanel()->locationText()));
+    QVERIFY(zh->findChild<QAction*>(QStringLiteral("languageChinese"))->isChecked());
+    QCOMPARE(Language::saved(), UiLanguage::Chinese);
+
+    zh->findChild<QAction*>(QStringLiteral("languageEnglish"))->trigger();
+    QTRY_VERIFY(host.window() != zh);
+    test::settle(*host.window());
+    QCOMPARE(host.window()->menuBar()->actions().first()->text(), QStringLiteral("&File"));
+    QCOMPARE(host.window()->navigator()->current(), 20);
+    QVERIFY(!hasCjk(host.window()->stepPanel()->locationText()));
+  }
+};
+
+QTEST_MAIN(TestLanguage)
+#include "test_language.moc"

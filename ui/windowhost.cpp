@@ -1,0 +1,41 @@
+#include "windowhost.h"
+
+#include <QSettings>
+
+#include "mainwindow.h"
+
+namespace attnlab::ui {
+
+WindowHost::WindowHost(const QString& settingsKey, QObject* parent) : QObject(parent), settingsKey_(settingsKey) {
+  Language::apply(Language::saved());
+  window_ = build();
+}
+
+WindowHost::~WindowHost() { delete window_.data(); }
+
+MainWindow* WindowHost::build() {
+  auto* w = new MainWindow(settingsKey_);
+  w->setAttribute(Qt::WA_DeleteOnClose, false);
+  connect(w, &MainWindow::languageRequested, this, &WindowHost::switchLanguage, Qt::QueuedConnection);
+  return w;
+}
+
+void WindowHost::switchLanguage(UiLanguage choice) {
+  Language::save(choice);
+  Language::apply(choice);
+  // Exercises follow the window's language; their own switch can still override it.
+  QSettings().setValue(QStringLiteral("exerciseLanguage"),
+                       Language::effective() == UiLanguage::Chinese ? QStringLiteral("zh") : QStringLiteral("en"));
+  MainWindow* old = window_;
+  const bool visible = old && old->isVisible();
+  if (old) old->persist();  // the new window starts from exactly this state
+  window_ = build();
+  if (visible) window_->show();
+  if (old) {
+    old->hide();
+    old->deleteLater();
+  }
+  emit windowReplaced(window_);
+}
+
+}  // namespace attnlab::ui
