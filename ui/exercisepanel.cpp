@@ -431,7 +431,7 @@ void ExercisePanel::openComparison() {
   steps.removeAll(QString::fromStdString(ex->bug.faulty_step));
   steps.prepend(QString::fromStdString(ex->bug.faulty_step));
   try {
-    const QString title = QString::fromUtf8(fault_info(ex->bug.fault).title.data());
+    const QString title = StepText::faultTitle(ex->bug.fault);
     if (comparison_) comparison_->deleteLater();
     comparison_ = new RunComparison(compute(faulty, 0), compute(correct, 0), steps, title, window());
     comparison_->setAttribute(Qt::WA_DeleteOnClose);

@@ -168,6 +168,25 @@ const char* crossNote(const std::string& kind) {
 
 }  // namespace
 
+QString StepText::faultTitle(Fault f) {
+  static const std::map<Fault, const char*> titles = {
+      {Fault::ScaleByDModel, QT_TRANSLATE_NOOP("StepText", "Scores scaled by √d_model instead of √d_head")},
+      {Fault::NoScaling, QT_TRANSLATE_NOOP("StepText", "Scores not scaled at all")},
+      {Fault::SoftmaxOverQueries, QT_TRANSLATE_NOOP("StepText", "Softmax over the queries (dim = −2) instead of the keys")},
+      {Fault::MaskAfterSoftmax, QT_TRANSLATE_NOOP("StepText", "Mask applied after the softmax")},
+      {Fault::MaskFillZero, QT_TRANSLATE_NOOP("StepText", "Mask filled with 0 instead of −∞")},
+      {Fault::MaskWrongBroadcast, QT_TRANSLATE_NOOP("StepText", "Padding mask broadcast along the wrong axis")},
+      {Fault::SplitWithoutTranspose, QT_TRANSLATE_NOOP("StepText", "Head split as one view, without the transpose")},
+      {Fault::MergeWithoutTranspose,
+       QT_TRANSLATE_NOOP("StepText", "Head merge as one view, without transpose + contiguous")},
+      {Fault::CausalTransposed, QT_TRANSLATE_NOOP("StepText", "Look-ahead mask transposed")},
+      {Fault::SharedQkvProjection, QT_TRANSLATE_NOOP("StepText", "One projection (W_Q) shared by Q, K and V")},
+      {Fault::IndivisibleHeads, QT_TRANSLATE_NOOP("StepText", "d_model not divisible by heads, forced through")},
+  };
+  const auto it = titles.find(f);
+  return it == titles.end() ? QString::fromUtf8(fault_info(f).title.data()) : tr(it->second);
+}
+
 QString StepText::explanation(const std::string& id) {
   std::string k = kind(id);
   if (k == "k_view" || k == "v_view") k = "q_view";

@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QString>
 
+#include "faults.h"
 #include "trace.h"
 
 namespace attnlab::ui {
@@ -22,6 +23,8 @@ class StepText {
   static QString formula(const StepInfo& info);
   // Two to four sentences; "" for a kind without one (the test forbids that).
   static QString explanation(const std::string& id);
+  // A planted bug's name (core's FaultInfo::title, translated by the fault's id).
+  static QString faultTitle(Fault f);
   // The step's kind: "encoder.layers.0.self_attn.q_proj" → "q_proj"; "…ffn.linear1" → "ffn.linear1";
   // "…residual2" → "residual".
   static std::string kind(const std::string& id);

@@ -868,6 +868,50 @@
         <comment>an explanation, then its cross-attention note</comment>
         <translation>%1%2</translation>
     </message>
+    <message>
+        <source>Scores scaled by √d_model instead of √d_head</source>
+        <translation>分数除以了 √d_model，而不是 √d_head</translation>
+    </message>
+    <message>
+        <source>Scores not scaled at all</source>
+        <translation>分数完全没有缩放</translation>
+    </message>
+    <message>
+        <source>Softmax over the queries (dim = −2) instead of the keys</source>
+        <translation>softmax 沿查询方向（dim = −2）而不是沿键方向</translation>
+    </message>
+    <message>
+        <source>Mask applied after the softmax</source>
+        <translation>掩码在 softmax 之后才施加</translation>
+    </message>
+    <message>
+        <source>Mask filled with 0 instead of −∞</source>
+        <translation>掩码位置填了 0 而不是 −∞</translation>
+    </message>
+    <message>
+        <source>Padding mask broadcast along the wrong axis</source>
+        <translation>填充掩码沿错误的轴广播</translation>
+    </message>
+    <message>
+        <source>Head split as one view, without the transpose</source>
+        <translation>拆分多头只用了一次 view，缺少 transpose</translation>
+    </message>
+    <message>
+        <source>Head merge as one view, without transpose + contiguous</source>
+        <translation>合并多头只用了一次 view，缺少 transpose + contiguous</translation>
+    </message>
+    <message>
+        <source>Look-ahead mask transposed</source>
+        <translation>前瞻（因果）掩码被转置</translation>
+    </message>
+    <message>
+        <source>One projection (W_Q) shared by Q, K and V</source>
+        <translation>Q、K、V 共用同一个投影（W_Q）</translation>
+    </message>
+    <message>
+        <source>d_model not divisible by heads, forced through</source>
+        <translation>d_model 不能被头数整除，却被强行执行</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::BusyIndicator</name>

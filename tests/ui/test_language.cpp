@@ -120,6 +120,7 @@ class TestLanguage : public QObject {
         QVERIFY2(englishProse(f).isEmpty(), qPrintable(id + QStringLiteral(": ") + f));
       }
     }
+    for (const auto& f : all_faults()) QVERIFY2(hasCjk(StepText::faultTitle(f.fault)), f.id.data());
   }
 
   void crossAttentionStepsSayWhereQueriesAndKeysComeFrom() {
@@ -128,6 +129,7 @@ class TestLanguage : public QObject {
     QVERIFY(cross.startsWith(self));
     QVERIFY(cross.contains(QStringLiteral("encoder's output")));
     QCOMPARE(StepText::kind("decoder.layers.3.norm2"), std::string("norm"));
+    for (const auto& f : all_faults()) QCOMPARE(StepText::faultTitle(f.fault), QString::fromUtf8(f.title.data()));
     QCOMPARE(StepText::kind("encoder.layers.0.ffn.linear1"), std::string("ffn.linear1"));
     QCOMPARE(StepText::kind("encoder.embedding_table"), std::string("embedding_table"));
   }
