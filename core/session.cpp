@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base64.h"
 #include "errors.h"
 #include "ops.h"
 
@@ -78,13 +79,40 @@ ModelConfig read_config(const Fields& f, const json& c) {
   return cfg;
 }
 
+json lesson_text(const LessonText& t) { return {{"en", t.en}, {"zh", t.zh}}; }
+
+LessonText read_lesson_text(const Fields& f, const json& lesson, const char* key) {
+  const json* v = f.find(lesson, key);
+  if (!v) return {};
+  const std::string path = std::string("lesson.") + key + ".";
+  if (!v->is_object()) f.fail(path.substr(0, path.size() - 1), "should be an object with \"en\" and \"zh\"");
+  return {f.text(*v, "en", "", path), f.text(*v, "zh", "", path)};
+}
+
+SessionWeights read_weights(const Fields& f, const json& w) {
+  if (!w.is_object()) f.fail("weights", "should be an object");
+  SessionWeights out;
+  out.name = f.text(w, "name", "", "weights.");
+  out.file = f.text(w, "file", "", "weights.");
+  const std::string embedded = f.text(w, "embedded", "", "weights.");
+  if (out.file.empty() == embedded.empty()) f.fail("weights", "needs exactly one of \"file\" and \"embedded\"");
+  if (!embedded.empty()) {
+    try {
+      out.bytes = base64_decode(embedded, "base64");
+    } catch (const DataError& e) {
+      f.fail("weights.embedded", e.what());
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string session_json(const Session& s) {
   const ModelConfig& c = s.cfg;
-  const json out = {
+  json j = {
       {"format", kFormat},
-      {"version", kSessionVersion},
+      {"version", 1},  // 2 below when there are weights
       {"texts", s.texts},
       {"memory_texts", s.memory_texts},
       {"config",
@@ -95,7 +123,15 @@ std::string session_json(const Session& s) {
         {"overview_cap", c.overview_cap}}},
       {"step", s.step},
       {"view", {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib}}}};
-  return out.dump(2) + "\n";
+  if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
+    j["version"] = kSessionVersion;
+    j["weights"] = {{"name", s.weights.name}};
+    if (!s.weights.bytes.empty()) j["weights"]["embedded"] = base64_encode(s.weights.bytes);
+    else j["weights"]["file"] = s.weights.file;
+  }
+  if (!s.title.empty() || !s.description.empty())
+    j["lesson"] = {{"title", lesson_text(s.title)}, {"description", lesson_text(s.description)}};
+  return j.dump(2) + "\n";
 }
 
 Session parse_session(std::string_view text, const std::string& origin) {
@@ -128,6 +164,12 @@ Session parse_session(std::string_view text, const std::string& origin) {
     s.memory_budget_mib = f.integer(*v, "view.", "memory_budget_mib", 4096);
     if (s.memory_budget_mib < 1 || s.memory_budget_mib > (int64_t{1} << 30))
       f.fail("view.memory_budget_mib", "should be between 1 and 2^30");
+  }
+  if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
+  if (const json* l = f.find(j, "lesson")) {
+    if (!l->is_object()) f.fail("lesson", "should be an object");
+    s.title = read_lesson_text(f, *l, "title");
+    s.description = read_lesson_text(f, *l, "description");
   }
   return s;
 }

@@ -1,6 +1,7 @@
 // A lesson saved to disk (`.attnlab`, JSON): the sentences, the model configuration, the step on
-// show and the window's computation settings. The weights are not stored: they follow from the
+// show and the window's computation settings. Seeded weights are not stored: they follow from the
 // configuration and its seed (weights.h), so a session reproduces the same trace bit for bit.
+// Imported weights (.safetensors) are either referenced by path or embedded (base64).
 // Format and rules: docs/sessions.md. Qt-free, so that the reader can be fuzzed.
 #pragma once
 
@@ -14,8 +15,25 @@
 
 namespace attnlab {
 
-constexpr int kSessionVersion = 1;                // what this build writes and the newest it reads
+constexpr int kSessionVersion = 2;                // the newest this build reads; it writes 2 only with weights
 constexpr size_t kMaxSessionBytes = 16u << 20;    // a session is small; anything larger is refused
+
+// A lesson's words, for the sample gallery: English and Simplified Chinese ("" = none).
+struct LessonText {
+  std::string en, zh;
+  bool empty() const { return en.empty() && zh.empty(); }
+};
+
+// Weights imported from a .safetensors file: referenced (`file`, relative to the session's folder
+// or absolute) or embedded (`bytes`, the whole file). Neither: seeded weights.
+struct SessionWeights {
+  std::string name;   // the file's name, for people
+  std::string file;
+  std::string bytes;
+  bool empty() const { return file.empty() && bytes.empty(); }
+};
+
+constexpr size_t kMaxEmbeddedWeightsBytes = 8u << 20;  // larger files are referenced instead
 
 struct Session {
   std::vector<std::string> texts;         // the batch, one sentence each
@@ -24,6 +42,8 @@ struct Session {
   std::string step;                       // step id on show ("" = the first)
   BackendKind backend = BackendKind::Cpu;
   int64_t memory_budget_mib = 4096;
+  SessionWeights weights;
+  LessonText title, description;          // lessons in sample_inputs/lessons have them
 };
 
 std::string session_json(const Session& s);  // pretty-printed UTF-8 JSON

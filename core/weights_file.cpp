@@ -68,7 +68,13 @@ const Tensor* find(const SafetensorsFile& f, const std::string& name) {
 }  // namespace
 
 LoadedWeights load_weights_file(const std::string& path, const ModelConfig& cli, const std::set<std::string>& given) {
-  const SafetensorsFile f = read_safetensors(path);
+  return load_weights(read_safetensors(path), path, cli, given);
+}
+
+bool weights_have_decoder(const SafetensorsFile& f) { return count_layers(f, "decoder") > 0; }
+
+LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, const ModelConfig& cli,
+                           const std::set<std::string>& given) {
   LoadedWeights out{cli, {}};
   ModelConfig& c = out.cfg;
   auto str = [](const auto& v) { return std::to_string(v); };

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config.h"
+#include "safetensors.h"
 #include "weights.h"
 
 namespace attnlab {
@@ -24,5 +25,10 @@ struct LoadedWeights {
 // "--heads") whose value differs is a ConfigError. `cli` holds the command line's values and
 // cli.cross whether --memory-text was given. Bad tensors are a DataError naming the tensor.
 LoadedWeights load_weights_file(const std::string& path, const ModelConfig& cli, const std::set<std::string>& given);
+// The same for a file already parsed; `origin` names it in messages.
+LoadedWeights load_weights(const SafetensorsFile& f, const std::string& origin, const ModelConfig& cli,
+                           const std::set<std::string>& given);
+// Whether a weights file holds decoder layers (an encoder–decoder model, for cross-attention).
+bool weights_have_decoder(const SafetensorsFile& f);
 
 }  // namespace attnlab

@@ -2,6 +2,7 @@
 // with the file and the field named; a reopened session computes the same trace bit for bit.
 #include <QtTest>
 
+#include "base64.h"
 #include "errors.h"
 #include "model.h"
 #include "session.h"
@@ -95,6 +96,16 @@ class TestSession : public QObject {
     QTest::newRow("bad backend") << head + "\"view\": {\"backend\": \"tpu\"}}" << "\"view.backend\"";
     QTest::newRow("bad budget") << head + "\"view\": {\"memory_budget_mib\": 0}}" << "\"view.memory_budget_mib\"";
     QTest::newRow("config not an object") << head + "\"config\": 5}" << "\"config\": should be an object";
+    QTest::newRow("weights: both") << head + "\"weights\": {\"file\": \"a\", \"embedded\": \"AAAA\"}}"
+                                   << "\"weights\": needs exactly one of";
+    QTest::newRow("weights: neither") << head + "\"weights\": {\"name\": \"a\"}}" << "\"weights\": needs exactly one of";
+    QTest::newRow("weights: bad base64") << head + "\"weights\": {\"embedded\": \"AB*D\"}}"
+                                         << "\"weights.embedded\": base64: '*' is not a base64 character";
+    QTest::newRow("weights: short base64") << head + "\"weights\": {\"embedded\": \"ABC\"}}" << "not a multiple of 4";
+    QTest::newRow("weights: padding inside") << head + "\"weights\": {\"embedded\": \"AB==AAAA\"}}"
+                                             << "'=' is not a base64 character";
+    QTest::newRow("weights: file a number") << head + "\"weights\": {\"file\": 3}}" << "\"weights.file\": should be a string";
+    QTest::newRow("lesson title a string") << head + "\"lesson\": {\"title\": \"x\"}}" << "\"lesson.title\"";
   }
   void refusesWithTheFieldNamed() {
     QFETCH(QString, text);
@@ -102,6 +113,50 @@ class TestSession : public QObject {
     const QString msg = QString::fromStdString(refusal(text.toStdString()));
     QVERIFY2(msg.startsWith(QStringLiteral("lesson.attnlab: ")), qPrintable(msg));
     QVERIFY2(msg.contains(says), qPrintable(msg));
+  }
+
+  // RFC 4648's test vectors, and every byte value through a round trip.
+  void base64() {
+    const std::pair<std::string, std::string> vectors[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+                                                           {"foo", "Zm9v"},  {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+                                                           {"foobar", "Zm9vYmFy"}};
+    for (const auto& [plain, coded] : vectors) {
+      QCOMPARE(base64_encode(plain), coded);
+      QCOMPARE(base64_decode(coded, "t"), plain);
+    }
+    std::string all;
+    for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+    for (size_t cut = 0; cut < 4; ++cut) QCOMPARE(base64_decode(base64_encode(all.substr(cut)), "t"), all.substr(cut));
+    QVERIFY_THROWS_EXCEPTION(DataError, base64_decode("Zg=a", "t"));  // padding then data
+    QVERIFY_THROWS_EXCEPTION(DataError, base64_decode("Z===", "t"));
+  }
+
+  // Imported weights: embedded ones come back byte for byte, a reference keeps its path; either
+  // makes the file version 2, which an older Attention Lab refuses instead of computing with
+  // seeded weights. A lesson's title and description come back in both languages.
+  void weightsAndLessonText() {
+    Session a = lesson();
+    std::string bytes;
+    for (int i = 0; i < 1000; ++i) bytes += static_cast<char>((i * 37) & 255);
+    a.weights = {"trained.safetensors", "", bytes};
+    a.title = {"Causal masking", "因果掩码"};
+    a.description = {"No peeking ahead.", "不许偷看后面的词。"};
+    const std::string text = session_json(a);
+    QVERIFY(text.find("\"version\": 2") != std::string::npos);
+    const Session b = parse_session(text, "x");
+    QCOMPARE(b.weights.bytes, bytes);
+    QCOMPARE(b.weights.name, std::string("trained.safetensors"));
+    QVERIFY(b.weights.file.empty());
+    QCOMPARE(b.title.zh, a.title.zh);
+    QCOMPARE(b.description.en, a.description.en);
+    QCOMPARE(session_json(b), text);
+    a.weights = {"big.safetensors", "models/big.safetensors", ""};
+    const Session c = parse_session(session_json(a), "x");
+    QCOMPARE(c.weights.file, std::string("models/big.safetensors"));
+    QVERIFY(c.weights.bytes.empty());
+    const Session plain = parse_session(session_json(lesson()), "x");  // no weights: still version 1
+    QVERIFY(session_json(plain).find("\"version\": 1") != std::string::npos);
+    QVERIFY(plain.weights.empty() && plain.title.empty());
   }
 
   // A minimal session: every field but the sentences has a default.

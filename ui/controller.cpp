@@ -38,6 +38,22 @@ Weights cachedWeights(const ModelConfig& cfg) {
   return weights;  // tensors share their storage; nobody writes to them
 }
 
+// Imported weights fix the sizes, the norm placement, the activation, the position code and the
+// seed (the input panel locks those knobs); a decoder they lack (or hold) is the one mismatch a
+// user can still make, with the cross-attention box.
+const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg) {
+  const ModelConfig& f = iw.loaded.cfg;
+  if (cfg.cross != f.cross)
+    throw DataError((f.cross ? QObject::tr("The imported weights (%1) are an encoder–decoder model: turn on "
+                                           "cross-attention and give a source sentence, or use seeded weights.")
+                             : QObject::tr("The imported weights (%1) hold an encoder only: turn off cross-attention, "
+                                           "or use seeded weights."))
+                        .arg(iw.name)
+                        .toStdString());
+  check_weights(cfg, iw.loaded.weights);
+  return iw.loaded.weights;
+}
+
 }  // namespace
 
 TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch) {
@@ -63,7 +79,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     }
     throw OverBudget(e.what(), est.total(), tiled, r.memoryBudgetMiB);
   }
-  const Weights w = cachedWeights(out->cfg);
+  const Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
   const auto be = run_on_backend(

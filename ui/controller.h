@@ -14,11 +14,22 @@
 
 #include "errors.h"
 #include "traceresult.h"
+#include "weights_file.h"
 
 namespace attnlab::ui {
 
 // The tiled path's heatmaps: at most 256 × 256 cells per head (ModelConfig::overview_cap).
 inline constexpr int64_t kOverviewCap = 256;
+
+// Weights imported from a .safetensors file (ui/weightsimport.h): the configuration they fix and
+// the file's bytes, kept so that a session can embed them.
+struct ImportedWeights {
+  QString name;       // the file's name
+  QString path;       // where it was read ("" when it came embedded in a session)
+  std::string bytes;  // the whole file
+  LoadedWeights loaded;
+};
+using ImportedWeightsPtr = std::shared_ptr<const ImportedWeights>;
 
 struct Request {
   ModelConfig cfg;           // cfg.cross follows whether memoryTexts is non-empty
@@ -29,6 +40,7 @@ struct Request {
   // With faults planted: label the steps as the correct model would (a find-the-bug exercise
   // before it is answered; core's without_fault_labels). Costs one more forward pass.
   bool hideFaults = false;
+  ImportedWeightsPtr weights;  // null: seeded weights from cfg
 };
 
 // A request over its memory budget: what it needs with every score tensor kept, and what the

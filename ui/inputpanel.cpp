@@ -6,7 +6,9 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QHBoxLayout>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -93,6 +95,18 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   chips_ = new TokenChips;
   v->addWidget(chips_);
   v->addWidget(buildKnobs());
+  auto* weightsRow = new QHBoxLayout;
+  weightsLabel_ = new QLabel;
+  weightsLabel_->setObjectName(QStringLiteral("weightsSource"));
+  weightsLabel_->setWordWrap(true);
+  seeded_ = new QPushButton(tr("Use seeded weights"));
+  seeded_->setObjectName(QStringLiteral("seededWeights"));
+  seeded_->setToolTip(tr("Forget the imported weights: every knob is free again and the weights follow from the seed."));
+  weightsRow->addWidget(weightsLabel_, 1);
+  weightsRow->addWidget(seeded_);
+  v->addLayout(weightsRow);
+  connect(seeded_, &QPushButton::clicked, this, [this] { setImportedWeights(nullptr); });
+  showWeightsSource();
   explain_ = new QLabel;
   explain_->setWordWrap(true);
   explain_->setObjectName(QStringLiteral("explanation"));
@@ -228,7 +242,53 @@ Request InputPanel::currentRequest() const {
   r.cfg.overview_cap = attention_->currentIndex() == 1 ? kOverviewCap : 0;
   r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
+  if (weights_) {  // what the file fixes, including what has no knob (eps)
+    const ModelConfig& f = weights_->loaded.cfg;
+    r.cfg.d_model = f.d_model, r.cfg.heads = f.heads, r.cfg.d_ff = f.d_ff, r.cfg.layers = f.layers;
+    r.cfg.norm = f.norm, r.cfg.activation = f.activation, r.cfg.positional = f.positional;
+    r.cfg.eps = f.eps, r.cfg.seed = f.seed;
+    r.weights = weights_;
+  }
   return r;
+}
+
+void InputPanel::setImportedWeights(ImportedWeightsPtr w) {
+  weights_ = std::move(w);
+  if (weights_) {
+    const ModelConfig& f = weights_->loaded.cfg;
+    restoring_ = true;
+    dModel_->setValue(static_cast<int>(f.d_model));
+    heads_->setValue(static_cast<int>(f.heads));
+    dff_->setValue(f.d_ff == 4 * f.d_model ? 0 : static_cast<int>(f.d_ff));
+    layers_->setValue(static_cast<int>(f.layers));
+    norm_->setCurrentText(QString::fromUtf8(norm_name(f.norm).data()));
+    activation_->setCurrentText(QString::fromUtf8(activation_name(f.activation).data()));
+    positional_->setCurrentText(QString::fromUtf8(positional_name(f.positional).data()));
+    seed_->setValue(static_cast<int>(std::min<uint64_t>(f.seed, 1000000)));
+    cross_->setChecked(f.cross);
+    restoring_ = false;
+  }
+  showWeightsSource();
+  changed();
+}
+
+void InputPanel::showWeightsSource() {
+  const bool locked = weights_ != nullptr;
+  for (QWidget* k : std::initializer_list<QWidget*>{dModel_, heads_, dff_, layers_, norm_, activation_, positional_, seed_, cross_})
+    k->setEnabled(!locked);
+  seeded_->setVisible(locked);
+  if (!locked) {
+    weightsLabel_->setText(tr("Weights: seeded random numbers (File ▸ Import weights… loads a trained model)."));
+    return;
+  }
+  const ModelConfig& f = weights_->loaded.cfg;
+  weightsLabel_->setText(tr("Weights: <b>%1</b> — d_model %2, %3 heads, %4 layer(s)%5; the knobs it fixes are locked.")
+                             .arg(weights_->name.toHtmlEscaped())
+                             .arg(f.d_model)
+                             .arg(f.heads)
+                             .arg(f.layers)
+                             .arg(f.cross ? tr(", encoder–decoder") : QString()));
+  weightsLabel_->setToolTip(weights_->path);
 }
 
 BackendKind InputPanel::backendKind() const {
@@ -256,6 +316,8 @@ void InputPanel::restore(const Request& r, bool quiet) {
   seed_->setValue(static_cast<int>(std::min<uint64_t>(r.cfg.seed, 1000000)));
   attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
   budget_->setValue(static_cast<int>(std::clamp<qint64>(r.memoryBudgetMiB, budget_->minimum(), budget_->maximum())));
+  weights_ = r.weights;
+  showWeightsSource();
   restoring_ = false;
   changed();
   if (quiet) debounce_->stop();

@@ -11,6 +11,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 class QTimer;
 
@@ -34,6 +35,11 @@ class InputPanel : public QWidget {
   // Shows r in the widgets; emits one request a moment later, or none when quiet (the caller
   // computes r itself).
   void restore(const Request& r, bool quiet = false);
+  // Imported weights fix the sizes, norm, activation, position code and seed: those knobs show
+  // the file's values and are locked until "Use seeded weights". null: seeded weights again.
+  void setImportedWeights(ImportedWeightsPtr w);
+  ImportedWeightsPtr importedWeights() const { return weights_; }
+  QPushButton* seededWeightsButton() const { return seeded_; }
 
   QPlainTextEdit* sentencesEdit() const { return sentences_; }
   QSpinBox* headsBox() const { return heads_; }
@@ -54,6 +60,7 @@ class InputPanel : public QWidget {
   void changed();      // any edit: refresh chips and explanation, (re)start the debounce timer
   void emitRequest();
   void updateChips();
+  void showWeightsSource();
 
   QPlainTextEdit* sentences_;
   QPlainTextEdit* source_;
@@ -63,6 +70,9 @@ class InputPanel : public QWidget {
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
   QLabel* explain_;
+  QLabel* weightsLabel_;
+  QPushButton* seeded_;
+  ImportedWeightsPtr weights_;
   QLabel* error_;
   QTimer* debounce_;
   bool restoring_ = false;

@@ -26,6 +26,7 @@
 #include "presenter.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
+#include "weightsimport.h"
 
 namespace attnlab::ui {
 
@@ -283,6 +284,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
   s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
   s.setValue(QStringLiteral("memoryBudgetMiB"), r.memoryBudgetMiB);
+  s.setValue(QStringLiteral("weightsPath"), r.weights ? r.weights->path : QString());
 }
 
 void MainWindow::restoreSettings() {
@@ -321,6 +323,14 @@ void MainWindow::restoreSettings() {
   const int backend = s.value(QStringLiteral("backend"), 0).toInt();
   if (backend >= 0 && backend <= static_cast<int>(BackendKind::Auto)) inputs_->setBackendKind(static_cast<BackendKind>(backend));
   if (!r.texts.isEmpty()) inputs_->restore(r);
+  const QString weights = s.value(QStringLiteral("weightsPath")).toString();
+  if (!weights.isEmpty()) {
+    try {  // the file may have moved since: then seeded weights, and a word in the status bar
+      inputs_->setImportedWeights(importWeightsFile(weights, inputs_->currentRequest().cfg));
+    } catch (const std::exception& e) {
+      status_->setText(tr("The weights used last time could not be loaded: %1").arg(QString::fromStdString(e.what())));
+    }
+  }
 }
 
 }  // namespace attnlab::ui

@@ -43,6 +43,7 @@ class MainWindow : public QMainWindow {
   // Sessions (.attnlab): "" on success, otherwise the message also shown to the user.
   QString saveSession(const QString& path);
   QString openSession(const QString& path);
+  QString importWeights(const QString& path);  // "" on success, otherwise the message shown
   void persist() const { saveSettings(); }  // layout, inputs and step into QSettings, now
 
  signals:

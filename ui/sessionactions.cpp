@@ -1,5 +1,5 @@
 // MainWindow's side of sessions (.attnlab, core/session.h): File ▸ Open session, Save session,
-// Recent sessions. Writes go through QSaveFile (a temporary renamed into place), so a crash or
+// Recent sessions, Import weights. Writes go through QSaveFile (a temporary renamed into place), so a crash or
 // a full disk never leaves half a lesson behind.
 #include <QDir>
 #include <QFileDialog>
@@ -15,12 +15,28 @@
 #include "mainwindow.h"
 #include "qtstrings.h"
 #include "session.h"
+#include "weightsimport.h"
 
 namespace attnlab::ui {
 
 namespace {
 
 constexpr int kRecent = 6;
+
+// A small weights file travels inside the session (the lesson works on another computer); a
+// large one is referenced, relative to the session's folder when it lies below it.
+SessionWeights sessionWeights(const ImportedWeights& w, const QString& sessionPath) {
+  SessionWeights out;
+  out.name = w.name.toStdString();
+  if (w.bytes.size() <= kMaxEmbeddedWeightsBytes || w.path.isEmpty()) {
+    out.bytes = w.bytes;
+    return out;
+  }
+  const QDir dir = QFileInfo(sessionPath).absoluteDir();
+  const QString rel = dir.relativeFilePath(w.path);
+  out.file = (rel.startsWith(QLatin1String("..")) ? w.path : rel).toStdString();
+  return out;
+}
 
 }  // namespace
 
@@ -37,6 +53,13 @@ void MainWindow::buildSessionMenu(QMenu* file) {
     if (!path.endsWith(QLatin1String(".attnlab"))) path += QStringLiteral(".attnlab");
     saveSession(path);
   });
+  QAction* import = file->addAction(tr("&Import weights…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import weights"), QDir::homePath(),
+                                                      tr("Weights (*.safetensors);;All files (*)"));
+    if (!path.isEmpty()) importWeights(path);
+  });
+  import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+  import->setObjectName(QStringLiteral("importWeights"));
   recentMenu_ = file->addMenu(tr("&Recent sessions"));
   connect(recentMenu_, &QMenu::aboutToShow, this, [this] {
     recentMenu_->clear();
@@ -56,9 +79,22 @@ void MainWindow::rememberSession(const QString& path) {
   s.setValue(key, recent);
 }
 
+QString MainWindow::importWeights(const QString& path) {
+  QString error;
+  try {
+    inputs_->setImportedWeights(importWeightsFile(path, inputs_->currentRequest().cfg));
+  } catch (const std::exception& e) {
+    error = QString::fromStdString(e.what());
+  }
+  warn(tr("Importing weights"), error);
+  if (error.isEmpty()) status_->setText(tr("Weights imported from %1").arg(QFileInfo(path).fileName()));
+  return error;
+}
+
 QString MainWindow::saveSession(const QString& path) {
   const Request r = inputs_->currentRequest();
   Session s;
+  if (r.weights) s.weights = sessionWeights(*r.weights, path);
   s.texts = toStdStrings(r.texts);
   s.memory_texts = toStdStrings(r.memoryTexts);
   s.cfg = r.cfg;
@@ -93,9 +129,24 @@ QString MainWindow::openSession(const QString& path) {
       error = QString::fromStdString(e.what());
     }
   }
+  ImportedWeightsPtr weights;
+  if (error.isEmpty() && !s.weights.empty()) {
+    const QString name = QString::fromStdString(s.weights.name);
+    try {
+      if (!s.weights.bytes.empty()) {
+        weights = importWeightsBytes(s.weights.bytes, name, QString(), s.cfg);
+      } else {
+        const QString file = QFileInfo(path).absoluteDir().absoluteFilePath(QString::fromStdString(s.weights.file));
+        weights = importWeightsFile(file, s.cfg);
+      }
+    } catch (const std::exception& e) {
+      error = tr("%1: its weights could not be loaded: %2").arg(path, QString::fromStdString(e.what()));
+    }
+  }
   warn(tr("Opening the session"), error);
   if (!error.isEmpty()) return error;  // the window keeps what it had
   Request r;
+  r.weights = weights;
   r.texts = toQStrings(s.texts);
   r.memoryTexts = toQStrings(s.memory_texts);
   r.cfg = s.cfg;

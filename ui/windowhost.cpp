@@ -2,6 +2,7 @@
 
 #include <QSettings>
 
+#include "inputpanel.h"
 #include "mainwindow.h"
 
 namespace attnlab::ui {
@@ -30,6 +31,8 @@ void WindowHost::switchLanguage(UiLanguage choice) {
   const bool visible = old && old->isVisible();
   if (old) old->persist();  // the new window starts from exactly this state
   window_ = build();
+  if (old && old->inputs()->importedWeights())  // embedded ones have no path to reload from
+    window_->inputs()->setImportedWeights(old->inputs()->importedWeights());
   if (visible) window_->show();
   if (old) {
     old->hide();

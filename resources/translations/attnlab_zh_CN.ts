@@ -284,6 +284,14 @@
         <source>There is nothing on screen to copy.</source>
         <translation>屏幕上没有可复制的内容。</translation>
     </message>
+    <message>
+        <source>The imported weights (%1) are an encoder–decoder model: turn on cross-attention and give a source sentence, or use seeded weights.</source>
+        <translation>导入的权重（%1）是编码器–解码器模型：请打开交叉注意力并输入源句子，或改用随机种子生成的权重。</translation>
+    </message>
+    <message>
+        <source>The imported weights (%1) hold an encoder only: turn off cross-attention, or use seeded weights.</source>
+        <translation>导入的权重（%1）只有编码器：请关闭交叉注意力，或改用随机种子生成的权重。</translation>
+    </message>
 </context>
 <context>
     <name>StepNames</name>
@@ -1658,6 +1666,26 @@
         <source>Long document</source>
         <translation>长文档</translation>
     </message>
+    <message>
+        <source>Use seeded weights</source>
+        <translation>改用随机种子权重</translation>
+    </message>
+    <message>
+        <source>Forget the imported weights: every knob is free again and the weights follow from the seed.</source>
+        <translation>丢弃导入的权重：所有参数重新可调，权重由随机种子生成。</translation>
+    </message>
+    <message>
+        <source>Weights: seeded random numbers (File ▸ Import weights… loads a trained model).</source>
+        <translation>权重：由随机种子生成的随机数（“文件 ▸ 导入权重…”可加载训练好的模型）。</translation>
+    </message>
+    <message>
+        <source>Weights: &lt;b&gt;%1&lt;/b&gt; — d_model %2, %3 heads, %4 layer(s)%5; the knobs it fixes are locked.</source>
+        <translation>权重：&lt;b&gt;%1&lt;/b&gt; — d_model %2，%3 个头，%4 层%5；由它决定的参数已锁定。</translation>
+    </message>
+    <message>
+        <source>, encoder–decoder</source>
+        <translation>，编码器–解码器</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::LineView</name>
@@ -2077,6 +2105,34 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Follow the &amp;system</source>
         <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>The weights used last time could not be loaded: %1</source>
+        <translation>上次使用的权重无法加载：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Import weights…</source>
+        <translation>导入权重(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Import weights</source>
+        <translation>导入权重</translation>
+    </message>
+    <message>
+        <source>Weights (*.safetensors);;All files (*)</source>
+        <translation>权重 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Importing weights</source>
+        <translation>导入权重</translation>
+    </message>
+    <message>
+        <source>Weights imported from %1</source>
+        <translation>已从 %1 导入权重</translation>
+    </message>
+    <message>
+        <source>%1: its weights could not be loaded: %2</source>
+        <translation>%1：其中的权重无法加载：%2</translation>
     </message>
 </context>
 <context>

@@ -20,21 +20,7 @@ using namespace attnlab::ui;
 
 namespace {
 
-// Accepts the next modal message box (the window's warning) once it is up.
-void acceptNextMessage(QString* text) {
-  QTimer::singleShot(0, [text] {
-    QTRY_VERIFY(QApplication::activeModalWidget());
-    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-    if (!box) return;
-    *text = box->text();
-    box->accept();
-  });
-}
 
-bool sameBits(const Tensor& a, const Tensor& b) {
-  const auto x = a.to_vector(), y = b.to_vector();
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
-}
 
 }  // namespace
 
@@ -71,7 +57,7 @@ class TestSessions : public QObject {
     QCOMPARE(rb->trace.steps().size(), ra->trace.steps().size());
     for (size_t i = 0; i < ra->trace.steps().size(); ++i) {
       QCOMPARE(rb->trace.steps()[i].info.id, ra->trace.steps()[i].info.id);
-      QVERIFY2(sameBits(rb->trace.steps()[i].tensor, ra->trace.steps()[i].tensor), ra->trace.steps()[i].info.id.c_str());
+      QVERIFY2(test::sameBits(rb->trace.steps()[i].tensor, ra->trace.steps()[i].tensor), ra->trace.steps()[i].info.id.c_str());
     }
     QCOMPARE(b->navigator()->current(), step);  // the same step on show
     const QStringList recent = QSettings().value(QStringLiteral("sessions-b/recentSessions")).toStringList();
@@ -89,7 +75,7 @@ class TestSessions : public QObject {
     f.write("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"a b");
     f.close();
     QString shown;
-    acceptNextMessage(&shown);
+    test::acceptNextMessage(&shown);
     const QString error = w->openSession(damaged);
     QVERIFY2(error.contains(QStringLiteral("damaged.attnlab")) && error.contains(QStringLiteral("not valid JSON")),
              qPrintable(error));
@@ -102,10 +88,10 @@ class TestSessions : public QObject {
     QVERIFY(g.open(QIODevice::WriteOnly));
     g.write("{\"format\": \"attnlab-session\", \"version\": 7, \"texts\": [\"a\"]}");
     g.close();
-    acceptNextMessage(&shown);
+    test::acceptNextMessage(&shown);
     QVERIFY(w->openSession(newer).contains(QStringLiteral("newer Attention Lab")));
 
-    acceptNextMessage(&shown);
+    test::acceptNextMessage(&shown);
     const QString unwritable = QStringLiteral("/proc/attnlab-no/lesson.attnlab");
     QVERIFY(w->saveSession(unwritable).contains(QStringLiteral("Cannot write")));
     QVERIFY(!QFile::exists(unwritable));

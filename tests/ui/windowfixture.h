@@ -1,11 +1,15 @@
 // Driving the whole window in widget tests.
 #pragma once
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QMessageBox>
+#include <QTimer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
 
+#include <cstring>
 #include <memory>
 
 #include "mainwindow.h"
@@ -34,6 +38,23 @@ inline std::unique_ptr<MainWindow> openWindow(const QString& settingsKey) {
   if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
   settle(*w);
   return w;
+}
+
+// Accepts the next modal message box (the window's warning) once it is up; its text → *text.
+inline void acceptNextMessage(QString* text) {
+  QTimer::singleShot(0, [text] {
+    QTRY_VERIFY(QApplication::activeModalWidget());
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      *text = box->text();
+      box->accept();
+    }
+  });
+}
+
+// Equal to the bit (NaN payloads and signed zeros included).
+inline bool sameBits(const Tensor& a, const Tensor& b) {
+  const auto x = a.to_vector(), y = b.to_vector();
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
 }
 
 }  // namespace attnlab::ui::test
