@@ -24,6 +24,7 @@
 #include "heatmapgrid.h"
 #include "inputpanel.h"
 #include "presenter.h"
+#include "samplegallery.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
 #include "weightsimport.h"
@@ -93,10 +94,14 @@ MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QMenu* samples = file->addMenu(tr("&Samples"));
-  const QStringList names = inputs_->sampleNames();
-  for (int i = 0; i < names.size(); ++i)
-    samples->addAction(names[i], this, [this, i] { inputs_->loadSample(i); });
+  QAction* samples = file->addAction(tr("&Samples…"), this, [this] {
+    auto* gallery = new SampleGallery(this);
+    gallery->setAttribute(Qt::WA_DeleteOnClose);
+    connect(gallery, &SampleGallery::openRequested, this, [this](const QString& path) { openSession(path); });
+    gallery->open();
+  });
+  samples->setObjectName(QStringLiteral("samplesAction"));
+  samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   buildSessionMenu(file);
   file->addSeparator();
   buildExportMenu(file);

@@ -155,7 +155,7 @@ QString MainWindow::openSession(const QString& path) {
   currentId_ = s.step;
   inputs_->setBackendKind(r.backend);
   inputs_->restore(r);
-  rememberSession(path);
+  if (!path.startsWith(QLatin1String(":/"))) rememberSession(path);  // a shipped lesson is one click away anyway
   status_->setText(tr("Session %1 opened").arg(QFileInfo(path).fileName()));
   return {};
 }

@@ -1915,10 +1915,6 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <source>&amp;Samples</source>
-        <translation>示例(&amp;S)</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -2133,6 +2129,10 @@ Esc：从放大的头返回</translation>
     <message>
         <source>%1: its weights could not be loaded: %2</source>
         <translation>%1：其中的权重无法加载：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Samples…</source>
+        <translation>示例课程(&amp;S)…</translation>
     </message>
 </context>
 <context>
@@ -2383,6 +2383,33 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Largest difference: %1</source>
         <translation>最大差异：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::SampleGallery</name>
+    <message>
+        <source>Sample lessons</source>
+        <translation>示例课程</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>No lessons found</source>
+        <translation>没有找到课程</translation>
+    </message>
+    <message>
+        <source>This build has no lessons embedded (sample_inputs/lessons).</source>
+        <translation>这个版本没有内置课程（sample_inputs/lessons）。</translation>
+    </message>
+    <message>
+        <source>(no preview)</source>
+        <translation>（无预览）</translation>
     </message>
 </context>
 <context>

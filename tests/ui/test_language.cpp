@@ -29,9 +29,6 @@ using namespace attnlab::ui;
 
 namespace {
 
-bool hasCjk(const QString& s) {
-  return std::any_of(s.begin(), s.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; });
-}
 
 // Two English words in a row, outside the names that stay English in Chinese text.
 QString englishProse(QString s) {
@@ -115,12 +112,12 @@ class TestLanguage : public QObject {
         const QString id = QString::fromStdString(s.info.id);
         const bool bareId = s.info.title == s.info.id.substr(s.info.id.rfind('.') + 1);
         if (!bareId) QVERIFY2(englishProse(StepText::title(s.info)).isEmpty(), qPrintable(id + QStringLiteral(": ") + StepText::title(s.info)));
-        QVERIFY2(hasCjk(StepText::explanation(s.info.id)), qPrintable(id));
+        QVERIFY2(test::hasCjk(StepText::explanation(s.info.id)), qPrintable(id));
         const QString f = StepText::formula(s.info);
         QVERIFY2(englishProse(f).isEmpty(), qPrintable(id + QStringLiteral(": ") + f));
       }
     }
-    for (const auto& f : all_faults()) QVERIFY2(hasCjk(StepText::faultTitle(f.fault)), f.id.data());
+    for (const auto& f : all_faults()) QVERIFY2(test::hasCjk(StepText::faultTitle(f.fault)), f.id.data());
   }
 
   void crossAttentionStepsSayWhereQueriesAndKeysComeFrom() {
@@ -212,7 +209,7 @@ class TestLanguage : public QObject {
     QCOMPARE(zh->inputs()->currentRequest().texts, r.texts);
     QCOMPARE(zh->inputs()->currentRequest().cfg.heads, 4);
     QCOMPARE(zh->navigator()->current(), 20);
-    QVERIFY(hasCjk(zh->stepPanel()->locationText()));
+    QVERIFY(test::hasCjk(zh->stepPanel()->locationText()));
     QVERIFY(zh->findChild<QAction*>(QStringLiteral("languageChinese"))->isChecked());
     QCOMPARE(Language::saved(), UiLanguage::Chinese);
 
@@ -221,7 +218,7 @@ class TestLanguage : public QObject {
     test::settle(*host.window());
     QCOMPARE(host.window()->menuBar()->actions().first()->text(), QStringLiteral("&File"));
     QCOMPARE(host.window()->navigator()->current(), 20);
-    QVERIFY(!hasCjk(host.window()->stepPanel()->locationText()));
+    QVERIFY(!test::hasCjk(host.window()->stepPanel()->locationText()));
   }
 };
 

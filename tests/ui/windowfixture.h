@@ -51,6 +51,12 @@ inline void acceptNextMessage(QString* text) {
   });
 }
 
+// Whether a text holds Chinese characters (CJK Unified Ideographs).
+inline bool hasCjk(const QString& s) {
+  return std::any_of(s.begin(), s.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; });
+}
+inline bool hasCjk(const std::string& s) { return hasCjk(QString::fromStdString(s)); }
+
 // Equal to the bit (NaN payloads and signed zeros included).
 inline bool sameBits(const Tensor& a, const Tensor& b) {
   const auto x = a.to_vector(), y = b.to_vector();
