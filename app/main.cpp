@@ -8,6 +8,8 @@
 
 #include <QApplication>
 #include <QIcon>
+#include <QSettings>
+#include <QTimer>
 
 #include "cli_common.h"
 #include "errors.h"
@@ -34,6 +36,8 @@ int run_gui(int argc, char** argv) {
   QApplication::setWindowIcon(icon);
   attnlab::ui::WindowHost host;  // the window, in the saved language; rebuilt when it changes
   host.window()->show();
+  if (!QSettings().value(QStringLiteral("tourSeen"), false).toBool())  // the first start: the guided tour
+    QTimer::singleShot(0, host.window(), [&host] { host.window()->startTour(); });
   return QApplication::exec();
 }
 

@@ -21,6 +21,7 @@
 
 #include "busyindicator.h"
 #include "colormap.h"
+#include "guidedtour.h"
 #include "heatmapgrid.h"
 #include "inputpanel.h"
 #include "presenter.h"
@@ -134,6 +135,8 @@ void MainWindow::buildMenus() {
       resetExerciseProgress();
   });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* tour = help->addAction(tr("Guided &tour"), this, [this] { startTour(); });
+  tour->setObjectName(QStringLiteral("tourAction"));
   help->addAction(tr("&Keys"), this, [this] {
     QMessageBox::information(this, tr("Keys"),
                              tr("← / →: previous / next step\nSpace: play / pause\nHome / End: first / last step\n"
@@ -170,6 +173,13 @@ void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMi
   }
   box->setText(text);
   box->open();
+}
+
+GuidedTour* MainWindow::startTour() {
+  if (auto* running = findChild<GuidedTour*>()) running->end();
+  auto* tour = new GuidedTour(this);
+  tour->start();
+  return tour;
 }
 
 // View ▸ Language: the choice is remembered; the window is rebuilt in the new language at once.

@@ -43,7 +43,8 @@ class MainWindow : public QMainWindow {
   // Sessions (.attnlab): "" on success, otherwise the message also shown to the user.
   QString saveSession(const QString& path);
   QString openSession(const QString& path);
-  QString importWeights(const QString& path);  // "" on success, otherwise the message shown
+  QString importWeights(const QString& path);
+  class GuidedTour* startTour();  // Help ▸ Guided tour; main() also starts it on the first run  // "" on success, otherwise the message shown
   void persist() const { saveSettings(); }  // layout, inputs and step into QSettings, now
 
  signals:

@@ -1379,6 +1379,109 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ui::GuidedTour</name>
+    <message>
+        <source>Your sentences</source>
+        <translation>你的句子</translation>
+    </message>
+    <message>
+        <source>Type one sentence per line. Together the lines form the batch that flows through the model, and every change is computed again at once.</source>
+        <translation>每行输入一个句子。所有行合在一起组成流经模型的批次，每次修改都会立即重新计算。</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Each sentence is cut into tokens. Shorter sentences are filled with [PAD] so that the batch is a rectangle: B sentences × S tokens.</source>
+        <translation>每个句子被切分成词元。较短的句子用 [PAD] 补齐，使批次成为一个矩形：B 个句子 × S 个词元。</translation>
+    </message>
+    <message>
+        <source>The model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>d_model is the width of every token's vector, heads the number of attention heads (they must divide d_model). The mask, the LayerNorm placement and the number of layers are set here too.</source>
+        <translation>d_model 是每个词元向量的宽度，头数是注意力头的个数（必须能整除 d_model）。掩码、LayerNorm 的位置和层数也在这里设置。</translation>
+    </message>
+    <message>
+        <source>Every step</source>
+        <translation>每一个步骤</translation>
+    </message>
+    <message>
+        <source>The encoder as a list of operations, in the order they run. Click one, or press ← and → to step; PgUp and PgDn jump a layer.</source>
+        <translation>编码器按执行顺序列出的所有运算。点击其中一个，或按 ← 和 → 逐步前进；PgUp 和 PgDn 跳过一层。</translation>
+    </message>
+    <message>
+        <source>What happens and why</source>
+        <translation>发生了什么，为什么</translation>
+    </message>
+    <message>
+        <source>Each step has a name, a short explanation and its formula. This one projects every token's vector to its query.</source>
+        <translation>每个步骤都有名称、简短的解释和公式。这一步把每个词元的向量投影成它的查询。</translation>
+    </message>
+    <message>
+        <source>Shapes and strides</source>
+        <translation>形状与步长</translation>
+    </message>
+    <message>
+        <source>The shape diagram shows the tensor before and after the step, with axis names and strides. Here view splits D into H heads of Dh numbers without moving any of them.</source>
+        <translation>形状图展示这一步前后的张量，以及轴名和步长。这里 view 把 D 拆成 H 个头、每个头 Dh 个数，没有移动任何一个数。</translation>
+    </message>
+    <message>
+        <source>The same step in PyTorch</source>
+        <translation>同一步的 PyTorch 写法</translation>
+    </message>
+    <message>
+        <source>Every step is also one line of PyTorch. The tests check each number against PyTorch itself.</source>
+        <translation>每个步骤也是一行 PyTorch 代码。测试会把每一个数都和 PyTorch 的结果核对。</translation>
+    </message>
+    <message>
+        <source>Attention heatmaps</source>
+        <translation>注意力热力图</translation>
+    </message>
+    <message>
+        <source>After the softmax every head has a (queries × keys) matrix whose rows sum to 1. Click a head to enlarge it and hover a cell to read its value.</source>
+        <translation>softmax 之后，每个头都有一个（查询 × 键）矩阵，每一行的和为 1。点击某个头可以放大，鼠标悬停在格子上可以读出数值。</translation>
+    </message>
+    <message>
+        <source>Other views</source>
+        <translation>其他视图</translation>
+    </message>
+    <message>
+        <source>Lines, the model view, the neuron view, the mask comparison and the charts show the same step in other ways.</source>
+        <translation>连线、模型视图、神经元视图、掩码对比和图表，用不同的方式展示同一个步骤。</translation>
+    </message>
+    <message>
+        <source>One layer done</source>
+        <translation>一层完成</translation>
+    </message>
+    <message>
+        <source>The residual connections, LayerNorm and the feed-forward network complete the layer. Next: File ▸ Samples… for prepared lessons, or Exercises (Ctrl+E) to test yourself. Help ▸ Guided tour shows this tour again.</source>
+        <translation>残差连接、LayerNorm 和前馈网络完成这一层。接下来：“文件 ▸ 示例课程…”里有准备好的课程，或者打开“练习”（Ctrl+E）检验自己。“帮助 ▸ 导览”可以再看一遍。</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>End tour</source>
+        <translation>结束导览</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ui::HeatmapGrid</name>
     <message>
         <source>← All heads</source>
@@ -2133,6 +2236,10 @@ Esc：从放大的头返回</translation>
     <message>
         <source>&amp;Samples…</source>
         <translation>示例课程(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Guided &amp;tour</source>
+        <translation>导览(&amp;T)</translation>
     </message>
 </context>
 <context>
