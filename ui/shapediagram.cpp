@@ -267,7 +267,9 @@ void ShapeDiagram::paintBox(QPainter& p, const Box& b, const QRectF& r, bool out
     p.drawText(seg, Qt::AlignCenter, b.axes[static_cast<int>(i)]);
     x = seg.right();
   }
-  p.setPen(palette().color(QPalette::PlaceholderText));
+  QColor muted = palette().color(QPalette::Text);  // secondary, yet readable on any palette (a
+  muted.setAlphaF(0.7);                           // theme may leave PlaceholderText unset)
+  p.setPen(muted);
   p.drawText(QRectF(segs.left(), segs.bottom() + pad, segs.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, b.strides);
 }
 
