@@ -33,5 +33,5 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # Depends: from the libraries the binary
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 # Loaded at run time, not linked: the Vulkan loader (dlopen) and a driver; the CJK font for the
 # Chinese sentences and exercises.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libvulkan1, mesa-vulkan-drivers, fonts-noto-cjk")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libvulkan1, mesa-vulkan-drivers, fonts-noto-cjk, qt6-translations-l10n")
 include(CPack)

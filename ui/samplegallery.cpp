@@ -49,8 +49,9 @@ std::vector<LessonEntry> SampleGallery::lessons() {
 }
 
 QImage SampleGallery::thumbnail(const LessonEntry& lesson, int width, bool bare) {
-  static std::map<std::tuple<QString, int, bool>, QImage> cache;  // lessons do not change while running
-  const auto key = std::make_tuple(lesson.path, width, bare);
+  // Lessons do not change while running; the words on a picture follow the language.
+  static std::map<std::tuple<QString, int, bool, UiLanguage>, QImage> cache;
+  const auto key = std::make_tuple(lesson.path, width, bare, Language::effective());
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   QImage img;
   try {

@@ -59,7 +59,7 @@ def check_control(deb):
                 "libutf8proc2", "libgomp1", "qt6-qpa-plugins"]:
         if not re.search(r"(^|, )%s( |,|$)" % re.escape(lib), depends):
             fail("Depends lacks %s: %s" % (lib, depends))
-    for rec in ["libvulkan1", "mesa-vulkan-drivers", "fonts-noto-cjk"]:
+    for rec in ["libvulkan1", "mesa-vulkan-drivers", "fonts-noto-cjk", "qt6-translations-l10n"]:
         if rec not in fields.get("Recommends", ""):
             fail("Recommends lacks " + rec)
     if ";" in fields["Description"]:
@@ -104,7 +104,8 @@ def check_tree(root):
         fail("no AppStream metainfo")
     if shutil.which("appstreamcli"):
         run(["appstreamcli", "validate", "--no-net", metainfo])
-    for rel in ["share/attnlab/sample_inputs/chinese.txt", "share/doc/attnlab/README.md", "share/doc/attnlab/cli.md"]:
+    for rel in ["share/attnlab/sample_inputs/chinese.txt", "share/attnlab/sample_inputs/lessons/03-padding.attnlab",
+                "share/doc/attnlab/README.md", "share/doc/attnlab/cli.md", "share/doc/attnlab/guide.zh.md"]:
         if not os.path.exists(os.path.join(usr, rel)):
             fail("no usr/" + rel)
     out = run([binary, "--version"]).strip()

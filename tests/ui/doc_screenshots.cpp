@@ -1,0 +1,72 @@
+// Not a test: makes the user guide's screenshots (docs/images/guide-*.png) in English and
+// Chinese, from the same states a learner reaches by clicking. Run under the offscreen platform:
+//   QT_QPA_PLATFORM=offscreen build/dev/tests/ui/doc_screenshots docs/images
+#include <QApplication>
+#include <QDir>
+#include <QListWidget>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+#include "guidedtour.h"
+#include "language.h"
+#include "mainwindow.h"
+#include "samplegallery.h"
+#include "stepnavigator.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+bool shoot(QWidget* w, const QString& path) {
+  const bool ok = w->grab().save(path);
+  std::printf("%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
+  return ok;
+}
+
+bool goTo(MainWindow& w, const std::string& id) {
+  const int i = w.controller()->current()->indexOf(id);
+  if (i < 0) return false;
+  w.navigator()->setCurrent(i);
+  QCoreApplication::processEvents();
+  return true;
+}
+
+bool shootLanguage(const QString& dir, const QString& lang) {
+  Language::apply(lang == QLatin1String("zh") ? UiLanguage::Chinese : UiLanguage::English);
+  QSettings().setValue(QStringLiteral("exerciseLanguage"), lang);
+  auto w = test::openWindow(QStringLiteral("doc-") + lang);
+  if (!w) return false;
+  const auto name = [&](const char* what) { return dir + QStringLiteral("/guide-%1-%2.png").arg(QLatin1String(what), lang); };
+  bool ok = goTo(*w, "encoder.layers.0.self_attn.weights") && shoot(w.get(), name("heatmaps"));
+  ok = ok && goTo(*w, "encoder.layers.0.self_attn.q_view") && shoot(w.get(), name("shapes"));
+  auto* gallery = new SampleGallery(w.get());
+  gallery->list()->setCurrentRow(3);
+  gallery->show();
+  QTest::qWait(50);
+  ok = ok && shoot(gallery, name("gallery"));
+  gallery->close();
+  GuidedTour* tour = w->startTour();
+  for (int i = 0; i < 5; ++i) tour->next();  // the shapes stop
+  QTest::qWait(50);
+  ok = ok && shoot(w.get(), name("tour"));
+  tour->end();
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: doc_screenshots OUTPUT_FOLDER\n");
+    return 2;
+  }
+  test::isolateSettings();
+  const QString dir = QString::fromLocal8Bit(argv[1]);
+  QDir().mkpath(dir);
+  const bool ok = shootLanguage(dir, QStringLiteral("en")) && shootLanguage(dir, QStringLiteral("zh"));
+  return ok ? 0 : 1;
+}
