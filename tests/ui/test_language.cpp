@@ -120,6 +120,19 @@ class TestLanguage : public QObject {
     for (const auto& f : all_faults()) QVERIFY2(test::hasCjk(StepText::faultTitle(f.fault)), f.id.data());
   }
 
+  // "System" follows the desktop's locale (LANG / LC_ALL): ctest runs this once as it is (C →
+  // English) and once more under zh_CN.UTF-8 (test_language_system_zh), where the window that a
+  // first start builds is Chinese.
+  void followsTheSystemLanguage() {
+    const bool zh = qEnvironmentVariable("ATTNLAB_EXPECT_LANGUAGE") == QLatin1String("zh");
+    QCOMPARE(Language::saved(), UiLanguage::System);  // nothing chosen yet
+    QCOMPARE(Language::resolve(UiLanguage::System), zh ? UiLanguage::Chinese : UiLanguage::English);
+    WindowHost host(QStringLiteral("system"));
+    QCOMPARE(Language::effective(), zh ? UiLanguage::Chinese : UiLanguage::English);
+    QCOMPARE(host.window()->menuBar()->actions().first()->text(), zh ? QStringLiteral("文件(&F)") : QStringLiteral("&File"));
+    QVERIFY(host.window()->findChild<QAction*>(QStringLiteral("languageSystem"))->isChecked());
+  }
+
   void crossAttentionStepsSayWhereQueriesAndKeysComeFrom() {
     const QString self = StepText::explanation("encoder.layers.0.self_attn.k_proj");
     const QString cross = StepText::explanation("decoder.layers.0.multihead_attn.k_proj");
