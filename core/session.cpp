@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "base64.h"
@@ -14,6 +16,7 @@ namespace {
 
 constexpr const char* kFormat = "attnlab-session";
 constexpr size_t kMaxSentences = 4096, kMaxSentenceBytes = 1u << 20;
+const std::string kViewTabs[] = {"values", "lines", "model", "neuron", "masks", "charts"};
 
 // Typed access to one session file; every failure names the file and the field.
 class Fields {
@@ -122,7 +125,9 @@ std::string session_json(const Session& s) {
         {"positional", std::string(positional_name(c.positional))}, {"seed", c.seed},
         {"overview_cap", c.overview_cap}}},
       {"step", s.step},
-      {"view", {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib}}}};
+      {"view",
+       {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib},
+        {"tab", s.view_tab.empty() ? std::string("values") : s.view_tab}, {"sentence", s.sentence}, {"head", s.head}}}};
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
     j["weights"] = {{"name", s.weights.name}};
@@ -164,6 +169,14 @@ Session parse_session(std::string_view text, const std::string& origin) {
     s.memory_budget_mib = f.integer(*v, "view.", "memory_budget_mib", 4096);
     if (s.memory_budget_mib < 1 || s.memory_budget_mib > (int64_t{1} << 30))
       f.fail("view.memory_budget_mib", "should be between 1 and 2^30");
+    s.view_tab = f.text(*v, "tab", "values", "view.");
+    if (std::find(std::begin(kViewTabs), std::end(kViewTabs), s.view_tab) == std::end(kViewTabs))
+      f.fail("view.tab", "'" + s.view_tab + "' is not one of values, lines, model, neuron, masks, charts");
+    s.sentence = f.integer(*v, "view.", "sentence", 0);
+    s.head = f.integer(*v, "view.", "head", 0);
+    if (s.sentence < 0 || s.sentence >= static_cast<int64_t>(s.texts.size()))
+      f.fail("view.sentence", "should be 0 … the number of sentences − 1");
+    if (s.head < 0 || s.head >= s.cfg.heads) f.fail("view.head", "should be 0 … heads − 1");
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
   if (const json* l = f.find(j, "lesson")) {

@@ -28,6 +28,9 @@ Session lesson() {
   s.step = "decoder.layers.1.multihead_attn.weights";
   s.backend = BackendKind::Auto;
   s.memory_budget_mib = 512;
+  s.view_tab = "charts";
+  s.sentence = 1;
+  s.head = 3;
   return s;
 }
 
@@ -55,6 +58,9 @@ class TestSession : public QObject {
     QCOMPARE(b.step, a.step);
     QVERIFY(b.backend == a.backend);
     QCOMPARE(b.memory_budget_mib, a.memory_budget_mib);
+    QCOMPARE(b.view_tab, std::string("charts"));
+    QCOMPARE(b.sentence, int64_t{1});
+    QCOMPARE(b.head, int64_t{3});
     QCOMPARE(session_json(b), session_json(a));  // every configuration field
     QVERIFY(b.cfg.cross);
     // The same trace, bit for bit: the weights follow from the configuration and its seed.
@@ -105,6 +111,9 @@ class TestSession : public QObject {
     QTest::newRow("weights: padding inside") << head + "\"weights\": {\"embedded\": \"AB==AAAA\"}}"
                                              << "'=' is not a base64 character";
     QTest::newRow("weights: file a number") << head + "\"weights\": {\"file\": 3}}" << "\"weights.file\": should be a string";
+    QTest::newRow("unknown tab") << head + "\"view\": {\"tab\": \"graphs\"}}" << "\"view.tab\": 'graphs' is not one of";
+    QTest::newRow("sentence past the batch") << head + "\"view\": {\"sentence\": 1}}" << "\"view.sentence\"";
+    QTest::newRow("head past the heads") << head + "\"view\": {\"head\": 8}}" << "\"view.head\"";
     QTest::newRow("lesson title a string") << head + "\"lesson\": {\"title\": \"x\"}}" << "\"lesson.title\"";
   }
   void refusesWithTheFieldNamed() {

@@ -21,6 +21,7 @@
 
 #include "busyindicator.h"
 #include "colormap.h"
+#include "errortext.h"
 #include "guidedtour.h"
 #include "heatmapgrid.h"
 #include "inputpanel.h"
@@ -68,7 +69,8 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
 
   connect(inputs_, &InputPanel::requestChanged, this, &MainWindow::send);
   connect(controller_, &Controller::resultReady, this, &MainWindow::showResult);
-  connect(controller_, &Controller::failed, this, [this](const QString& msg) {
+  connect(controller_, &Controller::failed, this, [this](const QString& core) {
+    const QString msg = ErrorText::translate(core);
     inputs_->setError(msg);
     status_->setText(tr("Not recomputed: %1").arg(msg));
   });
@@ -223,6 +225,13 @@ void MainWindow::showResult(TraceResultPtr result) {
   if (index < 0) index = std::min(navigator_->current(), static_cast<int>(result->trace.steps().size()) - 1);
   navigator_->setResult(result, std::max(index, 0));
   showStep(navigator_->current());
+  if (pendingView_) {  // an opened session: its tab, sentence and head, once
+    panel_->setCurrentTabId(pendingView_->tab);
+    panel_->setSentence(std::min(pendingView_->sentence, static_cast<int>(result->batch.text.batch()) - 1));
+    panel_->setHead(std::min(pendingView_->head, static_cast<int>(result->cfg.heads) - 1));
+    pendingView_.reset();
+  }
+  saveSettings();  // the lesson so far survives a crash: the next start reopens it
   QString where = result->backend == QLatin1String("vulkan")
                       ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
                       : Language::device(result->device);
@@ -343,7 +352,7 @@ void MainWindow::restoreSettings() {
     try {  // the file may have moved since: then seeded weights, and a word in the status bar
       inputs_->setImportedWeights(importWeightsFile(weights, inputs_->currentRequest().cfg));
     } catch (const std::exception& e) {
-      status_->setText(tr("The weights used last time could not be loaded: %1").arg(QString::fromStdString(e.what())));
+      status_->setText(tr("The weights used last time could not be loaded: %1").arg(ErrorText::translate(QString::fromStdString(e.what()))));
     }
   }
 }

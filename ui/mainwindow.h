@@ -4,6 +4,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 #include "controller.h"
 #include "language.h"
 
@@ -97,6 +99,11 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   PresenterMode* presenter_;
   std::string currentId_;  // kept across recomputes
+  struct ViewState {
+    QString tab;
+    int sentence = 0, head = 0;
+  };
+  std::optional<ViewState> pendingView_;  // an opened session's tab, sentence and head, for its first result
   double zoom_ = 1.0;
   qreal baseFontPt_ = 10;
 };

@@ -11,10 +11,12 @@
 #include <QLabel>
 
 #include "errors.h"
+#include "errortext.h"
 #include "inputpanel.h"
 #include "mainwindow.h"
 #include "qtstrings.h"
 #include "session.h"
+#include "steppanel.h"
 #include "weightsimport.h"
 
 namespace attnlab::ui {
@@ -84,7 +86,7 @@ QString MainWindow::importWeights(const QString& path) {
   try {
     inputs_->setImportedWeights(importWeightsFile(path, inputs_->currentRequest().cfg));
   } catch (const std::exception& e) {
-    error = QString::fromStdString(e.what());
+    error = ErrorText::translate(QString::fromStdString(e.what()));
   }
   warn(tr("Importing weights"), error);
   if (error.isEmpty()) status_->setText(tr("Weights imported from %1").arg(QFileInfo(path).fileName()));
@@ -102,6 +104,9 @@ QString MainWindow::saveSession(const QString& path) {
   s.step = currentId_;
   s.backend = r.backend;
   s.memory_budget_mib = r.memoryBudgetMiB;
+  s.view_tab = panel_->currentTabId().toStdString();
+  s.sentence = std::max(0, panel_->sentence());
+  s.head = panel_->selection().head;
   const QByteArray bytes = QByteArray::fromStdString(session_json(s));
   QSaveFile f(path);
   QString error;
@@ -126,7 +131,7 @@ QString MainWindow::openSession(const QString& path) {
     try {
       s = parse_session(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString());
     } catch (const DataError& e) {
-      error = QString::fromStdString(e.what());
+      error = ErrorText::translate(QString::fromStdString(e.what()));
     }
   }
   ImportedWeightsPtr weights;
@@ -140,7 +145,7 @@ QString MainWindow::openSession(const QString& path) {
         weights = importWeightsFile(file, s.cfg);
       }
     } catch (const std::exception& e) {
-      error = tr("%1: its weights could not be loaded: %2").arg(path, QString::fromStdString(e.what()));
+      error = tr("%1: its weights could not be loaded: %2").arg(path, ErrorText::translate(QString::fromStdString(e.what())));
     }
   }
   warn(tr("Opening the session"), error);
@@ -153,6 +158,7 @@ QString MainWindow::openSession(const QString& path) {
   r.backend = s.backend;
   r.memoryBudgetMiB = s.memory_budget_mib;
   currentId_ = s.step;
+  pendingView_ = ViewState{QString::fromStdString(s.view_tab), static_cast<int>(s.sentence), static_cast<int>(s.head)};
   inputs_->setBackendKind(r.backend);
   inputs_->restore(r);
   if (!path.startsWith(QLatin1String(":/"))) rememberSession(path);  // a shipped lesson is one click away anyway

@@ -260,6 +260,14 @@ QString StepPanel::formulaText() const { return formula_->text(); }
 QString StepPanel::codeText() const { return code_->text(); }
 QString StepPanel::changeText() const { return change_->text(); }
 bool StepPanel::showingHeatmaps() const { return stack_->currentWidget() == grid_; }
+namespace {
+const QStringList kTabIds = {QStringLiteral("values"), QStringLiteral("lines"),  QStringLiteral("model"),
+                             QStringLiteral("neuron"), QStringLiteral("masks"), QStringLiteral("charts")};
+}  // namespace
+
+QString StepPanel::currentTabId() const { return kTabIds.value(tabs_->currentIndex(), kTabIds[0]); }
+void StepPanel::setCurrentTabId(const QString& id) { tabs_->setCurrentIndex(std::max<int>(0, kTabIds.indexOf(id))); }
+
 int StepPanel::sentence() const { return sentence_->currentIndex(); }
 void StepPanel::setSentence(int b) { sentence_->setCurrentIndex(b); }
 

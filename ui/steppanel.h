@@ -54,6 +54,9 @@ class StepPanel : public QWidget {
   const ViewSelection& selection() const { return sel_; }
   int sentence() const;
   void setSentence(int b);
+  // The view tabs by stable name (sessions): values, lines, model, neuron, masks, charts.
+  QString currentTabId() const;
+  void setCurrentTabId(const QString& id);
   void setHead(int head);
   void setQuery(int query);
 

@@ -23,6 +23,269 @@
     </message>
 </context>
 <context>
+    <name>ErrorText</name>
+    <message>
+        <source>field "%1": </source>
+        <translation>字段“%1”：</translation>
+    </message>
+    <message>
+        <source>every sentence should be a string of at most 1 MiB</source>
+        <translation>每个句子都应为不超过 1 MiB 的字符串</translation>
+    </message>
+    <message>
+        <source>should be a list of at most 4096 sentences</source>
+        <translation>应为最多包含 4096 个句子的列表</translation>
+    </message>
+    <message>
+        <source>should be an object with "en" and "zh"</source>
+        <translation>应为包含 "en" 和 "zh" 的对象</translation>
+    </message>
+    <message>
+        <source>should be an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <source>should be a string</source>
+        <translation>应为字符串</translation>
+    </message>
+    <message>
+        <source>should be a whole number</source>
+        <translation>应为整数</translation>
+    </message>
+    <message>
+        <source>should be 0 or 1 … 4096</source>
+        <translation>应为 0 或 1 … 4096</translation>
+    </message>
+    <message>
+        <source>should be between 1 and 2^30</source>
+        <translation>应介于 1 与 2^30 之间</translation>
+    </message>
+    <message>
+        <source>cannot be used: </source>
+        <translation>无法使用：</translation>
+    </message>
+    <message>
+        <source>needs exactly one of "file" and "embedded"</source>
+        <translation>须恰好包含 "file" 和 "embedded" 中的一个</translation>
+    </message>
+    <message>
+        <source>larger than 16 MiB: not a session file</source>
+        <translation>大于 16 MiB：不是会话文件</translation>
+    </message>
+    <message>
+        <source>not valid JSON (damaged or not a session file)</source>
+        <translation>不是有效的 JSON（文件已损坏或不是会话文件）</translation>
+    </message>
+    <message>
+        <source>not an Attention Lab session (no "format": "attnlab-session")</source>
+        <translation>不是 Attention Lab 会话（缺少 "format": "attnlab-session"）</translation>
+    </message>
+    <message>
+        <source>missing or not a positive whole number</source>
+        <translation>缺失或不是正整数</translation>
+    </message>
+    <message>
+        <source>saved by a newer Attention Lab (session version %1; this one reads up to version %2): open it with a newer Attention Lab</source>
+        <translation>由更新版本的 Attention Lab 保存（会话版本 %1；当前版本最高只能读取版本 %2）：请用更新版本的 Attention Lab 打开</translation>
+    </message>
+    <message>
+        <source>no sentences: a session needs at least one</source>
+        <translation>没有句子：会话至少需要一个句子</translation>
+    </message>
+    <message>
+        <source>base64 text whose length is not a multiple of 4</source>
+        <translation>base64 文本的长度不是 4 的倍数</translation>
+    </message>
+    <message>
+        <source>misplaced base64 padding</source>
+        <translation>base64 填充位置错误</translation>
+    </message>
+    <message>
+        <source>'%1' is not a base64 character</source>
+        <translation>“%1”不是 base64 字符</translation>
+    </message>
+    <message>
+        <source>%1 is outside %2 … %3</source>
+        <translation>%1 超出范围 %2 … %3</translation>
+    </message>
+    <message>
+        <source>%1 heads do not divide d_model %2</source>
+        <translation>d_model %2 不能被头数 %1 整除</translation>
+    </message>
+    <message>
+        <source>must be a positive number below 1</source>
+        <translation>必须是小于 1 的正数</translation>
+    </message>
+    <message>
+        <source>'%1' is not one of %2</source>
+        <translation>“%1”不是以下取值之一：%2</translation>
+    </message>
+    <message>
+        <source>text contains a NUL character</source>
+        <translation>文本包含 NUL 字符</translation>
+    </message>
+    <message>
+        <source>text is not valid UTF-8</source>
+        <translation>文本不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>no sentence given</source>
+        <translation>未提供句子</translation>
+    </message>
+    <message>
+        <source>sentence %1 is empty or blank; type at least one word</source>
+        <translation>句子 %1 为空或只含空白；请至少输入一个词</translation>
+    </message>
+    <message>
+        <source>metadata '%1' = '%2' is not a number</source>
+        <translation>元数据“%1” = “%2”不是数字</translation>
+    </message>
+    <message>
+        <source>%1 conflicts with %2 stored in '%3'; drop the option or use another weights file</source>
+        <translation>%1 与“%3”中存储的 %2 冲突；请去掉该选项或改用其他权重文件</translation>
+    </message>
+    <message>
+        <source>tensor '%1' is missing or not 2-D</source>
+        <translation>张量“%1”缺失或不是二维张量</translation>
+    </message>
+    <message>
+        <source>tensor '%1' has shape %2, expected (3·D, D)</source>
+        <translation>张量“%1”的形状为 %2，应为 (3·D, D)</translation>
+    </message>
+    <message>
+        <source>tensor '%1' has shape %2 but the configuration needs %3</source>
+        <translation>张量“%1”的形状为 %2，但当前配置需要 %3</translation>
+    </message>
+    <message>
+        <source>tensor '%1' holds a non-finite value (NaN or ∞) at element %2</source>
+        <translation>张量“%1”在元素 %2 处含有非有限值（NaN 或 ∞）</translation>
+    </message>
+    <message>
+        <source>tensor '%1' is not a parameter of this model</source>
+        <translation>张量“%1”不是此模型的参数</translation>
+    </message>
+    <message>
+        <source>tensor '%1' is missing</source>
+        <translation>张量“%1”缺失</translation>
+    </message>
+    <message>
+        <source>'%1' holds an encoder–decoder model; give a source sentence</source>
+        <translation>“%1”包含编码器–解码器模型；请提供源句子</translation>
+    </message>
+    <message>
+        <source>'%1' holds an encoder only; cross-attention needs decoder layers</source>
+        <translation>“%1”只包含编码器；交叉注意力需要解码器层</translation>
+    </message>
+    <message>
+        <source>'%1' has no metadata, so the number of heads must be given</source>
+        <translation>“%1”没有元数据，因此必须指定头数</translation>
+    </message>
+    <message>
+        <source>metadata field '%1' is missing</source>
+        <translation>元数据字段“%1”缺失</translation>
+    </message>
+    <message>
+        <source>metadata format '%1' is not attnlab-weights/1 (a newer version?)</source>
+        <translation>元数据格式“%1”不是 attnlab-weights/1（可能是更新的版本？）</translation>
+    </message>
+    <message>
+        <source>the stored configuration is invalid: </source>
+        <translation>存储的配置无效：</translation>
+    </message>
+    <message>
+        <source>cannot open weights file '%1': no such file</source>
+        <translation>无法打开权重文件“%1”：文件不存在</translation>
+    </message>
+    <message>
+        <source>weights file '%1' is not a regular file (a folder?)</source>
+        <translation>权重文件“%1”不是常规文件（是文件夹吗？）</translation>
+    </message>
+    <message>
+        <source>cannot open weights file '%1': </source>
+        <translation>无法打开权重文件“%1”：</translation>
+    </message>
+    <message>
+        <source>cannot read weights file '%1'</source>
+        <translation>无法读取权重文件“%1”</translation>
+    </message>
+    <message>
+        <source>cannot be read (</source>
+        <translation>无法读取（</translation>
+    </message>
+    <message>
+        <source>larger than 2 GiB, not a weights file this window can show</source>
+        <translation>大于 2 GiB，不是此窗口能显示的权重文件</translation>
+    </message>
+    <message>
+        <source>tensor '%1' has dtype %2; only F32, F16 and BF16 are supported</source>
+        <translation>张量“%1”的数据类型为 %2；仅支持 F32、F16 和 BF16</translation>
+    </message>
+    <message>
+        <source>tensor '%1' has an invalid dimension in its shape</source>
+        <translation>张量“%1”的形状中有无效的维度</translation>
+    </message>
+    <message>
+        <source>tensor '%1' has an invalid shape</source>
+        <translation>张量“%1”的形状无效</translation>
+    </message>
+    <message>
+        <source>tensor '%1' is impossibly large</source>
+        <translation>张量“%1”的大小超出合理范围</translation>
+    </message>
+    <message>
+        <source>file is shorter than its 8-byte header length</source>
+        <translation>文件不足 8 字节，无法读取文件头长度</translation>
+    </message>
+    <message>
+        <source>header length %1 runs past the end of the file (%2 bytes)</source>
+        <translation>文件头长度 %1 超出了文件末尾（文件共 %2 字节）</translation>
+    </message>
+    <message>
+        <source>header is not a JSON object</source>
+        <translation>文件头不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>__metadata__ is not an object of strings</source>
+        <translation>__metadata__ 不是值均为字符串的对象</translation>
+    </message>
+    <message>
+        <source>__metadata__ value '%1' is not a string</source>
+        <translation>__metadata__ 中“%1”的值不是字符串</translation>
+    </message>
+    <message>
+        <source>tensor '%1' lacks dtype, shape or data_offsets</source>
+        <translation>张量“%1”缺少 dtype、shape 或 data_offsets 字段</translation>
+    </message>
+    <message>
+        <source>tensor '%1' has invalid data_offsets</source>
+        <translation>张量“%1”的 data_offsets 无效</translation>
+    </message>
+    <message>
+        <source>tensor '%1' has data_offsets [%2, %3] outside the %4 data bytes</source>
+        <translation>张量“%1”的 data_offsets [%2, %3] 超出了 %4 字节的数据区</translation>
+    </message>
+    <message>
+        <source>tensor '%1' shape %2 needs %3 bytes but its data_offsets span %4</source>
+        <translation>张量“%1”的形状 %2 需要 %3 字节，但其 data_offsets 跨度为 %4</translation>
+    </message>
+    <message>
+        <source>tensors '%1' and '%2' overlap (data_offsets)</source>
+        <translation>张量“%1”和“%2”的 data_offsets 区间重叠</translation>
+    </message>
+    <message>
+        <source>(d_model must be heads × d_head; try %1 heads with d_model %2)</source>
+        <translation>（d_model 必须等于头数 × d_head；可以试试 %1 个头配 d_model %2）</translation>
+    </message>
+    <message>
+        <source>should be 0 … the number of sentences − 1</source>
+        <translation>应为 0 … 句子数 − 1</translation>
+    </message>
+    <message>
+        <source>should be 0 … heads − 1</source>
+        <translation>应为 0 … 头数 − 1</translation>
+    </message>
+</context>
+<context>
     <name>ExerciseCatalog</name>
     <message>
         <source>%1: the id "%2" is already used by another exercise; this file is skipped</source>

@@ -14,15 +14,22 @@
 #include <QTest>
 #include <QToolButton>
 
+#include "errors.h"
+#include "errortext.h"
 #include "faults.h"
 #include "inputpanel.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "session.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
 #include "steptext.h"
 #include "windowfixture.h"
+#include "weights.h"
+#include "weights_file.h"
+#include "weightsimport.h"
 #include "windowhost.h"
+#include "tokenizer.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -79,13 +86,78 @@ std::vector<Request> everyKindOfStep() {
   return out;
 }
 
+// The refusals a user can meet in the window, as core words them: damaged or foreign sessions,
+// weights files that lie in every way the reader checks, configurations that cannot run.
+QStringList coreRefusals() {
+  QStringList out;
+  auto keep = [&out](const std::function<void()>& f) {
+    try {
+      f();
+      out << QStringLiteral("(no refusal)");
+    } catch (const std::exception& e) {
+      out << QString::fromStdString(e.what());
+    }
+  };
+  const std::string head = "{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"a b\"], ";
+  for (const std::string& text :
+       {std::string("{\"format\": \"attnlab-sess"), std::string("{\"name\": 1}"),
+        std::string("{\"format\": \"attnlab-session\", \"version\": 9, \"texts\": [\"a\"]}"),
+        std::string("{\"format\": \"attnlab-session\", \"texts\": [\"a\"]}"),
+        std::string("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": []}"),
+        std::string("{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": \"a\"}"),
+        head + "\"config\": {\"heads\": \"8\"}}", head + "\"config\": {\"d_model\": 10, \"heads\": 4}}",
+        head + "\"config\": {\"mask\": \"diagonal\"}}", head + "\"config\": {\"layers\": 100000}}",
+        head + "\"view\": {\"backend\": \"tpu\"}}", head + "\"view\": {\"memory_budget_mib\": 0}}",
+        head + "\"config\": 5}", head + "\"weights\": {\"name\": \"a\"}}", head + "\"weights\": {\"embedded\": \"AB*D\"}}",
+        head + "\"weights\": {\"embedded\": \"ABC\"}}", head + "\"lesson\": {\"title\": \"x\"}}",
+        head + "\"config\": {\"overview_cap\": -1}}", head + "\"view\": {\"tab\": \"graphs\"}}",
+        head + "\"view\": {\"sentence\": 4}}", head + "\"view\": {\"head\": 99}}"})
+    keep([&] { parse_session(text, "lesson.attnlab"); });
+  ModelConfig cfg;
+  cfg.d_model = 8;
+  cfg.heads = 2;
+  cfg.d_ff = 16;
+  const Weights w = init_weights(cfg);
+  const std::string good = serialize_weights(cfg, w);
+  auto weights = [&](const std::string& bytes) { keep([&] { importWeightsBytes(bytes, QStringLiteral("w.safetensors"), {}, cfg); }); };
+  weights(good.substr(0, 5));
+  weights(good.substr(0, good.size() / 2));
+  weights(std::string("\x10\0\0\0\0\0\0\0not json at all!"));
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string b = good;
+    const auto at = b.find(from);
+    if (at != std::string::npos) b.replace(at, from.size(), to);
+    return b;
+  };
+  weights(edited("F32", "I64"));
+  weights(edited("attnlab-weights/1", "attnlab-weights/9"));
+  weights(edited("encoder.layers.0.linear1.weight", "encoder.layers.0.linear9.weight"));
+  weights(edited("in_proj_weight", "in_proj_weigh_"));
+  Weights nan = w;
+  Tensor t = nan.get("encoder.layers.0.linear2.bias").clone();
+  t.data()[0] = std::numeric_limits<float>::quiet_NaN();
+  nan.set("encoder.layers.0.linear2.bias", t);
+  keep([&] { check_weights(cfg, nan); });
+  ModelConfig bad = cfg;
+  bad.heads = 3;
+  keep([&] { bad.validate(); });
+  keep([&] { parse_norm("middle"); });
+  keep([&] { make_token_batch({"a", "   "}, "--text"); });
+  return out;
+}
+
 }  // namespace
 
 class TestLanguage : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() { test::isolateSettings(); }
+  void initTestCase() {
+    // ctest runs this binary twice, maybe at once (test_language_system_zh): settings of its own.
+    if (qEnvironmentVariableIsSet("ATTNLAB_EXPECT_LANGUAGE"))
+      QCoreApplication::setApplicationName(QStringLiteral("test_language_system"));
+    test::isolateSettings();
+  }
   void cleanup() { Language::apply(UiLanguage::English); }
 
   void everyStepHasWordsInBothLanguages() {
@@ -131,6 +203,25 @@ class TestLanguage : public QObject {
     QCOMPARE(Language::effective(), zh ? UiLanguage::Chinese : UiLanguage::English);
     QCOMPARE(host.window()->menuBar()->actions().first()->text(), zh ? QStringLiteral("文件(&F)") : QStringLiteral("&File"));
     QVERIFY(host.window()->findChild<QAction*>(QStringLiteral("languageSystem"))->isChecked());
+  }
+
+  void coreRefusalsInBothLanguages() {
+    const QStringList english = coreRefusals();
+    QVERIFY(english.size() > 25);
+    for (const QString& m : english) {
+      QVERIFY2(m != QLatin1String("(no refusal)"), "every case is refused");
+      QCOMPARE(ErrorText::translate(m), m);  // English: the message itself
+    }
+    Language::apply(UiLanguage::Chinese);
+    QStringList left;
+    for (const QString& m : english) {
+      QString zh = ErrorText::translate(m);
+      QVERIFY2(test::hasCjk(zh), qPrintable(m));
+      static const QRegularExpression names(QStringLiteral("'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|--[a-z-]+|\\S+\\.(attnlab|safetensors)"));
+      zh.remove(names);
+      if (const QString prose = englishProse(zh); !prose.isEmpty()) left << m + QStringLiteral("  →  ") + ErrorText::translate(m);
+    }
+    QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char('\n'))));
   }
 
   void crossAttentionStepsSayWhereQueriesAndKeysComeFrom() {

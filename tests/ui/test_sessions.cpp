@@ -13,6 +13,7 @@
 #include "inputpanel.h"
 #include "mainwindow.h"
 #include "stepnavigator.h"
+#include "steppanel.h"
 #include "windowfixture.h"
 
 using namespace attnlab;
@@ -44,6 +45,9 @@ class TestSessions : public QObject {
     const auto ra = a->controller()->current();
     const int step = ra->indexOf("encoder.layers.1.self_attn.weights");
     a->navigator()->setCurrent(step);
+    a->stepPanel()->setCurrentTabId(QStringLiteral("lines"));
+    a->stepPanel()->setSentence(1);
+    a->stepPanel()->setHead(2);
     QCOMPARE(a->saveSession(path), QString());
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("lesson.attnlab")});
 
@@ -59,9 +63,36 @@ class TestSessions : public QObject {
       QCOMPARE(rb->trace.steps()[i].info.id, ra->trace.steps()[i].info.id);
       QVERIFY2(test::sameBits(rb->trace.steps()[i].tensor, ra->trace.steps()[i].tensor), ra->trace.steps()[i].info.id.c_str());
     }
-    QCOMPARE(b->navigator()->current(), step);  // the same step on show
+    QCOMPARE(b->navigator()->current(), step);  // the same step on show, in the same view
+    QCOMPARE(b->stepPanel()->currentTabId(), QStringLiteral("lines"));
+    QCOMPARE(b->stepPanel()->sentence(), 1);
+    QCOMPARE(b->stepPanel()->selection().head, 2);
     const QStringList recent = QSettings().value(QStringLiteral("sessions-b/recentSessions")).toStringList();
     QCOMPARE(recent.value(0), path);
+  }
+
+  // Nothing lost on a crash: every result is written to the settings at once (not only when the
+  // window closes), and a window built from them shows the same sentences, model and step.
+  void everyResultIsKeptForTheNextStart() {
+    auto w = test::openWindow(QStringLiteral("crash"));
+    QVERIFY(w);
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("nothing is lost\n猫"));
+    w->inputs()->headsBox()->setValue(2);
+    test::settle(*w);
+    w->navigator()->setCurrent(12);
+    QCoreApplication::processEvents();
+    w->inputs()->seedBox()->setValue(3);  // one more result, so the step is written too
+    test::settle(*w);
+    const QStringList saved = QSettings().value(QStringLiteral("crash/texts")).toStringList();
+    QCOMPARE(saved, (QStringList{QStringLiteral("nothing is lost"), QStringLiteral("猫")}));
+    QCOMPARE(QSettings().value(QStringLiteral("crash/heads")).toInt(), 2);
+    const std::string step = w->controller()->current()->trace.steps()[12].info.id;
+    w.release()->deleteLater();  // as if the process died: no closeEvent
+    auto again = test::openWindow(QStringLiteral("crash"));
+    QVERIFY(again);
+    QCOMPARE(again->inputs()->currentRequest().texts, saved);
+    QCOMPARE(again->controller()->current()->cfg.seed, uint64_t{3});
+    QCOMPARE(again->controller()->current()->trace.steps()[static_cast<size_t>(again->navigator()->current())].info.id, step);
   }
 
   void damagedNewerAndUnwritable() {
