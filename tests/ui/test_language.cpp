@@ -152,12 +152,7 @@ class TestLanguage : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    // ctest runs this binary twice, maybe at once (test_language_system_zh): settings of its own.
-    if (qEnvironmentVariableIsSet("ATTNLAB_EXPECT_LANGUAGE"))
-      QCoreApplication::setApplicationName(QStringLiteral("test_language_system"));
-    test::isolateSettings();
-  }
+  void initTestCase() { test::isolateSettings(); }
   void cleanup() { Language::apply(UiLanguage::English); }
 
   void everyStepHasWordsInBothLanguages() {

@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cstring>
@@ -16,9 +17,12 @@
 
 namespace attnlab::ui::test {
 
-// Settings of the tests' own, empty (call from initTestCase).
+// Settings of the test's own, empty (call from initTestCase): in a folder of this process, so
+// that two runs at once (ctest -j, a CI beside a developer) never share a settings file.
 inline void isolateSettings() {
+  static QTemporaryDir dir;
   QStandardPaths::setTestModeEnabled(true);
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
   QCoreApplication::setOrganizationName(QStringLiteral("AttentionLabTest"));
   QSettings().clear();
 }
