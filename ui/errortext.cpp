@@ -87,6 +87,20 @@ constexpr Clause kClauses[] = {
     {"cannot be read \\(", QT_TRANSLATE_NOOP("ErrorText", "cannot be read (")},
     {"larger than 2 GiB, not a weights file this window can show",
      QT_TRANSLATE_NOOP("ErrorText", "larger than 2 GiB, not a weights file this window can show")},
+    // The Vulkan path's notes and refusals (core/backend.cpp, core/vulkan/vk_context.cpp)
+    {"; computed on the CPU", QT_TRANSLATE_NOOP("ErrorText", "; computed on the CPU")},
+    {"built without Vulkan", QT_TRANSLATE_NOOP("ErrorText", "built without Vulkan")},
+    {"Vulkan: the loader libvulkan\\.so\\.1 is not installed \\(Debian: apt-get install libvulkan1\\)",
+     QT_TRANSLATE_NOOP("ErrorText", "Vulkan: the loader libvulkan.so.1 is not installed (Debian: apt-get install libvulkan1)")},
+    {"Vulkan: no driver \\(Debian: apt-get install mesa-vulkan-drivers, or the GPU's driver\\)",
+     QT_TRANSLATE_NOOP("ErrorText", "Vulkan: no driver (Debian: apt-get install mesa-vulkan-drivers, or the GPU's driver)")},
+    {"Vulkan: no device \\(install a driver; Debian's mesa-vulkan-drivers has lavapipe\\)",
+     QT_TRANSLATE_NOOP("ErrorText", "Vulkan: no device (install a driver; Debian's mesa-vulkan-drivers has lavapipe)")},
+    {"Vulkan: no GPU, only a CPU-type device \\(lavapipe\\); --backend vulkan uses it, auto does not",
+     QT_TRANSLATE_NOOP("ErrorText", "Vulkan: no GPU, only a CPU-type device (lavapipe); --backend vulkan uses it, auto does not")},
+    {"this build has no Vulkan compute path \\(built without the Vulkan headers or glslc\\); use --backend cpu or auto",
+     QT_TRANSLATE_NOOP("ErrorText", "this build has no Vulkan compute path (built without the Vulkan headers or glslc); use "
+                                    "--backend cpu or auto")},
     // The safetensors reader (core/safetensors.cpp)
     {"tensor '([^']*)' has dtype (\\S+); only F32, F16 and BF16 are supported",
      QT_TRANSLATE_NOOP("ErrorText", "tensor '%1' has dtype %2; only F32, F16 and BF16 are supported")},

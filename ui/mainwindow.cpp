@@ -235,7 +235,7 @@ void MainWindow::showResult(TraceResultPtr result) {
   QString where = result->backend == QLatin1String("vulkan")
                       ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
                       : Language::device(result->device);
-  if (!result->note.isEmpty()) where += tr(" — %1").arg(result->note);
+  if (!result->note.isEmpty()) where += tr(" — %1").arg(ErrorText::translate(result->note));
   status_->setText(tr("%1 steps computed in %2 ms, about %3 MiB (%4)")
                        .arg(result->trace.steps().size())
                        .arg(result->forward_ms, 0, 'f', 1)

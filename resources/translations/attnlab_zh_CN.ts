@@ -284,6 +284,34 @@
         <source>should be 0 … heads − 1</source>
         <translation>应为 0 … 头数 − 1</translation>
     </message>
+    <message>
+        <source>; computed on the CPU</source>
+        <translation>；已改用 CPU 计算</translation>
+    </message>
+    <message>
+        <source>built without Vulkan</source>
+        <translation>构建时未包含 Vulkan</translation>
+    </message>
+    <message>
+        <source>Vulkan: the loader libvulkan.so.1 is not installed (Debian: apt-get install libvulkan1)</source>
+        <translation>Vulkan：未安装加载器 libvulkan.so.1（Debian：apt-get install libvulkan1）</translation>
+    </message>
+    <message>
+        <source>Vulkan: no driver (Debian: apt-get install mesa-vulkan-drivers, or the GPU's driver)</source>
+        <translation>Vulkan：没有驱动（Debian：apt-get install mesa-vulkan-drivers，或安装 GPU 自带的驱动）</translation>
+    </message>
+    <message>
+        <source>Vulkan: no device (install a driver; Debian's mesa-vulkan-drivers has lavapipe)</source>
+        <translation>Vulkan：没有设备（请安装驱动；Debian 的 mesa-vulkan-drivers 包含 lavapipe）</translation>
+    </message>
+    <message>
+        <source>Vulkan: no GPU, only a CPU-type device (lavapipe); --backend vulkan uses it, auto does not</source>
+        <translation>Vulkan：没有 GPU，只有 CPU 类型的设备（lavapipe）；--backend vulkan 会使用它，auto 不会</translation>
+    </message>
+    <message>
+        <source>this build has no Vulkan compute path (built without the Vulkan headers or glslc); use --backend cpu or auto</source>
+        <translation>这个版本没有 Vulkan 计算路径（构建时缺少 Vulkan 头文件或 glslc）；请使用 --backend cpu 或 auto</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>

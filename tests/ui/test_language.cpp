@@ -15,6 +15,7 @@
 #include <QToolButton>
 
 #include "errors.h"
+#include "backend.h"
 #include "errortext.h"
 #include "faults.h"
 #include "inputpanel.h"
@@ -143,6 +144,9 @@ QStringList coreRefusals() {
   keep([&] { bad.validate(); });
   keep([&] { parse_norm("middle"); });
   keep([&] { make_token_batch({"a", "   "}, "--text"); });
+  BackendNote note;  // on a machine without a GPU (CI: lavapipe only) auto says why it used the CPU
+  make_backend(BackendKind::Auto, &note);
+  if (!note.text.empty()) out << QString::fromStdString(note.text);
   return out;
 }
 
