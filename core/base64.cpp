@@ -56,6 +56,8 @@ std::string base64_decode(std::string_view text, const std::string& what) {
       if (d < 0) throw DataError(what + ": '" + std::string(1, static_cast<char>(c)) + "' is not a base64 character");
       v = v << 6 | static_cast<uint32_t>(d);
     }
+    if ((pad == 1 && (v & 0xFF) != 0) || (pad == 2 && (v & 0xFFFF) != 0))
+      throw DataError(what + ": base64 padding bits that are not zero");
     out += static_cast<char>(v >> 16);
     if (pad < 2) out += static_cast<char>((v >> 8) & 255);
     if (pad < 1) out += static_cast<char>(v & 255);

@@ -138,6 +138,8 @@ class TestSession : public QObject {
     for (size_t cut = 0; cut < 4; ++cut) QCOMPARE(base64_decode(base64_encode(all.substr(cut)), "t"), all.substr(cut));
     QVERIFY_THROWS_EXCEPTION(DataError, base64_decode("Zg=a", "t"));  // padding then data
     QVERIFY_THROWS_EXCEPTION(DataError, base64_decode("Z===", "t"));
+    QVERIFY_THROWS_EXCEPTION(DataError, base64_decode("QR==", "t"));  // "A" is QQ==; R leaves a bit set
+    QVERIFY_THROWS_EXCEPTION(DataError, base64_decode("Zm9=", "t"));  // "fo" is Zm8=
   }
 
   // Imported weights: embedded ones come back byte for byte, a reference keeps its path; either

@@ -43,6 +43,7 @@ constexpr Clause kClauses[] = {
     {"no sentences: a session needs at least one", QT_TRANSLATE_NOOP("ErrorText", "no sentences: a session needs at least one")},
     {"base64 text whose length is not a multiple of 4", QT_TRANSLATE_NOOP("ErrorText", "base64 text whose length is not a multiple of 4")},
     {"misplaced base64 padding", QT_TRANSLATE_NOOP("ErrorText", "misplaced base64 padding")},
+    {"base64 padding bits that are not zero", QT_TRANSLATE_NOOP("ErrorText", "base64 padding bits that are not zero")},
     {"'(.)' is not a base64 character", QT_TRANSLATE_NOOP("ErrorText", "'%1' is not a base64 character")},
     // Configurations (core/config.cpp, core/tokenizer.cpp)
     {"(-?\\d+) is outside (-?\\d+) … (-?\\d+)", QT_TRANSLATE_NOOP("ErrorText", "%1 is outside %2 … %3")},
@@ -56,6 +57,17 @@ constexpr Clause kClauses[] = {
     {"no sentence given", QT_TRANSLATE_NOOP("ErrorText", "no sentence given")},
     {"sentence (\\d+) is empty or blank; type at least one word",
      QT_TRANSLATE_NOOP("ErrorText", "sentence %1 is empty or blank; type at least one word")},
+    {"give one source sentence for all, or one per --text \\((\\d+) sentences, (\\d+) source sentences\\)",
+     QT_TRANSLATE_NOOP("ErrorText", "give one source sentence for all, or one per --text (%1 sentences, %2 source sentences)")},
+    {"(\\d+) sentences are more than the limit of (\\d+)", QT_TRANSLATE_NOOP("ErrorText", "%1 sentences are more than the limit of %2")},
+    // The memory budget (core/memory.cpp)
+    {"this run needs about ([0-9.]+ MiB) \\(", QT_TRANSLATE_NOOP("ErrorText", "this run needs about %1 (")},
+    {"trace ([0-9.]+ MiB), ", QT_TRANSLATE_NOOP("ErrorText", "trace %1, ")},
+    {"weights ([0-9.]+ MiB), working ([0-9.]+ MiB)", QT_TRANSLATE_NOOP("ErrorText", "weights %1, working %2")},
+    {"\\), more than the budget of (\\d+) MiB; ", QT_TRANSLATE_NOOP("ErrorText", "), more than the budget of %1 MiB; ")},
+    {"shorten the text, use fewer layers or a smaller d_model",
+     QT_TRANSLATE_NOOP("ErrorText", "shorten the text, use fewer layers or a smaller d_model")},
+    {", or raise --memory-budget", QT_TRANSLATE_NOOP("ErrorText", ", or raise --memory-budget")},
     // Weights files (core/weights_file.cpp, core/weights.cpp, ui/weightsimport.cpp)
     {"metadata '([^']*)' = '([^']*)' is not a number", QT_TRANSLATE_NOOP("ErrorText", "metadata '%1' = '%2' is not a number")},
     {"(\\S+) conflicts with (\\S+) stored in '([^']*)'; drop the option or use another weights file",

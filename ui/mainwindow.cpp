@@ -70,6 +70,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   connect(inputs_, &InputPanel::requestChanged, this, &MainWindow::send);
   connect(controller_, &Controller::resultReady, this, &MainWindow::showResult);
   connect(controller_, &Controller::failed, this, [this](const QString& core) {
+    pendingView_.reset();  // an opened session's view belongs to its own result only
     const QString msg = ErrorText::translate(core);
     inputs_->setError(msg);
     status_->setText(tr("Not recomputed: %1").arg(msg));

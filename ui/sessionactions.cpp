@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QLabel>
 
@@ -24,6 +25,20 @@ namespace attnlab::ui {
 namespace {
 
 constexpr int kRecent = 6;
+
+// Weights that came embedded in a session, written to the app's data folder so that the settings
+// can point the next start at them; "" when that folder cannot be written (they then last until
+// the window closes).
+QString keepEmbeddedWeights(const std::string& bytes) {
+  const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+  if (dir.isEmpty() || !QDir().mkpath(dir)) return {};
+  const QString path = QDir(dir).filePath(QStringLiteral("session-weights.safetensors"));
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), static_cast<qint64>(bytes.size())) != static_cast<qint64>(bytes.size()) ||
+      !f.commit())
+    return {};
+  return path;
+}
 
 // A small weights file travels inside the session (the lesson works on another computer); a
 // large one is referenced, relative to the session's folder when it lies below it.
@@ -105,12 +120,18 @@ QString MainWindow::saveSession(const QString& path) {
   s.backend = r.backend;
   s.memory_budget_mib = r.memoryBudgetMiB;
   s.view_tab = panel_->currentTabId().toStdString();
-  s.sentence = std::max(0, panel_->sentence());
-  s.head = panel_->selection().head;
+  // The view of the last result, within the sentences and heads being saved (they may differ
+  // while a recompute is pending or has failed).
+  s.sentence = std::clamp<int64_t>(panel_->sentence(), 0, static_cast<int64_t>(s.texts.size()) - 1);
+  s.head = std::clamp<int64_t>(panel_->selection().head, 0, r.cfg.heads - 1);
   const QByteArray bytes = QByteArray::fromStdString(session_json(s));
   QSaveFile f(path);
   QString error;
-  if (!f.open(QIODevice::WriteOnly)) error = tr("Cannot write %1: %2").arg(path, f.errorString());
+  if (bytes.size() > static_cast<qsizetype>(kMaxSessionBytes))
+    error = tr("Not saved: the session would be %1 MiB, more than the 16 MiB a session may have. Use fewer or "
+               "shorter sentences, or weights that are referenced rather than embedded (a file over 8 MiB).")
+                .arg(double(bytes.size()) / (1024.0 * 1024.0), 0, 'f', 1);
+  else if (!f.open(QIODevice::WriteOnly)) error = tr("Cannot write %1: %2").arg(path, f.errorString());
   else if (f.write(bytes) != bytes.size() || !f.commit()) error = tr("Cannot write %1: %2").arg(path, f.errorString());
   warn(tr("Saving the session"), error);
   if (!error.isEmpty()) return error;
@@ -138,8 +159,8 @@ QString MainWindow::openSession(const QString& path) {
   if (error.isEmpty() && !s.weights.empty()) {
     const QString name = QString::fromStdString(s.weights.name);
     try {
-      if (!s.weights.bytes.empty()) {
-        weights = importWeightsBytes(s.weights.bytes, name, QString(), s.cfg);
+      if (!s.weights.bytes.empty()) {  // kept in the app's data too, so that the next start finds them
+        weights = importWeightsBytes(s.weights.bytes, name, keepEmbeddedWeights(s.weights.bytes), s.cfg);
       } else {
         const QString file = QFileInfo(path).absoluteDir().absoluteFilePath(QString::fromStdString(s.weights.file));
         weights = importWeightsFile(file, s.cfg);
@@ -152,6 +173,12 @@ QString MainWindow::openSession(const QString& path) {
   if (!error.isEmpty()) return error;  // the window keeps what it had
   Request r;
   r.weights = weights;
+  if (weights) {  // the knobs show what the weights file decides, as they will be computed
+    const ModelConfig& w = weights->loaded.cfg;
+    s.cfg.d_model = w.d_model, s.cfg.heads = w.heads, s.cfg.d_ff = w.d_ff, s.cfg.layers = w.layers;
+    s.cfg.norm = w.norm, s.cfg.activation = w.activation, s.cfg.positional = w.positional;
+    s.cfg.eps = w.eps, s.cfg.seed = w.seed;
+  }
   r.texts = toQStrings(s.texts);
   r.memoryTexts = toQStrings(s.memory_texts);
   r.cfg = s.cfg;
@@ -160,7 +187,8 @@ QString MainWindow::openSession(const QString& path) {
   currentId_ = s.step;
   pendingView_ = ViewState{QString::fromStdString(s.view_tab), static_cast<int>(s.sentence), static_cast<int>(s.head)};
   inputs_->setBackendKind(r.backend);
-  inputs_->restore(r);
+  inputs_->restore(r, /*quiet=*/true);
+  send(inputs_->currentRequest());  // now: the next result delivered is this session's (stale ones are dropped)
   if (!path.startsWith(QLatin1String(":/"))) rememberSession(path);  // a shipped lesson is one click away anyway
   status_->setText(tr("Session %1 opened").arg(QFileInfo(path).fileName()));
   return {};

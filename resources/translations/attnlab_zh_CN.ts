@@ -312,6 +312,42 @@
         <source>this build has no Vulkan compute path (built without the Vulkan headers or glslc); use --backend cpu or auto</source>
         <translation>这个版本没有 Vulkan 计算路径（构建时缺少 Vulkan 头文件或 glslc）；请使用 --backend cpu 或 auto</translation>
     </message>
+    <message>
+        <source>base64 padding bits that are not zero</source>
+        <translation>base64 的填充位不为零</translation>
+    </message>
+    <message>
+        <source>give one source sentence for all, or one per --text (%1 sentences, %2 source sentences)</source>
+        <translation>请给出一个供所有句子共用的源句子，或为每个 --text 各给一个（%1 个句子，%2 个源句子）</translation>
+    </message>
+    <message>
+        <source>%1 sentences are more than the limit of %2</source>
+        <translation>%1 个句子超过了上限 %2</translation>
+    </message>
+    <message>
+        <source>this run needs about %1 (</source>
+        <translation>这次运行大约需要 %1（</translation>
+    </message>
+    <message>
+        <source>trace %1, </source>
+        <translation>追踪 %1，</translation>
+    </message>
+    <message>
+        <source>weights %1, working %2</source>
+        <translation>权重 %1，工作内存 %2</translation>
+    </message>
+    <message>
+        <source>), more than the budget of %1 MiB; </source>
+        <translation>），超过了 %1 MiB 的预算；</translation>
+    </message>
+    <message>
+        <source>shorten the text, use fewer layers or a smaller d_model</source>
+        <translation>请缩短文本、减少层数或减小 d_model</translation>
+    </message>
+    <message>
+        <source>, or raise --memory-budget</source>
+        <translation>，或者提高 --memory-budget</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -2531,6 +2567,10 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Guided &amp;tour</source>
         <translation>导览(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Not saved: the session would be %1 MiB, more than the 16 MiB a session may have. Use fewer or shorter sentences, or weights that are referenced rather than embedded (a file over 8 MiB).</source>
+        <translation>未保存：会话将有 %1 MiB，超过了会话允许的 16 MiB。请使用更少或更短的句子，或改用以路径引用而不是嵌入的权重（超过 8 MiB 的文件）。</translation>
     </message>
 </context>
 <context>

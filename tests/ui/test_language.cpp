@@ -16,6 +16,8 @@
 
 #include "errors.h"
 #include "backend.h"
+#include "memory.h"
+#include "model.h"
 #include "errortext.h"
 #include "faults.h"
 #include "inputpanel.h"
@@ -144,6 +146,14 @@ QStringList coreRefusals() {
   keep([&] { bad.validate(); });
   keep([&] { parse_norm("middle"); });
   keep([&] { make_token_batch({"a", "   "}, "--text"); });
+  keep([&] { make_batch({"a b", "c", "d"}, {"x", "y"}); });
+  keep([&] {
+    MemoryEstimate e;
+    e.trace_bytes = int64_t{3} << 30;
+    e.weights_bytes = 1 << 20;
+    e.working_bytes = 1 << 22;
+    check_memory_budget(e, 1024);
+  });
   BackendNote note;  // on a machine without a GPU (CI: lavapipe only) auto says why it used the CPU
   make_backend(BackendKind::Auto, &note);
   if (!note.text.empty()) out << QString::fromStdString(note.text);

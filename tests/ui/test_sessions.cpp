@@ -12,6 +12,7 @@
 
 #include "inputpanel.h"
 #include "mainwindow.h"
+#include "session.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
 #include "windowfixture.h"
@@ -93,6 +94,28 @@ class TestSessions : public QObject {
     QCOMPARE(again->inputs()->currentRequest().texts, saved);
     QCOMPARE(again->controller()->current()->cfg.seed, uint64_t{3});
     QCOMPARE(again->controller()->current()->trace.steps()[static_cast<size_t>(again->navigator()->current())].info.id, step);
+  }
+
+  // Saved while a recompute is pending: the view is the last result's (head 8 of 8), the model the
+  // knobs' (4 heads); the file keeps a head that exists and opens.
+  void savedMidRecomputeStillOpens() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("mid.attnlab"));
+    auto w = test::openWindow(QStringLiteral("sessions-mid"));
+    QVERIFY(w);
+    w->stepPanel()->setHead(7);
+    w->inputs()->headsBox()->setValue(4);  // no settle: the old result (8 heads) is still on show
+    QCOMPARE(w->saveSession(path), QString());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const Session s = parse_session(f.readAll().toStdString(), "mid.attnlab");
+    QCOMPARE(s.cfg.heads, int64_t{4});
+    QCOMPARE(s.head, int64_t{3});
+    auto b = test::openWindow(QStringLiteral("sessions-mid-b"));
+    QVERIFY(b);
+    QCOMPARE(b->openSession(path), QString());
+    test::settle(*b);
+    QCOMPARE(b->stepPanel()->selection().head, 3);
   }
 
   void damagedNewerAndUnwritable() {

@@ -171,6 +171,10 @@ class TestWeightsUi : public QObject {
     QCOMPARE(b->openSession(embedded), QString());
     test::settle(*b);
     const auto rb = b->controller()->current();
+    QCOMPARE(b->inputs()->dModelBox()->value(), 24);  // the knobs show what the weights decide
+    QVERIFY(!b->inputs()->dModelBox()->isEnabled());
+    const QString kept = b->inputs()->importedWeights()->path;  // for the next start
+    QVERIFY2(QFile::exists(kept), qPrintable(kept));
     QVERIFY(rb->trace.steps().size() == ra->trace.steps().size());
     for (size_t i = 0; i < ra->trace.steps().size(); ++i)
       QVERIFY2(test::sameBits(rb->trace.steps()[i].tensor, ra->trace.steps()[i].tensor), ra->trace.steps()[i].info.id.c_str());
