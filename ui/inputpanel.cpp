@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "tokenchips.h"
 #include "tokenizer.h"
+#include "weightsimport.h"
 
 namespace attnlab::ui {
 
@@ -243,10 +244,7 @@ Request InputPanel::currentRequest() const {
   r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
   if (weights_) {  // what the file fixes, including what has no knob (eps)
-    const ModelConfig& f = weights_->loaded.cfg;
-    r.cfg.d_model = f.d_model, r.cfg.heads = f.heads, r.cfg.d_ff = f.d_ff, r.cfg.layers = f.layers;
-    r.cfg.norm = f.norm, r.cfg.activation = f.activation, r.cfg.positional = f.positional;
-    r.cfg.eps = f.eps, r.cfg.seed = f.seed;
+    applyWeightsConfig(r.cfg, weights_->loaded.cfg);
     r.weights = weights_;
   }
   return r;

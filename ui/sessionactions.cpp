@@ -173,12 +173,7 @@ QString MainWindow::openSession(const QString& path) {
   if (!error.isEmpty()) return error;  // the window keeps what it had
   Request r;
   r.weights = weights;
-  if (weights) {  // the knobs show what the weights file decides, as they will be computed
-    const ModelConfig& w = weights->loaded.cfg;
-    s.cfg.d_model = w.d_model, s.cfg.heads = w.heads, s.cfg.d_ff = w.d_ff, s.cfg.layers = w.layers;
-    s.cfg.norm = w.norm, s.cfg.activation = w.activation, s.cfg.positional = w.positional;
-    s.cfg.eps = w.eps, s.cfg.seed = w.seed;
-  }
+  if (weights) applyWeightsConfig(s.cfg, weights->loaded.cfg);  // the knobs show what will be computed
   r.texts = toQStrings(s.texts);
   r.memoryTexts = toQStrings(s.memory_texts);
   r.cfg = s.cfg;

@@ -34,6 +34,12 @@ ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, co
   return out;
 }
 
+void applyWeightsConfig(ModelConfig& cfg, const ModelConfig& f) {
+  cfg.d_model = f.d_model, cfg.heads = f.heads, cfg.d_ff = f.d_ff, cfg.layers = f.layers;
+  cfg.norm = f.norm, cfg.activation = f.activation, cfg.positional = f.positional;
+  cfg.eps = f.eps, cfg.seed = f.seed;
+}
+
 ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current) {
   QFile file(path);
   const std::string p = path.toStdString();
