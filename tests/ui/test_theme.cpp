@@ -102,8 +102,14 @@ class TestTheme : public QObject {
       const double c = drawnContrast(label);
       QVERIFY2(c >= 4.5, qPrintable(QStringLiteral("%1: contrast %2").arg(QLatin1String(name)).arg(c)));
     }
+    // High-DPI (test_theme_hidpi runs this at QT_SCALE_FACTOR=2): the window draws at the screen's
+    // device pixel ratio, so text and heatmaps are sharp rather than scaled up.
+    const double scale = qEnvironmentVariableIsSet("QT_SCALE_FACTOR") ? qEnvironmentVariable("QT_SCALE_FACTOR").toDouble() : 1.0;
+    const QPixmap shot = w->grab();
+    QCOMPARE(shot.devicePixelRatio(), scale);
+    QCOMPARE(shot.width(), qRound(w->width() * scale));
     QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
-    QVERIFY(w->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/theme-%1.png").arg(dark ? "dark" : "light")));
+    QVERIFY(shot.save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/theme-%1%2.png").arg(dark ? "dark" : "light", scale > 1 ? "-2x" : "")));
     tour->end();
   }
 };
