@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "npz.h"
 #include "weights_file.h"
+#include "reproduce_py.h"  // generated: core/reproduce/reproduce.py as a string
 
 namespace attnlab {
 
@@ -170,6 +171,10 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
       std::vector<std::pair<std::string, Tensor>> arrays;
       for (const auto& s : trace.steps()) arrays.push_back({s.info.id, s.tensor});
       write_npz((tmp / "trace.npz").string(), arrays);
+      // The bundle checks itself with PyTorch: python3 reproduce.py (docs/cli.md).
+      write_file(tmp / "reproduce.py", kReproducePy);
+      fs::permissions(tmp / "reproduce.py", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                      fs::perm_options::add, ec);
     }
     if (opt.csv) write_heatmaps(tmp, batch, trace);
     if (opt.extra) opt.extra(tmp.string());
