@@ -88,6 +88,30 @@ class Reproduce(lib.TempDirCase):
         rc, text, err = reproduce(again)
         self.assertEqual(rc, 0, text + err)
 
+    def test_the_documented_recipe(self):
+        """docs/recipes/torch_to_attnlab.py saves an nn.TransformerEncoder; attnlab computes with it
+        exactly what the encoder itself computes on the same input (the bundle's encoder.input)."""
+        recipe = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "recipes")
+        path = self.path("encoder.safetensors")
+        proc = subprocess.run([PYTHON, os.path.join(recipe, "torch_to_attnlab.py"), path], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode())
+        out = self.path("recipe")
+        self.export_ok(out, "--weights", path, "--text", "trained in PyTorch", "--text", "short", "--mask", "padding")
+        sys.path.insert(0, recipe)
+        import torch_to_attnlab
+        encoder = torch_to_attnlab.demo_encoder()
+        encoder.train()  # dropout 0: train mode keeps PyTorch off its fused path
+        with np.load(os.path.join(out, "trace.npz")) as z:
+            x = torch.from_numpy(z["encoder.input"])
+            pad = torch.from_numpy(z["encoder.token_ids"]) == 0
+            ours = z["encoder.layers.1.output"]
+        with torch.no_grad():
+            theirs = encoder(x, src_key_padding_mask=pad).numpy()
+        np.testing.assert_allclose(ours, theirs, atol=1e-5, rtol=1e-4)
+        rc, text, err = reproduce(out)
+        self.assertEqual(rc, 0, text + err)
+
     def test_a_wrong_tensor_is_named(self):
         out = self.path("bad")
         self.export_ok(out, "--d-model", "16", "--heads", "2")

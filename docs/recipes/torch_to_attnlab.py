@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Save a PyTorch nn.TransformerEncoder (trained or not) as an Attention Lab weights file.
+
+    python3 torch_to_attnlab.py OUT.safetensors        # saves the small demo encoder below
+
+In your own code:
+
+    from torch_to_attnlab import save_encoder
+    save_encoder(my_encoder, "trained.safetensors")
+
+then open it with File ▸ Import weights… in the window, or `attnlab export --weights
+trained.safetensors --text "…"`. The layers must be built with batch_first=True semantics in mind
+(the weights do not depend on it), dropout is ignored (Attention Lab computes without it), and the
+encoder must not have a final `norm` (Attention Lab's stack ends with the last layer's output).
+Needs only PyTorch and NumPy (no `safetensors` package): the file layout is docs/cli.md's.
+"""
+import json
+import struct
+import sys
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def layer_config(layer):
+    """The metadata Attention Lab needs, read off an nn.TransformerEncoderLayer."""
+    act = layer.activation
+    if act is F.relu or isinstance(act, nn.ReLU) or act == "relu":
+        activation = "relu"
+    elif act is F.gelu or isinstance(act, nn.GELU) or act == "gelu":
+        activation = "gelu"
+    else:
+        raise ValueError(f"activation {act!r}: Attention Lab computes relu or gelu (the exact erf form)")
+    return {"d_model": layer.self_attn.embed_dim, "heads": layer.self_attn.num_heads,
+            "d_ff": layer.linear1.out_features, "norm": "pre" if layer.norm_first else "post",
+            "activation": activation, "eps": layer.norm1.eps}
+
+
+def save_encoder(encoder, path, positional="sinusoidal", seed=0):
+    """encoder: nn.TransformerEncoder, or a list of nn.TransformerEncoderLayer."""
+    if isinstance(encoder, nn.TransformerEncoder):
+        if encoder.norm is not None:
+            raise ValueError("the encoder has a final norm, which Attention Lab's stack does not have")
+        layers = list(encoder.layers)
+    else:
+        layers = list(encoder)
+    cfg = layer_config(layers[0])
+    if any(layer_config(l) != cfg for l in layers):
+        raise ValueError("every layer must have the same sizes, norm placement, activation and eps")
+    tensors = {f"encoder.layers.{i}.{k}": v.detach().cpu().float().numpy()
+               for i, layer in enumerate(layers) for k, v in layer.state_dict().items()}
+    meta = {"format": "attnlab-weights/1", "d_model": str(cfg["d_model"]), "heads": str(cfg["heads"]),
+            "d_ff": str(cfg["d_ff"]), "layers": str(len(layers)), "norm": cfg["norm"],
+            "activation": cfg["activation"], "eps": repr(float(cfg["eps"])), "positional": positional,
+            "seed": str(seed)}  # the seed makes the token embeddings (Attention Lab's, docs/cli.md)
+    header, blobs, offset = {"__metadata__": meta}, [], 0
+    for name in sorted(tensors):
+        a = np.ascontiguousarray(tensors[name], dtype="<f4")
+        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [offset, offset + a.nbytes]}
+        blobs.append(a.tobytes())
+        offset += a.nbytes
+    raw = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    raw += b" " * (-len(raw) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(raw)))
+        f.write(raw)
+        for b in blobs:
+            f.write(b)
+
+
+def demo_encoder():
+    """A small encoder as anyone would build it in PyTorch (seeded, so that tests can rebuild it)."""
+    torch.manual_seed(1234)
+    layer = nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, dropout=0.0,
+                                       activation="gelu", batch_first=True, norm_first=True)
+    return nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    save_encoder(demo_encoder(), sys.argv[1])
+    print(f"saved {sys.argv[1]}")
