@@ -2,6 +2,7 @@
 
 #include <QSettings>
 
+#include "exercisepanel.h"
 #include "inputpanel.h"
 #include "mainwindow.h"
 
@@ -21,6 +22,18 @@ MainWindow* WindowHost::build() {
   return w;
 }
 
+namespace {
+
+// An exercise in progress is not in the settings: start it again in the new window (its words in
+// the new language; an answered one stays answered in the progress record).
+void carryExercise(MainWindow& from, MainWindow& to) {
+  const ExercisePanel* panel = from.exercisePanel();
+  if (!panel->active() || panel->answered()) return;
+  to.exercisePanel()->start(static_cast<int>(panel->active() - panel->exercises().data()));
+}
+
+}  // namespace
+
 void WindowHost::switchLanguage(UiLanguage choice) {
   Language::save(choice);
   Language::apply(choice);
@@ -33,6 +46,7 @@ void WindowHost::switchLanguage(UiLanguage choice) {
   window_ = build();
   if (old && old->inputs()->importedWeights())  // embedded ones have no path to reload from
     window_->inputs()->setImportedWeights(old->inputs()->importedWeights());
+  if (old) carryExercise(*old, *window_);
   if (visible) window_->show();
   if (old) {
     old->hide();

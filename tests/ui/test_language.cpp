@@ -19,6 +19,7 @@
 #include "memory.h"
 #include "model.h"
 #include "errortext.h"
+#include "exercisepanel.h"
 #include "faults.h"
 #include "inputpanel.h"
 #include "language.h"
@@ -326,12 +327,17 @@ class TestLanguage : public QObject {
     QVERIFY(zh->findChild<QAction*>(QStringLiteral("languageChinese"))->isChecked());
     QCOMPARE(Language::saved(), UiLanguage::Chinese);
 
+    // An exercise in progress goes along, in the new language.
+    zh->exercisePanel()->start(0);
+    test::settle(*zh);
+    const std::string exercise = zh->exercisePanel()->active()->id;
     zh->findChild<QAction*>(QStringLiteral("languageEnglish"))->trigger();
     QTRY_VERIFY(host.window() != zh);
     test::settle(*host.window());
     QCOMPARE(host.window()->menuBar()->actions().first()->text(), QStringLiteral("&File"));
-    QCOMPARE(host.window()->navigator()->current(), 20);
-    QVERIFY(!test::hasCjk(host.window()->stepPanel()->locationText()));
+    QVERIFY(host.window()->exercisePanel()->active());
+    QCOMPARE(host.window()->exercisePanel()->active()->id, exercise);
+    QCOMPARE(host.window()->exercisePanel()->language(), Lang::En);
   }
 };
 
