@@ -1,20 +1,14 @@
 #include "errortext.h"
 
-#include <QRegularExpression>
-
-#include <vector>
+#include "englishforms.h"
 
 namespace attnlab::ui {
 
 namespace {
 
-struct Clause {
-  const char* pattern;  // matched anywhere in the message
-  const char* text;     // the template: the English clause itself, its captures as %1, %2, …
-};
-
+// Each clause is matched anywhere in a message; its template is the English clause itself.
 // Longer clauses before the shorter ones they contain.
-constexpr Clause kClauses[] = {
+constexpr EnglishForm kClauses[] = {
     // Sessions (core/session.cpp)
     {"field \"([^\"]*)\": ", QT_TRANSLATE_NOOP("ErrorText", "field \"%1\": ")},
     {"every sentence should be a string of at most 1 MiB",
@@ -136,46 +130,11 @@ constexpr Clause kClauses[] = {
      QT_TRANSLATE_NOOP("ErrorText", "tensors '%1' and '%2' overlap (data_offsets)")},
 };
 
-struct Compiled {
-  QRegularExpression re;
-  const char* text;
-};
-
-const std::vector<Compiled>& clauses() {
-  static const std::vector<Compiled> c = [] {
-    std::vector<Compiled> out;
-    for (const Clause& k : kClauses) out.push_back({QRegularExpression(QString::fromUtf8(k.pattern)), k.text});
-    return out;
-  }();
-  return c;
-}
-
-// The template with %1 … %9 replaced in one pass (a captured name holding "%2" stays as it is).
-QString fill(const QString& templ, const QRegularExpressionMatch& m) {
-  QString out;
-  for (qsizetype i = 0; i < templ.size(); ++i) {
-    const QChar c = templ[i];
-    if (c == QLatin1Char('%') && i + 1 < templ.size() && templ[i + 1].isDigit() && templ[i + 1] != QLatin1Char('0')) {
-      out += m.captured(templ[++i].digitValue());
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 QString ErrorText::translate(const QString& coreMessage) {
-  QString out = coreMessage;
-  for (const Compiled& c : clauses()) {
-    // Replace from the right, so that earlier offsets stay valid.
-    std::vector<QRegularExpressionMatch> hits;
-    for (auto it = c.re.globalMatch(out); it.hasNext();) hits.push_back(it.next());
-    for (auto h = hits.rbegin(); h != hits.rend(); ++h)
-      out.replace(h->capturedStart(), h->capturedLength(), fill(tr(c.text), *h));
-  }
-  return out;
+  static const EnglishForms clauses("ErrorText", kClauses, /*whole=*/false);
+  return clauses.translateEach(coreMessage);
 }
 
 }  // namespace attnlab::ui

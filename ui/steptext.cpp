@@ -3,21 +3,14 @@
 #include <QRegularExpression>
 #include <QStringList>
 
-#include <vector>
+#include "englishforms.h"
 
 namespace attnlab::ui {
 
 namespace {
 
-// One English form that core writes, as a whole-string pattern, and its template for tr(): the
-// captures fill %1, %2, … in order.
-struct Form {
-  const char* pattern;
-  const char* text;
-};
-
 // Titles. A trailing " (fault)" is taken off first and put back translated.
-constexpr Form kTitles[] = {
+constexpr EnglishForm kTitles[] = {
     {"Embedding table", QT_TRANSLATE_NOOP("StepText", "Embedding table")},
     {"Token ids", QT_TRANSLATE_NOOP("StepText", "Token ids")},
     {"Token embeddings", QT_TRANSLATE_NOOP("StepText", "Token embeddings")},
@@ -65,7 +58,7 @@ constexpr Form kTitles[] = {
 
 // The prose parts of formulas. A formula is split at "; " and each part looked up; a part
 // without two English words in a row (pure maths or code) needs no entry.
-constexpr Form kFormulaParts[] = {
+constexpr EnglishForm kFormulaParts[] = {
     {"one seeded vector per distinct token", QT_TRANSLATE_NOOP("StepText", "one seeded vector per distinct token")},
     {"vocabulary index of each token", QT_TRANSLATE_NOOP("StepText", "vocabulary index of each token")},
     {"1 = may attend, 0 = masked \\(([a-z+]+)\\)", QT_TRANSLATE_NOOP("StepText", "1 = may attend, 0 = masked (%1)")},
@@ -114,38 +107,14 @@ constexpr Form kFormulaParts[] = {
     {"the stream leaving this layer", QT_TRANSLATE_NOOP("StepText", "the stream leaving this layer")},
 };
 
-struct Compiled {
-  QRegularExpression re;
-  const char* text;
-};
-
-std::vector<Compiled> compile(const Form* begin, const Form* end) {
-  std::vector<Compiled> out;
-  for (const Form* f = begin; f != end; ++f)
-    out.push_back({QRegularExpression(QLatin1Char('^') + QString::fromUtf8(f->pattern) + QLatin1Char('$')), f->text});
-  return out;
-}
-
-const std::vector<Compiled>& titles() {
-  static const auto t = compile(std::begin(kTitles), std::end(kTitles));
+const EnglishForms& titles() {
+  static const EnglishForms t("StepText", kTitles, /*whole=*/true);
   return t;
 }
 
-const std::vector<Compiled>& formulaParts() {
-  static const auto t = compile(std::begin(kFormulaParts), std::end(kFormulaParts));
+const EnglishForms& formulaParts() {
+  static const EnglishForms t("StepText", kFormulaParts, /*whole=*/true);
   return t;
-}
-
-// The translation of `english` by the table, or a null QString when no form matches.
-QString lookup(const std::vector<Compiled>& table, const QString& english) {
-  for (const Compiled& c : table) {
-    const auto m = c.re.match(english);
-    if (!m.hasMatch()) continue;
-    QString s = StepText::tr(c.text);
-    for (int i = 1; i <= m.lastCapturedIndex(); ++i) s = s.arg(m.captured(i));
-    return s;
-  }
-  return {};
 }
 
 bool isProse(const QString& part) {
@@ -163,9 +132,9 @@ bool isBareId(const StepInfo& info) {
 
 QString translateTitle(const StepInfo& info) {
   const QString en = QString::fromStdString(info.title);
-  if (QString whole = lookup(titles(), en); !whole.isNull()) return whole;
+  if (QString whole = titles().translateWhole(en); !whole.isNull()) return whole;
   if (en.endsWith(kFault)) {
-    const QString base = lookup(titles(), en.chopped(kFault.size()));
+    const QString base = titles().translateWhole(en.chopped(kFault.size()));
     if (!base.isNull()) return StepText::tr("%1 (fault)").arg(base);
   }
   return {};
@@ -184,7 +153,7 @@ QString StepText::formula(const StepInfo& info) {
   const QStringList parts = QString::fromStdString(info.formula).split(QStringLiteral("; "));
   QStringList out;
   for (const QString& p : parts) {
-    const QString t = lookup(formulaParts(), p);
+    const QString t = formulaParts().translateWhole(p);
     out << (t.isNull() ? p : t);
   }
   return out.join(tr("; ", "between the parts of a formula"));
@@ -193,7 +162,7 @@ QString StepText::formula(const StepInfo& info) {
 bool StepText::knownFormula(const StepInfo& info) {
   const QStringList parts = QString::fromStdString(info.formula).split(QStringLiteral("; "));
   return std::all_of(parts.begin(), parts.end(),
-                     [](const QString& p) { return !isProse(p) || !lookup(formulaParts(), p).isNull(); });
+                     [](const QString& p) { return !isProse(p) || !formulaParts().translateWhole(p).isNull(); });
 }
 
 std::string StepText::kind(const std::string& id) {
