@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ColorLegend</name>
@@ -25,7 +26,7 @@
 <context>
     <name>ErrorText</name>
     <message>
-        <source>field "%1": </source>
+        <source>field &quot;%1&quot;: </source>
         <translation>字段“%1”：</translation>
     </message>
     <message>
@@ -37,8 +38,8 @@
         <translation>应为最多包含 4096 个句子的列表</translation>
     </message>
     <message>
-        <source>should be an object with "en" and "zh"</source>
-        <translation>应为包含 "en" 和 "zh" 的对象</translation>
+        <source>should be an object with &quot;en&quot; and &quot;zh&quot;</source>
+        <translation>应为包含 &quot;en&quot; 和 &quot;zh&quot; 的对象</translation>
     </message>
     <message>
         <source>should be an object</source>
@@ -65,8 +66,8 @@
         <translation>无法使用：</translation>
     </message>
     <message>
-        <source>needs exactly one of "file" and "embedded"</source>
-        <translation>须恰好包含 "file" 和 "embedded" 中的一个</translation>
+        <source>needs exactly one of &quot;file&quot; and &quot;embedded&quot;</source>
+        <translation>须恰好包含 &quot;file&quot; 和 &quot;embedded&quot; 中的一个</translation>
     </message>
     <message>
         <source>larger than 16 MiB: not a session file</source>
@@ -77,8 +78,8 @@
         <translation>不是有效的 JSON（文件已损坏或不是会话文件）</translation>
     </message>
     <message>
-        <source>not an Attention Lab session (no "format": "attnlab-session")</source>
-        <translation>不是 Attention Lab 会话（缺少 "format": "attnlab-session"）</translation>
+        <source>not an Attention Lab session (no &quot;format&quot;: &quot;attnlab-session&quot;)</source>
+        <translation>不是 Attention Lab 会话（缺少 &quot;format&quot;: &quot;attnlab-session&quot;）</translation>
     </message>
     <message>
         <source>missing or not a positive whole number</source>
@@ -101,7 +102,7 @@
         <translation>base64 填充位置错误</translation>
     </message>
     <message>
-        <source>'%1' is not a base64 character</source>
+        <source>&apos;%1&apos; is not a base64 character</source>
         <translation>“%1”不是 base64 字符</translation>
     </message>
     <message>
@@ -117,7 +118,7 @@
         <translation>必须是小于 1 的正数</translation>
     </message>
     <message>
-        <source>'%1' is not one of %2</source>
+        <source>&apos;%1&apos; is not one of %2</source>
         <translation>“%1”不是以下取值之一：%2</translation>
     </message>
     <message>
@@ -137,55 +138,55 @@
         <translation>句子 %1 为空或只含空白；请至少输入一个词</translation>
     </message>
     <message>
-        <source>metadata '%1' = '%2' is not a number</source>
+        <source>metadata &apos;%1&apos; = &apos;%2&apos; is not a number</source>
         <translation>元数据“%1” = “%2”不是数字</translation>
     </message>
     <message>
-        <source>%1 conflicts with %2 stored in '%3'; drop the option or use another weights file</source>
+        <source>%1 conflicts with %2 stored in &apos;%3&apos;; drop the option or use another weights file</source>
         <translation>%1 与“%3”中存储的 %2 冲突；请去掉该选项或改用其他权重文件</translation>
     </message>
     <message>
-        <source>tensor '%1' is missing or not 2-D</source>
+        <source>tensor &apos;%1&apos; is missing or not 2-D</source>
         <translation>张量“%1”缺失或不是二维张量</translation>
     </message>
     <message>
-        <source>tensor '%1' has shape %2, expected (3·D, D)</source>
+        <source>tensor &apos;%1&apos; has shape %2, expected (3·D, D)</source>
         <translation>张量“%1”的形状为 %2，应为 (3·D, D)</translation>
     </message>
     <message>
-        <source>tensor '%1' has shape %2 but the configuration needs %3</source>
+        <source>tensor &apos;%1&apos; has shape %2 but the configuration needs %3</source>
         <translation>张量“%1”的形状为 %2，但当前配置需要 %3</translation>
     </message>
     <message>
-        <source>tensor '%1' holds a non-finite value (NaN or ∞) at element %2</source>
+        <source>tensor &apos;%1&apos; holds a non-finite value (NaN or ∞) at element %2</source>
         <translation>张量“%1”在元素 %2 处含有非有限值（NaN 或 ∞）</translation>
     </message>
     <message>
-        <source>tensor '%1' is not a parameter of this model</source>
+        <source>tensor &apos;%1&apos; is not a parameter of this model</source>
         <translation>张量“%1”不是此模型的参数</translation>
     </message>
     <message>
-        <source>tensor '%1' is missing</source>
+        <source>tensor &apos;%1&apos; is missing</source>
         <translation>张量“%1”缺失</translation>
     </message>
     <message>
-        <source>'%1' holds an encoder–decoder model; give a source sentence</source>
+        <source>&apos;%1&apos; holds an encoder–decoder model; give a source sentence</source>
         <translation>“%1”包含编码器–解码器模型；请提供源句子</translation>
     </message>
     <message>
-        <source>'%1' holds an encoder only; cross-attention needs decoder layers</source>
+        <source>&apos;%1&apos; holds an encoder only; cross-attention needs decoder layers</source>
         <translation>“%1”只包含编码器；交叉注意力需要解码器层</translation>
     </message>
     <message>
-        <source>'%1' has no metadata, so the number of heads must be given</source>
+        <source>&apos;%1&apos; has no metadata, so the number of heads must be given</source>
         <translation>“%1”没有元数据，因此必须指定头数</translation>
     </message>
     <message>
-        <source>metadata field '%1' is missing</source>
+        <source>metadata field &apos;%1&apos; is missing</source>
         <translation>元数据字段“%1”缺失</translation>
     </message>
     <message>
-        <source>metadata format '%1' is not attnlab-weights/1 (a newer version?)</source>
+        <source>metadata format &apos;%1&apos; is not attnlab-weights/1 (a newer version?)</source>
         <translation>元数据格式“%1”不是 attnlab-weights/1（可能是更新的版本？）</translation>
     </message>
     <message>
@@ -193,19 +194,19 @@
         <translation>存储的配置无效：</translation>
     </message>
     <message>
-        <source>cannot open weights file '%1': no such file</source>
+        <source>cannot open weights file &apos;%1&apos;: no such file</source>
         <translation>无法打开权重文件“%1”：文件不存在</translation>
     </message>
     <message>
-        <source>weights file '%1' is not a regular file (a folder?)</source>
+        <source>weights file &apos;%1&apos; is not a regular file (a folder?)</source>
         <translation>权重文件“%1”不是常规文件（是文件夹吗？）</translation>
     </message>
     <message>
-        <source>cannot open weights file '%1': </source>
+        <source>cannot open weights file &apos;%1&apos;: </source>
         <translation>无法打开权重文件“%1”：</translation>
     </message>
     <message>
-        <source>cannot read weights file '%1'</source>
+        <source>cannot read weights file &apos;%1&apos;</source>
         <translation>无法读取权重文件“%1”</translation>
     </message>
     <message>
@@ -217,19 +218,19 @@
         <translation>大于 2 GiB，不是此窗口能显示的权重文件</translation>
     </message>
     <message>
-        <source>tensor '%1' has dtype %2; only F32, F16 and BF16 are supported</source>
+        <source>tensor &apos;%1&apos; has dtype %2; only F32, F16 and BF16 are supported</source>
         <translation>张量“%1”的数据类型为 %2；仅支持 F32、F16 和 BF16</translation>
     </message>
     <message>
-        <source>tensor '%1' has an invalid dimension in its shape</source>
+        <source>tensor &apos;%1&apos; has an invalid dimension in its shape</source>
         <translation>张量“%1”的形状中有无效的维度</translation>
     </message>
     <message>
-        <source>tensor '%1' has an invalid shape</source>
+        <source>tensor &apos;%1&apos; has an invalid shape</source>
         <translation>张量“%1”的形状无效</translation>
     </message>
     <message>
-        <source>tensor '%1' is impossibly large</source>
+        <source>tensor &apos;%1&apos; is impossibly large</source>
         <translation>张量“%1”的大小超出合理范围</translation>
     </message>
     <message>
@@ -249,27 +250,27 @@
         <translation>__metadata__ 不是值均为字符串的对象</translation>
     </message>
     <message>
-        <source>__metadata__ value '%1' is not a string</source>
+        <source>__metadata__ value &apos;%1&apos; is not a string</source>
         <translation>__metadata__ 中“%1”的值不是字符串</translation>
     </message>
     <message>
-        <source>tensor '%1' lacks dtype, shape or data_offsets</source>
+        <source>tensor &apos;%1&apos; lacks dtype, shape or data_offsets</source>
         <translation>张量“%1”缺少 dtype、shape 或 data_offsets 字段</translation>
     </message>
     <message>
-        <source>tensor '%1' has invalid data_offsets</source>
+        <source>tensor &apos;%1&apos; has invalid data_offsets</source>
         <translation>张量“%1”的 data_offsets 无效</translation>
     </message>
     <message>
-        <source>tensor '%1' has data_offsets [%2, %3] outside the %4 data bytes</source>
+        <source>tensor &apos;%1&apos; has data_offsets [%2, %3] outside the %4 data bytes</source>
         <translation>张量“%1”的 data_offsets [%2, %3] 超出了 %4 字节的数据区</translation>
     </message>
     <message>
-        <source>tensor '%1' shape %2 needs %3 bytes but its data_offsets span %4</source>
+        <source>tensor &apos;%1&apos; shape %2 needs %3 bytes but its data_offsets span %4</source>
         <translation>张量“%1”的形状 %2 需要 %3 字节，但其 data_offsets 跨度为 %4</translation>
     </message>
     <message>
-        <source>tensors '%1' and '%2' overlap (data_offsets)</source>
+        <source>tensors &apos;%1&apos; and &apos;%2&apos; overlap (data_offsets)</source>
         <translation>张量“%1”和“%2”的 data_offsets 区间重叠</translation>
     </message>
     <message>
@@ -297,11 +298,11 @@
         <translation>Vulkan：未安装加载器 libvulkan.so.1（Debian：apt-get install libvulkan1）</translation>
     </message>
     <message>
-        <source>Vulkan: no driver (Debian: apt-get install mesa-vulkan-drivers, or the GPU's driver)</source>
+        <source>Vulkan: no driver (Debian: apt-get install mesa-vulkan-drivers, or the GPU&apos;s driver)</source>
         <translation>Vulkan：没有驱动（Debian：apt-get install mesa-vulkan-drivers，或安装 GPU 自带的驱动）</translation>
     </message>
     <message>
-        <source>Vulkan: no device (install a driver; Debian's mesa-vulkan-drivers has lavapipe)</source>
+        <source>Vulkan: no device (install a driver; Debian&apos;s mesa-vulkan-drivers has lavapipe)</source>
         <translation>Vulkan：没有设备（请安装驱动；Debian 的 mesa-vulkan-drivers 包含 lavapipe）</translation>
     </message>
     <message>
@@ -352,7 +353,7 @@
 <context>
     <name>ExerciseCatalog</name>
     <message>
-        <source>%1: the id "%2" is already used by another exercise; this file is skipped</source>
+        <source>%1: the id &quot;%2&quot; is already used by another exercise; this file is skipped</source>
         <translation>%1：ID“%2”已被另一个练习使用；已跳过此文件</translation>
     </message>
 </context>
@@ -475,7 +476,7 @@
         <translation>阅读说明</translation>
     </message>
     <message>
-        <source>One page per step: where it sits, what it computes (formula and the PyTorch line that recomputes it), what changed, and the shapes and strides of its tensor and inputs. After each softmax come every head's weights for sentence 1: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
+        <source>One page per step: where it sits, what it computes (formula and the PyTorch line that recomputes it), what changed, and the shapes and strides of its tensor and inputs. After each softmax come every head&apos;s weights for sentence 1: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
         <translation>每个步骤占一页：它所处的位置、计算内容（公式以及重新计算它的 PyTorch 代码）、发生了哪些变化，以及其张量和输入的形状与步长。每个 softmax 之后列出句子 1 在每个头上的权重：行是查询，列是键；被掩码的键显示为灰色斜线，NaN 显示为品红色。</translation>
     </message>
     <message>
@@ -683,7 +684,7 @@
         <translation>%1 → %2：%3 个词元向量（每个 %4 个数）分别乘以 %5ᵀ（%4 × %6）并加上偏置，每个词元得到 %6 个新数。</translation>
     </message>
     <message>
-        <source>%1 @ %2 → %3: each query's %4 outputs are the average of the value vectors, weighted by its row of attention weights.</source>
+        <source>%1 @ %2 → %3: each query&apos;s %4 outputs are the average of the value vectors, weighted by its row of attention weights.</source>
         <translation>%1 @ %2 → %3：每个查询的 %4 个输出是各值向量的加权平均，权重为该查询所在行的注意力权重。</translation>
     </message>
     <message>
@@ -707,11 +708,11 @@
         <translation>有 %1 个值为 NaN（所有键都被掩码的行）。</translation>
     </message>
     <message>
-        <source>Each token's %1 numbers were shifted to mean 0 and scaled to variance 1 (before: means %2 … %3, standard deviations %4 … %5), then multiplied by γ and shifted by β; shape %6 kept.</source>
+        <source>Each token&apos;s %1 numbers were shifted to mean 0 and scaled to variance 1 (before: means %2 … %3, standard deviations %4 … %5), then multiplied by γ and shifted by β; shape %6 kept.</source>
         <translation>每个词元的 %1 个数先被平移到均值 0、缩放到方差 1（之前：均值 %2 … %3，标准差 %4 … %5），再乘以 γ 并加上 β；形状 %6 保持不变。</translation>
     </message>
     <message>
-        <source>The sub-layer's output was added to its input x, number by number (shape %1 kept): the stream changed by %2 on average.</source>
+        <source>The sub-layer&apos;s output was added to its input x, number by number (shape %1 kept): the stream changed by %2 on average.</source>
         <translation>子层的输出被逐元素加到它的输入 x 上（形状 %1 保持不变）：残差流平均变化了 %2。</translation>
     </message>
     <message>
@@ -743,7 +744,7 @@
         <translation>固定的 %1 = %2 正弦/余弦编码（范围 %3）：它只取决于位置，与词元无关。</translation>
     </message>
     <message>
-        <source>The position code %1 was added to every sentence's embeddings: shape %2 kept, range now %3.</source>
+        <source>The position code %1 was added to every sentence&apos;s embeddings: shape %2 kept, range now %3.</source>
         <translation>位置编码 %1 被加到每个句子的嵌入上：形状 %2 保持不变，范围现在为 %3。</translation>
     </message>
     <message>
@@ -1026,7 +1027,7 @@
         <translation>A 逐块计算，从不完整保存</translation>
     </message>
     <message>
-        <source>a cell: %1 queries' mean weight on %2 keys</source>
+        <source>a cell: %1 queries&apos; mean weight on %2 keys</source>
         <translation>每个单元格：%1 个查询对 %2 个键的平均权重</translation>
     </message>
     <message>
@@ -1063,7 +1064,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <source>Every distinct word of the batch gets one row of numbers, d_model long. A trained model learns these rows; here they are seeded random numbers, so two runs with the same seed agree exactly. The padding token's row is all zeros.</source>
+        <source>Every distinct word of the batch gets one row of numbers, d_model long. A trained model learns these rows; here they are seeded random numbers, so two runs with the same seed agree exactly. The padding token&apos;s row is all zeros.</source>
         <translation>批次中每个不同的词都对应一行数，长度为 d_model。训练好的模型会学习这些行；这里它们是由随机种子生成的随机数，因此随机种子相同的两次运行结果完全一致。填充词元对应的行全为 0。</translation>
     </message>
     <message>
@@ -1087,15 +1088,15 @@
         <translation>掩码规定了每个查询可以查看哪些键（1）、必须忽略哪些键（0）。填充掩码隐藏不携带任何含义的 [PAD] 键；因果掩码隐藏位置靠后的键，使词元无法偷看未来。</translation>
     </message>
     <message>
-        <source>The decoder's own mask is causal: while producing token t it may only look at tokens up to t, exactly as when it generates text one token at a time. Padding is hidden as well.</source>
+        <source>The decoder&apos;s own mask is causal: while producing token t it may only look at tokens up to t, exactly as when it generates text one token at a time. Padding is hidden as well.</source>
         <translation>解码器自身的掩码是因果掩码：生成词元 t 时，它只能查看 t 及之前的词元，这与逐个词元生成文本时的情形完全一致。填充同样会被隐藏。</translation>
     </message>
     <message>
-        <source>In cross-attention the queries come from the decoder and the keys from the encoder's sentence. Only the encoder's padding is hidden: every decoder token may read the whole source sentence.</source>
+        <source>In cross-attention the queries come from the decoder and the keys from the encoder&apos;s sentence. Only the encoder&apos;s padding is hidden: every decoder token may read the whole source sentence.</source>
         <translation>在交叉注意力中，查询来自解码器，键来自编码器处理的句子。只有编码器一侧的填充被隐藏：每个解码器词元都可以读取整个源句子。</translation>
     </message>
     <message>
-        <source>A learned linear map turns each token's vector into its query: what this token is looking for. The same matrix W_Q is applied to every token, so the shape stays (B, S, D).</source>
+        <source>A learned linear map turns each token&apos;s vector into its query: what this token is looking for. The same matrix W_Q is applied to every token, so the shape stays (B, S, D).</source>
         <translation>一个可学习的线性映射把每个词元的向量变成它的查询，表示这个词元在寻找什么。同一个矩阵 W_Q 作用于每个词元，因此形状仍为 (B, S, D)。</translation>
     </message>
     <message>
@@ -1119,7 +1120,7 @@
         <translation>为了让查询与键相乘，需要把键“侧过来”：每个头中的 (S, Dh) 变为 (Dh, S)。同样，改变的只有步长。</translation>
     </message>
     <message>
-        <source>Every query is compared with every key by a dot product. The result is one (S, S) score matrix per head: row i says how strongly token i's query matches each key.</source>
+        <source>Every query is compared with every key by a dot product. The result is one (S, S) score matrix per head: row i says how strongly token i&apos;s query matches each key.</source>
         <translation>每个查询都通过点积与每个键进行比较。结果是每个头一个 (S, S) 分数矩阵：第 i 行表示词元 i 的查询与各个键的匹配程度。</translation>
     </message>
     <message>
@@ -1143,11 +1144,11 @@
         <translation>分块路径从不保存完整的 (S, S) 权重矩阵，因此这张热力图只是概览：每个单元格表示一组查询分配给一组键的平均权重。每行之和仍为 1。</translation>
     </message>
     <message>
-        <source>Each query's output is the weighted average of the value vectors, using its row of weights. A token thereby gathers information from the tokens it attends to; every head does this separately.</source>
+        <source>Each query&apos;s output is the weighted average of the value vectors, using its row of weights. A token thereby gathers information from the tokens it attends to; every head does this separately.</source>
         <translation>每个查询的输出是各个值向量的加权平均，权重取自它对应的那一行。词元由此从它所关注的词元那里汇集信息；每个头各自独立地完成这一过程。</translation>
     </message>
     <message>
-        <source>The heads are put back side by side: transpose returns to (B, S, H, Dh), so that each token's results from all heads sit next to each other.</source>
+        <source>The heads are put back side by side: transpose returns to (B, S, H, Dh), so that each token&apos;s results from all heads sit next to each other.</source>
         <translation>把各个头重新并排放回：transpose 恢复为 (B, S, H, Dh)，这样每个词元在所有头上的结果就紧挨在一起。</translation>
     </message>
     <message>
@@ -1159,15 +1160,15 @@
         <translation>view 再次把每个词元的 H 个头的输出拼接成一个长度为 D 的向量：(B, S, D)，与输入时的形状相同。</translation>
     </message>
     <message>
-        <source>A last linear map W_O mixes the heads' results. Without it each head's output would stay in its own slice of the vector; with it, the heads can combine what they found.</source>
+        <source>A last linear map W_O mixes the heads&apos; results. Without it each head&apos;s output would stay in its own slice of the vector; with it, the heads can combine what they found.</source>
         <translation>最后一个线性映射 W_O 将各个头的结果混合起来。没有它，每个头的输出只能停留在向量中属于自己的那一段；有了它，各个头就能把各自的发现结合起来。</translation>
     </message>
     <message>
-        <source>The sublayer's result is added to its input rather than replacing it. This keeps the original signal flowing through deep stacks and gives gradients a short path back.</source>
+        <source>The sublayer&apos;s result is added to its input rather than replacing it. This keeps the original signal flowing through deep stacks and gives gradients a short path back.</source>
         <translation>子层的结果被加到它的输入上，而不是取而代之。这使原始信号能够贯穿很深的层堆叠，也为梯度提供了一条回传的捷径。</translation>
     </message>
     <message>
-        <source>LayerNorm rescales each token's vector to mean 0 and variance 1, then applies a learned scale γ and shift β. It keeps the numbers in a stable range from layer to layer; pre-norm applies it before each sublayer, post-norm after the residual.</source>
+        <source>LayerNorm rescales each token&apos;s vector to mean 0 and variance 1, then applies a learned scale γ and shift β. It keeps the numbers in a stable range from layer to layer; pre-norm applies it before each sublayer, post-norm after the residual.</source>
         <translation>LayerNorm 把每个词元的向量重新缩放为均值 0、方差 1，再施加可学习的缩放 γ 和平移 β。它使数值在层与层之间保持在稳定的范围内；pre-norm 在每个子层之前应用它，post-norm 则在残差连接之后应用。</translation>
     </message>
     <message>
@@ -1187,11 +1188,11 @@
         <translation>本层向后传递的内容：形状与它接收时相同，仍为 (B, S, D)，但现在每个词元都融入了它所关注的词元的信息。下一层从这里开始。</translation>
     </message>
     <message>
-        <source>Here the queries come from the decoder's tokens.</source>
+        <source>Here the queries come from the decoder&apos;s tokens.</source>
         <translation>这里的查询来自解码器的词元。</translation>
     </message>
     <message>
-        <source>Here the keys and values come from the encoder's output: the source sentence.</source>
+        <source>Here the keys and values come from the encoder&apos;s output: the source sentence.</source>
         <translation>这里的键和值来自编码器的输出，即源句子。</translation>
     </message>
     <message>
@@ -1310,7 +1311,7 @@
         <translation>T = 1</translation>
     </message>
     <message>
-        <source>Back to the model's own softmax (temperature 1)</source>
+        <source>Back to the model&apos;s own softmax (temperature 1)</source>
         <translation>恢复模型自身的 softmax（温度 1）</translation>
     </message>
     <message>
@@ -1436,7 +1437,7 @@
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <source>Teachers' folder…</source>
+        <source>Teachers&apos; folder…</source>
         <translation>教师文件夹…</translation>
     </message>
     <message>
@@ -1728,7 +1729,7 @@
         <translation>模型</translation>
     </message>
     <message>
-        <source>d_model is the width of every token's vector, heads the number of attention heads (they must divide d_model). The mask, the LayerNorm placement and the number of layers are set here too.</source>
+        <source>d_model is the width of every token&apos;s vector, heads the number of attention heads (they must divide d_model). The mask, the LayerNorm placement and the number of layers are set here too.</source>
         <translation>d_model 是每个词元向量的宽度，头数是注意力头的个数（必须能整除 d_model）。掩码、LayerNorm 的位置和层数也在这里设置。</translation>
     </message>
     <message>
@@ -1744,7 +1745,7 @@
         <translation>发生了什么，为什么</translation>
     </message>
     <message>
-        <source>Each step has a name, a short explanation and its formula. This one projects every token's vector to its query.</source>
+        <source>Each step has a name, a short explanation and its formula. This one projects every token&apos;s vector to its query.</source>
         <translation>每个步骤都有名称、简短的解释和公式。这一步把每个词元的向量投影成它的查询。</translation>
     </message>
     <message>
@@ -1961,7 +1962,7 @@
         <translation>交叉注意力（编码器–解码器）</translation>
     </message>
     <message>
-        <source>The sentences above become the decoder's input and attend to the source sentence below.</source>
+        <source>The sentences above become the decoder&apos;s input and attend to the source sentence below.</source>
         <translation>上面的句子作为解码器的输入，并关注下面的源句子。</translation>
     </message>
     <message>
@@ -1993,7 +1994,7 @@
         <translation>Vulkan（任意设备）</translation>
     </message>
     <message>
-        <source>Where the products, softmax and activations run. "Vulkan (any device)" also uses a software device such as lavapipe. ATTNLAB_VULKAN_DEVICE=N picks device N.</source>
+        <source>Where the products, softmax and activations run. &quot;Vulkan (any device)&quot; also uses a software device such as lavapipe. ATTNLAB_VULKAN_DEVICE=N picks device N.</source>
         <translation>矩阵乘积、softmax 和激活函数在何处运行。“Vulkan（任意设备）”也会使用 lavapipe 等软件设备。设置 ATTNLAB_VULKAN_DEVICE=N 可选择第 N 个设备。</translation>
     </message>
     <message>
@@ -2009,7 +2010,7 @@
         <translation>分块（概览）</translation>
     </message>
     <message>
-        <source>Tiled computes attention block by block (FlashAttention's online softmax) without keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the heatmaps then show the weights averaged into at most %1 × %1 cells.</source>
+        <source>Tiled computes attention block by block (FlashAttention&apos;s online softmax) without keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the heatmaps then show the weights averaged into at most %1 × %1 cells.</source>
         <translation>分块模式逐块计算注意力（FlashAttention 的在线 softmax），不保留（头 × 查询 × 键）分数张量，因此长文本也能放入内存；此时热力图显示的权重会被平均到最多 %1 × %1 个单元格中。</translation>
     </message>
     <message>
@@ -2156,7 +2157,7 @@
         <translation>词元较多，低于 %1 的连线已省略。</translation>
     </message>
     <message>
-        <source>Each line's opacity is its attention weight (lines from [PAD] queries are fainter). Hover a token to isolate its lines and read the weights; click a query to choose it.</source>
+        <source>Each line&apos;s opacity is its attention weight (lines from [PAD] queries are fainter). Hover a token to isolate its lines and read the weights; click a query to choose it.</source>
         <translation>每条连线的不透明度即其注意力权重（来自 [PAD] 查询的连线较淡）。将鼠标悬停在词元上可单独显示其连线并读取权重；点击查询可选中它。</translation>
     </message>
     <message>
@@ -2170,7 +2171,7 @@
         </translation>
     </message>
     <message>
-        <source>Query “%1” (row %2): the numbers beside the keys are its weights, one per visible head; each head's row sums to 1.</source>
+        <source>Query “%1” (row %2): the numbers beside the keys are its weights, one per visible head; each head&apos;s row sums to 1.</source>
         <translation>查询“%1”（第 %2 行）：键旁边的数字是它的权重，每个可见头一个；每个头的这一行之和为 1。</translation>
     </message>
     <message>
@@ -2636,7 +2637,7 @@ Esc：从放大的头返回</translation>
         <translation>%1 · 头 %2 · 句子 %3：同一输入在各种掩码下的结果</translation>
     </message>
     <message>
-        <source>In an encoder–decoder model the mask setting applies to the decoder's self-attention only: this block always hides the source's [PAD] keys, so its maps differ only through the layers before it.</source>
+        <source>In an encoder–decoder model the mask setting applies to the decoder&apos;s self-attention only: this block always hides the source&apos;s [PAD] keys, so its maps differ only through the layers before it.</source>
         <translation>在编码器–解码器模型中，掩码设置只作用于解码器的自注意力：此模块总是遮蔽源句子的 [PAD] 键，因此它的各张图之间的差异只来自其前面的各层。</translation>
     </message>
     <message>
@@ -2753,7 +2754,7 @@ Esc：从放大的头返回</translation>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <source>Choose a step inside the model to see how one query's scores are made.</source>
+        <source>Choose a step inside the model to see how one query&apos;s scores are made.</source>
         <translation>请选择模型内部的一个步骤，查看单个查询的分数是如何得出的。</translation>
     </message>
     <message>
@@ -2999,7 +3000,7 @@ Esc：从放大的头返回</translation>
         <translation>图表</translation>
     </message>
     <message>
-        <source>This step's shape is the exercise: its values, code line and shape are hidden until you answer in the exercise panel.</source>
+        <source>This step&apos;s shape is the exercise: its values, code line and shape are hidden until you answer in the exercise panel.</source>
         <translation>本步骤的形状就是练习题：在练习面板中作答之前，其数值、代码行和形状都会隐藏。</translation>
     </message>
     <message>
