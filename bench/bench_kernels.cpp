@@ -145,13 +145,28 @@ void BM_ClassroomCompute(benchmark::State& state) {
   ui::Request r;
   r.cfg = classroom();
   r.texts = texts;
+  if (state.range(0) == 2) {  // weights imported from a file (File ▸ Import weights…)
+    auto w = std::make_shared<ui::ImportedWeights>();
+    w->loaded = {r.cfg, init_weights(r.cfg)};
+    r.weights = w;
+  }
   uint64_t seed = 1;
   for (auto _ : state) {
-    if (state.range(0)) r.cfg.seed = ++seed;
+    if (state.range(0) == 1) r.cfg.seed = ++seed;
     benchmark::DoNotOptimize(ui::compute(r, 1));
   }
 }
-BENCHMARK(BM_ClassroomCompute)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+// 0: weights reused; 1: weights made anew; 2: imported weights.
+BENCHMARK(BM_ClassroomCompute)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+// What a compute with imported weights no longer does (they are checked once, when loaded):
+// every parameter's shape and finiteness, at classroom size.
+void BM_CheckWeights(benchmark::State& state) {
+  const ModelConfig c = classroom();
+  const Weights w = init_weights(c);
+  for (auto _ : state) check_weights(c, w);
+}
+BENCHMARK(BM_CheckWeights)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -40,9 +40,18 @@ Weights cachedWeights(const ModelConfig& cfg) {
 
 // Imported weights fix the sizes, the norm placement, the activation, the position code and the
 // seed (the input panel locks those knobs); a decoder they lack (or hold) is the one mismatch a
-// user can still make, with the cross-attention box.
+// user can still make, with the cross-attention box. Every tensor's shape and finiteness was
+// checked once, when the file was loaded (load_weights): here only that the sizes still agree.
 const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg) {
   const ModelConfig& f = iw.loaded.cfg;
+  if (cfg.d_model != f.d_model || cfg.d_ff != f.d_ff || cfg.layers != f.layers)
+    throw DataError(QObject::tr("The imported weights (%1) are for d_model %2, d_ff %3 and %4 layer(s), not the "
+                                "configuration asked for: use seeded weights to change the sizes.")
+                        .arg(iw.name)
+                        .arg(f.d_model)
+                        .arg(f.d_ff)
+                        .arg(f.layers)
+                        .toStdString());
   if (cfg.cross != f.cross)
     throw DataError((f.cross ? QObject::tr("The imported weights (%1) are an encoder–decoder model: turn on "
                                            "cross-attention and give a source sentence, or use seeded weights.")
@@ -50,7 +59,6 @@ const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg
                                            "or use seeded weights."))
                         .arg(iw.name)
                         .toStdString());
-  check_weights(cfg, iw.loaded.weights);
   return iw.loaded.weights;
 }
 

@@ -620,6 +620,10 @@
         <source>The imported weights (%1) hold an encoder only: turn off cross-attention, or use seeded weights.</source>
         <translation>导入的权重（%1）只有编码器：请关闭交叉注意力，或改用随机种子生成的权重。</translation>
     </message>
+    <message>
+        <source>The imported weights (%1) are for d_model %2, d_ff %3 and %4 layer(s), not the configuration asked for: use seeded weights to change the sizes.</source>
+        <translation>导入的权重（%1）对应 d_model %2、d_ff %3 和 %4 层，与所要求的配置不符：要改变尺寸，请改用随机种子权重。</translation>
+    </message>
 </context>
 <context>
     <name>StepNames</name>

@@ -116,6 +116,29 @@ class TestWeightsUi : public QObject {
     QVERIFY(!w->inputs()->currentRequest().weights);
   }
 
+  // A request whose sizes differ from the imported weights' (not one the input panel makes: it
+  // locks those knobs) is refused with both named, before any step runs.
+  void requestWithOtherSizesIsRefused() {
+    QTemporaryDir dir;
+    const Model m = trainedModel(false);
+    auto w = std::make_shared<ImportedWeights>();
+    w->name = QStringLiteral("trained.safetensors");
+    w->loaded = {m.cfg, m.weights};
+    Request r;
+    r.texts = {QStringLiteral("a b c")};
+    r.cfg = m.cfg;
+    r.weights = w;
+    QVERIFY(!compute(r, 1)->trace.steps().empty());
+    r.cfg.d_model = 32;
+    r.cfg.heads = 4;
+    try {
+      compute(r, 1);
+      QFAIL("computed with weights of another size");
+    } catch (const DataError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("are for d_model 24, d_ff 40 and 2 layer(s)")), e.what());
+    }
+  }
+
   void damagedFileIsRefusedByName() {
     QTemporaryDir dir;
     const QString path = writeModel(dir, QStringLiteral("cut.safetensors"), trainedModel(false));
