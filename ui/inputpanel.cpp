@@ -250,20 +250,24 @@ Request InputPanel::currentRequest() const {
   return r;
 }
 
+// The knobs of what a weights file decides (applyWeightsConfig), shown as `c` has them.
+void InputPanel::showModelKnobs(const ModelConfig& c) {
+  dModel_->setValue(static_cast<int>(c.d_model));
+  heads_->setValue(static_cast<int>(c.heads));
+  dff_->setValue(c.d_ff == 4 * c.d_model ? 0 : static_cast<int>(c.d_ff));
+  layers_->setValue(static_cast<int>(c.layers));
+  norm_->setCurrentText(QString::fromUtf8(norm_name(c.norm).data()));
+  activation_->setCurrentText(QString::fromUtf8(activation_name(c.activation).data()));
+  positional_->setCurrentText(QString::fromUtf8(positional_name(c.positional).data()));
+  seed_->setValue(static_cast<int>(std::min<uint64_t>(c.seed, 1000000)));
+}
+
 void InputPanel::setImportedWeights(ImportedWeightsPtr w) {
   weights_ = std::move(w);
   if (weights_) {
-    const ModelConfig& f = weights_->loaded.cfg;
     restoring_ = true;
-    dModel_->setValue(static_cast<int>(f.d_model));
-    heads_->setValue(static_cast<int>(f.heads));
-    dff_->setValue(f.d_ff == 4 * f.d_model ? 0 : static_cast<int>(f.d_ff));
-    layers_->setValue(static_cast<int>(f.layers));
-    norm_->setCurrentText(QString::fromUtf8(norm_name(f.norm).data()));
-    activation_->setCurrentText(QString::fromUtf8(activation_name(f.activation).data()));
-    positional_->setCurrentText(QString::fromUtf8(positional_name(f.positional).data()));
-    seed_->setValue(static_cast<int>(std::min<uint64_t>(f.seed, 1000000)));
-    cross_->setChecked(f.cross);
+    showModelKnobs(weights_->loaded.cfg);
+    cross_->setChecked(weights_->loaded.cfg.cross);
     restoring_ = false;
   }
   showWeightsSource();
@@ -303,15 +307,8 @@ void InputPanel::restore(const Request& r, bool quiet) {
   sentences_->setPlainText(r.texts.join(QLatin1Char('\n')));
   cross_->setChecked(!r.memoryTexts.isEmpty());
   source_->setPlainText(r.memoryTexts.join(QLatin1Char('\n')));
-  dModel_->setValue(static_cast<int>(r.cfg.d_model));
-  heads_->setValue(static_cast<int>(r.cfg.heads));
-  dff_->setValue(r.cfg.d_ff == 4 * r.cfg.d_model ? 0 : static_cast<int>(r.cfg.d_ff));
-  layers_->setValue(static_cast<int>(r.cfg.layers));
+  showModelKnobs(r.cfg);
   mask_->setCurrentText(QString::fromUtf8(mask_name(r.cfg.mask).data()));
-  norm_->setCurrentText(QString::fromUtf8(norm_name(r.cfg.norm).data()));
-  activation_->setCurrentText(QString::fromUtf8(activation_name(r.cfg.activation).data()));
-  positional_->setCurrentText(QString::fromUtf8(positional_name(r.cfg.positional).data()));
-  seed_->setValue(static_cast<int>(std::min<uint64_t>(r.cfg.seed, 1000000)));
   attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
   budget_->setValue(static_cast<int>(std::clamp<qint64>(r.memoryBudgetMiB, budget_->minimum(), budget_->maximum())));
   weights_ = r.weights;

@@ -61,6 +61,7 @@ class InputPanel : public QWidget {
   void emitRequest();
   void updateChips();
   void showWeightsSource();
+  void showModelKnobs(const ModelConfig& c);
 
   QPlainTextEdit* sentences_;
   QPlainTextEdit* source_;
