@@ -117,13 +117,6 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
   Formats formats = parse_formats(a.format, {a.out, a.force});
   check_output_dir(a.out, a.force);
 
-  std::vector<std::string> texts = a.texts;
-  if (!a.text_file.empty())
-    for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));
-  if (texts.empty()) {
-    if (sub.count("--text")) throw ConfigError("--text: the sentence is empty; type at least one word");
-    texts = builtin_sample();
-  }
   Weights weights;
   if (!a.weights.empty()) {
     auto loaded = load_weights_file(a.weights, cfg, given_options(sub));
@@ -132,10 +125,19 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
   } else {
     cfg.validate();
   }
-  const Batch batch = make_batch(texts, a.memory_texts);
+  const TrainedVocab* trained = weights.vocab().get();
+  std::vector<std::string> texts = a.texts;
+  if (!a.text_file.empty())
+    for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));
+  if (texts.empty()) {
+    if (sub.count("--text")) throw ConfigError("--text: the sentence is empty; type at least one word");
+    // A trained model's own examples (docs/cli.md "Trained models"), else the built-in sample.
+    texts = trained && !trained->examples().empty() && !cross ? trained->examples() : builtin_sample();
+  }
+  const Batch batch = make_batch(texts, a.memory_texts, trained);
   const BackendKind kind = parse_backend(a.model.backend);
-  const auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(),
-                                   cross ? batch.text.seq() : 0, static_cast<int64_t>(batch.vocab.words.size()));
+  const auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(), cross ? batch.text.seq() : 0,
+                                   static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
   check_memory_budget(est, a.model.memory_budget_mib);
   if (a.weights.empty()) weights = init_weights(cfg);
 

@@ -156,6 +156,34 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
   return m;
 }
 
+json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace) {
+  json m = {{"title", vocab.field("title")}, {"task", task_name(vocab.task)}, {"vocab_size", vocab.size()}};
+  const TokenBatch& tb = batch.text;  // the stack the output head reads: the decoder's in cross mode
+  json unknown = json::array();
+  for (const auto& row : tb.tokens) {
+    json positions = json::array();
+    for (size_t i = 0; i < row.size(); ++i)
+      if (row[i] != kPadToken && !vocab.knows(row[i])) positions.push_back(i);
+    unknown.push_back(std::move(positions));
+  }
+  m["unknown_positions"] = std::move(unknown);
+  const std::string probs_id = std::string(batch.cross() ? "decoder" : "encoder") + ".output_head.probs";
+  const Step* probs = trace.find(probs_id);
+  if (!probs) return m;
+  json preds = json::array();
+  for (const auto& sentence : top_predictions(probs->tensor, vocab, tb.lengths, 5)) {
+    json rows = json::array();
+    for (const auto& cell : sentence) {
+      json top = json::array();
+      for (const auto& p : cell) top.push_back({{"token", p.token}, {"id", p.id}, {"prob", p.prob}});
+      rows.push_back(std::move(top));
+    }
+    preds.push_back(std::move(rows));
+  }
+  m["predictions"] = std::move(preds);
+  return m;
+}
+
 void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
                   const Trace& trace, const RunInfo& run) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -180,7 +208,9 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
     if (opt.extra) opt.extra(tmp.string());
     const double export_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    write_file(tmp / "manifest.json", manifest_json(cfg, batch, trace, run, export_ms).dump(1) + "\n");
+    json manifest = manifest_json(cfg, batch, trace, run, export_ms);
+    if (w.vocab()) manifest["model"] = model_json(*w.vocab(), batch, trace);
+    write_file(tmp / "manifest.json", manifest.dump(1) + "\n");
     // Swap into place: an existing target (allowed by check_output_dir) is moved aside first.
     fs::path old;
     if (fs::exists(target)) {

@@ -44,6 +44,10 @@ void check_output_dir(const std::string& dir, bool force);
 nlohmann::json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
                              double export_ms);
 
+// A trained model's part of the manifest ("model"): title, task, vocabulary size, the positions
+// of tokens it does not know, and its top-5 predictions for every real position of every sentence.
+nlohmann::json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace);
+
 // Writes the bundle atomically. Throws DataError (with the path and the reason) on I/O failure.
 void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
                   const Trace& trace, const RunInfo& run);

@@ -46,7 +46,7 @@ int64_t embed_floats(const ModelConfig& c, int64_t b, int64_t len) {
 
 }  // namespace
 
-MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b, int64_t s, int64_t t, int64_t vocab) {
+MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b, int64_t s, int64_t t, int64_t vocab, bool trained) {
   const int64_t d = c.d_model;
   int64_t f = vocab * d + embed_floats(c, b, s) + b * s * s;  // table, encoder input, mask
   const int64_t enc_layer = attention_floats(c, b, s, s) + ffn_floats(c, b, s) + 4 * b * s * d;  // 2 norms + 2 residuals
@@ -59,9 +59,10 @@ MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b, int64_t s, int64
     f += c.layers * dec_layer;
     largest = std::max({largest, score_tensor_floats(c, b, t, t), score_tensor_floats(c, b, t, s)});
   }
+  if (trained) f += 2 * b * (c.cross ? t : s) * vocab;  // logits and probabilities
   MemoryEstimate e;
   e.trace_bytes = f * 4;
-  e.weights_bytes = 2 * parameter_count(c) * 4;
+  e.weights_bytes = 2 * (parameter_count(c) + (trained ? vocab * (2 * d + 1) : 0)) * 4;
   e.working_bytes = std::max(largest, b * std::max(s, t) * c.d_ff) * 4;
   return e;
 }

@@ -15,8 +15,11 @@ struct MemoryEstimate {
   int64_t total() const { return trace_bytes + weights_bytes + working_bytes; }
 };
 
-// b batch, s encoder length, t decoder length (0 unless cfg.cross), vocab distinct tokens + 1.
-MemoryEstimate estimate_memory(const ModelConfig& cfg, int64_t b, int64_t s, int64_t t, int64_t vocab);
+// b batch, s encoder length, t decoder length (0 unless cfg.cross), vocab the rows of the
+// embedding table (distinct tokens + 1, or a trained model's vocabulary). `trained`: the model
+// has an output head (its weights, logits and probabilities over the vocabulary are counted).
+MemoryEstimate estimate_memory(const ModelConfig& cfg, int64_t b, int64_t s, int64_t t, int64_t vocab,
+                               bool trained = false);
 
 // The fast path (no trace) of an encoder stack, B b, S s, its mask given as key ranges: the
 // weights once, and the largest working set of one layer: the stream and its projections,

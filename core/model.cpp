@@ -40,7 +40,8 @@ std::vector<std::string> bin_labels(const std::vector<std::string>& tokens, int6
   return out;
 }
 
-Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts) {
+Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts,
+                 const TrainedVocab* trained) {
   Batch b;
   b.text = make_token_batch(texts, "--text");
   if (!memory_texts.empty()) {
@@ -55,6 +56,10 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
   if (b.text.batch() > Limits::kMaxBatch)
     throw ConfigError("--text: " + std::to_string(b.text.batch()) + " sentences are more than the limit of " +
                       std::to_string(Limits::kMaxBatch));
+  if (trained) {
+    b.vocab = Vocabulary::of(trained->words);
+    return b;
+  }
   for (const auto* tb : {&b.memory, &b.text})
     for (const auto& row : tb->tokens)
       for (const auto& tok : row) b.vocab.id_of(tok);
@@ -74,12 +79,13 @@ Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed) {
 
 namespace {
 
-// Token ids (B, S) as floats, [PAD] = 0.
-Tensor token_ids(const TokenBatch& tb, const Vocabulary& vocab) {
+// Token ids (B, S) as floats, [PAD] = 0: a trained model's own ids ([UNK] for a token it does not
+// know), otherwise the batch's vocabulary.
+Tensor token_ids(const TokenBatch& tb, const Vocabulary& vocab, const TrainedVocab* trained) {
   Tensor ids({tb.batch(), tb.seq()});
   for (int64_t b = 0; b < tb.batch(); ++b)
     for (int64_t s = 0; s < tb.seq(); ++s) {
-      const int id = vocab.find(tb.tokens[b][s]);
+      const int id = trained ? trained->id(tb.tokens[b][s]) : vocab.find(tb.tokens[b][s]);
       if (id < 0) throw std::logic_error("token_ids: \"" + tb.tokens[b][s] + "\" is not in the batch's vocabulary");
       ids.data()[b * tb.seq() + s] = static_cast<float>(id);
     }
@@ -92,11 +98,13 @@ struct Embedded {
 
 // ids → embedding lookup (+ sinusoidal positions) → the stack's input (B, S, D).
 Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatch& tb, const Vocabulary& vocab,
-               const Flow& table, Recorder& rec) {
+               const TrainedVocab* trained, const Flow& table, Recorder& rec) {
   const int64_t bsz = tb.batch(), s = tb.seq(), d = cfg.d_model;
-  Flow ids{token_ids(tb, vocab), stack + ".token_ids"};
+  Flow ids{token_ids(tb, vocab, trained), stack + ".token_ids"};
   record_step(rec, ids.id, ids.t, [&] {
-    return StepInfo{.title = "Token ids", .formula = "vocabulary index of each token; [PAD] = 0",
+    return StepInfo{.title = "Token ids",
+                    .formula = trained ? "the model's vocabulary index of each token; [PAD] = 0, unknown → [UNK] = 1"
+                                       : "vocabulary index of each token; [PAD] = 0",
                     .code = "# ids: tokens → vocabulary indices (see the manifest's tokens)", .result = "ids",
                     .is_data = true};
   });
@@ -194,27 +202,77 @@ Flow mask_step(MaskKind kind, const std::string& id, const std::string& title, c
   return {m, id};
 }
 
+// The table the tokens are looked up in: a trained model's own (V, D), or one seeded vector per
+// distinct token of the batch.
+Flow table_step(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec) {
+  const std::string id = "encoder.embedding_table";
+  if (w.vocab()) {
+    Flow table{w.get("embedding.weight"), id};
+    record_step(rec, id, table.t, [&] {
+      return StepInfo{.title = "Embedding table (trained)",
+                      .formula = "the model's learned vector for each of its " + std::to_string(w.vocab()->size()) +
+                                 " vocabulary entries (V, D)",
+                      .code = "table = embedding_weight", .result = "table",
+                      .bindings = {weight_var("embedding_weight", "embedding.weight")}};
+    });
+    return table;
+  }
+  Flow table{embedding_table(batch.vocab, cfg.d_model, cfg.seed), id};
+  record_step(rec, id, table.t, [&] {
+    return StepInfo{.title = "Embedding table", .formula = "one seeded vector per distinct token; [PAD] → 0",
+                    .code = "# table[v] = seeded normal vector of token v (docs/cli.md)", .result = "table",
+                    .is_data = true};
+  });
+  return table;
+}
+
+// A trained model's output head over the last layer's output x (B, S, D): logits (B, S, V) and
+// their softmax, the probability of each vocabulary entry.
+void output_head(const Weights& w, const std::string& stack, const Flow& x, Recorder& rec, Backend& be) {
+  const Tensor& wt = w.get("output_head.weight");  // (V, D)
+  Flow logits{be.linear(x.t, wt, w.get("output_head.bias")), stack + ".output_head.logits"};
+  record_step(rec, logits.id, logits.t, [&] {
+    return StepInfo{.title = "Output head: logits",
+                    .formula = "logits = x Wᵀ + b, one score per vocabulary entry (B, S, V)",
+                    .code = "logits = F.linear(x, output_head_weight, output_head_bias)", .result = "logits",
+                    .bindings = {step_var("x", x.id), weight_var("output_head_weight", "output_head.weight"),
+                                 weight_var("output_head_bias", "output_head.bias")}};
+  });
+  if (!rec.enabled()) return;
+  Tensor probs = logits.t.clone();
+  be.softmax_lastdim_inplace(probs);
+  record_step(rec, stack + ".output_head.probs", probs, [&] {
+    const bool next = w.vocab()->task == Task::NextToken;
+    return StepInfo{.title = "Output head: probabilities",
+                    .formula = next ? "softmax over the vocabulary: position i's guess at token i + 1"
+                                    : "softmax over the vocabulary: position i's guess at the answer's token i",
+                    .code = "probs = torch.softmax(logits, dim=-1)", .result = "probs",
+                    .bindings = {step_var("logits", logits.id)}};
+  });
+}
+
 }  // namespace
 
 Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec, Backend& be) {
   if (cfg.cross != batch.cross())
     throw ConfigError(cfg.cross ? "cross-attention needs --memory-text" : "--memory-text needs a decoder");
-  Flow table{embedding_table(batch.vocab, cfg.d_model, cfg.seed), "encoder.embedding_table"};
-  record_step(rec, table.id, table.t, [&] {
-    return StepInfo{.title = "Embedding table", .formula = "one seeded vector per distinct token; [PAD] → 0",
-                    .code = "# table[v] = seeded normal vector of token v (docs/cli.md)", .result = "table",
-                    .is_data = true};
-  });
+  const TrainedVocab* trained = w.vocab().get();
+  if (trained && static_cast<int64_t>(batch.vocab.words.size()) != trained->size())
+    throw ConfigError("the sentences were prepared without the trained model's vocabulary; prepare them with it");
+  const Flow table = table_step(cfg, w, batch, rec);
   const TokenBatch& src = batch.encoder_tokens();
-  const Embedded enc = embed(cfg, "encoder", src, batch.vocab, table, rec);
+  const Embedded enc = embed(cfg, "encoder", src, batch.vocab, trained, table, rec);
   const MaskKind enc_mask = cfg.cross ? MaskKind::Padding : cfg.mask;
   const Flow mask =
       mask_step(enc_mask, "encoder.mask", "Attention mask", enc.ids, src.lengths, src.seq(), cfg.faults, rec);
   Flow x = enc.input;
   for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
-  if (!cfg.cross) return x.t;
+  if (!cfg.cross) {
+    if (trained) output_head(w, "encoder", x, rec, be);
+    return x.t;
+  }
 
-  const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, table, rec);
+  const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, trained, table, rec);
   const int64_t t = batch.text.seq();
   const Flow self_mask = mask_step(cfg.mask, "decoder.self_mask", "Decoder self-attention mask", dec.ids,
                                    batch.text.lengths, t, cfg.faults, rec);
@@ -222,6 +280,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
                                     src.lengths, t, FaultSet{}, rec);
   Flow y = dec.input;
   for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec, be);
+  if (trained) output_head(w, "decoder", y, rec, be);
   return y.t;
 }
 

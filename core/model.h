@@ -9,6 +9,7 @@
 #include "config.h"
 #include "tokenizer.h"
 #include "trace.h"
+#include "trained.h"
 #include "weights.h"
 
 namespace attnlab {
@@ -23,8 +24,11 @@ struct Batch {
 };
 
 // Tokenises and pads. memory_texts: empty (encoder only), one (shared by every sentence) or one
-// per sentence; anything else is a ConfigError.
-Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts);
+// per sentence; anything else is a ConfigError. With a trained model's vocabulary the batch's
+// vocabulary is the model's (its ids index the model's embedding table); otherwise it is the
+// batch's own distinct tokens.
+Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts,
+                 const TrainedVocab* trained = nullptr);
 
 // Query and key tokens of batch row b for any step under an attention block
 // ("decoder.layers.0.multihead_attn.weights" → decoder tokens × memory tokens).

@@ -47,9 +47,10 @@ void add_ffn_and_norms(std::vector<std::pair<std::string, Shape>>& out, const st
 
 }  // namespace
 
-std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg) {
+std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size) {
   std::vector<std::pair<std::string, Shape>> out;
   const int64_t d = cfg.d_model, f = cfg.d_ff;
+  if (vocab_size > 0) out.push_back({"embedding.weight", {vocab_size, d}});
   for (int64_t i = 0; i < cfg.layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i) + ".";
     add_attention(out, p + "self_attn.", d);
@@ -62,6 +63,10 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
       add_attention(out, p + "multihead_attn.", d);
       add_ffn_and_norms(out, p, d, f, 3);
     }
+  if (vocab_size > 0) {
+    out.push_back({"output_head.weight", {vocab_size, d}});
+    out.push_back({"output_head.bias", {vocab_size}});
+  }
   return out;
 }
 
@@ -95,7 +100,7 @@ Weights init_weights(const ModelConfig& cfg) {
 }
 
 void check_weights(const ModelConfig& cfg, const Weights& w) {
-  for (const auto& [name, shape] : expected_parameters(cfg)) {
+  for (const auto& [name, shape] : expected_parameters(cfg, w.vocab() ? w.vocab()->size() : 0)) {
     const Tensor& t = w.get(name);
     if (t.shape() != shape)
       throw DataError("weights: tensor '" + name + "' has shape " + shape_str(t.shape()) +

@@ -2,6 +2,7 @@
 //   encoder.layers.{i}. + nn.TransformerEncoderLayer keys, decoder.layers.{i}. + nn.TransformerDecoderLayer keys.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -9,6 +10,7 @@
 
 #include "config.h"
 #include "tensor.h"
+#include "trained.h"
 
 namespace attnlab {
 
@@ -19,14 +21,21 @@ class Weights {
   const Tensor& get(const std::string& name) const;  // throws DataError naming the tensor
   const std::vector<std::string>& names() const { return names_; }  // insertion order
   int64_t bytes() const;
+  // A trained model's vocabulary (trained.h); null for seeded or layers-only weights, whose
+  // embeddings come from the seed.
+  const std::shared_ptr<const TrainedVocab>& vocab() const { return vocab_; }
+  void set_vocab(std::shared_ptr<const TrainedVocab> v) { vocab_ = std::move(v); }
 
  private:
+  std::shared_ptr<const TrainedVocab> vocab_;
   std::vector<std::string> names_;
   std::unordered_map<std::string, Tensor> map_;
 };
 
 // Every parameter the configuration needs, in state-dict order, with its shape.
-std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg);
+// With `vocab_size` > 0 (a trained model) also embedding.weight (V, D), output_head.weight (V, D)
+// and output_head.bias (V).
+std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size = 0);
 int64_t parameter_count(const ModelConfig& cfg);
 
 // Seeded initialisation (documented in docs/cli.md): weight matrices uniform(±√(3/fan_in)),
@@ -34,7 +43,8 @@ int64_t parameter_count(const ModelConfig& cfg);
 // "param:" + name.
 Weights init_weights(const ModelConfig& cfg);
 
-// Names, shapes and finiteness against the configuration; DataError naming the tensor at fault.
+// Names, shapes and finiteness against the configuration (and w's vocabulary); DataError naming
+// the tensor at fault.
 void check_weights(const ModelConfig& cfg, const Weights& w);
 
 }  // namespace attnlab

@@ -24,7 +24,9 @@ std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
 std::string serialize_weights(const ModelConfig& cfg, const Weights& w) {
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (const auto& name : w.names()) tensors.push_back({name, w.get(name)});
-  return serialize_safetensors(tensors, weights_metadata(cfg));
+  auto meta = weights_metadata(cfg);
+  if (w.vocab()) meta.merge(w.vocab()->metadata());
+  return serialize_safetensors(tensors, meta);
 }
 
 namespace {
@@ -131,16 +133,24 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
           [](Activation a) { return std::string(activation_name(a)); });
     apply(c.positional, from_file(parse_positional, "positional"), given, "--positional", path,
           [](Positional p) { return std::string(positional_name(p)); });
+    if (has_trained_vocab(m)) {
+      auto vocab = std::make_shared<TrainedVocab>(TrainedVocab::from_metadata(m, path));
+      apply(c.mask, vocab->mask, given, "--mask", path, [](MaskKind k) { return std::string(mask_name(k)); });
+      out.weights.set_vocab(std::move(vocab));
+    }
   }
   try {
     c.validate();
   } catch (const ConfigError& e) {
     throw DataError(path + ": the stored configuration is invalid: " + e.what());
   }
-  const auto expected = expected_parameters(c);
+  const auto expected = expected_parameters(c, out.weights.vocab() ? out.weights.vocab()->size() : 0);
   for (const auto& [name, t] : f.tensors) {
     bool known = false;
     for (const auto& [k, s] : expected) known = known || k == name;
+    if (!known && !out.weights.vocab() && (name.starts_with("embedding.") || name.starts_with("output_head.")))
+      throw DataError(path + ": tensor '" + name + "' belongs to a trained model, but metadata 'vocab' (its "
+                      "vocabulary) is missing");
     if (!known) throw DataError(path + ": tensor '" + name + "' is not a parameter of this model");
     out.weights.set(name, t);
   }

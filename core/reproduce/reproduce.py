@@ -5,7 +5,9 @@
 
 Reads weights.safetensors, manifest.json and trace.npz; rebuilds every layer as PyTorch's own
 nn.TransformerEncoderLayer / nn.TransformerDecoderLayer with those weights; recomputes every step
-from the bundle's inputs (the token ids and the embedding table); prints, per step, the largest
+from the bundle's inputs (the token ids and the embedding table; for a trained model its own
+vocabulary, embedding table and output head, whose top-5 predictions in manifest.json are checked
+too); prints, per step, the largest
 difference from the bundle; and exits 1 when any element is beyond the tolerance
 |a - b| <= atol + rtol*|b| (1e-5, 1e-4 for the CPU; 1e-4, 1e-3 for a Vulkan run), 0 otherwise.
 The projections, head split, scores, mask, softmax and head merge are computed step by step and
@@ -38,6 +40,7 @@ def read_safetensors(path):
         begin, end = t["data_offsets"]
         tensors[name] = torch.from_numpy(np.frombuffer(data[8 + n + begin:8 + n + end], dtype="<f4")
                                          .reshape(t["shape"]).copy())
+    tensors["__metadata__"] = header.get("__metadata__", {})
     return tensors
 
 
@@ -158,8 +161,40 @@ def ffn(chk, p, x, layer, cfg):
     return out
 
 
-def embed(chk, stack, trace, table, cfg):
-    ids = torch.from_numpy(trace[stack + ".token_ids"].astype(np.int64))
+def token_ids(chk, stack, trace, tokens, vocab):
+    """A trained model's ids from its own vocabulary ([UNK] = 1 for a token it does not know);
+    otherwise the bundle's ids (its vocabulary is the batch's own tokens)."""
+    if vocab is None:
+        return torch.from_numpy(trace[stack + ".token_ids"].astype(np.int64))
+    index = {w: i for i, w in enumerate(vocab)}
+    ids = torch.tensor([[index.get(t, 1) for t in row] for row in tokens], dtype=torch.int64)
+    chk[stack + ".token_ids"] = ids
+    return ids
+
+
+def output_head(chk, stack, x, weights, manifest):
+    """logits = x Wᵀ + b and their softmax; then the manifest's top-5 predictions against them."""
+    logits = F.linear(x, weights["output_head.weight"], weights["output_head.bias"])
+    chk[stack + ".output_head.logits"] = logits
+    probs = torch.softmax(logits, dim=-1)
+    chk[stack + ".output_head.probs"] = probs
+    listed = manifest.get("model", {}).get("predictions")
+    if listed is None:
+        return
+    worst, ok = 0.0, True
+    for b, rows in enumerate(listed):
+        for i, top in enumerate(rows):
+            best = torch.topk(probs[b, i].double(), len(top)).values
+            for rank, p in enumerate(top):  # each listed probability is the model's, and ranked right
+                for ref in (float(probs[b, i, p["id"]]), float(best[rank])):
+                    worst = max(worst, abs(p["prob"] - ref))
+                    ok = ok and abs(p["prob"] - ref) <= chk.atol + chk.rtol * abs(ref)
+    chk.rows.append(("manifest: model.predictions", worst, ok))
+    if not ok:
+        chk.failed.append(f"manifest predictions: largest difference {worst:.3g}")
+
+
+def embed(chk, stack, ids, table, cfg):
     emb = table[ids]
     chk[stack + ".embedding"] = emb
     if cfg["positional"] == "none":
@@ -196,8 +231,15 @@ def run(folder):
     chk = Checker(trace, atol, rtol)
     cross = bool(cfg.get("cross_attention"))
     torch.set_grad_enabled(False)
-    table = torch.from_numpy(trace["encoder.embedding_table"])
-    ids, x = embed(chk, "encoder", trace, table, cfg)
+    meta = weights.pop("__metadata__")
+    vocab = json.loads(meta["vocab"]) if "embedding.weight" in weights else None
+    if vocab is None:
+        table = torch.from_numpy(trace["encoder.embedding_table"])
+    else:  # a trained model: its own table, which the bundle's must equal
+        table = weights["embedding.weight"]
+        chk["encoder.embedding_table"] = table
+    enc_tokens = manifest["memory_tokens"] if cross else manifest["tokens"]
+    ids, x = embed(chk, "encoder", token_ids(chk, "encoder", trace, enc_tokens, vocab), table, cfg)
     mask, attn_mask, kpm = masks("padding" if cross else cfg["mask"], ids, ids.shape[1])
     chk["encoder.mask"] = mask
     for i, layer in enumerate(build(cfg, weights, "encoder")):
@@ -207,9 +249,11 @@ def run(folder):
             lambda t: ffn(chk, p, t, layer, cfg)])
         x = layer(x, src_mask=attn_mask, src_key_padding_mask=kpm)  # the module's output is the next input
         chk[p + "output"] = x
+    if not cross and vocab is not None:
+        output_head(chk, "encoder", x, weights, manifest)
     if cross:
         memory, mem_ids = x, ids
-        tgt_ids, y = embed(chk, "decoder", trace, table, cfg)
+        tgt_ids, y = embed(chk, "decoder", token_ids(chk, "decoder", trace, manifest["tokens"], vocab), table, cfg)
         t = tgt_ids.shape[1]
         self_mask, self_attn, self_kpm = masks(cfg["mask"], tgt_ids, t)
         chk["decoder.self_mask"] = self_mask
@@ -225,6 +269,8 @@ def run(folder):
                 lambda s: ffn(chk, p, s, layer, cfg)])
             y = layer(y, memory, tgt_mask=self_attn, tgt_key_padding_mask=self_kpm, memory_key_padding_mask=mem_kpm)
             chk[p + "output"] = y
+        if vocab is not None:
+            output_head(chk, "decoder", y, weights, manifest)
     return manifest, chk
 
 

@@ -1,0 +1,128 @@
+#include "trained.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+#include "errors.h"
+#include "tokenizer.h"
+
+namespace attnlab {
+
+namespace {
+
+constexpr const char* kInfoKeys[] = {"title", "title_zh", "note", "note_zh", "examples", "metrics"};
+
+Task parse_task(const std::string& s, const std::string& origin) {
+  if (s == "next-token" || s.empty()) return Task::NextToken;
+  if (s == "per-position") return Task::PerPosition;
+  throw DataError(origin + ": metadata 'task' = '" + s + "' is not next-token or per-position");
+}
+
+std::vector<std::string> parse_words(const std::string& text, const std::string& origin) {
+  const auto bad = [&](const std::string& why) {
+    return DataError(origin + ": metadata 'vocab' " + why + "; it must be a JSON array of distinct tokens starting \"" +
+                     kPadToken + "\", \"" + kUnkToken + "\"");
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw bad("is not valid JSON");
+  }
+  if (!j.is_array()) throw bad("is not an array");
+  std::vector<std::string> words;
+  for (const auto& w : j) {
+    if (!w.is_string() || w.get<std::string>().empty()) throw bad("holds an entry that is not a non-empty string");
+    words.push_back(w.get<std::string>());
+  }
+  if (words.size() < 2 || words[0] != kPadToken || words[1] != kUnkToken)
+    throw bad("does not start with \"" + std::string(kPadToken) + "\", \"" + kUnkToken + "\"");
+  return words;
+}
+
+}  // namespace
+
+std::string_view task_name(Task t) { return t == Task::NextToken ? "next-token" : "per-position"; }
+
+bool has_trained_vocab(const std::map<std::string, std::string>& meta) { return meta.count("vocab") != 0; }
+
+int TrainedVocab::id(const std::string& token) const {
+  const auto it = index_.find(token);
+  return it == index_.end() ? kUnkId : it->second;
+}
+
+std::string TrainedVocab::field(const std::string& key) const {
+  const auto it = info.find(key);
+  return it == info.end() ? std::string() : it->second;
+}
+
+std::vector<std::string> TrainedVocab::examples() const {
+  std::vector<std::string> out;
+  const auto j = nlohmann::json::parse(field("examples").empty() ? "[]" : field("examples"), nullptr, false);
+  if (!j.is_array()) return out;
+  for (const auto& e : j)
+    if (e.is_string()) out.push_back(e.get<std::string>());
+  return out;
+}
+
+TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string>& meta, const std::string& origin) {
+  TrainedVocab v;
+  const auto get = [&](const char* k) {
+    const auto it = meta.find(k);
+    return it == meta.end() ? std::string() : it->second;
+  };
+  v.words = parse_words(get("vocab"), origin);
+  for (size_t i = 0; i < v.words.size(); ++i)
+    if (!v.index_.emplace(v.words[i], static_cast<int>(i)).second)
+      throw DataError(origin + ": metadata 'vocab' lists \"" + v.words[i] + "\" twice (entries " +
+                      std::to_string(v.index_[v.words[i]]) + " and " + std::to_string(i) + ")");
+  v.task = parse_task(get("task"), origin);
+  if (!get("mask").empty()) {
+    try {
+      v.mask = parse_mask(get("mask"));
+    } catch (const ConfigError& e) {
+      throw DataError(origin + ": metadata 'mask': " + e.what());
+    }
+  }
+  for (const char* k : kInfoKeys)
+    if (!get(k).empty()) v.info[k] = get(k);
+  if (!v.field("examples").empty() && !nlohmann::json::parse(v.field("examples"), nullptr, false).is_array())
+    throw DataError(origin + ": metadata 'examples' is not a JSON array of sentences");
+  return v;
+}
+
+std::map<std::string, std::string> TrainedVocab::metadata() const {
+  std::map<std::string, std::string> m = info;
+  m["vocab"] = nlohmann::json(words).dump();
+  m["task"] = std::string(task_name(task));
+  m["mask"] = std::string(mask_name(mask));
+  return m;
+}
+
+std::vector<std::vector<std::vector<Prediction>>> top_predictions(const Tensor& probs, const TrainedVocab& vocab,
+                                                                  const std::vector<int>& lengths, int k) {
+  const int64_t bsz = probs.size(0), s = probs.size(1), v = probs.size(2);
+  if (v != vocab.size()) throw ShapeError("top_predictions: probabilities over " + std::to_string(v) +
+                                          " tokens, vocabulary of " + std::to_string(vocab.size()));
+  const Tensor p = probs.contiguous();
+  const auto kk = static_cast<int64_t>(std::clamp<int64_t>(k, 0, v));
+  std::vector<std::vector<std::vector<Prediction>>> out(static_cast<size_t>(bsz));
+  std::vector<int> order(static_cast<size_t>(v));
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t i = 0; i < std::min<int64_t>(s, lengths.at(static_cast<size_t>(b))); ++i) {
+      const float* row = p.data() + (b * s + i) * v;
+      std::iota(order.begin(), order.end(), 0);
+      std::partial_sort(order.begin(), order.begin() + kk, order.end(),
+                        [row](int a, int c) { return row[a] > row[c] || (row[a] == row[c] && a < c); });
+      auto& cell = out[static_cast<size_t>(b)].emplace_back();
+      for (int64_t r = 0; r < kk; ++r) {
+        const int id = order[static_cast<size_t>(r)];
+        cell.push_back({vocab.words[static_cast<size_t>(id)], id, row[id]});
+      }
+    }
+  return out;
+}
+
+}  // namespace attnlab
