@@ -17,7 +17,8 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nloh
 # clang + libFuzzer build the fuzz targets; the Khronos validation layer watches the Vulkan tests;
 # dpkg-dev (dpkg-shlibdeps), binutils (objdump) and appstream (appstreamcli) check the .deb.
 TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev
-               vulkan-validationlayers dpkg-dev binutils appstream)
+               vulkan-validationlayers dpkg-dev binutils appstream
+               fortunes fortunes-zh)  # the sample models' training texts (train_smoke)
 
 install_missing() {
   local missing=()
