@@ -159,14 +159,19 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
 json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace) {
   json m = {{"title", vocab.field("title")}, {"task", task_name(vocab.task)}, {"vocab_size", vocab.size()}};
   const TokenBatch& tb = batch.text;  // the stack the output head reads: the decoder's in cross mode
-  json unknown = json::array();
-  for (const auto& row : tb.tokens) {
-    json positions = json::array();
-    for (size_t i = 0; i < row.size(); ++i)
-      if (row[i] != kPadToken && !vocab.knows(row[i])) positions.push_back(i);
-    unknown.push_back(std::move(positions));
-  }
-  m["unknown_positions"] = std::move(unknown);
+  // per sentence, the positions of the tokens the model reads as [UNK]
+  const auto unknown = [&vocab](const TokenBatch& sentences) {
+    json out = json::array();
+    for (const auto& row : sentences.tokens) {
+      json positions = json::array();
+      for (size_t i = 0; i < row.size(); ++i)
+        if (row[i] != kPadToken && !vocab.knows(row[i])) positions.push_back(i);
+      out.push_back(std::move(positions));
+    }
+    return out;
+  };
+  m["unknown_positions"] = unknown(tb);
+  if (batch.cross()) m["unknown_memory_positions"] = unknown(batch.memory);  // the source, same vocabulary
   const std::string probs_id = std::string(batch.cross() ? "decoder" : "encoder") + ".output_head.probs";
   const Step* probs = trace.find(probs_id);
   if (!probs) return m;

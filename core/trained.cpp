@@ -3,8 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
+#include "config.h"
 #include "errors.h"
 #include "tokenizer.h"
 
@@ -40,6 +42,33 @@ std::vector<std::string> parse_words(const std::string& text, const std::string&
   if (words.size() < 2 || words[0] != kPadToken || words[1] != kUnkToken)
     throw bad("does not start with \"" + std::string(kPadToken) + "\", \"" + kUnkToken + "\"");
   return words;
+}
+
+// Example sentences become the batch when no text is given: each must be one line that has a
+// token, and there may be no more than a batch holds.
+void check_examples(const std::string& text, const std::string& origin) {
+  if (text.empty()) return;
+  const auto bad = [&](const std::string& why) {
+    return DataError(origin + ": metadata 'examples' " + why + "; it must be a JSON array of one-line sentences");
+  };
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_array()) throw bad("is not a JSON array");
+  if (static_cast<int64_t>(j.size()) > Limits::kMaxBatch)
+    throw bad("holds " + std::to_string(j.size()) + " sentences, more than a batch of " +
+              std::to_string(Limits::kMaxBatch));
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string where = "entry " + std::to_string(i + 1);
+    if (!j[i].is_string()) throw bad(where + " is not a string");
+    const std::string s = j[i].get<std::string>();
+    if (s.find_first_of("\r\n") != std::string::npos) throw bad(where + " spans several lines");
+    bool empty = true;
+    try {
+      empty = tokenize(s).empty();
+    } catch (const ConfigError& e) {
+      throw bad(where + ": " + e.what());
+    }
+    if (empty) throw bad(where + " has no token");
+  }
 }
 
 }  // namespace
@@ -88,8 +117,9 @@ TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string
   }
   for (const char* k : kInfoKeys)
     if (!get(k).empty()) v.info[k] = get(k);
-  if (!v.field("examples").empty() && !nlohmann::json::parse(v.field("examples"), nullptr, false).is_array())
-    throw DataError(origin + ": metadata 'examples' is not a JSON array of sentences");
+  check_examples(v.field("examples"), origin);
+  if (!v.field("metrics").empty() && !nlohmann::json::parse(v.field("metrics"), nullptr, false).is_object())
+    throw DataError(origin + ": metadata 'metrics' is not a JSON object");
   return v;
 }
 
@@ -97,7 +127,7 @@ std::map<std::string, std::string> TrainedVocab::metadata() const {
   std::map<std::string, std::string> m = info;
   m["vocab"] = nlohmann::json(words).dump();
   m["task"] = std::string(task_name(task));
-  m["mask"] = std::string(mask_name(mask));
+  if (mask) m["mask"] = std::string(mask_name(*mask));
   return m;
 }
 
@@ -114,8 +144,12 @@ std::vector<std::vector<std::vector<Prediction>>> top_predictions(const Tensor& 
     for (int64_t i = 0; i < std::min<int64_t>(s, lengths.at(static_cast<size_t>(b))); ++i) {
       const float* row = p.data() + (b * s + i) * v;
       std::iota(order.begin(), order.end(), 0);
-      std::partial_sort(order.begin(), order.begin() + kk, order.end(),
-                        [row](int a, int c) { return row[a] > row[c] || (row[a] == row[c] && a < c); });
+      // best first; NaN (a broken run) after every number; ties by the lower id
+      std::partial_sort(order.begin(), order.begin() + kk, order.end(), [row](int a, int c) {
+        const bool na = std::isnan(row[a]), nc = std::isnan(row[c]);
+        if (na != nc) return nc;
+        return (!na && row[a] > row[c]) || ((na || row[a] == row[c]) && a < c);
+      });
       auto& cell = out[static_cast<size_t>(b)].emplace_back();
       for (int64_t r = 0; r < kk; ++r) {
         const int id = order[static_cast<size_t>(r)];

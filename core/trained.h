@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,7 +26,7 @@ std::string_view task_name(Task t);
 struct TrainedVocab {
   std::vector<std::string> words;  // V words; words[0] = [PAD], words[1] = [UNK]
   Task task = Task::NextToken;
-  MaskKind mask = MaskKind::Padding;  // the mask it was trained with
+  std::optional<MaskKind> mask;  // the mask it was trained with (the file's `mask`), when it says
   // The file's descriptive fields as written: title, title_zh, note, note_zh, examples (a JSON
   // array of sentences), metrics (a JSON object). Absent ones are empty.
   std::map<std::string, std::string> info;
@@ -56,7 +57,7 @@ struct Prediction {
 };
 
 // The k most probable tokens of every real position: probs (B, S, V), rows of `lengths[b]`
-// positions. result[b][s] lists them best first (ties by lower id).
+// positions. result[b][s] lists them best first (ties by lower id; NaN, from a broken run, last).
 std::vector<std::vector<std::vector<Prediction>>> top_predictions(const Tensor& probs, const TrainedVocab& vocab,
                                                                   const std::vector<int>& lengths, int k);
 

@@ -135,7 +135,8 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
           [](Positional p) { return std::string(positional_name(p)); });
     if (has_trained_vocab(m)) {
       auto vocab = std::make_shared<TrainedVocab>(TrainedVocab::from_metadata(m, path));
-      apply(c.mask, vocab->mask, given, "--mask", path, [](MaskKind k) { return std::string(mask_name(k)); });
+      if (vocab->mask)
+        apply(c.mask, *vocab->mask, given, "--mask", path, [](MaskKind k) { return std::string(mask_name(k)); });
       out.weights.set_vocab(std::move(vocab));
     }
   }

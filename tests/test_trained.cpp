@@ -85,6 +85,8 @@ class TestTrained : public QObject {
     QCOMPARE(v.id("[PAD]"), 0);
     QVERIFY(v.knows("mat") && !v.knows("Mat"));  // case is kept, as by the tokenizer
     QVERIFY(v.task == Task::PerPosition && v.mask == MaskKind::Padding);
+    // without a stored mask none is imposed (the command line's or the window's stands)
+    QVERIFY(!TrainedVocab::from_metadata({{"vocab", vocab_json()}}, "f").mask);
     QCOMPARE(v.field("note"), std::string("look at head 1"));
     // metadata() says it all again
     const auto again = TrainedVocab::from_metadata(v.metadata(), "g");
@@ -108,6 +110,19 @@ class TestTrained : public QObject {
     QVERIFY(err("[\"[PAD]\", \"[UNK]\", \"a\", 3]").find("non-empty string") != std::string::npos);
     QVERIFY(err("[\"[PAD]\", \"[UNK]\", \"a\", \"a\"]").find("lists \"a\" twice (entries 2 and 3)") != std::string::npos);
     QVERIFY(err(vocab_json(), "masked").find("'task' = 'masked'") != std::string::npos);
+    const auto examples = [](const std::string& ex) {
+      try {
+        TrainedVocab::from_metadata({{"vocab", vocab_json()}, {"examples", ex}}, "m");
+      } catch (const DataError& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    };
+    QVERIFY(examples("[\"the cat\", \"\"]").find("'examples' entry 2 has no token") != std::string::npos);
+    QVERIFY(examples("[\"the cat\", 7]").find("'examples' entry 2 is not a string") != std::string::npos);
+    QVERIFY(examples("[\"the\\ncat\"]").find("'examples' entry 1 spans several lines") != std::string::npos);
+    QVERIFY(examples("\"the cat\"").find("'examples' is not a JSON array") != std::string::npos);
+    QVERIFY(examples("[\"the cat\", \"a mat\"]").empty());
     QVERIFY(err(vocab_json()).find("m.safetensors") == std::string::npos);  // a good one loads
   }
 
@@ -206,6 +221,16 @@ class TestTrained : public QObject {
         QCOMPARE(top[0][s][r].token, kWords[size_t(all[r].second)]);
       }
     }
+  }
+
+  void brokenProbabilitiesRankLast() {
+    const auto v = TrainedVocab::from_metadata({{"vocab", R"(["[PAD]", "[UNK]", "a", "b"])"}}, "f");
+    const Tensor probs = Tensor::from({1, 1, 4}, {0.1f, NAN, 0.5f, 0.5f});
+    const auto top = top_predictions(probs, v, {1}, 4);
+    std::vector<int> ids;
+    for (const auto& p : top[0][0]) ids.push_back(p.id);
+    QCOMPARE(ids, (std::vector<int>{2, 3, 0, 1}));  // ties by the lower id, NaN after every number
+    QCOMPARE(top_predictions(probs, v, {1}, 9)[0][0].size(), size_t(4));  // k beyond V: all of them
   }
 
   void aBatchPreparedWithoutTheVocabularyIsRefused() {

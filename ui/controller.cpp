@@ -69,10 +69,12 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->cfg = r.cfg;
   out->cfg.cross = !r.memoryTexts.isEmpty();
   out->cfg.validate();
-  out->batch = make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts));
+  const TrainedVocab* trained = r.weights ? r.weights->loaded.weights.vocab().get() : nullptr;
+  out->batch = make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
+  out->vocab = r.weights ? r.weights->loaded.weights.vocab() : nullptr;
   const auto& b = out->batch;
-  const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(),
-                                   out->cfg.cross ? b.text.seq() : 0, static_cast<int64_t>(b.vocab.words.size()));
+  const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
+                                   static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
   out->estimateBytes = est.total();
   try {
     check_memory_budget(est, r.memoryBudgetMiB);
@@ -82,12 +84,13 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
       ModelConfig t = out->cfg;
       t.overview_cap = kOverviewCap;
       tiled = estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
-                              static_cast<int64_t>(b.vocab.words.size()))
+                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr)
                   .total();
     }
     throw OverBudget(e.what(), est.total(), tiled, r.memoryBudgetMiB);
   }
   const Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
+  out->weights = w;
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
   const auto be = run_on_backend(
@@ -99,7 +102,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
           forward(out->cfg, w, out->batch, out->trace, b);
           return;
         }
-        const qint64 total = count_steps(out->cfg);
+        const qint64 total = count_steps(out->cfg) + (trained ? 2 : 0);  // + the output head's two steps
         WatchedRecorder rec(out->trace, *watch->cancel, [&](int64_t done) {
           if (watch->progress) watch->progress(done, total);
         });

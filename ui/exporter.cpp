@@ -408,7 +408,10 @@ QString exportBundle(TraceResultPtr result, const QString& folder, const ExportF
       };
     const RunInfo run{result->backend.toStdString(), result->device.toStdString(), result->forward_ms,
                       result->note.toStdString()};
-    write_bundle(opt, result->cfg, result->batch, init_weights(result->cfg), result->trace, run);
+    // The run's own weights (a trained model's vocabulary and head included), so that the bundle's
+    // reproduce.py recomputes the very numbers on show.
+    write_bundle(opt, result->cfg, result->batch, result->weights.names().empty() ? init_weights(result->cfg) : result->weights,
+                 result->trace, run);
   } catch (const std::exception& e) {
     return Exporter::tr("Could not export the bundle to “%1”: %2")
         .arg(QDir::toNativeSeparators(folder), QString::fromStdString(e.what()));

@@ -36,6 +36,7 @@ void HeatmapView::setMatrix(const float* values, int rows, int cols, const std::
   values_.assign(values, values + static_cast<size_t>(rows_) * cols_);
   rowLabels_ = rowLabels;
   colLabels_ = colLabels;
+  longestRow_ = longestCol_ = -1;
   map_ = map;
   hover_ = {-1, -1};
   rebuildImage();
@@ -71,8 +72,8 @@ HeatmapView::Geometry HeatmapView::geometry() const {
   const double top = title_.isEmpty() ? pad : lh + 2 * pad;
   g.labelW = std::max(3 * lh, std::min(fm.averageCharWidth() * 10, width() * 0.3));
   const bool rowsOn = showLabels_ && !rowLabels_.empty(), colsOn = showLabels_ && !colLabels_.empty();
-  const double rowW = rowsOn ? std::min(g.labelW, longest(fm, rowLabels_)) + pad : 0;
-  const double colW = colsOn ? std::min(g.labelW, longest(fm, colLabels_)) : 0;
+  const double rowW = rowsOn ? std::min(g.labelW, longestLabel(true)) + pad : 0;
+  const double colW = colsOn ? std::min(g.labelW, longestLabel(false)) : 0;
   const double left = pad + rowW, availW = std::max(1.0, width() - left - pad);
   g.colRotated = colsOn && colW + pad > availW / cols_;
   const double colH = colsOn ? (g.colRotated ? colW : lh) + pad : 0;
@@ -86,6 +87,16 @@ HeatmapView::Geometry HeatmapView::geometry() const {
   g.rowStep = std::max(1, static_cast<int>(std::ceil(lh / ch)));
   g.colStep = std::max(1, static_cast<int>(std::ceil((g.colRotated ? lh : colW + pad) / cw)));
   return g;
+}
+
+double HeatmapView::longestLabel(bool rows) const {
+  if (measuredFont_ != font()) {
+    measuredFont_ = font();
+    longestRow_ = longestCol_ = -1;
+  }
+  double& w = rows ? longestRow_ : longestCol_;
+  if (w < 0) w = longest(QFontMetricsF(font()), rows ? rowLabels_ : colLabels_);
+  return w;
 }
 
 QRectF HeatmapView::plotRect() const { return geometry().plot; }
@@ -270,8 +281,8 @@ int HeatmapView::heightForWidth(int w) const {
   const double top = title_.isEmpty() ? pad : lh + 2 * pad;
   const bool rowsOn = showLabels_ && !rowLabels_.empty(), colsOn = showLabels_ && !colLabels_.empty();
   const double labelW = std::max(3 * lh, std::min(fm.averageCharWidth() * 10, w * 0.3));
-  const double rowW = rowsOn ? std::min(labelW, longest(fm, rowLabels_)) + pad : 0;
-  const double colW = colsOn ? std::min(labelW, longest(fm, colLabels_)) : 0;
+  const double rowW = rowsOn ? std::min(labelW, longestLabel(true)) + pad : 0;
+  const double colW = colsOn ? std::min(labelW, longestLabel(false)) : 0;
   const double availW = std::max(1.0, w - 2 * pad - rowW), cell = availW / cols_;
   const double colH = colsOn ? (colW + pad > cell ? colW : lh) + pad : 0;
   const double extra = (cols_ > availW || rows_ > 4000) ? lh : 0;  // the "downsampled" note

@@ -65,6 +65,9 @@ class HeatmapView : public QWidget {
     bool downsample = false;      // more cells than pixels
   };
   Geometry geometry() const;
+  // The widest row (or column) label at the current font: measured once per matrix and font, as a
+  // trained model's vocabulary axis has thousands of labels and geometry() runs for every cell rect.
+  double longestLabel(bool rows) const;
   QRectF plotRect() const;
   void rebuildImage();
   QRgb cellColor(int r0, int r1, int c0, int c1) const;  // one image pixel for a block of cells
@@ -81,6 +84,8 @@ class HeatmapView : public QWidget {
   QString title_;
   bool showLabels_ = true, highlighted_ = false, downsampled_ = false;
   QPoint hover_{-1, -1};
+  mutable QFont measuredFont_;
+  mutable double longestRow_ = -1, longestCol_ = -1;  // -1: not measured for this matrix and font
 };
 
 }  // namespace attnlab::ui

@@ -14,6 +14,8 @@
 #include <QVBoxLayout>
 
 #include "errors.h"
+#include "errortext.h"
+#include "samplemodels.h"
 #include "tokenchips.h"
 #include "tokenizer.h"
 #include "weightsimport.h"
@@ -36,6 +38,10 @@ const Sample kSamples[] = {
      ":/samples/translation_source.txt"},
     {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Long document"), ":/samples/long_document.txt", nullptr},
 };
+
+// The chooser's data: "" seeded, a ":/models/…" path, the file dialog, the file now in use.
+const QString kFileItem = QStringLiteral("file…");
+const QString kImportedItem = QStringLiteral("imported");
 
 QString readResource(const char* path) {
   QFile f(QString::fromLatin1(path));
@@ -70,7 +76,16 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   samples_ = new QComboBox;
   for (const auto& s : kSamples) samples_->addItem(tr(s.name));
   samples_->setToolTip(tr("Load a sample batch"));
+  model_ = new QComboBox;
+  model_->setObjectName(QStringLiteral("modelChooser"));
+  model_->setToolTip(tr("Which weights compute the attention: seeded random numbers, a small trained model whose "
+                        "heads learned real patterns, or a weights file of your own"));
+  model_->addItem(tr("Random weights (seeded)"), QString());
+  for (const SampleModel& m : sampleModels()) model_->addItem(tr("Trained: %1").arg(m.title), m.path);
+  model_->addItem(tr("Weights file…"), kFileItem);
+  connect(model_, &QComboBox::activated, this, &InputPanel::chooseModel);
   auto* sampleRow = new QFormLayout;
+  sampleRow->addRow(tr("Model:"), model_);
   sampleRow->addRow(tr("Sample:"), samples_);
   v->addLayout(sampleRow);
 
@@ -90,7 +105,8 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   source_->setTabChangesFocus(true);
   source_->setEnabled(false);
   v->addWidget(source_, 1);
-  auto* tokensLabel = new QLabel(tr("Tokens (dashed chips are [PAD] padding):"));
+  auto* tokensLabel = new QLabel(tr("Tokens (dashed chips are [PAD] padding; with a trained model, red chips are "
+                                    "words it does not know, which it reads as [UNK]):"));
   tokensLabel->setWordWrap(true);
   v->addWidget(tokensLabel);
   chips_ = new TokenChips;
@@ -244,7 +260,7 @@ Request InputPanel::currentRequest() const {
   r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
   if (weights_) {  // what the file fixes, including what has no knob (eps)
-    applyWeightsConfig(r.cfg, weights_->loaded.cfg);
+    applyWeightsConfig(r.cfg, weights_->loaded);
     r.weights = weights_;
   }
   return r;
@@ -262,22 +278,71 @@ void InputPanel::showModelKnobs(const ModelConfig& c) {
   seed_->setValue(static_cast<int>(std::min<uint64_t>(c.seed, 1000000)));
 }
 
-void InputPanel::setImportedWeights(ImportedWeightsPtr w) {
+void InputPanel::setImportedWeights(ImportedWeightsPtr w, bool withExamples) {
   weights_ = std::move(w);
   if (weights_) {
     restoring_ = true;
     showModelKnobs(weights_->loaded.cfg);
     cross_->setChecked(weights_->loaded.cfg.cross);
+    if (const auto& v = weights_->loaded.weights.vocab()) {
+      if (v->mask) mask_->setCurrentText(QString::fromUtf8(mask_name(weights_->loaded.cfg.mask).data()));
+      // Its own examples: every other word would be [UNK] to it.
+      QStringList examples;
+      for (const auto& e : v->examples()) examples << QString::fromStdString(e);
+      if (withExamples && !examples.isEmpty()) sentences_->setPlainText(examples.join(QLatin1Char('\n')));
+    }
     restoring_ = false;
   }
   showWeightsSource();
   changed();
 }
 
+void InputPanel::chooseModel(int index) {
+  const QString data = model_->itemData(index).toString();
+  if (data == kImportedItem) return;
+  if (data == kFileItem) {
+    syncModelBox();  // stays on what is in use until a file is read
+    emit importFileRequested();
+    return;
+  }
+  if (data.isEmpty()) {
+    setImportedWeights(nullptr);
+    return;
+  }
+  try {
+    setImportedWeights(loadSampleModel(data, currentRequest().cfg), /*withExamples=*/true);
+    setError(QString());
+  } catch (const std::exception& e) {
+    setError(ErrorText::translate(QString::fromUtf8(e.what())));
+    syncModelBox();
+  }
+}
+
+void InputPanel::syncModelBox() {
+  const int stale = model_->findData(kImportedItem);
+  if (stale >= 0) model_->removeItem(stale);
+  if (!weights_) {
+    model_->setCurrentIndex(0);
+    return;
+  }
+  const int sample = model_->findData(weights_->path);
+  if (sample > 0 && weights_->path.startsWith(QStringLiteral(":/models/"))) {
+    model_->setCurrentIndex(sample);
+    return;
+  }
+  model_->addItem(tr("File: %1").arg(weights_->name), kImportedItem);
+  model_->setCurrentIndex(model_->count() - 1);
+}
+
 void InputPanel::showWeightsSource() {
   const bool locked = weights_ != nullptr;
+  const bool trained = locked && weights_->loaded.weights.vocab();
   for (QWidget* k : std::initializer_list<QWidget*>{dModel_, heads_, dff_, layers_, norm_, activation_, positional_, seed_, cross_})
     k->setEnabled(!locked);
+  // a trained model reads with the mask it learned with (when its file says which)
+  mask_->setEnabled(!(trained && weights_->loaded.weights.vocab()->mask));
+  chips_->setVocabulary(trained ? weights_->loaded.weights.vocab() : nullptr);
+  syncModelBox();
   seeded_->setVisible(locked);
   if (!locked) {
     weightsLabel_->setText(tr("Weights: seeded random numbers (File ▸ Import weights… loads a trained model)."));

@@ -37,9 +37,14 @@ class InputPanel : public QWidget {
   void restore(const Request& r, bool quiet = false);
   // Imported weights fix the sizes, norm, activation, position code and seed: those knobs show
   // the file's values and are locked until "Use seeded weights". null: seeded weights again.
-  void setImportedWeights(ImportedWeightsPtr w);
+  // withExamples: a trained model's example sentences replace the box's (when the learner chooses
+  // or imports a model, not when a window restores one).
+  void setImportedWeights(ImportedWeightsPtr w, bool withExamples = false);
   ImportedWeightsPtr importedWeights() const { return weights_; }
   QPushButton* seededWeightsButton() const { return seeded_; }
+  // Random seeded weights | each sample model (samplemodels.h) | a weights file… | the file now
+  // in use. Choosing a sample model loads it and puts its example sentences in the box.
+  QComboBox* modelBox() const { return model_; }
 
   QPlainTextEdit* sentencesEdit() const { return sentences_; }
   QSpinBox* headsBox() const { return heads_; }
@@ -54,6 +59,8 @@ class InputPanel : public QWidget {
 
  signals:
   void requestChanged(const attnlab::ui::Request& r);
+  // "Weights file…" in the model chooser: the window opens its file dialog (File ▸ Import weights…).
+  void importFileRequested();
 
  private:
   QWidget* buildKnobs();
@@ -62,11 +69,14 @@ class InputPanel : public QWidget {
   void updateChips();
   void showWeightsSource();
   void showModelKnobs(const ModelConfig& c);
+  void chooseModel(int index);
+  void syncModelBox();  // the chooser shows weights_
 
   QPlainTextEdit* sentences_;
   QPlainTextEdit* source_;
   QCheckBox* cross_;
   QComboBox* samples_;
+  QComboBox* model_;
   TokenChips* chips_;
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;

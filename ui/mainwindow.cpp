@@ -25,6 +25,7 @@
 #include "guidedtour.h"
 #include "heatmapgrid.h"
 #include "inputpanel.h"
+#include "predictionspanel.h"
 #include "presenter.h"
 #include "samplegallery.h"
 #include "stepnavigator.h"
@@ -61,6 +62,17 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   // Steps on the left, inputs on the right, the step itself gets the middle.
   resizeDocks({navDock, inputDock}, {260, 360}, Qt::Horizontal);
   buildExercises(inputDock);
+  // A trained model's guesses, under the inputs (shown when the first trained result arrives).
+  predictions_ = new PredictionsPanel;
+  predictionsDock_ = new QDockWidget(tr("Predictions"), this);
+  predictionsDock_->setObjectName(QStringLiteral("predictionsDock"));
+  auto* predictionsScroll = new QScrollArea;
+  predictionsScroll->setWidget(predictions_);
+  predictionsScroll->setWidgetResizable(true);
+  predictionsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  predictionsDock_->setWidget(predictionsScroll);
+  addDockWidget(Qt::RightDockWidgetArea, predictionsDock_, Qt::Vertical);
+  predictionsDock_->hide();
 
   status_ = new QLabel;
   busy_ = new BusyIndicator;
@@ -68,6 +80,9 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   statusBar()->addPermanentWidget(busy_);
 
   connect(inputs_, &InputPanel::requestChanged, this, &MainWindow::send);
+  connect(inputs_, &InputPanel::importFileRequested, this, [this] {
+    if (auto* a = findChild<QAction*>(QStringLiteral("importWeights"))) a->trigger();
+  });
   connect(controller_, &Controller::resultReady, this, &MainWindow::showResult);
   connect(controller_, &Controller::failed, this, [this](const QString& core) {
     pendingView_.reset();  // an opened session's view belongs to its own result only
@@ -127,6 +142,9 @@ void MainWindow::buildMenus() {
   addAction(present);  // its shortcut keeps working while the menu bar is hidden
   connect(present, &QAction::toggled, presenter_, &PresenterMode::setActive);
   connect(presenter_, &PresenterMode::activeChanged, present, &QAction::setChecked);
+  QAction* showPredictions = predictionsDock_->toggleViewAction();
+  showPredictions->setText(tr("P&redictions panel"));
+  view->addAction(showPredictions);
   QMenu* exercises = menuBar()->addMenu(tr("E&xercises"));
   QAction* showExercises = exerciseDock_->toggleViewAction();
   showExercises->setText(tr("&Exercise panel"));
@@ -222,6 +240,13 @@ void MainWindow::setZoom(double factor) {
 
 void MainWindow::showResult(TraceResultPtr result) {
   inputs_->setError({});
+  const bool hadPredictions = predictions_->hasPredictions();
+  predictions_->setResult(result);
+  if (predictions_->hasPredictions() && !hadPredictions && predictionsDock_->isHidden()) {
+    predictionsDock_->show();  // about half of the right side: the guesses are the point of a trained model
+    if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
+      resizeDocks({inputDock, predictionsDock_}, {height() / 2, height() / 2}, Qt::Vertical);
+  }
   int index = result->indexOf(currentId_);
   if (index < 0) index = std::min(navigator_->current(), static_cast<int>(result->trace.steps().size()) - 1);
   navigator_->setResult(result, std::max(index, 0));

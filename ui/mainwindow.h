@@ -36,6 +36,8 @@ class MainWindow : public QMainWindow {
   StepPanel* stepPanel() const { return panel_; }
   ExercisePanel* exercisePanel() const { return exercises_; }
   QDockWidget* exerciseDock() const { return exerciseDock_; }
+  class PredictionsPanel* predictions() const { return predictions_; }
+  QDockWidget* predictionsDock() const { return predictionsDock_; }
   QScrollArea* centralScroll() const { return scroll_; }
   double zoom() const { return zoom_; }
   PresenterMode* presenter() const { return presenter_; }
@@ -90,6 +92,8 @@ class MainWindow : public QMainWindow {
   StepPanel* panel_;
   ExercisePanel* exercises_;
   QDockWidget* exerciseDock_;
+  class PredictionsPanel* predictions_;
+  QDockWidget* predictionsDock_;
   FaultSet exerciseFaults_;     // planted by a find-the-bug exercise, added to every request
   bool exerciseHideFaults_ = false;  // until it is answered, the steps carry no fault labels
   Request lastRequest_;

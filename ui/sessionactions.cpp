@@ -99,7 +99,7 @@ void MainWindow::rememberSession(const QString& path) {
 QString MainWindow::importWeights(const QString& path) {
   QString error;
   try {
-    inputs_->setImportedWeights(importWeightsFile(path, inputs_->currentRequest().cfg));
+    inputs_->setImportedWeights(importWeightsFile(path, inputs_->currentRequest().cfg), /*withExamples=*/true);
   } catch (const std::exception& e) {
     error = ErrorText::translate(QString::fromStdString(e.what()));
   }
@@ -173,7 +173,7 @@ QString MainWindow::openSession(const QString& path) {
   if (!error.isEmpty()) return error;  // the window keeps what it had
   Request r;
   r.weights = weights;
-  if (weights) applyWeightsConfig(s.cfg, weights->loaded.cfg);  // the knobs show what will be computed
+  if (weights) applyWeightsConfig(s.cfg, weights->loaded);  // the knobs show what will be computed
   r.texts = toQStrings(s.texts);
   r.memoryTexts = toQStrings(s.memory_texts);
   r.cfg = s.cfg;

@@ -13,9 +13,20 @@ const std::map<std::string, const char*>& explanations() {
   static const std::map<std::string, const char*> m = {
       {"embedding_table",
        QT_TRANSLATE_NOOP("StepText",
-                         "Every distinct word of the batch gets one row of numbers, d_model long. A trained model "
-                         "learns these rows; here they are seeded random numbers, so two runs with the same seed "
-                         "agree exactly. The padding token's row is all zeros.")},
+                         "Each row of this table is one token's vector, d_model long. A trained model learned its "
+                         "rows, one for every entry of its vocabulary ([UNK] stands for every word it does not "
+                         "know); with random weights each distinct word of the batch gets seeded random numbers, so "
+                         "two runs with the same seed agree exactly. The padding token's row is all zeros.")},
+      {"output_head.logits",
+       QT_TRANSLATE_NOOP("StepText",
+                         "A trained model's output head turns each position's final vector into one score per "
+                         "vocabulary entry: a dot product with that entry's row of W, plus a bias. A high score means "
+                         "the model thinks that token belongs here. This is where all the attention above pays off.")},
+      {"output_head.probs",
+       QT_TRANSLATE_NOOP("StepText",
+                         "Softmax turns the scores into probabilities that sum to 1 over the vocabulary. For a "
+                         "language model, position i's row is its guess at the next token; for a task like sorting, "
+                         "its guess at the answer's token at position i. The Predictions panel lists the best ones.")},
       {"token_ids",
        QT_TRANSLATE_NOOP("StepText",
                          "The sentences become integers: each token is replaced by its row number in the "

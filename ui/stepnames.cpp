@@ -296,6 +296,7 @@ StepPlace StepNames::place(const std::string& id) {
   if (p.block == "self_attn") out.block = tr("Self-attention");
   else if (p.block == "multihead_attn") out.block = tr("Cross-attention");
   else if (p.block == "ffn") out.block = tr("Feed-forward");
+  else if (p.block == "output_head") out.block = tr("Output head");
   return out;
 }
 
@@ -314,7 +315,8 @@ QString StepNames::location(const Trace& trace, int index) {
   }
   const StepPlace where = place(steps[static_cast<size_t>(index)].info.id);
   QStringList parts;
-  if (where.layer < 0) parts << where.stack << tr("input");
+  if (where.layer < 0 && where.block.isEmpty()) parts << where.stack << tr("input");
+  else if (where.layer < 0) parts << where.stack;  // the output head, after the last layer
   else if (cross) parts << tr("%1 layer %2").arg(where.stack).arg(where.layer + 1);
   else parts << tr("Layer %1").arg(where.layer + 1);
   if (!where.block.isEmpty()) parts << where.block;
@@ -342,7 +344,8 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
     else if (n == "k_t") r = {B, H, Dh, k};
     else if (n == "weights_overview") r = {B, H, tr("%1 bins").arg(q), tr("%1 bins").arg(k)};
     else r = {B, H, q, k};  // qk, scores, masked_scores, weights
-  } else if (n == "linear1" || n == "hidden") r = {B, own, QStringLiteral("F")};
+  } else if (p.block == "output_head") r = {B, own, QStringLiteral("V")};  // logits, probs
+  else if (n == "linear1" || n == "hidden") r = {B, own, QStringLiteral("F")};
   else r = {B, own, D};  // embedding, input, norm, residual, ffn.out, output
   if (r.size() == dims) return r;
   r.clear();

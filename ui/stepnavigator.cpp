@@ -20,6 +20,7 @@ constexpr int kStepRole = Qt::UserRole + 1;
 
 // The group key of a step: "Encoder", "Encoder · layer 1", "Decoder · layer 2", …
 QString groupName(const StepPlace& p) {
+  if (p.layer < 0 && !p.block.isEmpty()) return QStringLiteral("%1 · %2").arg(p.stack, p.block);  // the output head
   return p.layer < 0 ? p.stack : QObject::tr("%1 · layer %2").arg(p.stack).arg(p.layer + 1);
 }
 }  // namespace

@@ -12,7 +12,10 @@ namespace {
 // Titles. A trailing " (fault)" is taken off first and put back translated.
 constexpr EnglishForm kTitles[] = {
     {"Embedding table", QT_TRANSLATE_NOOP("StepText", "Embedding table")},
+    {"Embedding table \\(trained\\)", QT_TRANSLATE_NOOP("StepText", "Embedding table (trained)")},
     {"Token ids", QT_TRANSLATE_NOOP("StepText", "Token ids")},
+    {"Output head: logits", QT_TRANSLATE_NOOP("StepText", "Output head: logits")},
+    {"Output head: probabilities", QT_TRANSLATE_NOOP("StepText", "Output head: probabilities")},
     {"Token embeddings", QT_TRANSLATE_NOOP("StepText", "Token embeddings")},
     {"Sinusoidal position code", QT_TRANSLATE_NOOP("StepText", "Sinusoidal position code")},
     {"Layer input: embedding \\+ position", QT_TRANSLATE_NOOP("StepText", "Layer input: embedding + position")},
@@ -61,6 +64,17 @@ constexpr EnglishForm kTitles[] = {
 constexpr EnglishForm kFormulaParts[] = {
     {"one seeded vector per distinct token", QT_TRANSLATE_NOOP("StepText", "one seeded vector per distinct token")},
     {"vocabulary index of each token", QT_TRANSLATE_NOOP("StepText", "vocabulary index of each token")},
+    {"the model's vocabulary index of each token",
+     QT_TRANSLATE_NOOP("StepText", "the model's vocabulary index of each token")},
+    {"\\[PAD\\] = 0, unknown → \\[UNK\\] = 1", QT_TRANSLATE_NOOP("StepText", "[PAD] = 0, unknown → [UNK] = 1")},
+    {"the model's learned vector for each of its (\\d+) vocabulary entries \\(V, D\\)",
+     QT_TRANSLATE_NOOP("StepText", "the model's learned vector for each of its %1 vocabulary entries (V, D)")},
+    {"logits = x Wᵀ \\+ b, one score per vocabulary entry \\(B, S, V\\)",
+     QT_TRANSLATE_NOOP("StepText", "logits = x Wᵀ + b, one score per vocabulary entry (B, S, V)")},
+    {"softmax over the vocabulary: position i's guess at token i \\+ 1",
+     QT_TRANSLATE_NOOP("StepText", "softmax over the vocabulary: position i's guess at token i + 1")},
+    {"softmax over the vocabulary: position i's guess at the answer's token i",
+     QT_TRANSLATE_NOOP("StepText", "softmax over the vocabulary: position i's guess at the answer's token i")},
     {"1 = may attend, 0 = masked \\(([a-z+]+)\\)", QT_TRANSLATE_NOOP("StepText", "1 = may attend, 0 = masked (%1)")},
     {"the look-ahead triangle is transposed: token i sees keys j ≥ i \\(the future\\), not j ≤ i",
      QT_TRANSLATE_NOOP("StepText",

@@ -7,6 +7,13 @@
 
 namespace attnlab::ui {
 
+namespace {
+// What a chip says: the token, and "?" after one the trained model does not know.
+QString chipTextOf(const std::string& tok, bool unknown) {
+  return QString::fromStdString(tok) + (unknown ? QStringLiteral("?") : QString());
+}
+}  // namespace
+
 TokenChips::TokenChips(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
 }
@@ -17,6 +24,16 @@ void TokenChips::setRows(const std::vector<std::vector<std::string>>& rows) {
   update();
 }
 
+void TokenChips::setVocabulary(std::shared_ptr<const TrainedVocab> vocab) {
+  vocab_ = std::move(vocab);
+  updateGeometry();
+  update();
+}
+
+bool TokenChips::isUnknown(const std::string& token) const {
+  return vocab_ && token != kPadToken && !vocab_->knows(token);
+}
+
 int TokenChips::layout(int w, std::vector<std::pair<QRectF, const std::string*>>* out) const {
   const QFontMetricsF fm(font());
   const double pad = fm.height() * 0.3, gap = fm.height() * 0.25, h = fm.height() + pad;
@@ -25,7 +42,7 @@ int TokenChips::layout(int w, std::vector<std::pair<QRectF, const std::string*>>
     const QString label = tr("%1:").arg(r + 1);
     x = fm.horizontalAdvance(label) + gap;
     for (const auto& tok : rows_[r]) {
-      const double cw = fm.horizontalAdvance(QString::fromStdString(tok)) + 2 * pad;
+      const double cw = fm.horizontalAdvance(chipTextOf(tok, isUnknown(tok))) + 2 * pad;
       if (x + cw > w && x > fm.horizontalAdvance(label) + gap) {
         x = fm.horizontalAdvance(label) + gap;
         y += h + gap;
@@ -62,13 +79,16 @@ void TokenChips::paintEvent(QPaintEvent*) {
     }
     lastY = rect.top();
     const bool pad = *tok == kPadToken;
-    const QColor fill = pad ? pal.color(QPalette::Window) : pal.color(QPalette::Highlight).lighter(170);
-    p.setPen(QPen(pad ? pal.color(QPalette::PlaceholderText) : pal.color(QPalette::Highlight), 1,
-                  pad ? Qt::DashLine : Qt::SolidLine));
+    const bool unknown = isUnknown(*tok);
+    const QColor edge = unknown ? QColor(0xc0, 0x10, 0x10) : pad ? pal.color(QPalette::PlaceholderText)
+                                                                 : pal.color(QPalette::Highlight);
+    const QColor fill = unknown ? QColor(0xff, 0xe0, 0xe0)
+                                : pad ? pal.color(QPalette::Window) : pal.color(QPalette::Highlight).lighter(170);
+    p.setPen(QPen(edge, unknown ? 2 : 1, pad || unknown ? Qt::DashLine : Qt::SolidLine));
     p.setBrush(fill);
     p.drawRoundedRect(rect, fm.height() * 0.25, fm.height() * 0.25);
-    p.setPen(pad ? pal.color(QPalette::PlaceholderText) : QColor(Qt::black));
-    p.drawText(rect, Qt::AlignCenter, QString::fromStdString(*tok));
+    p.setPen(unknown ? QColor(0x90, 0x00, 0x00) : pad ? pal.color(QPalette::PlaceholderText) : QColor(Qt::black));
+    p.drawText(rect, Qt::AlignCenter, chipTextOf(*tok, unknown));
   }
   (void)lastY;
 }

@@ -1,11 +1,15 @@
 // The tokens of each sentence as chips, updated as the user types; [PAD] chips are drawn
-// differently so the padding of a batch is visible.
+// differently so the padding of a batch is visible, and with a trained model's vocabulary the
+// tokens it does not know (read as [UNK]) are red with a "?".
 #pragma once
 
 #include <QWidget>
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "trained.h"
 
 namespace attnlab::ui {
 
@@ -16,6 +20,9 @@ class TokenChips : public QWidget {
   // rows of tokens, already padded with [PAD] (empty rows are drawn as "(empty)").
   void setRows(const std::vector<std::vector<std::string>>& rows);
   const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+  // null: every token is its own (seeded embeddings); otherwise unknown tokens are marked.
+  void setVocabulary(std::shared_ptr<const TrainedVocab> vocab);
+  bool isUnknown(const std::string& token) const;
   bool hasHeightForWidth() const override { return true; }
   int heightForWidth(int w) const override;
   QSize sizeHint() const override;
@@ -27,6 +34,7 @@ class TokenChips : public QWidget {
   // Lays the chips out for width w; returns the height used (and the rects when out != null).
   int layout(int w, std::vector<std::pair<QRectF, const std::string*>>* out) const;
   std::vector<std::vector<std::string>> rows_;
+  std::shared_ptr<const TrainedVocab> vocab_;
 };
 
 }  // namespace attnlab::ui

@@ -34,10 +34,12 @@ ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, co
   return out;
 }
 
-void applyWeightsConfig(ModelConfig& cfg, const ModelConfig& f) {
+void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
+  const ModelConfig& f = loaded.cfg;
   cfg.d_model = f.d_model, cfg.heads = f.heads, cfg.d_ff = f.d_ff, cfg.layers = f.layers;
   cfg.norm = f.norm, cfg.activation = f.activation, cfg.positional = f.positional;
   cfg.eps = f.eps, cfg.seed = f.seed;
+  if (loaded.weights.vocab() && loaded.weights.vocab()->mask) cfg.mask = f.mask;
 }
 
 ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current) {

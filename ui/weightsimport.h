@@ -11,9 +11,10 @@ namespace attnlab::ui {
 
 // Throws DataError / ConfigError with a message that names the file and what is wrong.
 ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, const QString& path, const ModelConfig& current);
-// What a weights file decides (sizes, norm, activation, position code, eps, seed), copied from
-// its configuration into `cfg`; the rest (mask, cross-attention, tiling) stays the window's.
-void applyWeightsConfig(ModelConfig& cfg, const ModelConfig& fromFile);
+// What a weights file decides (sizes, norm, activation, position code, eps, seed, and for a
+// trained model the mask it was trained with), copied from its configuration into `cfg`; the rest
+// (cross-attention, tiling) stays the window's.
+void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& fromFile);
 // Reads `path` first: a missing, unreadable or over-large file is a DataError naming it.
 ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current);
 

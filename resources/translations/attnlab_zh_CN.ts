@@ -803,6 +803,10 @@
         <source>Computed %1 %2 from %3.</source>
         <translation>由 %3 计算得到 %1 %2。</translation>
     </message>
+    <message>
+        <source>Output head</source>
+        <translation>输出头</translation>
+    </message>
 </context>
 <context>
     <name>StepText</name>
@@ -1068,10 +1072,6 @@
         <translation>；</translation>
     </message>
     <message>
-        <source>Every distinct word of the batch gets one row of numbers, d_model long. A trained model learns these rows; here they are seeded random numbers, so two runs with the same seed agree exactly. The padding token&apos;s row is all zeros.</source>
-        <translation>批次中每个不同的词都对应一行数，长度为 d_model。训练好的模型会学习这些行；这里它们是由随机种子生成的随机数，因此随机种子相同的两次运行结果完全一致。填充词元对应的行全为 0。</translation>
-    </message>
-    <message>
         <source>The sentences become integers: each token is replaced by its row number in the vocabulary. Shorter sentences are filled up with [PAD] (id 0) so that the batch is a rectangle of B rows and S columns.</source>
         <translation>句子被转换成整数：每个词元都替换为它在词表中的行号。较短的句子用 [PAD]（id 0）补齐，使整个批次成为 B 行 S 列的矩形。</translation>
     </message>
@@ -1251,6 +1251,54 @@
     <message>
         <source>d_model not divisible by heads, forced through</source>
         <translation>d_model 不能被头数整除，却被强行执行</translation>
+    </message>
+    <message>
+        <source>Embedding table (trained)</source>
+        <translation>嵌入表（训练所得）</translation>
+    </message>
+    <message>
+        <source>Output head: logits</source>
+        <translation>输出头：logits</translation>
+    </message>
+    <message>
+        <source>Output head: probabilities</source>
+        <translation>输出头：概率</translation>
+    </message>
+    <message>
+        <source>the model&apos;s vocabulary index of each token</source>
+        <translation>每个词元在模型词表中的序号</translation>
+    </message>
+    <message>
+        <source>[PAD] = 0, unknown → [UNK] = 1</source>
+        <translation>[PAD] = 0，未知词 → [UNK] = 1</translation>
+    </message>
+    <message>
+        <source>the model&apos;s learned vector for each of its %1 vocabulary entries (V, D)</source>
+        <translation>模型为词表中 %1 个条目各学到的一个向量 (V, D)</translation>
+    </message>
+    <message>
+        <source>logits = x Wᵀ + b, one score per vocabulary entry (B, S, V)</source>
+        <translation>logits = x Wᵀ + b，词表中每个条目一个分数 (B, S, V)</translation>
+    </message>
+    <message>
+        <source>softmax over the vocabulary: position i&apos;s guess at token i + 1</source>
+        <translation>在词表上做 softmax：位置 i 对第 i + 1 个词元的猜测</translation>
+    </message>
+    <message>
+        <source>softmax over the vocabulary: position i&apos;s guess at the answer&apos;s token i</source>
+        <translation>在词表上做 softmax：位置 i 对答案第 i 个词元的猜测</translation>
+    </message>
+    <message>
+        <source>Each row of this table is one token&apos;s vector, d_model long. A trained model learned its rows, one for every entry of its vocabulary ([UNK] stands for every word it does not know); with random weights each distinct word of the batch gets seeded random numbers, so two runs with the same seed agree exactly. The padding token&apos;s row is all zeros.</source>
+        <translation>表中每一行是一个词元的向量，长度为 d_model。训练过的模型学到了这些行，词表里每个条目一行（[UNK] 代表它不认识的所有词）；使用随机权重时，批次中每个不同的词得到一组按种子生成的随机数，所以种子相同的两次运行结果完全一致。填充词元那一行全为零。</translation>
+    </message>
+    <message>
+        <source>A trained model&apos;s output head turns each position&apos;s final vector into one score per vocabulary entry: a dot product with that entry&apos;s row of W, plus a bias. A high score means the model thinks that token belongs here. This is where all the attention above pays off.</source>
+        <translation>训练过的模型用输出头把每个位置的最终向量变成词表中每个条目的一个分数：与该条目在 W 中那一行做点积，再加上偏置。分数高，说明模型认为那个词元应该出现在这里。前面所有注意力计算的成果就体现在这里。</translation>
+    </message>
+    <message>
+        <source>Softmax turns the scores into probabilities that sum to 1 over the vocabulary. For a language model, position i&apos;s row is its guess at the next token; for a task like sorting, its guess at the answer&apos;s token at position i. The Predictions panel lists the best ones.</source>
+        <translation>softmax 把分数变成在整个词表上总和为 1 的概率。对语言模型来说，位置 i 这一行是它对下一个词元的猜测；对排序这类任务，则是它对答案第 i 个词元的猜测。“预测”面板列出了概率最高的几个。</translation>
     </message>
 </context>
 <context>
@@ -1974,10 +2022,6 @@
         <translation>源句子（所有句子共用一个，或每行一个）</translation>
     </message>
     <message>
-        <source>Tokens (dashed chips are [PAD] padding):</source>
-        <translation>词元（虚线框为 [PAD] 填充）：</translation>
-    </message>
-    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2120,6 +2164,34 @@
     <message>
         <source>, encoder–decoder</source>
         <translation>，编码器–解码器</translation>
+    </message>
+    <message>
+        <source>Which weights compute the attention: seeded random numbers, a small trained model whose heads learned real patterns, or a weights file of your own</source>
+        <translation>用哪组权重计算注意力：按种子生成的随机数、注意力头学到了真实模式的小型训练模型，或你自己的权重文件</translation>
+    </message>
+    <message>
+        <source>Random weights (seeded)</source>
+        <translation>随机权重（按种子）</translation>
+    </message>
+    <message>
+        <source>Trained: %1</source>
+        <translation>训练模型：%1</translation>
+    </message>
+    <message>
+        <source>Weights file…</source>
+        <translation>权重文件…</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Tokens (dashed chips are [PAD] padding; with a trained model, red chips are words it does not know, which it reads as [UNK]):</source>
+        <translation>词元（虚线框是 [PAD] 填充；使用训练模型时，红色框是它不认识的词，会被当作 [UNK] 读入）：</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
     </message>
 </context>
 <context>
@@ -2577,6 +2649,14 @@ Esc：从放大的头返回</translation>
         <source>Not saved: the session would be %1 MiB, more than the 16 MiB a session may have. Use fewer or shorter sentences, or weights that are referenced rather than embedded (a file over 8 MiB).</source>
         <translation>未保存：会话将有 %1 MiB，超过了会话允许的 16 MiB。请使用更少或更短的句子，或改用以路径引用而不是嵌入的权重（超过 8 MiB 的文件）。</translation>
     </message>
+    <message>
+        <source>Predictions</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>P&amp;redictions panel</source>
+        <translation>预测面板(&amp;R)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>
@@ -2772,6 +2852,69 @@ Esc：从放大的头返回</translation>
     <message>
         <source>The dot product adds up the element-wise products: a key whose vector points the same way as q scores high. Dividing by √Dh keeps scores from growing with the head size; softmax turns them into weights that sum to 1. Masked keys become −∞ before the softmax, so their weight is 0.</source>
         <translation>点积将逐元素乘积相加：向量方向与 q 一致的键得分较高。除以 √Dh 可防止分数随头的维度增大而变大；softmax 将分数转换为和为 1 的权重。被掩码的键在 softmax 之前被设为 −∞，因此其权重为 0。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::PredictionsPanel</name>
+    <message>
+        <source>Predictions need a trained model. Choose one under &lt;b&gt;Model&lt;/b&gt; in the input panel: its output head then turns the last layer&apos;s vectors into guesses, and this panel shows them.</source>
+        <translation>预测需要一个训练过的模型。请在输入面板的&lt;b&gt;模型&lt;/b&gt;中选择一个：它的输出头会把最后一层的向量变成猜测，本面板会显示这些猜测。</translation>
+    </message>
+    <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
+        <source>Position:</source>
+        <translation>位置：</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2</translation>
+    </message>
+    <message>
+        <source>Trained model</source>
+        <translation>训练模型</translation>
+    </message>
+    <message>
+        <source>each position guesses the next token</source>
+        <translation>每个位置猜测下一个词元</translation>
+    </message>
+    <message>
+        <source>each position gives the answer&apos;s token at that place</source>
+        <translation>每个位置给出答案在该处的词元</translation>
+    </message>
+    <message>
+        <source>Sentence %1</source>
+        <translation>句子 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Its top guess after each position: %1</source>
+        <translation>每个位置之后它的首选猜测：%1</translation>
+    </message>
+    <message>
+        <source>Its answer, position by position: %1</source>
+        <translation>它逐个位置给出的答案：%1</translation>
+    </message>
+    <message>
+        <source>After “%1” the model expects:</source>
+        <translation>在“%1”之后，模型预计：</translation>
+    </message>
+    <message>
+        <source>At position %1 of the answer the model expects:</source>
+        <translation>在答案的第 %1 个位置，模型预计：</translation>
+    </message>
+    <message>
+        <source> (NaN)</source>
+        <translation>（NaN）</translation>
     </message>
 </context>
 <context>

@@ -8,7 +8,10 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <QComboBox>
+
 #include "guidedtour.h"
+#include "inputpanel.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "samplegallery.h"
@@ -48,6 +51,19 @@ bool shootLanguage(const QString& dir, const QString& lang) {
   QTest::qWait(50);
   ok = ok && shoot(gallery, name("gallery"));
   gallery->close();
+  // a trained model: the English one's layer-2 heads and its predictions
+  QComboBox* model = w->inputs()->modelBox();
+  const int english = model->findData(QStringLiteral(":/models/english-next-word.safetensors"));
+  ok = ok && english > 0;
+  if (ok) {
+    model->setCurrentIndex(english);
+    emit model->activated(english);
+    test::settle(*w);
+    ok = goTo(*w, "encoder.layers.1.self_attn.weights") && shoot(w.get(), name("models"));
+    model->setCurrentIndex(0);
+    emit model->activated(0);
+    test::settle(*w);
+  }
   GuidedTour* tour = w->startTour();
   for (int i = 0; i < 5; ++i) tour->next();  // the shapes stop
   QTest::qWait(50);

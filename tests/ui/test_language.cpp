@@ -77,6 +77,14 @@ std::vector<Request> everyKindOfStep() {
   Request tiled = base();
   tiled.cfg.overview_cap = 2;
   out.push_back(tiled);
+  // the shipped trained models: their own table, [UNK], the output head (both kinds of task)
+  for (const QString& f : QDir(QStringLiteral(ATTNLAB_SOURCE_DIR "/sample_inputs/models"))
+                              .entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name)) {
+    Request r = base();
+    r.weights = importWeightsFile(QStringLiteral(ATTNLAB_SOURCE_DIR "/sample_inputs/models/") + f, r.cfg);
+    applyWeightsConfig(r.cfg, r.weights->loaded);
+    out.push_back(r);
+  }
   for (const auto& info : all_faults()) {
     if (info.fault == Fault::IndivisibleHeads) continue;  // refused before any step runs
     for (bool hide : {false, true}) {

@@ -1,0 +1,241 @@
+// The model chooser and the predictions panel, used as a learner would: choosing a shipped trained
+// model puts its examples in the box, locks the knobs it fixes (the mask too) and shows its
+// guesses; a word it does not know is marked and read as [UNK]; a chosen position shows that
+// position's top five; random weights again hide the predictions.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "exporter.h"
+#include "inputpanel.h"
+#include "predictionspanel.h"
+#include "stepnavigator.h"
+#include "samplemodels.h"
+#include "tokenchips.h"
+#include "weights_file.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+QStringList shippedModels() {
+  return QDir(QStringLiteral(ATTNLAB_SOURCE_DIR "/sample_inputs/models"))
+      .entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+}
+
+int chooserIndex(InputPanel* in, const QString& file) {
+  return in->modelBox()->findData(QStringLiteral(":/models/") + file);
+}
+
+void choose(MainWindow& w, int index) {
+  QComboBox* box = w.inputs()->modelBox();
+  box->setCurrentIndex(index);
+  emit box->activated(index);
+  test::settle(w);
+}
+
+// The window's output-head probabilities.
+const Tensor& windowProbs(const MainWindow& w) {
+  const auto r = w.controller()->current();
+  const Step* s = r->trace.find("encoder.output_head.probs");
+  if (!s) qFatal("no output head in the window's trace");
+  return s->tensor;
+}
+
+}  // namespace
+
+class TestModelsUi : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> w_;
+
+ private slots:
+  void initTestCase() {
+    test::isolateSettings();
+    QSettings().setValue(QStringLiteral("tourSeen"), true);
+    w_ = test::openWindow(QStringLiteral("modelsUi"));
+    QVERIFY(w_);
+  }
+
+  void theChooserListsEveryShippedModel() {
+    const QStringList files = shippedModels();
+    QVERIFY2(files.size() >= 3, "sample_inputs/models/ should hold the three trained models");
+    QComboBox* box = w_->inputs()->modelBox();
+    QCOMPARE(box->count(), files.size() + 2);  // random | each model | a file…
+    QCOMPARE(box->itemData(0).toString(), QString());
+    for (const QString& f : files) {
+      const int i = chooserIndex(w_->inputs(), f);
+      QVERIFY2(i > 0, qPrintable(f));
+      QVERIFY(box->itemText(i).size() > 10);  // "Trained: " + the model's own title
+    }
+    QVERIFY(w_->predictionsDock()->isHidden());  // nothing to predict with random weights
+  }
+
+  void theSortModelSortsInTheWindow() {
+    choose(*w_, chooserIndex(w_->inputs(), QStringLiteral("sort-digits.safetensors")));
+    InputPanel* in = w_->inputs();
+    const auto weights = in->importedWeights();
+    QVERIFY(weights && weights->loaded.weights.vocab());
+    // its own examples, its knobs locked, its mask
+    QStringList examples;
+    for (const auto& e : weights->loaded.weights.vocab()->examples()) examples << QString::fromStdString(e);
+    QCOMPARE(in->sentencesEdit()->toPlainText(), examples.join(QLatin1Char('\n')));
+    QVERIFY(!in->dModelBox()->isEnabled() && !in->headsBox()->isEnabled());
+    const auto r = w_->controller()->current();
+    QVERIFY(r->vocab);
+    QVERIFY(r->cfg.mask == MaskKind::Padding);
+    // the window's numbers are the file's, computed by core from the file on disk
+    const auto loaded = load_weights_file(ATTNLAB_SOURCE_DIR "/sample_inputs/models/sort-digits.safetensors", {}, {});
+    std::vector<std::string> texts;
+    for (const auto& t : examples) texts.push_back(t.toStdString());
+    Trace ref;
+    forward(loaded.cfg, loaded.weights, make_batch(texts, {}, loaded.weights.vocab().get()), ref);
+    QVERIFY(test::sameBits(ref.find("encoder.output_head.probs")->tensor, windowProbs(*w_)));
+    // the panel: shown, and its answer for the first example is that example sorted
+    QVERIFY(!w_->predictionsDock()->isHidden());
+    PredictionsPanel* p = w_->predictions();
+    QVERIFY(p->hasPredictions());
+    p->sentenceBox()->setCurrentIndex(0);
+    QStringList digits = examples.front().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    std::sort(digits.begin(), digits.end());
+    QVERIFY2(p->answerLabel()->text().endsWith(digits.join(QLatin1Char(' '))), qPrintable(p->answerLabel()->text()));
+    QVERIFY(!p->noteLabel()->text().isEmpty());
+  }
+
+  void aChosenPositionShowsItsTopFive() {
+    PredictionsPanel* p = w_->predictions();
+    const auto r = w_->controller()->current();
+    const auto top = top_predictions(windowProbs(*w_), *r->vocab, r->batch.text.lengths, PredictionsPanel::kTopK);
+    for (int b = 0; b < p->sentenceBox()->count(); ++b) {
+      p->sentenceBox()->setCurrentIndex(b);
+      QCOMPARE(p->positionBox()->count(), int(top[size_t(b)].size()));  // real tokens only
+      for (int i = 0; i < p->positionBox()->count(); ++i) {
+        p->positionBox()->setCurrentIndex(i);
+        for (int k = 0; k < PredictionsPanel::kTopK; ++k) {
+          QCOMPARE(p->rowToken(k), QString::fromStdString(top[size_t(b)][size_t(i)][size_t(k)].token));
+          QCOMPARE(p->rowPerMille(k), qRound(top[size_t(b)][size_t(i)][size_t(k)].prob * 1000.0f));
+        }
+        QVERIFY(p->questionLabel()->text().contains(QString::number(i + 1)));
+      }
+    }
+  }
+
+  void unknownWordsAreMarkedAndReadAsUnk() {
+    InputPanel* in = w_->inputs();
+    in->sentencesEdit()->setPlainText(QStringLiteral("3 1 x 4"));
+    test::settle(*w_);
+    QVERIFY(in->chips()->isUnknown("x"));
+    QVERIFY(!in->chips()->isUnknown("3") && !in->chips()->isUnknown("[PAD]"));
+    const auto r = w_->controller()->current();
+    const Tensor& ids = r->trace.find("encoder.token_ids")->tensor;
+    QCOMPARE(ids.at({0, 2}), float(kUnkId));
+    QCOMPARE(ids.at({0, 0}), float(r->vocab->id("3")));
+    if (qEnvironmentVariableIsSet("ATTNLAB_SHOT"))
+      w_->grab().save(qEnvironmentVariable("ATTNLAB_SHOT") + QStringLiteral("/models-sort.png"));
+  }
+
+  // File ▸ Export ▸ bundle: the run's own weights (vocabulary and head), so that the bundle's
+  // reproduce.py recomputes the window's numbers and predictions in PyTorch.
+  void anExportedBundleReproducesInPyTorch() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("bundle"));
+    ExportFormats f;
+    QCOMPARE(exportBundle(w_->controller()->current(), out, f), QString());
+    QFile manifest(out + QStringLiteral("/manifest.json"));
+    QVERIFY(manifest.open(QIODevice::ReadOnly));
+    const auto m = nlohmann::json::parse(manifest.readAll().toStdString());
+    QVERIFY(m.contains("model") && m["model"]["predictions"].size() == 1);
+    QCOMPARE(m["model"]["unknown_positions"][0], nlohmann::json::array({2}));
+    QProcess py;
+    py.start(QStringLiteral("/usr/bin/python3"), {out + QStringLiteral("/reproduce.py")});
+    QVERIFY(py.waitForFinished(300000));
+    const QString text = QString::fromUtf8(py.readAllStandardOutput() + py.readAllStandardError());
+    QVERIFY2(py.exitCode() == 0, qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("manifest: model.predictions")));
+  }
+
+  // A window that starts again (or is rebuilt in another language) keeps the learner's sentences:
+  // the model's examples come only when the learner chooses it.
+  void aRestoredWindowKeepsTheSentencesAndTheModel() {
+    w_->persist();
+    MainWindow again(QStringLiteral("modelsUi"));
+    test::settle(again);
+    QCOMPARE(again.inputs()->sentencesEdit()->toPlainText(), QStringLiteral("3 1 x 4"));
+    QVERIFY(again.inputs()->importedWeights() && again.inputs()->importedWeights()->loaded.weights.vocab());
+    QCOMPARE(again.inputs()->modelBox()->currentIndex(), chooserIndex(again.inputs(), QStringLiteral("sort-digits.safetensors")));
+  }
+
+  void theLanguageModelsGuessTheNextToken() {
+    for (const QString& f : shippedModels()) {
+      choose(*w_, chooserIndex(w_->inputs(), f));
+      const auto r = w_->controller()->current();
+      QVERIFY2(r->vocab, qPrintable(f));
+      if (r->vocab->task != Task::NextToken) continue;
+      QVERIFY(r->vocab->mask && r->cfg.mask == *r->vocab->mask);
+      PredictionsPanel* p = w_->predictions();
+      p->sentenceBox()->setCurrentIndex(0);
+      // a language model's panel starts after the last word (before a closing punctuation mark,
+      // after which these models have nothing to guess), and asks about the words so far
+      const auto& row = r->batch.text.tokens[0];
+      const int n = p->positionBox()->count();
+      const QString last = QString::fromStdString(row[size_t(n - 1)]);
+      QCOMPARE(p->positionBox()->currentIndex(), last.size() == 1 && last[0].isPunct() ? n - 2 : n - 1);
+      QVERIFY(p->questionLabel()->text().contains(QString::fromStdString(row[0])));
+      QVERIFY(!p->rowToken(0).isEmpty() && p->rowPerMille(0) >= p->rowPerMille(1));
+      if (qEnvironmentVariableIsSet("ATTNLAB_SHOT")) {
+        w_->navigator()->setCurrent(r->indexOf("encoder.layers.1.self_attn.weights"));
+        QCoreApplication::processEvents();
+      }
+      if (qEnvironmentVariableIsSet("ATTNLAB_SHOT"))
+        w_->grab().save(qEnvironmentVariable("ATTNLAB_SHOT") + QStringLiteral("/models-") + f + QStringLiteral(".png"));
+    }
+  }
+
+  // A position the learner picked stays while the sentence keeps its length; a longer sentence
+  // goes back to the guess after its last word.
+  void aPickedPositionStaysUntilTheSentenceGrows() {
+    const int english = chooserIndex(w_->inputs(), QStringLiteral("english-next-word.safetensors"));
+    QVERIFY(english > 0);
+    choose(*w_, english);
+    InputPanel* in = w_->inputs();
+    in->sentencesEdit()->setPlainText(QStringLiteral("the cat sat on the mat"));
+    test::settle(*w_);
+    PredictionsPanel* p = w_->predictions();
+    QCOMPARE(p->positionBox()->currentIndex(), 5);
+    p->positionBox()->setCurrentIndex(1);
+    emit p->positionBox()->activated(1);
+    in->sentencesEdit()->setPlainText(QStringLiteral("the dog sat on the mat"));
+    test::settle(*w_);
+    QCOMPARE(p->positionBox()->currentIndex(), 1);
+    QVERIFY(p->questionLabel()->text().contains(QStringLiteral("the dog")));
+    in->sentencesEdit()->setPlainText(QStringLiteral("the dog sat on the mat again"));
+    test::settle(*w_);
+    QCOMPARE(p->positionBox()->currentIndex(), 6);
+  }
+
+  void randomWeightsAgainHideThePredictions() {
+    choose(*w_, 0);
+    QVERIFY(!w_->inputs()->importedWeights());
+    QVERIFY(w_->inputs()->dModelBox()->isEnabled());
+    QVERIFY(!w_->controller()->current()->vocab);
+    QVERIFY(!w_->predictions()->hasPredictions());
+    QVERIFY(!w_->inputs()->chips()->isUnknown("x"));  // every word is its own again
+  }
+
+  void cleanupTestCase() { w_.reset(); }
+};
+
+QTEST_MAIN(TestModelsUi)
+#include "test_models_ui.moc"

@@ -1,0 +1,56 @@
+#include "samplemodels.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include "errors.h"
+#include "language.h"
+#include "weightsimport.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+QString inLanguage(const TrainedVocab& v, const std::string& key) {
+  const std::string zh = v.field(key + "_zh");
+  const bool chinese = Language::effective() == UiLanguage::Chinese && !zh.empty();
+  return QString::fromStdString(chinese ? zh : v.field(key));
+}
+
+}  // namespace
+
+QString modelTitle(const TrainedVocab& v, const QString& fallback) {
+  const QString t = inLanguage(v, "title");
+  return t.isEmpty() ? fallback : t;
+}
+
+QString modelNote(const TrainedVocab& v) { return inLanguage(v, "note"); }
+
+ImportedWeightsPtr loadSampleModel(const QString& path, const ModelConfig& current) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly))
+    throw DataError(path.toStdString() + ": the sample model is missing from this build; rebuild Attention Lab");
+  return importWeightsBytes(f.readAll().toStdString(), QFileInfo(path).fileName(), path, current);
+}
+
+const QList<SampleModel>& sampleModels() {
+  // Titles follow the language, and the window is rebuilt when it changes: read per language.
+  static QList<SampleModel> cache[2];
+  QList<SampleModel>& out = cache[Language::effective() == UiLanguage::Chinese ? 1 : 0];
+  if (!out.isEmpty()) return out;
+  const QStringList names = QDir(QStringLiteral(":/models")).entryList({QStringLiteral("*.safetensors")}, QDir::Files,
+                                                                       QDir::Name);
+  for (const QString& name : names) {
+    const QString path = QStringLiteral(":/models/") + name;
+    try {
+      const auto w = loadSampleModel(path, ModelConfig{});
+      if (const auto& v = w->loaded.weights.vocab()) out.push_back({path, modelTitle(*v, name)});
+    } catch (const std::exception&) {
+      // a damaged resource is left out of the list; test_models checks that none is
+    }
+  }
+  return out;
+}
+
+}  // namespace attnlab::ui

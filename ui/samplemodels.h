@@ -1,0 +1,27 @@
+// The trained sample models shipped in sample_inputs/models/ (embedded at :/models) and a trained
+// model's words for the window: its title and its note, in the window's language.
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include "controller.h"
+
+namespace attnlab::ui {
+
+struct SampleModel {
+  QString path;   // ":/models/sort-digits.safetensors"
+  QString title;  // the model's own title, in the window's language
+};
+
+// Every embedded model, in file-name order (read once; a damaged one is left out).
+const QList<SampleModel>& sampleModels();
+// Loads a sample model (importWeightsBytes); DataError when the resource is missing or damaged.
+ImportedWeightsPtr loadSampleModel(const QString& path, const ModelConfig& current);
+
+// The model's title / note in the window's language (the file's `title_zh` / `note_zh` in Chinese
+// when it has them), or its file name when it has no title.
+QString modelTitle(const TrainedVocab& v, const QString& fallback);
+QString modelNote(const TrainedVocab& v);
+
+}  // namespace attnlab::ui
