@@ -325,9 +325,10 @@ void InputPanel::syncModelBox() {
     model_->setCurrentIndex(0);
     return;
   }
-  const int sample = model_->findData(weights_->path);
-  if (sample > 0 && weights_->path.startsWith(QStringLiteral(":/models/"))) {
-    model_->setCurrentIndex(sample);
+  // a sample model, also when it came back from a session (embedded there, so read from a copy)
+  const int sample = sampleModelIndex(weights_->path, weights_->bytes);
+  if (sample >= 0) {
+    model_->setCurrentIndex(model_->findData(sampleModels()[sample].path));
     return;
   }
   model_->addItem(tr("File: %1").arg(weights_->name), kImportedItem);

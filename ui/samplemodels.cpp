@@ -34,6 +34,18 @@ ImportedWeightsPtr loadSampleModel(const QString& path, const ModelConfig& curre
   return importWeightsBytes(f.readAll().toStdString(), QFileInfo(path).fileName(), path, current);
 }
 
+int sampleModelIndex(const QString& path, const std::string& bytes) {
+  const QList<SampleModel>& models = sampleModels();
+  for (int i = 0; i < models.size(); ++i) {
+    if (models[i].path == path) return i;
+    QFile f(models[i].path);
+    if (f.size() == static_cast<qint64>(bytes.size()) && f.open(QIODevice::ReadOnly) &&
+        f.readAll() == QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())))
+      return i;
+  }
+  return -1;
+}
+
 const QList<SampleModel>& sampleModels() {
   // Titles follow the language, and the window is rebuilt when it changes: read per language.
   static QList<SampleModel> cache[2];

@@ -16,6 +16,8 @@ struct SampleModel {
 
 // Every embedded model, in file-name order (read once; a damaged one is left out).
 const QList<SampleModel>& sampleModels();
+// Which sample model a weights file is (its resource path, or the same bytes), or -1.
+int sampleModelIndex(const QString& path, const std::string& bytes);
 // Loads a sample model (importWeightsBytes); DataError when the resource is missing or damaged.
 ImportedWeightsPtr loadSampleModel(const QString& path, const ModelConfig& current);
 

@@ -177,6 +177,20 @@ class TestModelsUi : public QObject {
     QCOMPARE(again.inputs()->modelBox()->currentIndex(), chooserIndex(again.inputs(), QStringLiteral("sort-digits.safetensors")));
   }
 
+  // A session embeds the model; reopened, the chooser names the sample again and the numbers agree.
+  void aSessionBringsTheSampleModelBack() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sort.attnlab"));
+    const Tensor before = windowProbs(*w_).clone();
+    QCOMPARE(w_->saveSession(path), QString());
+    choose(*w_, 0);
+    QVERIFY(!w_->controller()->current()->vocab);
+    QCOMPARE(w_->openSession(path), QString());
+    test::settle(*w_);
+    QCOMPARE(w_->inputs()->modelBox()->currentIndex(), chooserIndex(w_->inputs(), QStringLiteral("sort-digits.safetensors")));
+    QVERIFY(test::sameBits(windowProbs(*w_), before));
+  }
+
   void theLanguageModelsGuessTheNextToken() {
     for (const QString& f : shippedModels()) {
       choose(*w_, chooserIndex(w_->inputs(), f));
