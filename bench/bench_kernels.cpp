@@ -21,6 +21,7 @@
 #include "ops.h"
 #include "ops_naive.h"
 #include "rng.h"
+#include "samplemodels.h"
 #include "weights.h"
 
 using namespace attnlab;
@@ -158,6 +159,20 @@ void BM_ClassroomCompute(benchmark::State& state) {
 }
 // 0: weights reused; 1: weights made anew; 2: imported weights.
 BENCHMARK(BM_ClassroomCompute)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+// What a trained model adds to the GUI's computation: the shipped Chinese model (vocabulary 3002,
+// its own table and the output head's logits and softmax over the vocabulary) on its four
+// examples (arg 1), against seeded weights of the same sizes and mask on the same text (arg 0).
+void BM_TrainedModelCompute(benchmark::State& state) {
+  const auto model = ui::loadSampleModel(QStringLiteral(":/models/chinese-next-char.safetensors"), ModelConfig{});
+  ui::Request r;
+  r.cfg = model->loaded.cfg;
+  for (const auto& e : model->loaded.weights.vocab()->examples()) r.texts << QString::fromStdString(e);
+  if (state.range(0) == 1) r.weights = model;
+  for (auto _ : state) benchmark::DoNotOptimize(ui::compute(r, 1));
+  state.counters["vocab"] = state.range(0) == 1 ? double(model->loaded.weights.vocab()->size()) : 0.0;
+}
+BENCHMARK(BM_TrainedModelCompute)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // What a compute with imported weights no longer does (they are checked once, when loaded):
 // every parameter's shape and finiteness, at classroom size.
