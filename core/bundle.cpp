@@ -165,7 +165,7 @@ json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trac
     for (const auto& row : sentences.tokens) {
       json positions = json::array();
       for (size_t i = 0; i < row.size(); ++i)
-        if (row[i] != kPadToken && !vocab.knows(row[i])) positions.push_back(i);
+        if (vocab.reads_as_unknown(row[i])) positions.push_back(i);
       out.push_back(std::move(positions));
     }
     return out;

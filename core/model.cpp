@@ -57,7 +57,7 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
     throw ConfigError("--text: " + std::to_string(b.text.batch()) + " sentences are more than the limit of " +
                       std::to_string(Limits::kMaxBatch));
   if (trained) {
-    b.vocab = Vocabulary::of(trained->words);
+    b.vocab = trained->vocabulary;
     return b;
   }
   for (const auto* tb : {&b.memory, &b.text})

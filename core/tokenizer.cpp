@@ -135,12 +135,6 @@ int Vocabulary::find(const std::string& w) const {
   return it == index_.end() ? -1 : it->second;
 }
 
-Vocabulary Vocabulary::of(const std::vector<std::string>& words) {
-  Vocabulary v;
-  for (const auto& w : words) v.id_of(w);
-  return v;
-}
-
 int Vocabulary::id_of(const std::string& w) {
   auto [it, inserted] = index_.try_emplace(w, static_cast<int>(words.size()));
   if (inserted) words.push_back(w);

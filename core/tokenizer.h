@@ -35,8 +35,6 @@ struct Vocabulary {
   std::vector<std::string> words{kPadToken};
   int id_of(const std::string& w);  // adds the word when new
   int find(const std::string& w) const;  // -1 when the word is not in the vocabulary
-  // A fixed list (a trained model's, which starts with [PAD]).
-  static Vocabulary of(const std::vector<std::string>& words);
 
  private:
   std::unordered_map<std::string, int> index_{{kPadToken, 0}};

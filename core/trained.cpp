@@ -46,8 +46,9 @@ std::vector<std::string> parse_words(const std::string& text, const std::string&
 
 // Example sentences become the batch when no text is given: each must be one line that has a
 // token, and there may be no more than a batch holds.
-void check_examples(const std::string& text, const std::string& origin) {
-  if (text.empty()) return;
+std::vector<std::string> parse_examples(const std::string& text, const std::string& origin) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
   const auto bad = [&](const std::string& why) {
     return DataError(origin + ": metadata 'examples' " + why + "; it must be a JSON array of one-line sentences");
   };
@@ -68,7 +69,9 @@ void check_examples(const std::string& text, const std::string& origin) {
       throw bad(where + ": " + e.what());
     }
     if (empty) throw bad(where + " has no token");
+    out.push_back(s);
   }
+  return out;
 }
 
 }  // namespace
@@ -78,22 +81,13 @@ std::string_view task_name(Task t) { return t == Task::NextToken ? "next-token" 
 bool has_trained_vocab(const std::map<std::string, std::string>& meta) { return meta.count("vocab") != 0; }
 
 int TrainedVocab::id(const std::string& token) const {
-  const auto it = index_.find(token);
-  return it == index_.end() ? kUnkId : it->second;
+  const int i = vocabulary.find(token);
+  return i < 0 ? kUnkId : i;
 }
 
 std::string TrainedVocab::field(const std::string& key) const {
   const auto it = info.find(key);
   return it == info.end() ? std::string() : it->second;
-}
-
-std::vector<std::string> TrainedVocab::examples() const {
-  std::vector<std::string> out;
-  const auto j = nlohmann::json::parse(field("examples").empty() ? "[]" : field("examples"), nullptr, false);
-  if (!j.is_array()) return out;
-  for (const auto& e : j)
-    if (e.is_string()) out.push_back(e.get<std::string>());
-  return out;
 }
 
 TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string>& meta, const std::string& origin) {
@@ -102,11 +96,11 @@ TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string
     const auto it = meta.find(k);
     return it == meta.end() ? std::string() : it->second;
   };
-  v.words = parse_words(get("vocab"), origin);
-  for (size_t i = 0; i < v.words.size(); ++i)
-    if (!v.index_.emplace(v.words[i], static_cast<int>(i)).second)
-      throw DataError(origin + ": metadata 'vocab' lists \"" + v.words[i] + "\" twice (entries " +
-                      std::to_string(v.index_[v.words[i]]) + " and " + std::to_string(i) + ")");
+  const std::vector<std::string> words = parse_words(get("vocab"), origin);
+  for (size_t i = 0; i < words.size(); ++i)
+    if (const int first = v.vocabulary.id_of(words[i]); first != static_cast<int>(i))  // [PAD] is there already
+      throw DataError(origin + ": metadata 'vocab' lists \"" + words[i] + "\" twice (entries " +
+                      std::to_string(first) + " and " + std::to_string(i) + ")");
   v.task = parse_task(get("task"), origin);
   if (!get("mask").empty()) {
     try {
@@ -117,7 +111,7 @@ TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string
   }
   for (const char* k : kInfoKeys)
     if (!get(k).empty()) v.info[k] = get(k);
-  check_examples(v.field("examples"), origin);
+  v.examples_ = parse_examples(v.field("examples"), origin);
   if (!v.field("metrics").empty() && !nlohmann::json::parse(v.field("metrics"), nullptr, false).is_object())
     throw DataError(origin + ": metadata 'metrics' is not a JSON object");
   return v;
@@ -125,7 +119,7 @@ TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string
 
 std::map<std::string, std::string> TrainedVocab::metadata() const {
   std::map<std::string, std::string> m = info;
-  m["vocab"] = nlohmann::json(words).dump();
+  m["vocab"] = nlohmann::json(words()).dump();
   m["task"] = std::string(task_name(task));
   if (mask) m["mask"] = std::string(mask_name(*mask));
   return m;
@@ -153,7 +147,7 @@ std::vector<std::vector<std::vector<Prediction>>> top_predictions(const Tensor& 
       auto& cell = out[static_cast<size_t>(b)].emplace_back();
       for (int64_t r = 0; r < kk; ++r) {
         const int id = order[static_cast<size_t>(r)];
-        cell.push_back({vocab.words[static_cast<size_t>(id)], id, row[id]});
+        cell.push_back({vocab.words()[static_cast<size_t>(id)], id, row[id]});
       }
     }
   return out;

@@ -7,11 +7,11 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "ops.h"
 #include "tensor.h"
+#include "tokenizer.h"
 
 namespace attnlab {
 
@@ -24,18 +24,24 @@ enum class Task { NextToken, PerPosition };
 std::string_view task_name(Task t);
 
 struct TrainedVocab {
-  std::vector<std::string> words;  // V words; words[0] = [PAD], words[1] = [UNK]
+  // The model's V words and their ids (tokenizer.h's index): [PAD] = 0, [UNK] = 1. A batch made
+  // for the model takes it as its own vocabulary (make_batch).
+  Vocabulary vocabulary;
   Task task = Task::NextToken;
   std::optional<MaskKind> mask;  // the mask it was trained with (the file's `mask`), when it says
   // The file's descriptive fields as written: title, title_zh, note, note_zh, examples (a JSON
   // array of sentences), metrics (a JSON object). Absent ones are empty.
   std::map<std::string, std::string> info;
 
-  int64_t size() const { return static_cast<int64_t>(words.size()); }
+  const std::vector<std::string>& words() const { return vocabulary.words; }
+  int64_t size() const { return static_cast<int64_t>(words().size()); }
   int id(const std::string& token) const;  // kUnkId when unknown
-  bool knows(const std::string& token) const { return index_.count(token) != 0; }
+  bool knows(const std::string& token) const { return vocabulary.find(token) >= 0; }
+  // A real token (not [PAD]) that the model reads as [UNK]: marked in the window and the manifest.
+  bool reads_as_unknown(const std::string& token) const { return token != kPadToken && !knows(token); }
   std::string field(const std::string& key) const;  // info[key] or ""
-  std::vector<std::string> examples() const;        // the examples array (empty when absent)
+  // The example sentences (info["examples"], parsed and checked when read), empty when absent.
+  const std::vector<std::string>& examples() const { return examples_; }
 
   // From a weights file's metadata; DataError (naming `origin` and the field) when `vocab` is
   // malformed: not a JSON array of distinct non-empty strings starting [PAD], [UNK].
@@ -44,7 +50,7 @@ struct TrainedVocab {
   std::map<std::string, std::string> metadata() const;
 
  private:
-  std::unordered_map<std::string, int> index_;
+  std::vector<std::string> examples_;
 };
 
 // Whether a weights file's metadata describes a trained model (it has `vocab`).

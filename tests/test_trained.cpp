@@ -90,18 +90,22 @@ class TestTrained : public QObject {
     QCOMPARE(v.field("note"), std::string("look at head 1"));
     // metadata() says it all again
     const auto again = TrainedVocab::from_metadata(v.metadata(), "g");
-    QCOMPARE(again.words, v.words);
+    QCOMPARE(again.words(), v.words());
     QVERIFY(again.task == v.task && again.mask == v.mask && again.info == v.info);
   }
 
   void malformedVocabularyIsRefusedByName() {
-    const auto err = [](const std::string& vocab, const std::string& task = "next-token") {
+    // the DataError text of reading these metadata fields, or "" when they were accepted
+    const auto refusal = [](const std::map<std::string, std::string>& meta) {
       try {
-        TrainedVocab::from_metadata({{"vocab", vocab}, {"task", task}}, "m.safetensors");
+        TrainedVocab::from_metadata(meta, "m.safetensors");
       } catch (const DataError& e) {
         return std::string(e.what());
       }
       return std::string();
+    };
+    const auto err = [&](const std::string& vocab, const std::string& task = "next-token") {
+      return refusal({{"vocab", vocab}, {"task", task}});
     };
     QVERIFY(err("[\"[PAD]\", \"[UNK]\"").find("'vocab' is not valid JSON") != std::string::npos);
     QVERIFY(err("{}").find("'vocab' is not an array") != std::string::npos);
@@ -110,14 +114,7 @@ class TestTrained : public QObject {
     QVERIFY(err("[\"[PAD]\", \"[UNK]\", \"a\", 3]").find("non-empty string") != std::string::npos);
     QVERIFY(err("[\"[PAD]\", \"[UNK]\", \"a\", \"a\"]").find("lists \"a\" twice (entries 2 and 3)") != std::string::npos);
     QVERIFY(err(vocab_json(), "masked").find("'task' = 'masked'") != std::string::npos);
-    const auto examples = [](const std::string& ex) {
-      try {
-        TrainedVocab::from_metadata({{"vocab", vocab_json()}, {"examples", ex}}, "m");
-      } catch (const DataError& e) {
-        return std::string(e.what());
-      }
-      return std::string();
-    };
+    const auto examples = [&](const std::string& ex) { return refusal({{"vocab", vocab_json()}, {"examples", ex}}); };
     QVERIFY(examples("[\"the cat\", \"\"]").find("'examples' entry 2 has no token") != std::string::npos);
     QVERIFY(examples("[\"the cat\", 7]").find("'examples' entry 2 is not a string") != std::string::npos);
     QVERIFY(examples("[\"the\\ncat\"]").find("'examples' entry 1 spans several lines") != std::string::npos);
@@ -243,7 +240,7 @@ class TestTrained : public QObject {
     const auto loaded = load(trained_file(vocab_json(), 8));
     const auto again = load(parse_safetensors(serialize_weights(loaded.cfg, loaded.weights)));
     QVERIFY(again.weights.vocab());
-    QCOMPARE(again.weights.vocab()->words, kWords);
+    QCOMPARE(again.weights.vocab()->words(), kWords);
     QCOMPARE(again.weights.vocab()->examples(), (std::vector<std::string>{"the cat sat", "the dog"}));
     QVERIFY(again.cfg.mask == MaskKind::Causal);
     for (const auto& n : loaded.weights.names())

@@ -31,7 +31,7 @@ void TokenChips::setVocabulary(std::shared_ptr<const TrainedVocab> vocab) {
 }
 
 bool TokenChips::isUnknown(const std::string& token) const {
-  return vocab_ && token != kPadToken && !vocab_->knows(token);
+  return vocab_ && vocab_->reads_as_unknown(token);
 }
 
 int TokenChips::layout(int w, std::vector<std::pair<QRectF, const std::string*>>* out) const {
