@@ -174,6 +174,14 @@ void BM_TrainedModelCompute(benchmark::State& state) {
 }
 BENCHMARK(BM_TrainedModelCompute)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// Reading one shipped model as the chooser does (parse, check every tensor, the vocabulary): the
+// window reads all of them once to list their titles, and again when one is chosen.
+void BM_LoadSampleModel(benchmark::State& state) {
+  for (auto _ : state)
+    benchmark::DoNotOptimize(ui::loadSampleModel(QStringLiteral(":/models/chinese-next-char.safetensors"), ModelConfig{}));
+}
+BENCHMARK(BM_LoadSampleModel)->Unit(benchmark::kMillisecond);
+
 // What a compute with imported weights no longer does (they are checked once, when loaded):
 // every parameter's shape and finiteness, at classroom size.
 void BM_CheckWeights(benchmark::State& state) {
