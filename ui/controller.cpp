@@ -71,7 +71,6 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->cfg.validate();
   const TrainedVocab* trained = r.weights ? r.weights->loaded.weights.vocab().get() : nullptr;
   out->batch = make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
-  out->vocab = r.weights ? r.weights->loaded.weights.vocab() : nullptr;
   const auto& b = out->batch;
   const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
                                    static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);

@@ -81,7 +81,7 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   model_->setToolTip(tr("Which weights compute the attention: seeded random numbers, a small trained model whose "
                         "heads learned real patterns, or a weights file of your own"));
   model_->addItem(tr("Random weights (seeded)"), QString());
-  for (const SampleModel& m : sampleModels()) model_->addItem(tr("Trained: %1").arg(m.title), m.path);
+  for (const SampleModel& m : sampleModels()) model_->addItem(tr("Trained: %1").arg(m.title()), m.path);
   model_->addItem(tr("Weights file…"), kFileItem);
   connect(model_, &QComboBox::activated, this, &InputPanel::chooseModel);
   auto* sampleRow = new QFormLayout;

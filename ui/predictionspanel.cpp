@@ -87,14 +87,14 @@ void PredictionsPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
   top_.clear();
   const Step* probs = nullptr;
-  if (result_ && result_->vocab) {
+  if (result_ && result_->vocab()) {
     probs = result_->trace.find(std::string(result_->cfg.cross ? "decoder" : "encoder") + ".output_head.probs");
-    if (probs) top_ = top_predictions(probs->tensor, *result_->vocab, result_->batch.text.lengths, kTopK);
+    if (probs) top_ = top_predictions(probs->tensor, *result_->vocab(), result_->batch.text.lengths, kTopK);
   }
   empty_->setVisible(top_.empty());
   body_->setVisible(!top_.empty());
   if (top_.empty()) return;
-  const TrainedVocab& v = *result_->vocab;
+  const TrainedVocab& v = *result_->vocab();
   title_->setText(tr("<b>%1</b> — %2")
                       .arg(modelTitle(v, tr("Trained model")).toHtmlEscaped(),
                            v.task == Task::NextToken ? tr("each position guesses the next token")
@@ -117,18 +117,18 @@ void PredictionsPanel::showSentence() {
   const int keep = position_->currentIndex();
   // A position the learner picked stays while the model and the sentence's length do; otherwise a
   // language model's most interesting guess is after the last word, a task's at its first place.
-  const bool same = picked_ && shownVocab_ == result_->vocab.get() && shownBatch_ == b &&
+  const bool same = picked_ && shownVocab_ == result_->vocab().get() && shownBatch_ == b &&
                     shownLength_ == static_cast<int>(top_[static_cast<size_t>(b)].size());
   const QSignalBlocker block(position_);
   position_->clear();
   for (size_t i = 0; i < top_[static_cast<size_t>(b)].size(); ++i)
     position_->addItem(tr("%1: %2").arg(i + 1).arg(text(tokens[i])));
-  const bool next = result_->vocab->task == Task::NextToken;
+  const bool next = result_->vocab()->task == Task::NextToken;
   position_->setCurrentIndex(same && keep >= 0 && keep < position_->count() ? keep
                              : next ? lastWordPosition(tokens, position_->count())
                                     : 0);
   picked_ = same;
-  shownVocab_ = result_->vocab.get();
+  shownVocab_ = result_->vocab().get();
   shownBatch_ = b;
   shownLength_ = position_->count();
   QStringList guesses;
@@ -142,7 +142,7 @@ void PredictionsPanel::showPosition() {
   const int b = sentence_->currentIndex(), i = position_->currentIndex();
   if (b < 0 || i < 0 || static_cast<size_t>(b) >= top_.size()) return;
   const auto& tokens = result_->batch.text.tokens[static_cast<size_t>(b)];
-  if (result_->vocab->task == Task::NextToken) {
+  if (result_->vocab()->task == Task::NextToken) {
     QStringList before;
     for (int k = 0; k <= i; ++k) before << text(tokens[static_cast<size_t>(k)]);
     question_->setText(tr("After “%1” the model expects:").arg(before.join(QLatin1Char(' '))));

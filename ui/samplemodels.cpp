@@ -46,10 +46,10 @@ int sampleModelIndex(const QString& path, const std::string& bytes) {
   return -1;
 }
 
+QString SampleModel::title() const { return modelTitle(*vocab, path.section(QLatin1Char('/'), -1)); }
+
 const QList<SampleModel>& sampleModels() {
-  // Titles follow the language, and the window is rebuilt when it changes: read per language.
-  static QList<SampleModel> cache[2];
-  QList<SampleModel>& out = cache[Language::effective() == UiLanguage::Chinese ? 1 : 0];
+  static QList<SampleModel> out;
   if (!out.isEmpty()) return out;
   const QStringList names = QDir(QStringLiteral(":/models")).entryList({QStringLiteral("*.safetensors")}, QDir::Files,
                                                                        QDir::Name);
@@ -57,9 +57,9 @@ const QList<SampleModel>& sampleModels() {
     const QString path = QStringLiteral(":/models/") + name;
     try {
       const auto w = loadSampleModel(path, ModelConfig{});
-      if (const auto& v = w->loaded.weights.vocab()) out.push_back({path, modelTitle(*v, name)});
+      if (const auto& v = w->loaded.weights.vocab()) out.push_back({path, v});
     } catch (const std::exception&) {
-      // a damaged resource is left out of the list; test_models checks that none is
+      // a damaged resource is left out of the list; test_models_ui checks that none is
     }
   }
   return out;

@@ -10,8 +10,9 @@
 namespace attnlab::ui {
 
 struct SampleModel {
-  QString path;   // ":/models/sort-digits.safetensors"
-  QString title;  // the model's own title, in the window's language
+  QString path;  // ":/models/sort-digits.safetensors"
+  std::shared_ptr<const TrainedVocab> vocab;
+  QString title() const;  // the model's own, in the window's language (modelTitle)
 };
 
 // Every embedded model, in file-name order (read once; a damaged one is left out).

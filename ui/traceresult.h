@@ -25,11 +25,11 @@ struct TraceResult {
   QString device;
   QString note;  // why the CPU ran when Vulkan was asked for ("" otherwise)
   quint64 generation = 0;  // the request that produced it (newest wins)
-  // A trained model's vocabulary (its output head's predictions are in the trace); null otherwise.
-  std::shared_ptr<const TrainedVocab> vocab;
   // The weights the run used (seeded, imported or a trained model's; tensors share storage), so
   // that an exported bundle holds exactly them.
   Weights weights;
+  // A trained model's vocabulary (its output head's predictions are in the trace); null otherwise.
+  const std::shared_ptr<const TrainedVocab>& vocab() const { return weights.vocab(); }
 
   // Index of a step id in trace.steps(), or -1.
   int indexOf(const std::string& id) const {

@@ -94,7 +94,7 @@ class TestModelsUi : public QObject {
     QCOMPARE(in->sentencesEdit()->toPlainText(), examples.join(QLatin1Char('\n')));
     QVERIFY(!in->dModelBox()->isEnabled() && !in->headsBox()->isEnabled());
     const auto r = w_->controller()->current();
-    QVERIFY(r->vocab);
+    QVERIFY(r->vocab());
     QVERIFY(r->cfg.mask == MaskKind::Padding);
     // the window's numbers are the file's, computed by core from the file on disk
     const auto loaded = load_weights_file(ATTNLAB_SOURCE_DIR "/sample_inputs/models/sort-digits.safetensors", {}, {});
@@ -117,7 +117,7 @@ class TestModelsUi : public QObject {
   void aChosenPositionShowsItsTopFive() {
     PredictionsPanel* p = w_->predictions();
     const auto r = w_->controller()->current();
-    const auto top = top_predictions(windowProbs(*w_), *r->vocab, r->batch.text.lengths, PredictionsPanel::kTopK);
+    const auto top = top_predictions(windowProbs(*w_), *r->vocab(), r->batch.text.lengths, PredictionsPanel::kTopK);
     for (int b = 0; b < p->sentenceBox()->count(); ++b) {
       p->sentenceBox()->setCurrentIndex(b);
       QCOMPARE(p->positionBox()->count(), int(top[size_t(b)].size()));  // real tokens only
@@ -141,7 +141,7 @@ class TestModelsUi : public QObject {
     const auto r = w_->controller()->current();
     const Tensor& ids = r->trace.find("encoder.token_ids")->tensor;
     QCOMPARE(ids.at({0, 2}), float(kUnkId));
-    QCOMPARE(ids.at({0, 0}), float(r->vocab->id("3")));
+    QCOMPARE(ids.at({0, 0}), float(r->vocab()->id("3")));
     if (qEnvironmentVariableIsSet("ATTNLAB_SHOT"))
       w_->grab().save(qEnvironmentVariable("ATTNLAB_SHOT") + QStringLiteral("/models-sort.png"));
   }
@@ -184,7 +184,7 @@ class TestModelsUi : public QObject {
     const Tensor before = windowProbs(*w_).clone();
     QCOMPARE(w_->saveSession(path), QString());
     choose(*w_, 0);
-    QVERIFY(!w_->controller()->current()->vocab);
+    QVERIFY(!w_->controller()->current()->vocab());
     QCOMPARE(w_->openSession(path), QString());
     test::settle(*w_);
     QCOMPARE(w_->inputs()->modelBox()->currentIndex(), chooserIndex(w_->inputs(), QStringLiteral("sort-digits.safetensors")));
@@ -195,9 +195,9 @@ class TestModelsUi : public QObject {
     for (const QString& f : shippedModels()) {
       choose(*w_, chooserIndex(w_->inputs(), f));
       const auto r = w_->controller()->current();
-      QVERIFY2(r->vocab, qPrintable(f));
-      if (r->vocab->task != Task::NextToken) continue;
-      QVERIFY(r->vocab->mask && r->cfg.mask == *r->vocab->mask);
+      QVERIFY2(r->vocab(), qPrintable(f));
+      if (r->vocab()->task != Task::NextToken) continue;
+      QVERIFY(r->vocab()->mask && r->cfg.mask == *r->vocab()->mask);
       PredictionsPanel* p = w_->predictions();
       p->sentenceBox()->setCurrentIndex(0);
       // a language model's panel starts after the last word (before a closing punctuation mark,
@@ -243,7 +243,7 @@ class TestModelsUi : public QObject {
     choose(*w_, 0);
     QVERIFY(!w_->inputs()->importedWeights());
     QVERIFY(w_->inputs()->dModelBox()->isEnabled());
-    QVERIFY(!w_->controller()->current()->vocab);
+    QVERIFY(!w_->controller()->current()->vocab());
     QVERIFY(!w_->predictions()->hasPredictions());
     QVERIFY(!w_->inputs()->chips()->isUnknown("x"));  // every word is its own again
   }
