@@ -27,6 +27,25 @@ void add_model_options(CLI::App& app, ModelOptions& o) {
   app.add_option("--memory-budget", o.memory_budget_mib, "refuse a run larger than this many MiB (default 4096)");
 }
 
+void add_variant_options(CLI::App& app, VariantOptions& o) {
+  app.add_option("--variant", o.kind,
+                 "an attention variant run beside one encoder self-attention block: window, bigbird, topk, linformer, "
+                 "linear, relative, alibi, axial, kv_cache, tiled (default none)");
+  app.add_option("--variant-layer", o.cfg.layer, "the encoder layer it runs in, from 0 (default 0)");
+  const VariantConfig d;
+  for (VariantKind k : all_variants())
+    for (const auto& p : variant_params(k))
+      if (!app.get_option_no_throw(p.option))
+        app.add_option(p.option, o.cfg.*p.field,
+                       std::string("a knob of --variant (default ") + std::to_string(d.*p.field) + "; docs/cli.md)");
+}
+
+VariantConfig to_variant(const VariantOptions& o) {
+  VariantConfig v = o.cfg;
+  v.kind = parse_variant(o.kind);
+  return v;
+}
+
 ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given) {
   ModelConfig c;
   c.d_model = o.d_model;

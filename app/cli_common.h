@@ -23,6 +23,13 @@ struct ModelOptions {
 };
 
 void add_model_options(CLI::App& app, ModelOptions& o);
+// --variant KIND and its knobs (--variant-layer, --variant-window, …; docs/cli.md).
+struct VariantOptions {
+  std::string kind = "none";
+  VariantConfig cfg;
+};
+void add_variant_options(CLI::App& app, VariantOptions& o);
+VariantConfig to_variant(const VariantOptions& o);
 // d_ff_given: --d-ff was typed (otherwise F = 4·D).
 ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given);
 // The long names ("--heads", …) of the options the user actually typed.

@@ -23,6 +23,7 @@ namespace {
 
 struct ExportArgs {
   ModelOptions model;
+  VariantOptions variant;
   std::string out, text_file, weights, format = "npz";
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
@@ -114,6 +115,10 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
   const bool cross = !a.memory_texts.empty();
   ModelConfig cfg = to_config(a.model, cross, sub.count("--d-ff") > 0);
   cfg.faults = parse_faults(a.faults);
+  cfg.variant = to_variant(a.variant);
+  if (cfg.variant.on() && !cfg.faults.empty())
+    throw ConfigError("--variant: cannot run beside --fault (a planted bug changes the block it is compared with); "
+                      "drop one of them");
   Formats formats = parse_formats(a.format, {a.out, a.force});
   check_output_dir(a.out, a.force);
 
@@ -178,6 +183,7 @@ void add_export_command(CLI::App& app) {
   sub->add_option("--text-file", args->text_file, "one sentence per line (UTF-8)");
   sub->add_option("--memory-text", args->memory_texts,
                   "source sentence for encoder-decoder mode; once for all or once per --text");
+  add_variant_options(*sub, args->variant);
   sub->add_option("--weights", args->weights, "load weights and their configuration from a .safetensors file");
   sub->add_option("--format", args->format, "comma-separated from npz,png,svg,csv (default npz)");
   sub->add_option("--fault", args->faults, "inject a classic attention bug; repeat for more: " + fault_ids());

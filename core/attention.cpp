@@ -4,6 +4,7 @@
 
 #include "attention_tiled.h"
 #include "errors.h"
+#include "variants.h"
 
 namespace attnlab {
 
@@ -202,8 +203,9 @@ Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
   return {weights, w_id};
 }
 
-// Scores: QKᵀ (B,H,Tq,Tk), then / √Dh, then −∞ where masked, then softmax over keys.
-Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k) {
+// Scores: QKᵀ (B,H,Tq,Tk), then / √Dh, then −∞ where masked, then softmax over keys. The masked
+// scores are handed out through `masked_out` when asked (the variants' top-k reads them).
+Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k, Flow* masked_out = nullptr) {
   Tensor kt = k.t.transpose(-2, -1);
   auto kt_id = record_step(c.rec, c.id("k_t"), kt, [&] {
     return StepInfo{.title = "Transpose K", .formula = "Kᵀ: (B, H, Tk, Dh) → (B, H, Dh, Tk)",
@@ -217,6 +219,7 @@ Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k) {
   const Flow scores = scale_scores(c, {qk, qk_id});
   if (c.has(Fault::MaskAfterSoftmax)) return mask_after_softmax(c, scores);
   const Flow masked = mask_scores(c, scores);
+  if (masked_out) *masked_out = masked;
   Tensor weights = softmax_of(c, masked.t);
   auto w_id = record_step(c.rec, c.id("weights"), weights, [&] {
     if (c.has(Fault::SoftmaxOverQueries))
@@ -362,7 +365,14 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
   } else if (a.overview_cap > 0) {
     ho = tiled_head_outputs(c, heads[0], heads[1], heads[2]);
   } else {
-    ho = head_outputs(c, attention_weights(c, heads[0], heads[1]), heads[2]);
+    Flow masked;
+    ho = head_outputs(c, attention_weights(c, heads[0], heads[1], &masked), heads[2]);
+    if (a.variant && a.variant->on() && rec.enabled())
+      record_variant({.cfg = *a.variant, .layer_prefix = a.prefix.substr(0, a.prefix.size() - std::string("self_attn.").size()),
+                      .attn_prefix = a.prefix, .x = *a.query, .q = heads[0], .k = heads[1], .v = heads[2],
+                      .mask = *a.mask, .masked_scores = masked, .reference = ho, .w = w,
+                      .causal = a.causal, .seed = a.seed},
+                     rec);
   }
   const Flow ctx = merge_heads(c, ho);
 

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "faults.h"
 #include "step_builder.h"
+#include "variant_config.h"
 #include "weights.h"
 
 namespace attnlab {
@@ -24,6 +25,11 @@ struct AttentionArgs {
   // undefined tensor): no (B, Tq, Tk) tensor is made unless the backend needs one.
   const KeyRanges* ranges = nullptr;
   int64_t overview_cap = 0;  // ModelConfig::overview_cap when traces_overview(), else 0
+  // A variant to record beside this block (variants.h; traced self-attention only), the seed of
+  // its numbers and whether the block's mask is causal.
+  const VariantConfig* variant = nullptr;
+  uint64_t seed = 0;
+  bool causal = false;
 };
 
 // Returns the output projection (B, Tq, D) and its step id.

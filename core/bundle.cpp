@@ -13,6 +13,7 @@
 #include "eigen_types.h"
 #include "errors.h"
 #include "npz.h"
+#include "variants.h"
 #include "weights_file.h"
 #include "reproduce_py.h"  // generated: core/reproduce/reproduce.py as a string
 
@@ -143,6 +144,7 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
     for (Fault f : cfg.faults) ids.push_back(fault_info(f).id);
     m["config"]["faults"] = std::move(ids);
   }
+  if (cfg.variant.on()) m["config"]["variant"] = variant_config_json(cfg.variant);
   m["tokens"] = batch.text.tokens;
   if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
   m["vocabulary"] = batch.vocab.words;
@@ -154,6 +156,29 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
   m["steps"] = std::move(steps);
   m["timings_ms"] = {{"forward", run.forward_ms}, {"export", export_ms}};
   return m;
+}
+
+json variant_config_json(const VariantConfig& v) {
+  json j = {{"kind", variant_name(v.kind)}, {"layer", v.layer}};
+  for (const auto& p : variant_params(v.kind)) j[p.name] = v.*p.field;
+  return j;
+}
+
+json variant_json(const ModelConfig& cfg, const Trace& trace) {
+  const auto s = summarize_variant(cfg.variant, trace, cfg.d_model);
+  if (!s) return nullptr;
+  const auto pair = [](double v, double r) { return json{{"variant", v}, {"reference", r}, {"ratio", r > 0 ? v / r : 0.0}}; };
+  json j = {{"kind", variant_name(s->kind)},
+            {"block", "encoder.layers." + std::to_string(cfg.variant.layer) + ".self_attn"},
+            {"steps", s->prefix},
+            {"reference", s->kind == VariantKind::KvCache ? "decoding without a cache" : "full attention"},
+            {"flops", pair(s->cost.flops, s->reference_cost.flops)},
+            {"bytes", pair(s->cost.bytes, s->reference_cost.bytes)},
+            {"max_abs_error", s->max_abs},
+            {"rel_error", s->rel_error},
+            {"counted_queries", s->counted_queries}};
+  if (s->agreement >= 0) j["agreement"] = s->agreement;
+  return j;
 }
 
 json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace) {
@@ -215,6 +240,7 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     json manifest = manifest_json(cfg, batch, trace, run, export_ms);
     if (w.vocab()) manifest["model"] = model_json(*w.vocab(), batch, trace);
+    if (json v = variant_json(cfg, trace); !v.is_null()) manifest["variant"] = std::move(v);
     write_file(tmp / "manifest.json", manifest.dump(1) + "\n");
     // Swap into place: an existing target (allowed by check_output_dir) is moved aside first.
     fs::path old;

@@ -46,6 +46,10 @@ nlohmann::json manifest_json(const ModelConfig& cfg, const Batch& batch, const T
 
 // A trained model's part of the manifest ("model"): title, task, vocabulary size, the positions
 // of tokens it does not know, and its top-5 predictions for every real position of every sentence.
+// The variant's configuration (config.variant) and what it cost and changed (manifest "variant";
+// docs/cli.md, "Attention variants"); null when the trace holds no variant.
+nlohmann::json variant_config_json(const VariantConfig& v);
+nlohmann::json variant_json(const ModelConfig& cfg, const Trace& trace);
 nlohmann::json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace);
 
 // Writes the bundle atomically. Throws DataError (with the path and the reason) on I/O failure.

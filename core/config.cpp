@@ -27,6 +27,7 @@ void ModelConfig::validate() const {
   in_range("--layers", layers, 1, Limits::kMaxLayers);
   if (!std::isfinite(eps) || eps <= 0 || eps >= 1)
     throw ConfigError("--eps: " + format_double(eps) + " must be a positive number below 1");
+  validate_variant(variant, layers, encoder_mask());
 }
 
 std::string_view norm_name(Norm n) { return n == Norm::Pre ? "pre" : "post"; }

@@ -7,6 +7,7 @@
 
 #include "faults.h"
 #include "ops.h"
+#include "variant_config.h"
 
 namespace attnlab {
 
@@ -37,10 +38,17 @@ struct ModelConfig {
   // (B, H, Tq, Tk) tensor) and records an overview of the weights, at most N × N per head
   // (attention_tiled.h), for texts whose score tensors would not fit. Ignored with faults.
   int64_t overview_cap = 0;
+  // Traced runs only: an attention variant run beside one encoder self-attention block
+  // (variants.h). Skipped with faults or the overview, which have no full score tensors.
+  VariantConfig variant;
 
   bool has(Fault f) const { return faults.count(f) > 0; }
   // Whether a traced run computes attention tiled and records the overview (see overview_cap).
   bool traces_overview() const { return overview_cap > 0 && faults.empty(); }
+  // Whether a traced run records the variant's steps.
+  bool traces_variant() const { return variant.on() && faults.empty() && !traces_overview(); }
+  // The encoder's self-attention mask (cross mode: padding; `mask` is then the decoder's).
+  MaskKind encoder_mask() const { return cross ? MaskKind::Padding : mask; }
 
   int64_t d_head() const { return d_model / heads; }
   // Throws ConfigError naming the option and the rule (e.g. heads not dividing d_model, which

@@ -85,15 +85,18 @@ Flow layer_output(const LayerCtx& c, const Flow& last) {
 }
 
 Flow attention(const LayerCtx& c, const std::string& name, const Flow& x, const Flow& memory, const Flow& mask,
-               const KeyRanges* ranges = nullptr) {
+               const KeyRanges* ranges = nullptr, const VariantConfig* variant = nullptr) {
+  const MaskKind m = c.cfg.encoder_mask();
   return multi_head_attention(
       {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges,
-       c.cfg.traces_overview() ? c.cfg.overview_cap : 0},
+       c.cfg.traces_overview() ? c.cfg.overview_cap : 0, variant, c.cfg.seed,
+       m == MaskKind::Causal || m == MaskKind::PaddingCausal},
       c.w, c.rec);
 }
 
-Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const KeyRanges* ranges = nullptr) {
-  return attention(c, "self_attn.", x, x, mask, ranges);
+Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const KeyRanges* ranges = nullptr,
+                    const VariantConfig* variant = nullptr) {
+  return attention(c, "self_attn.", x, x, mask, ranges, variant);
 }
 
 }  // namespace
@@ -101,7 +104,10 @@ Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const Ke
 Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
                    const Flow& mask, Recorder& rec, Backend& be, const KeyRanges* ranges) {
   const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + ".", be};
-  Flow s = sublayer(c, 1, x, [&](const Flow& in) { return self_attention(c, in, mask, ranges); });
+  const bool variant = c.rec.enabled() && cfg.traces_variant() && cfg.variant.layer == i;
+  Flow s = sublayer(c, 1, x, [&](const Flow& in) {
+    return self_attention(c, in, mask, ranges, variant ? &cfg.variant : nullptr);
+  });
   s = sublayer(c, 2, s, [&](const Flow& in) { return feed_forward(c, in); });
   return layer_output(c, s);
 }

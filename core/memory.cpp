@@ -5,6 +5,7 @@
 
 #include "attention_tiled.h"
 #include "errors.h"
+#include "variants.h"
 #include "weights.h"
 
 namespace attnlab {
@@ -60,6 +61,7 @@ MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b, int64_t s, int64
     largest = std::max({largest, score_tensor_floats(c, b, t, t), score_tensor_floats(c, b, t, s)});
   }
   if (trained) f += 2 * b * (c.cross ? t : s) * vocab;  // logits and probabilities
+  if (c.traces_variant()) f += variant_trace_floats(c.variant, b, s, c.heads, d);
   MemoryEstimate e;
   e.trace_bytes = f * 4;
   e.weights_bytes = 2 * (parameter_count(c) + (trained ? vocab * (2 * d + 1) : 0)) * 4;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base64.h"
+#include "bundle.h"
 #include "errors.h"
 #include "ops.h"
 
@@ -59,6 +60,16 @@ class Fields {
   const std::string& origin_;
 };
 
+// "config.variant": {"kind", "layer", and the kind's knobs} (variant_params).
+VariantConfig read_variant(const Fields& f, const json& v) {
+  if (!v.is_object()) f.fail("config.variant", "should be an object");
+  VariantConfig out;
+  out.kind = parse_variant(f.text(v, "kind", "none", "config.variant."));
+  out.layer = f.integer(v, "config.variant.", "layer", 0);
+  for (const auto& p : variant_params(out.kind)) out.*p.field = f.integer(v, "config.variant.", p.name, out.*p.field);
+  return out;
+}
+
 // The session's "config" object → a ModelConfig, each knob checked as the command line does.
 ModelConfig read_config(const Fields& f, const json& c) {
   if (!c.is_object()) f.fail("config", "should be an object");
@@ -75,6 +86,7 @@ ModelConfig read_config(const Fields& f, const json& c) {
     cfg.activation = parse_activation(f.text(c, "activation", std::string(activation_name(cfg.activation)), "config."));
     cfg.positional = parse_positional(f.text(c, "positional", std::string(positional_name(cfg.positional)), "config."));
     if (cfg.overview_cap < 0 || cfg.overview_cap > 4096) f.fail("config.overview_cap", "should be 0 or 1 … 4096");
+    if (const json* v = f.find(c, "variant")) cfg.variant = read_variant(f, *v);
     cfg.validate();
   } catch (const ConfigError& e) {
     f.fail("config", std::string("cannot be used: ") + e.what());
@@ -128,6 +140,7 @@ std::string session_json(const Session& s) {
       {"view",
        {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib},
         {"tab", s.view_tab.empty() ? std::string("values") : s.view_tab}, {"sentence", s.sentence}, {"head", s.head}}}};
+  if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
     j["weights"] = {{"name", s.weights.name}};
