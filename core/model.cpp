@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "errors.h"
+#include "variants.h"
 #include "layers.h"
 #include "rng.h"
 #include "step_builder.h"
@@ -284,7 +285,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   return y.t;
 }
 
-int64_t count_steps(const ModelConfig& cfg) {
+int64_t count_steps(const ModelConfig& cfg, int64_t encoder_tokens) {
   class Counter final : public Recorder {
    public:
     bool enabled() const override { return true; }
@@ -294,13 +295,14 @@ int64_t count_steps(const ModelConfig& cfg) {
   ModelConfig tiny = cfg;
   if (!cfg.has(Fault::IndivisibleHeads)) tiny.d_model = 2 * cfg.heads;  // even, for the sinusoids
   tiny.d_ff = 1;
+  tiny.variant = {};
   try {
     forward(tiny, init_weights(tiny), make_batch({"a"}, cfg.cross ? std::vector<std::string>{"a"} : std::vector<std::string>{}),
             counter);
   } catch (const ShapeError&) {
     // a fault that stops the run: the steps before it are all it records
   }
-  return counter.n;
+  return counter.n + (cfg.traces_variant() ? variant_step_count(cfg.variant, encoder_tokens) : 0);
 }
 
 namespace {

@@ -53,8 +53,9 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
 
 // How many steps a traced forward pass with this configuration records (whatever the text):
 // the model run at the smallest sizes (D = heads, one token) with a counting recorder. With a
-// fault that stops the run (indivisible heads), the steps before it.
-int64_t count_steps(const ModelConfig& cfg);
+// fault that stops the run (indivisible heads), the steps before it. A variant's walk-throughs
+// depend on the length: encoder_tokens is the encoder's padded sequence length.
+int64_t count_steps(const ModelConfig& cfg, int64_t encoder_tokens = 1);
 
 // An encoder stack over a ready input (for benchmarks): x (B,S,D), mask (B,S,S).
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,

@@ -111,6 +111,26 @@ std::optional<VariantSummary> summarize_variant(const VariantConfig& v, const Tr
   return s;
 }
 
+int64_t variant_step_count(const VariantConfig& v, int64_t t) {
+  switch (v.kind) {
+    case VariantKind::Window:
+    case VariantKind::BigBird:
+    case VariantKind::TopK:
+    case VariantKind::Alibi: return 4;        // (bias or pattern), weights, head_out, error
+    case VariantKind::RelativeBias: return 5;  // + the table
+    case VariantKind::Linformer: return 7;
+    case VariantKind::Linear:
+    case VariantKind::Axial: return 8;
+    case VariantKind::KvCache: return 4 * t + 3;  // k, v, attn, out per token; head_out, reference, error
+    case VariantKind::Tiled: {
+      const int64_t tiles = (t + v.tile - 1) / v.tile;
+      return 5 * tiles + 1;  // scores, m, l, o per tile, rescale after the first; head_out, error
+    }
+    case VariantKind::None: break;
+  }
+  return 0;
+}
+
 int64_t variant_trace_floats(const VariantConfig& v, int64_t b, int64_t t, int64_t h, int64_t d) {
   const int64_t sq = b * h * t * t, out = b * t * d, err = b * t, dh = d / h;
   switch (v.kind) {

@@ -92,6 +92,9 @@ struct VariantSummary {
 // The summary of a traced run's variant; nullopt when the trace has none.
 std::optional<VariantSummary> summarize_variant(const VariantConfig& v, const Trace& trace, int64_t d_model);
 
+// How many steps a variant records over t tokens.
+int64_t variant_step_count(const VariantConfig& v, int64_t t);
+
 // The floats a traced run's variant records (memory.h's exact estimate): b sentences of t tokens.
 int64_t variant_trace_floats(const VariantConfig& v, int64_t b, int64_t t, int64_t heads, int64_t d_model);
 

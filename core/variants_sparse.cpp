@@ -149,7 +149,8 @@ Tensor record_bias(const Ctx& c) {
 }
 
 // Two stages on a grid `width` tokens wide: attention within each row, then within each column
-// over the row stage's outputs. Every token reaches every other in two hops.
+// over the row stage's outputs. In two hops query i reaches key j through the token in j's row
+// and i's column (every key, when the grid is full).
 Tensor record_axial(const Ctx& c) {
   const int64_t w = c.in.cfg.grid_width;
   const std::string ws = std::to_string(w);
@@ -182,7 +183,7 @@ Tensor record_axial(const Ctx& c) {
     const std::string o_name = rows ? "row_out" : "head_out";
     const std::string o_id = record_step(c.rec, c.id(o_name), s.out, [&] {
       return StepInfo{.title = rows ? "Axial: row outputs" : "Axial: column outputs (the result)",
-                      .formula = rows ? "A_row·V" : "A_col·(A_row·V): two hops reach every token",
+                      .formula = rows ? "A_row·V" : "A_col·(A_row·V): in two hops a query reaches every key whose row has a token in its column",
                       .code = o_name + " = " + n + "_weights @ " + (rows ? "v" : "row_out"),
                       .result = o_name,
                       .bindings = {step_var(n + "_weights", w_id), step_var(rows ? "v" : "row_out", out.id)}};

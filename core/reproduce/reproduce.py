@@ -226,6 +226,196 @@ def build(cfg, weights, stack):
     return layers
 
 
+# --------------------------------------------------------------------------- attention variants
+# docs/cli.md, "Attention variants": each variant recomputed from the block's q, k, v with dense
+# (T, T) masks and plain loops, independently of the step code lines.
+
+M64 = (1 << 64) - 1
+
+
+def _mix(z):
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+class Stream:
+    """rng.h: the SplitMix64 stream named `name` for `seed`."""
+
+    def __init__(self, name, seed):
+        h = 0xCBF29CE484222325
+        for c in name.encode("utf-8"):
+            h = ((h ^ c) * 0x100000001B3) & M64
+        self.base = h ^ _mix(seed)
+
+    def u64(self, i):
+        return _mix((self.base + (i + 1) * 0x9E3779B97F4A7C15) & M64)
+
+    def uniform(self, i):
+        return ((self.u64(i) >> 11) + 1) * 2.0 ** -53
+
+    def normal(self, j):
+        return math.sqrt(-2.0 * math.log(self.uniform(2 * j))) * math.cos(2.0 * math.pi * self.uniform(2 * j + 1))
+
+
+def _softmax_rows(scores, keep):
+    """softmax over the kept entries of each row; a row with none kept is all zeros."""
+    s = scores.masked_fill(~keep, float("-inf"))
+    return torch.nan_to_num(torch.softmax(s, dim=-1), nan=0.0)
+
+
+def _bigbird(t, v, heads, seed):
+    nb = (t + v["block"] - 1) // v["block"]
+    rnd = Stream("variant.bigbird", seed)
+    out = torch.zeros(heads, t, t, dtype=torch.bool)
+    for h in range(heads):
+        for qb in range(nb):
+            row = [abs(qb - kb) <= 1 or qb < v["globals"] or kb < v["globals"] for kb in range(nb)]
+            for i in range(v["random_blocks"]):
+                rest = [kb for kb in range(nb) if not row[kb]]
+                if not rest:
+                    break
+                row[rest[rnd.u64((h * nb + qb) * v["random_blocks"] + i) % len(rest)]] = True
+            for kb in range(nb):
+                if row[kb]:
+                    out[h, qb * v["block"]:(qb + 1) * v["block"], kb * v["block"]:(kb + 1) * v["block"]] = True
+    return out
+
+
+def variant(chk, manifest, trace, weights, cfg):
+    v = cfg.get("variant")
+    if not v:
+        return
+    kind, layer = v["kind"], v["layer"]
+    p = f"encoder.layers.{layer}.variant.{kind}."
+    a = f"encoder.layers.{layer}.self_attn."
+    q, k, val = (torch.from_numpy(trace[a + n]).double() for n in ("q", "k", "v"))
+    mask = torch.from_numpy(trace["encoder.mask"]) > 0                       # (B, T, T)
+    b, heads, t, dh = q.shape
+    full = torch.from_numpy(trace[a + "head_out"]).double()
+    scores = q @ k.transpose(-2, -1) / math.sqrt(dh)
+    idx = torch.arange(t)
+    dist = idx[None, :] - idx[:, None]                                        # j − i
+    real_key = mask.any(dim=1)                                                 # (B, T)
+    seed = cfg["seed"]
+    ref = full
+
+    def sparse(name, keep):  # keep (B, H, T, T)
+        chk[p + name] = keep.float()
+        w = _softmax_rows(scores, keep)
+        chk[p + "weights"] = w
+        return w @ val
+
+    if kind == "window":
+        band = (dist.abs() <= v["window"]) | (idx[:, None] < v["globals"]) | (idx[None, :] < v["globals"])
+        out = sparse("pattern", (band[None, None] & mask[:, None]).expand(b, heads, t, t))
+    elif kind == "bigbird":
+        out = sparse("pattern", _bigbird(t, v, heads, seed)[None] & mask[:, None])
+    elif kind == "topk":
+        masked = scores.masked_fill(~mask[:, None], float("-inf"))
+        kth = masked.sort(dim=-1, descending=True).values[..., min(v["top_k"], t) - 1:min(v["top_k"], t)]
+        out = sparse("pattern", (masked >= kth) & mask[:, None])
+    elif kind in ("relative", "alibi"):
+        if kind == "relative":
+            m = v["max_distance"]
+            rs = Stream("variant.relative_bias", seed)
+            table = torch.tensor([[rs.normal(h * (2 * m + 1) + o) for o in range(2 * m + 1)] for h in range(heads)],
+                                 dtype=torch.float32).double()
+            chk[p + "table"] = table
+            bias = table[:, dist.clamp(-m, m) + m]
+        else:
+            slopes = torch.tensor([2.0 ** (-8.0 * (h + 1) / heads) for h in range(heads)], dtype=torch.float64)
+            bias = -slopes[:, None, None] * dist.abs()
+        chk[p + "bias"] = bias
+        w = _softmax_rows(scores + bias[None], mask[:, None].expand(b, heads, t, t))
+        chk[p + "weights"] = w
+        out = w @ val
+    elif kind == "axial":
+        g = v["grid_width"]
+        keep = {}
+        for stage, same in (("row", idx[:, None] // g == idx[None, :] // g), ("col", idx[:, None] % g == idx[None, :] % g)):
+            keep[stage] = (same[None, None] & mask[:, None]).expand(b, heads, t, t)
+            chk[p + stage + "_pattern"] = keep[stage].float()
+        rw = _softmax_rows(scores, keep["row"])
+        cw = _softmax_rows(scores, keep["col"])
+        chk[p + "row_weights"], chk[p + "col_weights"] = rw, cw
+        chk[p + "row_out"] = rw @ val
+        chk[p + "effective"] = cw @ rw
+        out = cw @ (rw @ val)
+    elif kind == "linformer":
+        r = v["rank"]
+        e = torch.tensor([[Stream(f"variant.linformer.row{i}", seed).normal(j) for j in range(t)] for i in range(r)],
+                         dtype=torch.float64) / math.sqrt(r)
+        e = e.float().double()  # stored as float32
+        chk[p + "projection"] = e
+        keep = real_key[:, None, :, None].double()
+        k_low, v_low = e @ (k * keep), e @ (val * keep)
+        chk[p + "k_low"], chk[p + "v_low"] = k_low, v_low
+        w = torch.softmax(q @ k_low.transpose(-2, -1) / math.sqrt(dh), dim=-1)
+        chk[p + "low_weights"] = w
+        chk[p + "effective"] = (w @ e) * real_key[:, None, None, :]
+        out = w @ v_low
+    elif kind == "linear":
+        causal = cfg["mask"] in ("causal", "padding+causal") and not cfg.get("cross_attention")
+        phi_q = F.elu(q) + 1
+        phi_k = (F.elu(k) + 1) * real_key[:, None, :, None]
+        chk[p + "phi_q"], chk[p + "phi_k"] = phi_q, phi_k
+        chk[p + "kv"] = phi_k.transpose(-2, -1) @ val
+        chk[p + "k_sum"] = phi_k.sum(dim=2)
+        a_mat = phi_q @ phi_k.transpose(-2, -1)
+        if causal:
+            a_mat = a_mat * torch.ones(t, t).tril()
+        quad = a_mat / a_mat.sum(-1, keepdim=True)
+        chk[p + "quadratic"] = quad
+        out = torch.zeros_like(q)                  # the O(T) way, one query at a time
+        for i in range(t):
+            js = slice(0, i + 1) if causal else slice(0, t)
+            s_mat = phi_k[:, :, js].transpose(-2, -1) @ val[:, :, js]
+            z = phi_k[:, :, js].sum(dim=2)
+            out[:, :, i] = (phi_q[:, :, i, None, :] @ s_mat)[:, :, 0] / (phi_q[:, :, i] * z).sum(-1, keepdim=True)
+        chk[p + "quadratic_out"] = quad @ val
+    elif kind == "kv_cache":
+        # Projecting token t alone gives row t of the whole sequence's projection.
+        xs = torch.stack([torch.from_numpy(trace[a + n + "_proj"]).double() for n in "qkv"])  # (3, B, T, D)
+        outs = []
+        for step in range(t):
+            kc = xs[1, :, :step + 1].view(b, step + 1, heads, dh).transpose(1, 2)
+            vc = xs[2, :, :step + 1].view(b, step + 1, heads, dh).transpose(1, 2)
+            chk[p + f"t{step}.k_cache"], chk[p + f"t{step}.v_cache"] = kc, vc
+            qt = xs[0, :, step:step + 1].view(b, 1, heads, dh).transpose(1, 2)
+            w = _softmax_rows(qt @ kc.transpose(-2, -1) / math.sqrt(dh), mask[:, None, step:step + 1, :step + 1])
+            chk[p + f"t{step}.attn"] = w
+            outs.append(w @ vc)
+            chk[p + f"t{step}.out"] = outs[-1]
+        out = torch.cat(outs, dim=2)
+        ref = _softmax_rows(scores, (mask & torch.ones(t, t, dtype=torch.bool).tril())[:, None]) @ val
+        chk[p + "reference"] = ref
+    elif kind == "tiled":
+        keep = mask[:, None].expand(b, heads, t, t)
+        m_run = torch.full((b, heads, t, 1), float("-inf"), dtype=torch.float64)
+        l_run = torch.zeros(b, heads, t, 1, dtype=torch.float64)
+        o_run = torch.zeros_like(q)
+        for j, start in enumerate(range(0, t, v["tile"])):
+            end = min(start + v["tile"], t)
+            s_blk = scores[..., start:end].masked_fill(~keep[..., start:end], float("-inf"))
+            chk[p + f"tile{j}.scores"] = s_blk
+            m_new = torch.maximum(m_run, s_blk.amax(-1, keepdim=True))
+            r = torch.nan_to_num(torch.exp(m_run - m_new), nan=0.0)
+            if j:
+                chk[p + f"tile{j}.rescale"] = r
+            e_blk = torch.nan_to_num(torch.exp(s_blk - m_new), nan=0.0)
+            l_run = l_run * r + e_blk.sum(-1, keepdim=True)
+            o_run = o_run * r + e_blk @ val[..., start:end, :]
+            m_run = m_new
+            chk[p + f"tile{j}.m"], chk[p + f"tile{j}.l"], chk[p + f"tile{j}.o"] = m_run, l_run, o_run
+        out = torch.nan_to_num(o_run / l_run, nan=0.0)
+    else:
+        return
+    chk[p + "head_out"] = out
+    own = torch.diagonal(mask, dim1=1, dim2=2)                                  # the query's own key visible
+    chk[p + "error"] = (out - ref).abs().amax(dim=(1, 3)) * own
+
+
 def run(folder):
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     cfg = manifest["config"]
@@ -275,6 +465,7 @@ def run(folder):
             chk[p + "output"] = y
         if vocab is not None:
             output_head(chk, "decoder", y, weights, manifest)
+    variant(chk, manifest, trace, weights, cfg)
     return manifest, chk
 
 

@@ -3,6 +3,7 @@ besides NumPy): locating the binary, running it, a tiny safetensors reader/write
 runner that prints the final "N passed, N failed" line and sets the exit status."""
 
 import json
+import math
 import os
 import shutil
 import struct
@@ -229,3 +230,48 @@ def main(module_name="__main__", epilogue=None):
     print("%d passed, %d failed" % (result.passed, result.failed))
     sys.stdout.flush()
     sys.exit(0 if result.failed == 0 and result.wasSuccessful() else 1)
+
+
+# --------------------------------------------------------------------------- comparing with PyTorch
+
+def compare(a, b, atol=1e-5, rtol=1e-4):
+    """(ok, max |a-b|, max |a-b| / (atol + rtol|b|), first bad index) with infinities/NaN equal."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return False, math.inf, math.inf, None
+    same_special = (np.isnan(a) & np.isnan(b)) | (np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b)))
+    finite = np.isfinite(a) & np.isfinite(b)
+    bad_special = ~(same_special | finite)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.where(finite, np.abs(np.where(finite, a, 0.0) - np.where(finite, b, 0.0)), 0.0)
+    tol = atol + rtol * np.abs(np.where(finite, b, 0.0))
+    ratio = diff / tol
+    ok_elem = (diff <= tol) & ~bad_special
+    ok = bool(ok_elem.all())
+    first = None if ok else tuple(int(i) for i in np.argwhere(~ok_elem)[0])
+    mx = float(diff.max()) if diff.size else 0.0
+    mr = float(ratio.max()) if ratio.size else 0.0
+    if bad_special.any():
+        mx = mr = math.inf
+    return ok, mx, mr, first
+
+
+def strided_tensor(arr, shape, strides):
+    """A tensor holding arr's values laid out with the given strides (when they do not overlap)."""
+    arr = np.ascontiguousarray(arr)
+    shape = list(shape)
+    strides = list(strides)
+    if len(shape) != arr.ndim or list(arr.shape) != shape or len(strides) != len(shape):
+        return torch.from_numpy(arr.copy())
+    if arr.size > 1:
+        idx = np.zeros(1, dtype=np.int64)
+        for size, st in zip(shape, strides):
+            idx = (idx[:, None] + np.arange(size, dtype=np.int64)[None, :] * st).reshape(-1)
+        if (idx < 0).any() or len(np.unique(idx)) != idx.size:
+            return torch.from_numpy(arr.copy())  # overlapping layout: cannot be reproduced by writing
+    import torch  # only the PyTorch tests call this
+
+    t = torch.empty_strided(shape, strides, dtype=torch.float32)
+    t.copy_(torch.from_numpy(arr))
+    return t

@@ -34,11 +34,10 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import attnlab_testlib as lib  # noqa: E402
-from attnlab_testlib import run_attnlab  # noqa: E402
+from attnlab_testlib import compare, run_attnlab, strided_tensor  # noqa: E402
 
 torch.set_num_threads(2)
 
-ATOL, RTOL = 1e-5, 1e-4
 PAD = "[PAD]"
 
 EN2 = ["--text", "The cat sat on the mat.", "--text", "Dogs bark."]
@@ -101,29 +100,6 @@ WORST = {"ratio": 0.0, "abs": 0.0, "where": "-", "ref_ratio": 0.0, "ref_abs": 0.
 STRIDE_MISMATCHES = []
 
 
-def compare(a, b):
-    """(ok, max |a-b|, max |a-b| / (atol + rtol|b|), first bad index) with infinities/NaN equal."""
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    if a.shape != b.shape:
-        return False, math.inf, math.inf, None
-    same_special = (np.isnan(a) & np.isnan(b)) | (np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b)))
-    finite = np.isfinite(a) & np.isfinite(b)
-    bad_special = ~(same_special | finite)
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.where(finite, np.abs(np.where(finite, a, 0.0) - np.where(finite, b, 0.0)), 0.0)
-    tol = ATOL + RTOL * np.abs(np.where(finite, b, 0.0))
-    ratio = diff / tol
-    ok_elem = (diff <= tol) & ~bad_special
-    ok = bool(ok_elem.all())
-    first = None if ok else tuple(int(i) for i in np.argwhere(~ok_elem)[0])
-    mx = float(diff.max()) if diff.size else 0.0
-    mr = float(ratio.max()) if ratio.size else 0.0
-    if bad_special.any():
-        mx = mr = math.inf
-    return ok, mx, mr, first
-
-
 def note(kind, mx, mr, where):
     if kind == "code":
         if mr > WORST["ratio"]:
@@ -160,24 +136,6 @@ def torch_contiguous(shape, strides):
             return False
         expected *= size
     return True
-
-
-def strided_tensor(arr, shape, strides):
-    """A tensor holding arr's values laid out with the given strides (when they do not overlap)."""
-    arr = np.ascontiguousarray(arr)
-    shape = list(shape)
-    strides = list(strides)
-    if len(shape) != arr.ndim or list(arr.shape) != shape or len(strides) != len(shape):
-        return torch.from_numpy(arr.copy())
-    if arr.size > 1:
-        idx = np.zeros(1, dtype=np.int64)
-        for size, st in zip(shape, strides):
-            idx = (idx[:, None] + np.arange(size, dtype=np.int64)[None, :] * st).reshape(-1)
-        if (idx < 0).any() or len(np.unique(idx)) != idx.size:
-            return torch.from_numpy(arr.copy())  # overlapping layout: cannot be reproduced by writing
-    t = torch.empty_strided(shape, strides, dtype=torch.float32)
-    t.copy_(torch.from_numpy(arr))
-    return t
 
 
 def expected_mask(kind, q_lens, k_lens, tq, tk):

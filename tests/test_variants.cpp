@@ -1,0 +1,365 @@
+// The attention variants (core/variants.h) against naive references written here with dense
+// (T, T) masks and double sums, against full attention where they must agree, and as part of a
+// traced run: the model's own steps untouched, the memory estimate and the step count exact.
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+
+#include "config.h"
+#include "memory.h"
+#include "model.h"
+#include "variants.h"
+#include "weights.h"
+
+using namespace attnlab;
+
+namespace {
+
+ModelConfig config(VariantKind kind, MaskKind mask = MaskKind::Padding) {
+  ModelConfig c;
+  c.d_model = 16;
+  c.heads = 2;
+  c.d_ff = 32;
+  c.mask = mask;
+  c.seed = 3;
+  c.variant.kind = kind;
+  return c;
+}
+
+const std::vector<std::string> kTexts = {"one two three four five six seven", "eight nine"};
+
+struct Run {
+  ModelConfig cfg;
+  Batch batch;
+  Trace trace;
+  const Tensor& operator[](const std::string& name) const {  // a variant step, or a block step
+    const Step* s = trace.find(name.starts_with("encoder.") ? name : variant_prefix(cfg.variant) + name);
+    if (!s) qFatal("no step %s", name.c_str());
+    return s->tensor;
+  }
+  int64_t t() const { return batch.text.seq(); }
+};
+
+Run run(const ModelConfig& c) {
+  Run r{c, make_batch(kTexts, {}), {}};
+  forward(c, init_weights(c), r.batch, r.trace);
+  return r;
+}
+
+// x[b, h, i, j] of a (B, H, R, C) tensor, any strides.
+double at(const Tensor& x, int64_t b, int64_t h, int64_t i, int64_t j) { return x.at({b, h, i, j}); }
+
+// Naive attention for one (b, h): weights over the keys `keep(i, j)` of (q·k / √Dh + bias(i, j)),
+// zero rows where nothing is kept; returns out (T, Dh) and fills w (T, T).
+std::vector<double> naive(const Run& r, int64_t b, int64_t h, const std::function<bool(int64_t, int64_t)>& keep,
+                          const std::function<double(int64_t, int64_t)>& bias, std::vector<double>* w_out,
+                          const Tensor* values = nullptr) {
+  const Tensor &q = r["encoder.layers.0.self_attn.q"], &k = r["encoder.layers.0.self_attn.k"];
+  const Tensor& v = values ? *values : r["encoder.layers.0.self_attn.v"];
+  const int64_t t = q.size(2), dh = q.size(3);
+  std::vector<double> w(static_cast<size_t>(t * t), 0.0), out(static_cast<size_t>(t * dh), 0.0);
+  for (int64_t i = 0; i < t; ++i) {
+    double mx = -INFINITY, sum = 0;
+    std::vector<double> s(static_cast<size_t>(t));
+    for (int64_t j = 0; j < t; ++j) {
+      double dot = 0;
+      for (int64_t e = 0; e < dh; ++e) dot += at(q, b, h, i, e) * at(k, b, h, j, e);
+      s[static_cast<size_t>(j)] = dot / std::sqrt(static_cast<double>(dh)) + bias(i, j);
+      if (keep(i, j)) mx = std::max(mx, s[static_cast<size_t>(j)]);
+    }
+    for (int64_t j = 0; j < t; ++j)
+      if (keep(i, j)) sum += std::exp(s[static_cast<size_t>(j)] - mx);
+    for (int64_t j = 0; j < t; ++j)
+      if (keep(i, j)) w[static_cast<size_t>(i * t + j)] = std::exp(s[static_cast<size_t>(j)] - mx) / sum;
+    for (int64_t j = 0; j < t; ++j)
+      for (int64_t e = 0; e < dh; ++e) out[static_cast<size_t>(i * dh + e)] += w[static_cast<size_t>(i * t + j)] * at(v, b, h, j, e);
+  }
+  if (w_out) *w_out = w;
+  return out;
+}
+
+bool visible(const Run& r, int64_t b, int64_t i, int64_t j) { return r["encoder.mask"].at({b, i, j}) != 0.0f; }
+
+// |a − b| ≤ 1e-5 + 1e-4·|b| over a head's (T, C) result.
+void expectHead(const Tensor& got, int64_t b, int64_t h, const std::vector<double>& want, const char* what) {
+  const int64_t t = got.size(2), c = got.size(3);
+  for (int64_t i = 0; i < t; ++i)
+    for (int64_t e = 0; e < c; ++e) {
+      const double w = want[static_cast<size_t>(i * c + e)], g = at(got, b, h, i, e);
+      if (std::abs(g - w) > 1e-5 + 1e-4 * std::abs(w))
+        QFAIL(qPrintable(QStringLiteral("%1: (%2, %3, %4, %5) is %6, naive %7").arg(what).arg(b).arg(h).arg(i).arg(e).arg(g).arg(w)));
+    }
+}
+
+double maxError(const Run& r) {
+  const Tensor& e = r["error"];
+  double m = 0;
+  for (int64_t i = 0; i < e.numel(); ++i) m = std::max(m, static_cast<double>(e.data()[i]));
+  return m;
+}
+
+}  // namespace
+
+class TestVariants : public QObject {
+  Q_OBJECT
+ private slots:
+  // Each pattern variant against the naive masked softmax of its definition.
+  void patternVariantsMatchTheirDefinitions_data() {
+    QTest::addColumn<int>("kind");
+    QTest::newRow("window") << int(VariantKind::Window);
+    QTest::newRow("bigbird") << int(VariantKind::BigBird);
+    QTest::newRow("topk") << int(VariantKind::TopK);
+    QTest::newRow("relative") << int(VariantKind::RelativeBias);
+    QTest::newRow("alibi") << int(VariantKind::Alibi);
+  }
+  void patternVariantsMatchTheirDefinitions() {
+    QFETCH(int, kind);
+    ModelConfig c = config(static_cast<VariantKind>(kind), MaskKind::PaddingCausal);
+    c.variant.block = 3;
+    const Run r = run(c);
+    const int64_t t = r.t();
+    const Tensor table = relative_bias_table(c.heads, c.variant.max_distance, c.seed);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < c.heads; ++h) {
+        const auto big = bigbird_pattern(t, c.variant, h, c.seed);
+        const Tensor& ms = r["encoder.layers.0.self_attn.masked_scores"];
+        std::function<bool(int64_t, int64_t)> keep = [&](int64_t i, int64_t j) {
+          if (!visible(r, b, i, j)) return false;
+          switch (c.variant.kind) {
+            case VariantKind::Window: return std::abs(i - j) <= c.variant.window || i < c.variant.globals || j < c.variant.globals;
+            case VariantKind::BigBird: return big[static_cast<size_t>(i * t + j)] != 0;
+            case VariantKind::TopK: {  // at least the k-th largest visible score
+              int64_t above = 0;
+              for (int64_t o = 0; o < t; ++o) above += at(ms, b, h, i, o) > at(ms, b, h, i, j);
+              return above < c.variant.top_k;
+            }
+            default: return true;
+          }
+        };
+        std::function<double(int64_t, int64_t)> bias = [&](int64_t i, int64_t j) -> double {
+          if (c.variant.kind == VariantKind::Alibi) return -std::exp2(-8.0 * (h + 1) / c.heads) * std::abs(i - j);
+          if (c.variant.kind != VariantKind::RelativeBias) return 0.0;
+          const int64_t m = c.variant.max_distance;
+          return table.at({h, std::clamp(j - i, -m, m) + m});
+        };
+        std::vector<double> w;
+        expectHead(r["head_out"], b, h, naive(r, b, h, keep, bias, &w), "head_out");
+        for (int64_t i = 0; i < t; ++i)
+          for (int64_t j = 0; j < t; ++j) {
+            const double got = at(r["weights"], b, h, i, j);
+            if (w[static_cast<size_t>(i * t + j)] == 0.0) QCOMPARE(got, 0.0);  // exactly 0 outside
+            else QVERIFY(std::abs(got - w[static_cast<size_t>(i * t + j)]) < 1e-5);
+            if (c.variant.kind == VariantKind::Window || c.variant.kind == VariantKind::BigBird)
+              QCOMPARE(at(r["pattern"], b, h, i, j), keep(i, j) ? 1.0 : 0.0);
+          }
+      }
+  }
+
+  // Axial: rows, then columns over the rows' outputs; and the effective matrix A_col·A_row.
+  void axialIsTwoHops() {
+    ModelConfig c = config(VariantKind::Axial, MaskKind::None);
+    c.variant.grid_width = 3;
+    const Run r = run(c);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < c.heads; ++h) {
+        const auto none = [](int64_t, int64_t) { return 0.0; };
+        std::vector<double> wr, wc;
+        naive(r, b, h, [](int64_t i, int64_t j) { return i / 3 == j / 3; }, none, &wr);
+        expectHead(r["row_out"], b, h, naive(r, b, h, [](int64_t i, int64_t j) { return i / 3 == j / 3; }, none, nullptr), "row_out");
+        const Tensor& rows = r["row_out"];
+        expectHead(r["head_out"], b, h, naive(r, b, h, [](int64_t i, int64_t j) { return i % 3 == j % 3; }, none, &wc, &rows), "head_out");
+        const int64_t t = r.t();
+        for (int64_t i = 0; i < t; ++i)
+          for (int64_t j = 0; j < t; ++j) {
+            double e = 0;
+            for (int64_t m = 0; m < t; ++m) e += wc[static_cast<size_t>(i * t + m)] * wr[static_cast<size_t>(m * t + j)];
+            QVERIFY(std::abs(at(r["effective"], b, h, i, j) - e) < 1e-5);
+            // two hops reach j from i through the cell in j's row and i's column, where there is one
+            QCOMPARE(e > 0, (j / 3) * 3 + i % 3 < t);
+          }
+      }
+  }
+
+  // Linear attention: the O(T) result equals its quadratic form and the naive normalised kernel.
+  void linearAttentionEqualsItsQuadraticForm_data() {
+    QTest::addColumn<int>("mask");
+    QTest::newRow("padding") << int(MaskKind::Padding);
+    QTest::newRow("padding+causal") << int(MaskKind::PaddingCausal);
+  }
+  void linearAttentionEqualsItsQuadraticForm() {
+    QFETCH(int, mask);
+    const Run r = run(config(VariantKind::Linear, static_cast<MaskKind>(mask)));
+    const Tensor &q = r["encoder.layers.0.self_attn.q"], &k = r["encoder.layers.0.self_attn.k"],
+                 &v = r["encoder.layers.0.self_attn.v"];
+    const auto phi = [](double x) { return x > 0 ? x + 1 : std::exp(x); };
+    const int64_t t = r.t(), dh = q.size(3);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < 2; ++h) {
+        std::vector<double> out(static_cast<size_t>(t * dh), 0.0);
+        for (int64_t i = 0; i < t; ++i) {
+          double den = 0;
+          std::vector<double> a(static_cast<size_t>(t), 0.0);
+          for (int64_t j = 0; j < t; ++j) {
+            if (!visible(r, b, i, j)) continue;
+            for (int64_t e = 0; e < dh; ++e) a[static_cast<size_t>(j)] += phi(at(q, b, h, i, e)) * phi(at(k, b, h, j, e));
+            den += a[static_cast<size_t>(j)];
+          }
+          for (int64_t j = 0; j < t; ++j)
+            for (int64_t e = 0; e < dh; ++e) out[static_cast<size_t>(i * dh + e)] += a[static_cast<size_t>(j)] / den * at(v, b, h, j, e);
+        }
+        expectHead(r["head_out"], b, h, out, "linear head_out");
+        expectHead(r["quadratic_out"], b, h, out, "quadratic_out");
+      }
+    QVERIFY(summarize_variant(r.cfg.variant, r.trace, r.cfg.d_model)->agreement < 1e-5);
+  }
+
+  // Linformer: E (rank, T) from its streams; O = softmax(Q (E K)ᵀ/√Dh)(E V), padded keys zeroed.
+  void linformerProjectsKeysAndValues() {
+    ModelConfig c = config(VariantKind::Linformer);
+    c.variant.rank = 3;
+    const Run r = run(c);
+    const Tensor e = linformer_projection(3, r.t(), c.seed);
+    QCOMPARE(r["projection"].to_vector(), e.to_vector());
+    // a column depends on its position only, not on the length
+    const Tensor longer = linformer_projection(3, r.t() + 5, c.seed);
+    QCOMPARE(longer.at({2, 4}), e.at({2, 4}));
+    const Tensor& kl = r["k_low"];
+    const Tensor& k = r["encoder.layers.0.self_attn.k"];
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t row = 0; row < 3; ++row)
+        for (int64_t d = 0; d < 8; ++d) {
+          double s = 0;
+          for (int64_t j = 0; j < r.t(); ++j)
+            if (visible(r, b, 0, j)) s += e.at({row, j}) * at(k, b, 1, j, d);
+          QVERIFY(std::abs(at(kl, b, 1, row, d) - s) < 1e-5);
+        }
+    QVERIFY_THROWS_EXCEPTION(ConfigError, config(VariantKind::Linformer, MaskKind::Causal).validate());
+  }
+
+  // Where a variant must equal full attention: a window covering everything, k = T, any tiling,
+  // the KV cache against the causal recompute (and, with a causal model mask, the block itself).
+  void agreesWithFullAttentionWhereItMust_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("knob");
+    QTest::addColumn<int>("mask");
+    QTest::newRow("window ≥ T") << int(VariantKind::Window) << 7 << int(MaskKind::Padding);
+    QTest::newRow("top-k = T") << int(VariantKind::TopK) << 7 << int(MaskKind::PaddingCausal);
+    QTest::newRow("tiles of 1") << int(VariantKind::Tiled) << 1 << int(MaskKind::Padding);
+    QTest::newRow("tiles of 3, causal") << int(VariantKind::Tiled) << 3 << int(MaskKind::Causal);
+    QTest::newRow("one tile") << int(VariantKind::Tiled) << 64 << int(MaskKind::None);
+    QTest::newRow("KV cache") << int(VariantKind::KvCache) << 0 << int(MaskKind::Padding);
+    QTest::newRow("KV cache, causal model") << int(VariantKind::KvCache) << 0 << int(MaskKind::PaddingCausal);
+  }
+  void agreesWithFullAttentionWhereItMust() {
+    QFETCH(int, kind);
+    QFETCH(int, knob);
+    QFETCH(int, mask);
+    ModelConfig c = config(static_cast<VariantKind>(kind), static_cast<MaskKind>(mask));
+    c.variant.window = knob;
+    c.variant.globals = 0;
+    c.variant.top_k = knob;
+    c.variant.tile = knob;
+    const Run r = run(c);
+    QVERIFY2(maxError(r) < 1e-5, qPrintable(QString::number(maxError(r))));
+    if (c.variant.kind == VariantKind::KvCache && c.mask == MaskKind::PaddingCausal) {
+      const Tensor &a = r["head_out"], &full = r["encoder.layers.0.self_attn.head_out"];
+      for (int64_t i = 0; i < a.numel(); ++i) QVERIFY(std::abs(a.data()[i] - full.contiguous().data()[i]) < 1e-5);
+    }
+    if (c.variant.kind == VariantKind::KvCache) {  // the cache grows one row per token
+      for (int64_t t = 0; t < r.t(); ++t)
+        QCOMPARE(r["t" + std::to_string(t) + ".k_cache"].shape(), (Shape{2, 2, t + 1, 8}));
+    }
+    if (c.variant.kind == VariantKind::Tiled && knob == 3) {  // the running maximum never falls
+      const Tensor &m0 = r["tile0.m"], &m1 = r["tile1.m"], &r1 = r["tile1.rescale"];
+      for (int64_t i = 0; i < m0.numel(); ++i) {
+        QVERIFY(m1.data()[i] >= m0.data()[i]);
+        QVERIFY(r1.data()[i] >= 0.0f && r1.data()[i] <= 1.0f);
+      }
+    }
+  }
+
+  // A narrow window really changes the result (the comparison is not vacuous).
+  void aNarrowWindowDiffers() {
+    ModelConfig c = config(VariantKind::Window);
+    c.variant.window = 0;
+    c.variant.globals = 0;
+    const Run r = run(c);
+    QVERIFY(maxError(r) > 1e-2);
+    QVERIFY(summarize_variant(c.variant, r.trace, c.d_model)->rel_error > 0.05);
+  }
+
+  // Patterns: the window's count is the band less its corners; BigBird has its window, global and
+  // random blocks, drawn per head, the same for the same seed.
+  void patternsCountAsTheFormulasSay() {
+    for (int64_t t : {1, 5, 12})
+      for (int64_t w : {0, 1, 3}) {
+        const auto p = window_pattern(t, w, 0);
+        const int64_t m = std::min(w, t - 1);
+        QCOMPARE(std::count(p.begin(), p.end(), 1), t * (2 * m + 1) - m * (m + 1));
+      }
+    VariantConfig v;
+    v.block = 2;
+    v.globals = 1;
+    v.random_blocks = 2;
+    const int64_t t = 16, nb = 8;
+    const auto h0 = bigbird_pattern(t, v, 0, 1), h1 = bigbird_pattern(t, v, 1, 1);
+    QCOMPARE(bigbird_pattern(t, v, 0, 1), h0);
+    QVERIFY(h0 != h1);
+    for (int64_t qb = 1; qb < nb; ++qb) {  // each non-global query block: 1 global + ≤3 window + 2 random
+      int64_t blocks = 0;
+      for (int64_t kb = 0; kb < nb; ++kb) blocks += h0[static_cast<size_t>(qb * 2 * t + kb * 2)];
+      const int64_t window = std::min<int64_t>(qb + 1, nb - 1) - std::max<int64_t>(qb - 1, 0) + 1;
+      QCOMPARE(blocks, (qb - 1 > 0 ? 1 : 0) + window + 2);
+    }
+  }
+
+  // The variant is beside the block: every model step is the same with and without it; the
+  // estimate and the step count match the trace exactly.
+  void theModelIsUnchangedAndTheEstimateExact_data() {
+    QTest::addColumn<int>("kind");
+    for (VariantKind k : all_variants()) QTest::newRow(std::string(variant_name(k)).c_str()) << int(k);
+  }
+  void theModelIsUnchangedAndTheEstimateExact() {
+    QFETCH(int, kind);
+    ModelConfig c = config(static_cast<VariantKind>(kind), MaskKind::None);
+    c.layers = 2;
+    c.variant.layer = 1;
+    c.variant.tile = 3;
+    const Run r = run(c);
+    ModelConfig plain = c;
+    plain.variant = {};
+    const Run p = run(plain);
+    for (const Step& s : p.trace.steps()) QCOMPARE(r.trace.find(s.info.id)->tensor.to_vector(), s.tensor.to_vector());
+    const std::string prefix = variant_prefix(c.variant);
+    QCOMPARE(prefix, "encoder.layers.1.variant." + std::string(variant_name(c.variant.kind)) + ".");
+    QCOMPARE(static_cast<int64_t>(r.trace.steps().size() - p.trace.steps().size()),
+             variant_step_count(c.variant, r.t()));
+    QCOMPARE(count_steps(c, r.t()), static_cast<int64_t>(r.trace.steps().size()));
+    const auto e = estimate_memory(c, 2, r.t(), 0, static_cast<int64_t>(r.batch.vocab.words.size()));
+    QCOMPARE(e.trace_bytes, r.trace.storage_bytes());
+    for (const Step& s : r.trace.steps())
+      if (s.info.id.starts_with(prefix)) QVERIFY2(!s.info.title.empty() && !s.info.formula.empty(), s.info.id.c_str());
+    // with a planted bug or untraced, nothing is recorded beside the block
+    ModelConfig faulty = c;
+    faulty.faults.insert(Fault::NoScaling);
+    QVERIFY(!faulty.traces_variant());
+  }
+
+  void refusals() {
+    ModelConfig c = config(VariantKind::Window);
+    c.variant.layer = 1;
+    QVERIFY_THROWS_EXCEPTION(ConfigError, c.validate());
+    c.variant.layer = 0;
+    c.variant.window = VariantLimits::kMaxParam + 1;
+    QVERIFY_THROWS_EXCEPTION(ConfigError, c.validate());
+    QVERIFY_THROWS_EXCEPTION(ConfigError, parse_variant("flash"));
+    for (VariantKind k : all_variants()) QCOMPARE(parse_variant(variant_name(k)), k);
+    ModelConfig cross = config(VariantKind::Linformer, MaskKind::PaddingCausal);
+    cross.cross = true;  // the encoder's own mask is padding: Linformer may run there
+    cross.validate();
+  }
+};
+
+QTEST_GUILESS_MAIN(TestVariants)
+#include "test_variants.moc"
