@@ -22,6 +22,7 @@
 #include "ops_naive.h"
 #include "rng.h"
 #include "samplemodels.h"
+#include "variants.h"
 #include "weights.h"
 
 using namespace attnlab;
@@ -173,6 +174,20 @@ void BM_TrainedModelCompute(benchmark::State& state) {
   state.counters["vocab"] = state.range(0) == 1 ? double(model->loaded.weights.vocab()->size()) : 0.0;
 }
 BENCHMARK(BM_TrainedModelCompute)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// What choosing a variant costs the GUI: the whole traced computation of the built-in sample (the
+// window's defaults, 2 layers) with variant kind Arg (0 = none, then all_variants()' order) against
+// the same run without one (Arg 0) in the same process.
+void BM_VariantCompute(benchmark::State& state) {
+  ui::Request r;
+  r.cfg.layers = 2;
+  for (const auto& t : builtin_sample()) r.texts << QString::fromStdString(t);
+  const auto kinds = all_variants();
+  if (state.range(0) > 0) r.cfg.variant.kind = kinds[static_cast<size_t>(state.range(0) - 1)];
+  state.SetLabel(std::string(variant_name(r.cfg.variant.kind)));
+  for (auto _ : state) benchmark::DoNotOptimize(ui::compute(r, 1));
+}
+BENCHMARK(BM_VariantCompute)->DenseRange(0, 10)->Unit(benchmark::kMillisecond);
 
 // Reading one shipped model as the chooser does (parse, check every tensor, the vocabulary): the
 // window reads all of them once to list their titles, and again when one is chosen.
