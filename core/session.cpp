@@ -71,9 +71,10 @@ VariantConfig read_variant(const Fields& f, const json& v) {
 }
 
 // The session's "config" object → a ModelConfig, each knob checked as the command line does.
-ModelConfig read_config(const Fields& f, const json& c) {
+ModelConfig read_config(const Fields& f, const json& c, bool cross) {
   if (!c.is_object()) f.fail("config", "should be an object");
   ModelConfig cfg;
+  cfg.cross = cross;  // the encoder's mask (what a variant sees) depends on it
   try {
     cfg.d_model = f.integer(c, "config.", "d_model", cfg.d_model);
     cfg.heads = f.integer(c, "config.", "heads", cfg.heads);
@@ -169,8 +170,7 @@ Session parse_session(std::string_view text, const std::string& origin) {
   s.texts = f.lines(j, "texts");
   if (s.texts.empty()) f.fail("texts", "no sentences: a session needs at least one");
   s.memory_texts = f.lines(j, "memory_texts");
-  s.cfg = read_config(f, j.contains("config") ? j["config"] : json::object());
-  s.cfg.cross = !s.memory_texts.empty();
+  s.cfg = read_config(f, j.contains("config") ? j["config"] : json::object(), !s.memory_texts.empty());
   s.step = f.text(j, "step", "");
   if (const json* v = f.find(j, "view")) {
     if (!v->is_object()) f.fail("view", "should be an object");

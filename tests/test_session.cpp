@@ -79,6 +79,25 @@ class TestSession : public QObject {
     }
   }
 
+  // A variant and its knobs come back; a variant's steps are then in the reopened trace.
+  void variantRoundTrip() {
+    Session a = lesson();
+    a.cfg.variant.kind = VariantKind::BigBird;
+    a.cfg.variant.block = 3;
+    a.cfg.variant.random_blocks = 2;
+    a.cfg.variant.window = 7;  // not a BigBird knob: not saved, back to its default
+    const Session b = parse_session(session_json(a), "x");
+    QVERIFY(b.cfg.variant.kind == VariantKind::BigBird);
+    QCOMPARE(b.cfg.variant.block, int64_t{3});
+    QCOMPARE(b.cfg.variant.random_blocks, int64_t{2});
+    QCOMPARE(b.cfg.variant.window, VariantConfig{}.window);
+    QVERIFY(session_json(b).find("\"variant\"") != std::string::npos);
+    Trace t;
+    forward(b.cfg, init_weights(b.cfg), make_batch(b.texts, b.memory_texts), t);
+    QVERIFY(t.find("encoder.layers.0.variant.bigbird.pattern"));
+    QVERIFY(session_json(lesson()).find("\"variant\"") == std::string::npos);  // none: nothing written
+  }
+
   void refusesWithTheFieldNamed_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("says");
@@ -114,6 +133,12 @@ class TestSession : public QObject {
     QTest::newRow("unknown tab") << head + "\"view\": {\"tab\": \"graphs\"}}" << "\"view.tab\": 'graphs' is not one of";
     QTest::newRow("sentence past the batch") << head + "\"view\": {\"sentence\": 1}}" << "\"view.sentence\"";
     QTest::newRow("head past the heads") << head + "\"view\": {\"head\": 8}}" << "\"view.head\"";
+    QTest::newRow("unknown variant") << head + "\"config\": {\"variant\": {\"kind\": \"flash\"}}}" << "'flash' is not one of";
+    QTest::newRow("variant knob out of range")
+        << head + "\"config\": {\"variant\": {\"kind\": \"window\", \"window\": -3}}}" << "--variant-window: -3 is outside";
+    QTest::newRow("variant knob as text")
+        << head + "\"config\": {\"variant\": {\"kind\": \"topk\", \"top_k\": \"4\"}}}" << "\"config.variant.top_k\"";
+    QTest::newRow("variant not an object") << head + "\"config\": {\"variant\": 3}}" << "\"config.variant\": should be an object";
     QTest::newRow("lesson title a string") << head + "\"lesson\": {\"title\": \"x\"}}" << "\"lesson.title\"";
   }
   void refusesWithTheFieldNamed() {
