@@ -355,7 +355,7 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
 
   Flow heads[3];
   for (int i = 0; i < 3; ++i) heads[i] = split_heads(c, i, project(c, i));
-  Flow ho;
+  Flow ho, masked;
   if (fast) {
     // The fast path records nothing: QKᵀ, the scaling, the mask, the softmax and A·V in one
     // backend call (fused on Vulkan and tiled on the CPU: no score matrix at all).
@@ -365,14 +365,7 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
   } else if (a.overview_cap > 0) {
     ho = tiled_head_outputs(c, heads[0], heads[1], heads[2]);
   } else {
-    Flow masked;
     ho = head_outputs(c, attention_weights(c, heads[0], heads[1], &masked), heads[2]);
-    if (a.variant && a.variant->on() && rec.enabled())
-      record_variant({.cfg = *a.variant, .layer_prefix = a.prefix.substr(0, a.prefix.size() - std::string("self_attn.").size()),
-                      .attn_prefix = a.prefix, .x = *a.query, .q = heads[0], .k = heads[1], .v = heads[2],
-                      .mask = *a.mask, .masked_scores = masked, .reference = ho, .w = w,
-                      .causal = a.causal, .seed = a.seed},
-                     rec);
   }
   const Flow ctx = merge_heads(c, ho);
 
@@ -383,6 +376,13 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
                     .bindings = {step_var("context", ctx.id), weight_var("out_proj_weight", a.prefix + "out_proj.weight"),
                                  weight_var("out_proj_bias", a.prefix + "out_proj.bias")}};
   });
+  // A variant beside this block (traced, full path only): recorded after the block's own steps.
+  if (a.variant && a.variant->on() && rec.enabled() && masked.t.defined())
+    record_variant({.cfg = *a.variant, .layer_prefix = a.prefix.substr(0, a.prefix.size() - std::string("self_attn.").size()),
+                    .attn_prefix = a.prefix, .x = *a.query, .q = heads[0], .k = heads[1], .v = heads[2],
+                    .mask = *a.mask, .masked_scores = masked, .reference = ho, .w = w, .causal = a.causal,
+                    .seed = a.seed},
+                   rec);
   return {out, out_id};
 }
 

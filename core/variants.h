@@ -1,6 +1,6 @@
 // The attention variants lab: one encoder self-attention block's own q, k, v run through another
-// kind of attention, recorded step by step beside the block, and compared with the block's full
-// attention. The model itself goes on with full attention, so nothing after the block changes.
+// kind of attention, recorded step by step right after the block's own steps, and compared with
+// its full attention. The model itself goes on with full attention, so nothing after it changes.
 //
 // Step ids: "{stack}.layers.{i}.variant.{kind}.{name}", e.g.
 // "encoder.layers.0.variant.window.weights"; the walk-throughs number their rounds:

@@ -1,6 +1,7 @@
 #include "chartspanel.h"
 
 #include <QAreaSeries>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
@@ -19,6 +20,7 @@
 #include <QSlider>
 #include <QStackedBarSeries>
 #include <QToolButton>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -474,6 +476,72 @@ void ChartsPanel::applyFonts() {
       a->setTitleFont(font());
     }
   }
+}
+
+// ---- TokenBarChart --------------------------------------------------------------------------
+
+TokenBarChart::TokenBarChart(QWidget* parent) : QWidget(parent) {
+  chart_ = makeChart(&view_);
+  chart_->legend()->hide();
+  view_->setMinimumSize(240, 200);
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->addWidget(view_);
+}
+
+void TokenBarChart::setBars(const QStringList& tokens, const QVector<double>& values, const QString& title,
+                            const QString& valueTitle) {
+  tokens_ = tokens;
+  values_ = values;
+  title_ = title;
+  valueTitle_ = valueTitle;
+  draw();
+}
+
+int TokenBarChart::barCount() const {
+  const auto series = chart_->series();
+  if (series.isEmpty()) return 0;
+  const auto* bars = qobject_cast<const QAbstractBarSeries*>(series.first());
+  return bars && !bars->barSets().isEmpty() ? static_cast<int>(bars->barSets().first()->count()) : 0;
+}
+
+QString TokenBarChart::title() const { return chart_->title(); }
+
+void TokenBarChart::draw() {
+  resetChart(chart_);
+  const bool dark = palette().color(QPalette::Window).lightness() < 128;
+  chart_->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+  chart_->setBackgroundBrush(palette().window());
+  chart_->setTitle(title_);
+  if (!values_.isEmpty()) {
+    double top = 0;
+    for (double x : values_) top = std::isfinite(x) ? std::max(top, x) : top;
+    top = top > 0 ? top * 1.1 : 1e-6;
+    auto* series = new QBarSeries;
+    series->setBarWidth(0.8);
+    auto* set = new QBarSet(valueTitle_);
+    set->setColor(kUnscaledColor);
+    for (double x : values_) *set << x;
+    series->append(set);
+    chart_->addSeries(series);
+    const int room = std::max(1, (view_->width() - 90) / (QFontMetrics(font()).height() * 3 / 2));
+    QAbstractAxis* x = addTokenAxis(chart_, tokens_, std::max<int>(1, static_cast<int>((tokens_.size() + room - 1) / room)));
+    QValueAxis* y = addValueAxis(chart_, Qt::AlignLeft, 0, top, valueTitle_);
+    y->setLabelFormat(QStringLiteral("%.2g"));
+    attach(series, x, y);
+  }
+  QFont bold = font();
+  bold.setBold(true);
+  chart_->setTitleFont(bold);
+  for (QAbstractAxis* a : chart_->axes()) {
+    a->setLabelsFont(font());
+    a->setTitleFont(font());
+  }
+}
+
+void TokenBarChart::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange || e->type() == QEvent::PaletteChange) draw();
 }
 
 }  // namespace attnlab::ui

@@ -8,8 +8,9 @@
 // The numbers come from core/analysis.h; statistics ((b) and (c)) use the sentence's real query
 // rows ([PAD] queries left out), the bars (a) show any row.
 //
-// Every use of Qt Charts (deprecated upstream from Qt 6.10) lives in this class: the header only
-// forward-declares, so swapping the charting library touches chartspanel.cpp alone.
+// Every use of Qt Charts (deprecated upstream from Qt 6.10) lives in this class and in the small
+// TokenBarChart below (the Variant panel's per-token error): the header only forward-declares,
+// so swapping the charting library touches chartspanel.cpp alone.
 #pragma once
 
 #include <QPair>
@@ -118,6 +119,32 @@ class ChartsPanel : public QWidget {
   QChartView* histView_ = nullptr;
   QChartView* entropyView_ = nullptr;
   QList<QGraphicsRectItem*> chips_;  // (H) children of entropyChart_
+};
+
+// One bar per token of a sentence (e.g. a variant's difference from full attention per query),
+// the tokens under the bars, thinned out when they would not fit.
+class TokenBarChart : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TokenBarChart(QWidget* parent = nullptr);
+  // tokens and values: one per bar (the same length).
+  void setBars(const QStringList& tokens, const QVector<double>& values, const QString& title, const QString& valueTitle);
+  QVector<double> values() const { return values_; }
+  QStringList tokens() const { return tokens_; }
+  int barCount() const;  // the bars drawn (the chart's own count, for tests)
+  QString title() const;
+
+ protected:
+  void changeEvent(QEvent* e) override;  // font (zoom) and palette (dark mode)
+
+ private:
+  void draw();
+
+  QStringList tokens_;
+  QVector<double> values_;
+  QString title_, valueTitle_;
+  QChart* chart_ = nullptr;
+  QChartView* view_ = nullptr;
 };
 
 }  // namespace attnlab::ui

@@ -41,6 +41,12 @@ constexpr EnglishForm kClauses[] = {
     {"'(.)' is not a base64 character", QT_TRANSLATE_NOOP("ErrorText", "'%1' is not a base64 character")},
     // Configurations (core/config.cpp, core/tokenizer.cpp)
     {"(-?\\d+) is outside (-?\\d+) … (-?\\d+)", QT_TRANSLATE_NOOP("ErrorText", "%1 is outside %2 … %3")},
+    // Attention variants (core/variant_config.cpp)
+    {"\\(layers count from 0\\)", QT_TRANSLATE_NOOP("ErrorText", "(layers count from 0)")},
+    {"a causal mask cannot be kept, because the projection mixes every position's key, the future included; use "
+     "--mask padding or none",
+     QT_TRANSLATE_NOOP("ErrorText", "a causal mask cannot be kept, because the projection mixes every position's key, "
+                                    "the future included; use --mask padding or none")},
     {"\\(d_model must be heads × d_head; try (\\d+) heads with d_model (\\d+)\\)",
      QT_TRANSLATE_NOOP("ErrorText", "(d_model must be heads × d_head; try %1 heads with d_model %2)")},
     {"(\\d+) heads do not divide d_model (\\d+)", QT_TRANSLATE_NOOP("ErrorText", "%1 heads do not divide d_model %2")},

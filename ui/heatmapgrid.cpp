@@ -134,13 +134,16 @@ void HeatmapGrid::rebuild() {
   loadTokens(s->info.id);
   loadMask(s->info.id, n);
   const std::string kind = lastComponent(s->info.id);
-  const bool weights = kind == "weights" || kind == "weights_overview";
-  map_ = ColorMap::fitted(data_.data(), static_cast<long long>(n), weights);
+  // a variant's (B, H, T, T) weights-like tensors (core/variants.h): weights of some kind
+  const bool variantWeights = kind == "row_weights" || kind == "col_weights" || kind == "effective" || kind == "quadratic";
+  const bool weights = kind == "weights" || kind == "weights_overview" || variantWeights;
+  map_ = ColorMap::fitted(data_.data(), static_cast<long long>(n), weights || kind.ends_with("pattern"));
   legend_->setMap(map_);
-  legend_->setTitle(kind == "weights_overview" ? tr("mean weight")
-                    : weights                  ? tr("weight")
-                    : kind == "qk"             ? tr("raw score")
-                                               : tr("score"));
+  legend_->setTitle(kind == "weights_overview"  ? tr("mean weight")
+                    : weights                   ? tr("weight")
+                    : kind.ends_with("pattern") ? tr("1 computed, 0 skipped")
+                    : kind == "qk"              ? tr("raw score")
+                                                : tr("score"));
   const QString heads = heads_ == 1 ? tr("1 head") : tr("%1 heads").arg(heads_);
   caption_->setText(tr("%1 · sentence %2 · %3").arg(StepText::title(s->info)).arg(batch_ + 1).arg(heads));
   const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(heads_))));

@@ -16,8 +16,10 @@
 #include "errors.h"
 #include "errortext.h"
 #include "samplemodels.h"
+#include "smallwidgets.h"
 #include "tokenchips.h"
 #include "tokenizer.h"
+#include "variantchooser.h"
 #include "weightsimport.h"
 
 namespace attnlab::ui {
@@ -61,13 +63,6 @@ QComboBox* combo(const QStringList& items) {
   return c;
 }
 
-QSpinBox* spin(int lo, int hi, int value) {
-  auto* s = new QSpinBox;
-  s->setRange(lo, hi);
-  s->setValue(value);
-  s->setAccelerated(true);
-  return s;
-}
 
 }  // namespace
 
@@ -155,12 +150,12 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
 QWidget* InputPanel::buildKnobs() {
   auto* box = new QGroupBox(tr("Model"));
   auto* f = new QFormLayout(box);
-  dModel_ = spin(1, 4096, 64);
-  heads_ = spin(1, 4096, 8);
-  dff_ = spin(0, 16384, 0);
+  dModel_ = spinBox(1, 4096, 64);
+  heads_ = spinBox(1, 4096, 8);
+  dff_ = spinBox(0, 16384, 0);
   dff_->setSpecialValueText(tr("4 × d_model"));
-  layers_ = spin(1, 12, 1);
-  seed_ = spin(0, 1000000, 0);
+  layers_ = spinBox(1, 12, 1);
+  seed_ = spinBox(0, 1000000, 0);
   mask_ = combo({QStringLiteral("none"), QStringLiteral("padding"), QStringLiteral("causal"), QStringLiteral("padding+causal")});
   mask_->setCurrentIndex(1);
   norm_ = combo({QStringLiteral("pre"), QStringLiteral("post")});
@@ -180,7 +175,7 @@ QWidget* InputPanel::buildKnobs() {
                             "keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the "
                             "heatmaps then show the weights averaged into at most %1 × %1 cells.")
                              .arg(kOverviewCap));
-  budget_ = spin(64, 1 << 18, 4096);
+  budget_ = spinBox(64, 1 << 18, 4096);
   budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setSuffix(tr(" MiB"));
   budget_->setToolTip(tr("The most memory a computation may take; above it you are offered the tiled path."));
@@ -191,6 +186,12 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("d_ff (FFN width F):"), dff_);
   f->addRow(tr("layers:"), layers_);
   f->addRow(tr("mask:"), mask_);
+  variant_ = new VariantChooser;
+  f->addRow(tr("attention variant:"), variant_->kindBox());
+  f->addRow(variant_);
+  connect(variant_, &VariantChooser::changed, this, &InputPanel::changed);
+  variant_->setLayerCount(layers_->value());
+  connect(layers_, &QSpinBox::valueChanged, variant_, &VariantChooser::setLayerCount);
   f->addRow(tr("LayerNorm:"), norm_);
   f->addRow(tr("activation:"), activation_);
   f->addRow(tr("position code:"), positional_);
@@ -231,7 +232,7 @@ QString InputPanel::problem() const {
   if (h > d)
     return tr("%1 heads need d_model ≥ %1: each head gets d_model / heads numbers, and %2 / %1 is less than "
               "one. Lower the heads or raise d_model.").arg(h).arg(d);
-  if (d % h == 0) return {};
+  if (d % h == 0) return VariantChooser::problem(variant_->config(), layers_->value(), parse_mask(mask_->currentText().toStdString()));
   QStringList divisors;
   for (int k = 1; k <= d && divisors.size() < 12; ++k)
     if (d % k == 0) divisors << QString::number(k);
@@ -257,6 +258,7 @@ Request InputPanel::currentRequest() const {
   r.cfg.seed = static_cast<uint64_t>(seed_->value());
   r.cfg.cross = !r.memoryTexts.isEmpty();
   r.cfg.overview_cap = attention_->currentIndex() == 1 ? kOverviewCap : 0;
+  r.cfg.variant = variant_->config();
   r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
   if (weights_) {  // what the file fixes, including what has no knob (eps)
@@ -376,6 +378,8 @@ void InputPanel::restore(const Request& r, bool quiet) {
   showModelKnobs(r.cfg);
   mask_->setCurrentText(QString::fromUtf8(mask_name(r.cfg.mask).data()));
   attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
+  variant_->setLayerCount(static_cast<int>(r.cfg.layers));
+  variant_->setConfig(r.cfg.variant);
   budget_->setValue(static_cast<int>(std::clamp<qint64>(r.memoryBudgetMiB, budget_->minimum(), budget_->maximum())));
   weights_ = r.weights;
   showWeightsSource();
@@ -383,6 +387,8 @@ void InputPanel::restore(const Request& r, bool quiet) {
   changed();
   if (quiet) debounce_->stop();
 }
+
+QComboBox* InputPanel::variantBox() const { return variant_->kindBox(); }
 
 void InputPanel::setError(const QString& message) {
   error_->setText(message);

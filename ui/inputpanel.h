@@ -18,6 +18,7 @@ class QTimer;
 namespace attnlab::ui {
 
 class TokenChips;
+class VariantChooser;
 
 class InputPanel : public QWidget {
   Q_OBJECT
@@ -52,9 +53,12 @@ class InputPanel : public QWidget {
   QSpinBox* seedBox() const { return seed_; }
   QSpinBox* layersBox() const { return layers_; }
   QComboBox* backendBox() const { return backend_; }
+  QComboBox* maskBox() const { return mask_; }
   QComboBox* attentionBox() const { return attention_; }  // 0: every score; 1: tiled, overview heatmaps
   QSpinBox* budgetBox() const { return budget_; }         // memory budget, MiB
   QLabel* explanationLabel() const { return explain_; }
+  VariantChooser* variantChooser() const { return variant_; }  // the attention variant and its knobs
+  QComboBox* variantBox() const;                               // its kind
   TokenChips* chips() const { return chips_; }
 
  signals:
@@ -80,6 +84,7 @@ class InputPanel : public QWidget {
   TokenChips* chips_;
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
+  VariantChooser* variant_;
   QLabel* explain_;
   QLabel* weightsLabel_;
   QPushButton* seeded_;

@@ -30,6 +30,7 @@
 #include "samplegallery.h"
 #include "stepnavigator.h"
 #include "steppanel.h"
+#include "variantpanel.h"
 #include "weightsimport.h"
 
 namespace attnlab::ui {
@@ -73,6 +74,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   predictionsDock_->setWidget(predictionsScroll);
   addDockWidget(Qt::RightDockWidgetArea, predictionsDock_, Qt::Vertical);
   predictionsDock_->hide();
+  buildVariantDock();
 
   status_ = new QLabel;
   busy_ = new BusyIndicator;
@@ -145,6 +147,9 @@ void MainWindow::buildMenus() {
   QAction* showPredictions = predictionsDock_->toggleViewAction();
   showPredictions->setText(tr("P&redictions panel"));
   view->addAction(showPredictions);
+  QAction* showVariants = variantDock_->toggleViewAction();
+  showVariants->setText(tr("&Variant panel"));
+  view->addAction(showVariants);
   QMenu* exercises = menuBar()->addMenu(tr("E&xercises"));
   QAction* showExercises = exerciseDock_->toggleViewAction();
   showExercises->setText(tr("&Exercise panel"));
@@ -238,8 +243,43 @@ void MainWindow::setZoom(double factor) {
   status_->setText(tr("Zoom %1 %").arg(qRound(zoom_ * 100)));
 }
 
+// An attention variant beside full attention (variantpanel.h), under the inputs; shown when a
+// variant is chosen, hidden again with "Full attention (none)".
+void MainWindow::buildVariantDock() {
+  variant_ = new VariantPanel;
+  variantDock_ = new QDockWidget(tr("Variant"), this);
+  variantDock_->setObjectName(QStringLiteral("variantDock"));
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(variant_);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  variantDock_->setWidget(scroll);
+  addDockWidget(Qt::RightDockWidgetArea, variantDock_, Qt::Vertical);
+  variantDock_->hide();
+  connect(variant_, &VariantPanel::stepRequested, this, [this](const QString& id) {
+    if (const auto r = controller_->current()) navigator_->setCurrent(r->indexOf(id.toStdString()));
+  });
+}
+
+void MainWindow::showVariant(const TraceResultPtr& result) {
+  variant_->setResult(result);
+  const bool chosen = result->cfg.variant.on();
+  if (chosen && variantDock_->isHidden()) {
+    if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating()) tabifyDockWidget(predictionsDock_, variantDock_);
+    variantDock_->show();
+    variantDock_->raise();
+    auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock"));
+    if (inputDock && !inputDock->isFloating() && predictionsDock_->isHidden())
+      resizeDocks({inputDock, variantDock_}, {height() / 2, height() / 2}, Qt::Vertical);
+    nameDockTabs();
+  } else if (!chosen && !variantDock_->isHidden()) {
+    variantDock_->hide();
+  }
+}
+
 void MainWindow::showResult(TraceResultPtr result) {
   inputs_->setError({});
+  showVariant(result);
   const bool hadPredictions = predictions_->hasPredictions();
   predictions_->setResult(result);
   if (predictions_->hasPredictions() && !hadPredictions && predictionsDock_->isHidden()) {
@@ -333,6 +373,11 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("step"), QString::fromStdString(currentId_));
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
   s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
+  s.setValue(QStringLiteral("variant"), QString::fromUtf8(variant_name(r.cfg.variant.kind).data()));
+  s.setValue(QStringLiteral("variantLayer"), static_cast<int>(r.cfg.variant.layer));
+  for (VariantKind k : all_variants())
+    for (const VariantParam& p : variant_params(k))
+      s.setValue(QStringLiteral("variant_") + QLatin1String(p.name), static_cast<qlonglong>(r.cfg.variant.*p.field));
   s.setValue(QStringLiteral("memoryBudgetMiB"), r.memoryBudgetMiB);
   s.setValue(QStringLiteral("weightsPath"), r.weights ? r.weights->path : QString());
 }
@@ -365,6 +410,11 @@ void MainWindow::restoreSettings() {
     r.cfg.positional = parse_positional(s.value(QStringLiteral("positional"), QStringLiteral("sinusoidal")).toString().toStdString());
     r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
     r.cfg.overview_cap = s.value(QStringLiteral("tiled"), false).toBool() ? kOverviewCap : 0;
+    r.cfg.variant.kind = parse_variant(s.value(QStringLiteral("variant"), QStringLiteral("none")).toString().toStdString());
+    r.cfg.variant.layer = s.value(QStringLiteral("variantLayer"), 0).toLongLong();
+    for (VariantKind k : all_variants())
+      for (const VariantParam& p : variant_params(k))
+        r.cfg.variant.*p.field = s.value(QStringLiteral("variant_") + QLatin1String(p.name), static_cast<qlonglong>(r.cfg.variant.*p.field)).toLongLong();
     r.memoryBudgetMiB = s.value(QStringLiteral("memoryBudgetMiB"), 4096).toLongLong();
   } catch (const std::exception&) {
     return;  // a damaged settings file: keep the built-in sample

@@ -38,6 +38,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* exerciseDock() const { return exerciseDock_; }
   class PredictionsPanel* predictions() const { return predictions_; }
   QDockWidget* predictionsDock() const { return predictionsDock_; }
+  class VariantPanel* variantPanel() const { return variant_; }
+  QDockWidget* variantDock() const { return variantDock_; }
   QScrollArea* centralScroll() const { return scroll_; }
   double zoom() const { return zoom_; }
   PresenterMode* presenter() const { return presenter_; }
@@ -79,6 +81,8 @@ class MainWindow : public QMainWindow {
   void exportBundleTo();
   void warn(const QString& what, const QString& error);
   void showResult(TraceResultPtr result);
+  void showVariant(const TraceResultPtr& result);  // the Variant dock: shown while a variant is chosen
+  void buildVariantDock();
   void offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
   void showStep(int index);
   bool handleStepKey(int key);
@@ -94,6 +98,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* exerciseDock_;
   class PredictionsPanel* predictions_;
   QDockWidget* predictionsDock_;
+  class VariantPanel* variant_;
+  QDockWidget* variantDock_;
   FaultSet exerciseFaults_;     // planted by a find-the-bug exercise, added to every request
   bool exerciseHideFaults_ = false;  // until it is answered, the steps carry no fault labels
   Request lastRequest_;

@@ -62,6 +62,7 @@ void ModelView::load() {
   for (const Step& s : sel_.result->trace.steps()) {
     const std::string& id = s.info.id;
     if (!id.ends_with(kWeights) || s.tensor.dim() != 4) continue;
+    if (id.find(".variant.") != std::string::npos) continue;  // a variant beside a block is not a block
     const Tensor& t = s.tensor;  // (B, H, Tq, Tk)
     const int64_t b = std::clamp<int64_t>(sel_.batch, 0, t.size(0) - 1);
     Block blk;

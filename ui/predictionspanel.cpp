@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "samplemodels.h"
+#include "smallwidgets.h"
 
 namespace attnlab::ui {
 
@@ -25,27 +26,20 @@ int lastWordPosition(const std::vector<std::string>& tokens, int count) {
   return count > 1 && punctuation ? count - 2 : count - 1;
 }
 
-QLabel* wrapped(const QString& objectName) {
-  auto* l = new QLabel;
-  l->setObjectName(objectName);
-  l->setWordWrap(true);
-  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  return l;
-}
 
 }  // namespace
 
 PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
-  empty_ = wrapped(QStringLiteral("predictionsEmpty"));
+  empty_ = wrappedLabel(QStringLiteral("predictionsEmpty"));
   empty_->setText(tr("Predictions need a trained model. Choose one under <b>Model</b> in the input panel: its "
                      "output head then turns the last layer's vectors into guesses, and this panel shows them."));
   v->addWidget(empty_);
   body_ = new QWidget;
   auto* b = new QVBoxLayout(body_);
   b->setContentsMargins(0, 0, 0, 0);
-  title_ = wrapped(QStringLiteral("predictionsTitle"));
-  note_ = wrapped(QStringLiteral("modelNote"));
+  title_ = wrappedLabel(QStringLiteral("predictionsTitle"));
+  note_ = wrappedLabel(QStringLiteral("modelNote"));
   note_->setStyleSheet(QStringLiteral("QLabel { background: palette(alternate-base); padding: 6px; border-radius: 4px; }"));
   b->addWidget(title_);
   auto* form = new QFormLayout;
@@ -56,7 +50,7 @@ PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Sentence:"), sentence_);
   form->addRow(tr("Position:"), position_);
   b->addLayout(form);
-  question_ = wrapped(QStringLiteral("predictionQuestion"));
+  question_ = wrappedLabel(QStringLiteral("predictionQuestion"));
   b->addWidget(question_);
   auto* grid = new QGridLayout;
   for (int r = 0; r < kTopK; ++r) {
@@ -72,7 +66,7 @@ PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
   }
   grid->setColumnStretch(2, 1);
   b->addLayout(grid);
-  answer_ = wrapped(QStringLiteral("predictionAnswer"));
+  answer_ = wrappedLabel(QStringLiteral("predictionAnswer"));
   b->addWidget(answer_);
   b->addWidget(note_);  // which heads to look at: after the guesses, which come first
   v->addWidget(body_);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "steptext.h"
+#include "varianttext.h"
 
 namespace attnlab::ui {
 
@@ -200,8 +201,11 @@ QString StepText::faultTitle(Fault f) {
 
 QString StepText::explanation(const std::string& id) {
   std::string k = kind(id);
-  if (k == "k_view" || k == "v_view") k = "q_view";
-  if (k == "k" || k == "v") k = "q";
+  if (k.starts_with("variant.")) {
+    const char* text = VariantText::explanation(k);
+    return text ? tr(text) : QString();
+  }
+  if (k == "k_view" || k == "v_view" || k == "k" || k == "v") k[0] = 'q';  // K and V read as Q does
   const auto it = explanations().find(k);
   if (it == explanations().end()) return {};
   QString text = tr(it->second);

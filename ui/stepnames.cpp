@@ -1,5 +1,6 @@
 #include "stepnames.h"
 #include "steptext.h"
+#include "varianttext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +11,11 @@ namespace attnlab::ui {
 
 namespace {
 
-// "encoder.layers.0.self_attn.scores" → {encoder, 0, self_attn, scores}.
+// "encoder.layers.0.self_attn.scores" → {encoder, 0, self_attn, scores};
+// "encoder.layers.0.variant.kv_cache.t3.attn" → {encoder, 0, variant, t3.attn, variant kv_cache}.
 struct IdParts {
   std::string stack, block, name;
+  std::string variant;  // the variant's kind name (variant_name) when block is "variant"
   int layer = -1;
 };
 
@@ -28,12 +31,50 @@ IdParts parseId(const std::string& id) {
     p.layer = std::atoi(parts[2].c_str());
     rest = 3;
   }
-  if (parts.size() == rest + 2) p.block = parts[rest++];
+  if (parts.size() >= rest + 3 && parts[rest] == "variant") {
+    p.block = parts[rest];
+    p.variant = parts[rest + 1];
+    rest += 2;
+  } else if (parts.size() == rest + 2) {
+    p.block = parts[rest++];
+  }
   for (size_t i = rest; i < parts.size(); ++i) p.name += (i > rest ? "." : "") + parts[i];
   return p;
 }
 
 bool isAttention(const IdParts& p) { return p.block == "self_attn" || p.block == "multihead_attn"; }
+
+QString variantTitle(const std::string& kind) {
+  try {
+    return VariantText::name(parse_variant(kind));
+  } catch (const std::exception&) {
+    return QString::fromStdString(kind);
+  }
+}
+
+// Axis names of a variant step (core/variants.h lists the shapes); `seq` is the text's own axis.
+QStringList variantAxes(const std::string& n, const QString& seq) {
+  const QString B = QStringLiteral("B"), H = QStringLiteral("H"), Dh = QStringLiteral("Dh");
+  const auto last = n.substr(n.rfind('.') + 1);  // "t3.k_cache" → "k_cache"
+  const QString rank = StepNames::tr("rank"), sofar = StepNames::tr("keys so far"), one = QStringLiteral("1");
+  if (last == "error") return {B, seq};
+  if (last == "table") return {H, StepNames::tr("offset")};
+  if (last == "bias") return {H, seq, seq};
+  if (last == "projection") return {rank, seq};
+  if (last == "k_low" || last == "v_low") return {B, H, rank, Dh};
+  if (last == "low_weights") return {B, H, seq, rank};
+  if (last == "kv") return {B, H, Dh, Dh};
+  if (last == "k_sum") return {B, H, Dh};
+  if (last == "k_cache" || last == "v_cache") return {B, H, sofar, Dh};
+  if (last == "attn") return {B, H, StepNames::tr("new token"), sofar};
+  if (last == "out") return {B, H, StepNames::tr("new token"), Dh};
+  if (last == "scores") return {B, H, seq, StepNames::tr("keys of the block")};
+  if (last == "m" || last == "l" || last == "rescale") return {B, H, seq, one};
+  if (last == "o" || last == "head_out" || last == "row_out" || last == "reference" || last == "quadratic_out" ||
+      last == "phi_q" || last == "phi_k")
+    return {B, H, seq, Dh};
+  return {B, H, seq, seq};  // pattern, weights, effective, quadratic, row_/col_ pattern and weights
+}
 
 // A number for a sentence: 3 significant digits, a real minus sign, ∞ for infinities.
 QString num(double v, int digits = 3) {
@@ -270,9 +311,32 @@ QString sourceSentence(const Step& out, const std::vector<const Step*>& in) {
   return {};
 }
 
+// A variant step's pattern, weights or error (core/variants.h); "" for the others.
+QString variantSentence(const Step& out, const std::string& n) {
+  const std::string last = n.substr(n.rfind('.') + 1);
+  const Stats s = stats(out.tensor);
+  if (last.ends_with("pattern"))
+    return StepNames::tr("The pattern keeps %1 of %2 query–key pairs (%3 %): only those are computed.")
+        .arg(s.n - s.zeros).arg(s.n).arg(num(100.0 * double(s.n - s.zeros) / double(std::max<int64_t>(1, s.n)), 3));
+  if (last == "weights" || last == "row_weights" || last == "col_weights")
+    return StepNames::tr("%1 of %2 weights are exactly 0 (pairs the variant skips or the mask hides); the others share "
+                         "each row's weight; largest weight %3.")
+        .arg(s.zeros).arg(s.n).arg(num(s.hi));
+  if (last == "error")
+    return StepNames::tr("Largest difference from full attention: %1; on average %2 per token.")
+        .arg(num(s.hi), num(s.absMean));
+  return {};
+}
+
 QString computedSentence(const Step& out, const std::vector<const Step*>& in) {
   const IdParts p = parseId(out.info.id);
   const std::string& n = p.name;
+  if (p.block == "variant") {
+    if (QString v = variantSentence(out, n); !v.isEmpty()) return v;
+    const bool product = out.info.code.find(" @ ") != std::string::npos;
+    if (n == "head_out" && product && in.size() == 2) return matmulSentence(out, *in[0], *in[1]);
+    return {};
+  }
   const bool linear = n.ends_with("_proj") || n == "linear1" || (n == "out" && (p.block == "ffn" || isAttention(p)));
   if (linear && !in.empty()) return linearSentence(out, *in[0]);
   if ((n == "qk" || n == "head_out") && in.size() == 2) return matmulSentence(out, *in[0], *in[1]);
@@ -297,6 +361,7 @@ StepPlace StepNames::place(const std::string& id) {
   else if (p.block == "multihead_attn") out.block = tr("Cross-attention");
   else if (p.block == "ffn") out.block = tr("Feed-forward");
   else if (p.block == "output_head") out.block = tr("Output head");
+  else if (p.block == "variant") out.block = tr("Variant: %1").arg(variantTitle(p.variant));
   return out;
 }
 
@@ -336,6 +401,7 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
   else if (n == "positional") r = {own, D};
   else if (n == "mask" || n == "self_mask") r = {B, own, own};
   else if (n == "cross_mask") r = {B, QStringLiteral("T"), QStringLiteral("S")};
+  else if (p.block == "variant") r = variantAxes(n, own);
   else if (isAttention(p)) {
     const QString seq = (n[0] == 'k' || n[0] == 'v') ? k : q;  // k_proj, k_view, k, k_t, v…
     if (n.ends_with("_proj") || n == "context" || n == "out") r = {B, seq, D};

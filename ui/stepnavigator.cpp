@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QTimer>
 #include <QTreeWidget>
@@ -22,6 +23,15 @@ constexpr int kStepRole = Qt::UserRole + 1;
 QString groupName(const StepPlace& p) {
   if (p.layer < 0 && !p.block.isEmpty()) return QStringLiteral("%1 · %2").arg(p.stack, p.block);  // the output head
   return p.layer < 0 ? p.stack : QObject::tr("%1 · layer %2").arg(p.stack).arg(p.layer + 1);
+}
+// A walk-through's round in front of its title: "token 3 · KV cache: append the new key".
+QString titleOf(const StepInfo& info) {
+  static const QRegularExpression round(QStringLiteral("\\.variant\\.[a-z_]+\\.(t|tile)(\\d+)\\."));
+  const QString title = StepText::title(info);
+  const auto m = round.match(QString::fromStdString(info.id));
+  if (!m.hasMatch()) return title;
+  return (m.captured(1) == QLatin1String("t") ? StepNavigator::tr("token %1 · %2") : StepNavigator::tr("block %1 · %2"))
+      .arg(m.captured(2), title);
 }
 }  // namespace
 
@@ -105,7 +115,7 @@ void StepNavigator::setResult(TraceResultPtr result, int index) {
       block = nullptr;
       blockKey.clear();
     }
-    auto* item = new QTreeWidgetItem(parent, {StepText::title(steps[i].info)});
+    auto* item = new QTreeWidgetItem(parent, {titleOf(steps[i].info)});
     item->setData(0, kStepRole, static_cast<int>(i));
     item->setToolTip(0, QString::fromStdString(steps[i].info.id));
     items_.push_back(item);

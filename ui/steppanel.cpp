@@ -47,8 +47,15 @@ QScrollArea* scrolled(QWidget* view) {
   return area;
 }
 
-// Attention matrices (B, H, Tq, Tk) are shown as per-head heatmaps.
+// Attention matrices (B, H, Tq, Tk) are shown as per-head heatmaps: the block's own, and a
+// variant's (B, H, T, T) patterns and weights (not its walk-throughs' partial score blocks).
 bool isAttentionMatrix(const std::string& id) {
+  if (id.find(".variant.") != std::string::npos) {
+    for (const char* s : {".pattern", ".weights", ".row_pattern", ".row_weights", ".col_pattern", ".col_weights",
+                          ".effective", ".quadratic"})
+      if (id.ends_with(s)) return true;
+    return false;
+  }
   for (const char* s : {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview"})
     if (id.ends_with(s)) return true;
   return false;

@@ -4,6 +4,7 @@
 #include <QStringList>
 
 #include "englishforms.h"
+#include "varianttext.h"
 
 namespace attnlab::ui {
 
@@ -144,9 +145,16 @@ bool isBareId(const StepInfo& info) {
   return info.title == info.id.substr(dot == std::string::npos ? 0 : dot + 1);
 }
 
+// A formula part or title from the model's table, else from the variants' (varianttext.h).
+QString translatePart(const QString& part) {
+  const QString t = formulaParts().translateWhole(part);
+  return t.isNull() ? VariantText::formulaPart(part) : t;
+}
+
 QString translateTitle(const StepInfo& info) {
   const QString en = QString::fromStdString(info.title);
   if (QString whole = titles().translateWhole(en); !whole.isNull()) return whole;
+  if (QString variant = VariantText::title(en); !variant.isNull()) return variant;
   if (en.endsWith(kFault)) {
     const QString base = titles().translateWhole(en.chopped(kFault.size()));
     if (!base.isNull()) return StepText::tr("%1 (fault)").arg(base);
@@ -167,7 +175,7 @@ QString StepText::formula(const StepInfo& info) {
   const QStringList parts = QString::fromStdString(info.formula).split(QStringLiteral("; "));
   QStringList out;
   for (const QString& p : parts) {
-    const QString t = formulaParts().translateWhole(p);
+    const QString t = translatePart(p);
     out << (t.isNull() ? p : t);
   }
   return out.join(tr("; ", "between the parts of a formula"));
@@ -176,7 +184,7 @@ QString StepText::formula(const StepInfo& info) {
 bool StepText::knownFormula(const StepInfo& info) {
   const QStringList parts = QString::fromStdString(info.formula).split(QStringLiteral("; "));
   return std::all_of(parts.begin(), parts.end(),
-                     [](const QString& p) { return !isProse(p) || !formulaParts().translateWhole(p).isNull(); });
+                     [](const QString& p) { return !isProse(p) || !translatePart(p).isNull(); });
 }
 
 std::string StepText::kind(const std::string& id) {

@@ -349,6 +349,14 @@
         <source>, or raise --memory-budget</source>
         <translation>，或者提高 --memory-budget</translation>
     </message>
+    <message>
+        <source>(layers count from 0)</source>
+        <translation>（层从 0 开始计数）</translation>
+    </message>
+    <message>
+        <source>a causal mask cannot be kept, because the projection mixes every position&apos;s key, the future included; use --mask padding or none</source>
+        <translation>无法保留因果掩码，因为投影会混合每个位置的键，包括未来的位置；请使用 --mask padding 或 none</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -806,6 +814,42 @@
     <message>
         <source>Output head</source>
         <translation>输出头</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>秩</translation>
+    </message>
+    <message>
+        <source>keys so far</source>
+        <translation>已有的键</translation>
+    </message>
+    <message>
+        <source>offset</source>
+        <translation>偏移</translation>
+    </message>
+    <message>
+        <source>new token</source>
+        <translation>新词元</translation>
+    </message>
+    <message>
+        <source>keys of the block</source>
+        <translation>本块的键</translation>
+    </message>
+    <message>
+        <source>The pattern keeps %1 of %2 query–key pairs (%3 %): only those are computed.</source>
+        <translation>该模式保留了 %2 个查询–键对中的 %1 个（%3 %）：只计算这些对。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 weights are exactly 0 (pairs the variant skips or the mask hides); the others share each row&apos;s weight; largest weight %3.</source>
+        <translation>%2 个权重中有 %1 个恰好为 0（变体跳过或被掩码隐藏的对）；其余的分享每行的权重；最大权重 %3。</translation>
+    </message>
+    <message>
+        <source>Largest difference from full attention: %1; on average %2 per token.</source>
+        <translation>与完整注意力的最大差异：%1；平均每个词元 %2。</translation>
+    </message>
+    <message>
+        <source>Variant: %1</source>
+        <translation>变体：%1</translation>
     </message>
 </context>
 <context>
@@ -1299,6 +1343,685 @@
     <message>
         <source>Softmax turns the scores into probabilities that sum to 1 over the vocabulary. For a language model, position i&apos;s row is its guess at the next token; for a task like sorting, its guess at the answer&apos;s token at position i. The Predictions panel lists the best ones.</source>
         <translation>softmax 把分数变成在整个词表上总和为 1 的概率。对语言模型来说，位置 i 这一行是它对下一个词元的猜测；对排序这类任务，则是它对答案第 i 个词元的猜测。“预测”面板列出了概率最高的几个。</translation>
+    </message>
+    <message>
+        <source>Sliding-window pattern</source>
+        <translation>滑动窗口模式</translation>
+    </message>
+    <message>
+        <source>BigBird block pattern</source>
+        <translation>BigBird 分块模式</translation>
+    </message>
+    <message>
+        <source>Top-k pattern</source>
+        <translation>Top-k 模式</translation>
+    </message>
+    <message>
+        <source>Softmax over the pattern&apos;s keys</source>
+        <translation>在模式保留的键上做 softmax</translation>
+    </message>
+    <message>
+        <source>Weighted sum of values (variant)</source>
+        <translation>值的加权和（变体）</translation>
+    </message>
+    <message>
+        <source>Difference from full attention</source>
+        <translation>与完整注意力的差异</translation>
+    </message>
+    <message>
+        <source>Relative-bias table</source>
+        <translation>相对偏置表</translation>
+    </message>
+    <message>
+        <source>Relative-position bias</source>
+        <translation>相对位置偏置</translation>
+    </message>
+    <message>
+        <source>ALiBi bias</source>
+        <translation>ALiBi 偏置</translation>
+    </message>
+    <message>
+        <source>Softmax of the biased scores</source>
+        <translation>加偏置后分数的 softmax</translation>
+    </message>
+    <message>
+        <source>Axial pattern: same grid row</source>
+        <translation>轴向模式：同一网格行</translation>
+    </message>
+    <message>
+        <source>Axial pattern: same grid column</source>
+        <translation>轴向模式：同一网格列</translation>
+    </message>
+    <message>
+        <source>Axial: softmax within the row</source>
+        <translation>轴向：行内 softmax</translation>
+    </message>
+    <message>
+        <source>Axial: softmax within the column</source>
+        <translation>轴向：列内 softmax</translation>
+    </message>
+    <message>
+        <source>Axial: row outputs</source>
+        <translation>轴向：行阶段输出</translation>
+    </message>
+    <message>
+        <source>Axial: column outputs (the result)</source>
+        <translation>轴向：列阶段输出（结果）</translation>
+    </message>
+    <message>
+        <source>Axial: effective weights</source>
+        <translation>轴向：等效权重</translation>
+    </message>
+    <message>
+        <source>Linformer projection E</source>
+        <translation>Linformer 投影 E</translation>
+    </message>
+    <message>
+        <source>Project the keys to rank k</source>
+        <translation>把键投影到秩 k</translation>
+    </message>
+    <message>
+        <source>Project the values to rank k</source>
+        <translation>把值投影到秩 k</translation>
+    </message>
+    <message>
+        <source>Softmax over the projected keys</source>
+        <translation>在投影后的键上做 softmax</translation>
+    </message>
+    <message>
+        <source>Weighted sum of the projected values</source>
+        <translation>投影后值的加权和</translation>
+    </message>
+    <message>
+        <source>Linformer: effective weights</source>
+        <translation>Linformer：等效权重</translation>
+    </message>
+    <message>
+        <source>Feature map of the queries</source>
+        <translation>查询的特征映射</translation>
+    </message>
+    <message>
+        <source>Feature map of the keys</source>
+        <translation>键的特征映射</translation>
+    </message>
+    <message>
+        <source>Key–value summary</source>
+        <translation>键值汇总</translation>
+    </message>
+    <message>
+        <source>Key sum (the normaliser)</source>
+        <translation>键之和（归一化项）</translation>
+    </message>
+    <message>
+        <source>Linear attention output (running sums)</source>
+        <translation>线性注意力输出（累积和）</translation>
+    </message>
+    <message>
+        <source>Linear attention output</source>
+        <translation>线性注意力输出</translation>
+    </message>
+    <message>
+        <source>The same weights, the quadratic way</source>
+        <translation>同样的权重，用二次方式写出</translation>
+    </message>
+    <message>
+        <source>Quadratic form&apos;s output</source>
+        <translation>二次形式的输出</translation>
+    </message>
+    <message>
+        <source>KV cache: append the new key</source>
+        <translation>KV 缓存：追加新键</translation>
+    </message>
+    <message>
+        <source>KV cache: append the new value</source>
+        <translation>KV 缓存：追加新值</translation>
+    </message>
+    <message>
+        <source>KV cache: the new token attends to the cache</source>
+        <translation>KV 缓存：新词元关注缓存</translation>
+    </message>
+    <message>
+        <source>KV cache: output of the new token</source>
+        <translation>KV 缓存：新词元的输出</translation>
+    </message>
+    <message>
+        <source>KV cache: every step&apos;s output</source>
+        <translation>KV 缓存：每一步的输出</translation>
+    </message>
+    <message>
+        <source>Full causal attention (the reference)</source>
+        <translation>完整因果注意力（参照）</translation>
+    </message>
+    <message>
+        <source>Tiled: scores of one key block</source>
+        <translation>分块：一个键块的分数</translation>
+    </message>
+    <message>
+        <source>Tiled: running maximum</source>
+        <translation>分块：累积最大值</translation>
+    </message>
+    <message>
+        <source>Tiled: rescale factor</source>
+        <translation>分块：重缩放因子</translation>
+    </message>
+    <message>
+        <source>Tiled: running sum</source>
+        <translation>分块：累积和</translation>
+    </message>
+    <message>
+        <source>Tiled: running output</source>
+        <translation>分块：累积输出</translation>
+    </message>
+    <message>
+        <source>Tiled: normalise</source>
+        <translation>分块：归一化</translation>
+    </message>
+    <message>
+        <source>keep |i − j| ≤ %1, plus the first %2 tokens as global rows and columns</source>
+        <translation>保留 |i − j| ≤ %1，另加前 %2 个词元作为全局行和列</translation>
+    </message>
+    <message>
+        <source>blocks of %1 tokens: own block ±1, the first %2 blocks global, %3 seeded random blocks per query block and head</source>
+        <translation>每块 %1 个词元：本块 ±1，前 %2 块为全局块，每个查询块和每个头另有 %3 个按种子随机抽取的块</translation>
+    </message>
+    <message>
+        <source>per query, keep the keys scoring at least its %1-th largest visible score (ties kept)</source>
+        <translation>对每个查询，保留分数不低于其第 %1 大可见分数的键（并列者都保留）</translation>
+    </message>
+    <message>
+        <source>chosen from the scores, so it changes with the input</source>
+        <translation>由分数选出，因此随输入而变</translation>
+    </message>
+    <message>
+        <source>one number per head and offset j − i clipped to ±%1 (H, %2)</source>
+        <translation>每个头、每个偏移 j − i（截断到 ±%1）一个数 (H, %2)</translation>
+    </message>
+    <message>
+        <source>−m_h·|i − j| with slopes m_h = 2^(−8(h+1)/H): far keys lose score, steeply in the first heads</source>
+        <translation>−m_h·|i − j|，斜率 m_h = 2^(−8(h+1)/H)：远处的键被扣分，前几个头扣得最多</translation>
+    </message>
+    <message>
+        <source>tokens laid out %1 per row</source>
+        <translation>词元按每行 %1 个排成网格</translation>
+    </message>
+    <message>
+        <source>keep keys in the query&apos;s row</source>
+        <translation>只保留与查询同一行的键</translation>
+    </message>
+    <message>
+        <source>keep keys in the query&apos;s column</source>
+        <translation>只保留与查询同一列的键</translation>
+    </message>
+    <message>
+        <source>A = softmax(QKᵀ/√Dh over the row&apos;s keys)</source>
+        <translation>A = softmax(QKᵀ/√Dh，只在本行的键上)</translation>
+    </message>
+    <message>
+        <source>A = softmax(QKᵀ/√Dh over the column&apos;s keys)</source>
+        <translation>A = softmax(QKᵀ/√Dh，只在本列的键上)</translation>
+    </message>
+    <message>
+        <source>A_col·(A_row·V): in two hops a query reaches every key whose row has a token in its column</source>
+        <translation>A_col·(A_row·V)：两跳之内，查询可到达所在行与其所在列有交点的每个键</translation>
+    </message>
+    <message>
+        <source>A_col·A_row: how much each key reaches each query through both stages</source>
+        <translation>A_col·A_row：经过两个阶段后每个键对每个查询的影响</translation>
+    </message>
+    <message>
+        <source>A = softmax(QKᵀ/√Dh over the pattern&apos;s keys)</source>
+        <translation>A = softmax(QKᵀ/√Dh，只在模式保留的键上)</translation>
+    </message>
+    <message>
+        <source>only those pairs are computed</source>
+        <translation>只计算这些查询–键对</translation>
+    </message>
+    <message>
+        <source>a row with none is 0</source>
+        <translation>一个键都没有的行为 0</translation>
+    </message>
+    <message>
+        <source>A = softmax(QKᵀ/√Dh + bias, −∞ where masked)</source>
+        <translation>A = softmax(QKᵀ/√Dh + 偏置，被掩码处为 −∞)</translation>
+    </message>
+    <message>
+        <source>A·V over the computed pairs only (B, H, T, Dh)</source>
+        <translation>A·V，只用计算过的对 (B, H, T, Dh)</translation>
+    </message>
+    <message>
+        <source>max over heads and Dh of |O_variant − O_full| per query</source>
+        <translation>对每个查询，在所有头和 Dh 上取 |O_variant − O_full| 的最大值</translation>
+    </message>
+    <message>
+        <source>0 where the query&apos;s own key is masked</source>
+        <translation>查询自身的键被掩码时为 0</translation>
+    </message>
+    <message>
+        <source>(%1, %2) seeded normals / √%3, shared by keys and values</source>
+        <translation>(%1, %2) 按种子生成的正态随机数 / √%3，键和值共用</translation>
+    </message>
+    <message>
+        <source>%1 (B, H, %2, Dh): T rows mixed into %3</source>
+        <translation>%1 (B, H, %2, Dh)：T 行混合成 %3 行</translation>
+    </message>
+    <message>
+        <source>A = softmax(Q K̃ᵀ / √Dh) (B, H, T, %1): no (T, T) matrix</source>
+        <translation>A = softmax(Q K̃ᵀ / √Dh) (B, H, T, %1)：没有 (T, T) 矩阵</translation>
+    </message>
+    <message>
+        <source>rows sum to Σ E, not 1, and may go negative</source>
+        <translation>每行之和为 Σ E 而不是 1，且可能为负</translation>
+    </message>
+    <message>
+        <source>rows of masked keys 0</source>
+        <translation>被掩码的键所在行为 0</translation>
+    </message>
+    <message>
+        <source>S = φ(K)ᵀ·V (B, H, Dh, Dh): every key folded into one small matrix</source>
+        <translation>S = φ(K)ᵀ·V (B, H, Dh, Dh)：所有键折叠进一个小矩阵</translation>
+    </message>
+    <message>
+        <source>causal: the state after the last key</source>
+        <translation>因果：最后一个键之后的状态</translation>
+    </message>
+    <message>
+        <source>%1: O(T·Dh²), no (T, T) matrix</source>
+        <translation>%1：O(T·Dh²)，没有 (T, T) 矩阵</translation>
+    </message>
+    <message>
+        <source>A = φ(Q)φ(K)ᵀ, each row divided by its sum (B, H, T, T)</source>
+        <translation>A = φ(Q)φ(K)ᵀ，每行除以其和 (B, H, T, T)</translation>
+    </message>
+    <message>
+        <source>A = φ(Q)φ(K)ᵀ (lower triangle), each row divided by its sum (B, H, T, T)</source>
+        <translation>A = φ(Q)φ(K)ᵀ（下三角），每行除以其和 (B, H, T, T)</translation>
+    </message>
+    <message>
+        <source>A·V: equal to the O(T) result</source>
+        <translation>A·V：与 O(T) 的结果相同</translation>
+    </message>
+    <message>
+        <source>project token %1 only</source>
+        <translation>只投影词元 %1</translation>
+    </message>
+    <message>
+        <source>the cache grows to %1 keys</source>
+        <translation>缓存增长到 %1 个键</translation>
+    </message>
+    <message>
+        <source>the cache grows to %1 values</source>
+        <translation>缓存增长到 %1 个值</translation>
+    </message>
+    <message>
+        <source>softmax(q_t·K_cacheᵀ / √Dh) over keys 0…%1</source>
+        <translation>softmax(q_t·K_cacheᵀ / √Dh)，在键 0…%1 上</translation>
+    </message>
+    <message>
+        <source>(B, H, T, Dh): the outputs of steps 0…T−1 stacked</source>
+        <translation>(B, H, T, Dh)：把第 0…T−1 步的输出叠在一起</translation>
+    </message>
+    <message>
+        <source>softmax(QKᵀ/√Dh, −∞ above the diagonal and where masked)·V, all at once</source>
+        <translation>softmax(QKᵀ/√Dh，对角线以上和被掩码处为 −∞)·V，一次算完</translation>
+    </message>
+    <message>
+        <source>S_j = Q·K[%1:%2]ᵀ / √Dh, −∞ where masked (B, H, T, %3)</source>
+        <translation>S_j = Q·K[%1:%2]ᵀ / √Dh，被掩码处为 −∞ (B, H, T, %3)</translation>
+    </message>
+    <message>
+        <source>r = e^(m_old − m_new) ≤ 1: what was summed under the old maximum shrinks</source>
+        <translation>r = e^(m_old − m_new) ≤ 1：按旧最大值累加的部分随之缩小</translation>
+    </message>
+    <message>
+        <source>O ← O·r + e^(S_j − m)·V_j (unnormalised)</source>
+        <translation>O ← O·r + e^(S_j − m)·V_j（未归一化）</translation>
+    </message>
+    <message>
+        <source>O / l: equal to softmax(QKᵀ/√Dh)·V, never holding (T, T)</source>
+        <translation>O / l：等于 softmax(QKᵀ/√Dh)·V，从不保存 (T, T)</translation>
+    </message>
+    <message>
+        <source>Which query–key pairs the sliding window computes (1) and which it skips (0): a band around the diagonal, plus the global tokens&apos; rows and columns. Everything outside the band is never scored, which is where the savings on long texts come from.</source>
+        <translation>滑动窗口计算哪些查询–键对（1），跳过哪些（0）：对角线周围的一条带，再加上全局词元所在的行和列。带外的对根本不计算分数，长文本上的节省正来自这里。</translation>
+    </message>
+    <message>
+        <source>BigBird&apos;s pattern works on blocks of tokens: each query block reads its own and the neighbouring blocks, the global blocks and a few random blocks (a different draw per head). The random links let information cross the text quickly although most pairs are skipped.</source>
+        <translation>BigBird 的模式以词元块为单位：每个查询块读取本块和相邻块、全局块以及几个随机块（每个头抽取不同）。虽然大多数对被跳过，随机连接仍能让信息很快传遍全文。</translation>
+    </message>
+    <message>
+        <source>Top-k looks at the real scores first and keeps, for each query, only its k highest keys. Unlike a window, the pattern depends on the text: change a word and different keys survive. It saves the softmax and the weighted sum, not the scores themselves.</source>
+        <translation>Top-k 先看真实的分数，再为每个查询只保留分数最高的 k 个键。与窗口不同，这个模式取决于文本：换一个词，留下的键就可能不同。它节省的是 softmax 和加权和，而不是分数本身。</translation>
+    </message>
+    <message>
+        <source>The softmax runs only over the keys the pattern kept, so each row still sums to 1 but the weight that full attention gave to the skipped keys is shared among the kept ones. Compare with the full weights: where they differ, the variant changes the result.</source>
+        <translation>softmax 只在模式保留的键上进行，因此每行之和仍为 1，但完整注意力原本分给被跳过的键的权重，现在由保留的键分掉。与完整注意力的权重对比：两者不同之处，就是变体改变结果的地方。</translation>
+    </message>
+    <message>
+        <source>The variant&apos;s output: each query&apos;s weighted average of the values, in the same (B, H, S, Dh) layout as the block&apos;s own head_out, so the two can be compared number by number.</source>
+        <translation>变体的输出：每个查询对值的加权平均，布局与本模块自己的 head_out 相同，都是 (B, H, S, Dh)，因此两者可以逐个数比较。</translation>
+    </message>
+    <message>
+        <source>How far the variant lands from full attention: for each token, the largest absolute difference over heads and features between the two outputs. Zero means the variant changed nothing for that token; the Variant panel draws these numbers as bars.</source>
+        <translation>变体离完整注意力有多远：对每个词元，取两个输出在所有头和特征上的最大绝对差。为零表示变体对该词元毫无改变；变体面板把这些数画成柱状图。</translation>
+    </message>
+    <message>
+        <source>A small table with one number per head and per distance j − i, clipped at the largest distance. A trained model learns these numbers; here they are seeded. Every pair of tokens at the same distance gets the same entry, wherever it stands in the text.</source>
+        <translation>一张小表：每个头、每个距离 j − i 各一个数，超过最大距离的截断。训练好的模型会学习这些数，这里用随机种子生成。距离相同的每一对词元，无论在文本中的什么位置，都取同一个表项。</translation>
+    </message>
+    <message>
+        <source>The table spread out over all query–key pairs: entry (i, j) is the table&apos;s number for the distance j − i. The diagonal stripes show that the bias depends only on how far apart two tokens are.</source>
+        <translation>把表铺到所有查询–键对上：第 (i, j) 项是表中距离 j − i 对应的数。斜向的条纹说明偏置只取决于两个词元相隔多远。</translation>
+    </message>
+    <message>
+        <source>ALiBi subtracts slope × distance from every score. Each head has its own fixed slope: the first heads punish distance steeply and look locally, the last ones gently and look far. Nothing is learned, and it works for texts longer than any seen in training.</source>
+        <translation>ALiBi 从每个分数中减去 斜率 × 距离。每个头有自己固定的斜率：前几个头对距离惩罚很重，只看附近；后几个头惩罚很轻，能看得远。它不需要学习任何参数，对比训练时更长的文本也适用。</translation>
+    </message>
+    <message>
+        <source>The usual softmax, taken after the bias is added to every score. All pairs are still computed, so this is not cheaper: it changes which keys win, making attention aware of relative position.</source>
+        <translation>给每个分数加上偏置之后，再做通常的 softmax。所有对仍然都要计算，所以并不更省：它改变的是哪些键胜出，让注意力感知相对位置。</translation>
+    </message>
+    <message>
+        <source>The usual softmax after the distance penalty: near keys gain weight, far keys lose it, the more so in the heads with the steepest slope. Every pair is still computed.</source>
+        <translation>加上距离惩罚后再做通常的 softmax：近处的键得到更多权重，远处的键失去权重，斜率越陡的头越明显。所有对仍然都要计算。</translation>
+    </message>
+    <message>
+        <source>The text is written into a grid, a few tokens per row. In the first stage a query reads only the keys of its own grid row: blocks along the diagonal.</source>
+        <translation>把文本写进一个网格，每行几个词元。第一阶段中，查询只读取自己所在网格行的键：即沿对角线排列的方块。</translation>
+    </message>
+    <message>
+        <source>The softmax within each grid row: every row of weights sums to 1 over the few keys of that grid row.</source>
+        <translation>每个网格行内的 softmax：每行权重在该网格行的几个键上之和为 1。</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s output of the row stage: a mix of the values of its grid row. These outputs, not the original values, are what the column stage mixes next.</source>
+        <translation>行阶段中每个词元的输出：它所在网格行的值的混合。接下来列阶段混合的是这些输出，而不是原来的值。</translation>
+    </message>
+    <message>
+        <source>In the second stage a query reads the keys of its own grid column: tokens that lie a whole row width apart in the text.</source>
+        <translation>第二阶段中，查询读取自己所在网格列的键：即在文本中相隔整整一行宽度的词元。</translation>
+    </message>
+    <message>
+        <source>The softmax within each grid column. Since each column entry already holds a summary of its row, two hops reach every key whose row has a token in the query&apos;s column: every token, when the grid is full.</source>
+        <translation>每个网格列内的 softmax。由于列中的每一项已经汇总了它所在的行，两跳之内就能到达所在行与查询所在列有交点的每个键；网格填满时，就是每个词元。</translation>
+    </message>
+    <message>
+        <source>The column stage&apos;s output is the result: each token has read its column, and through it the rows of that column&apos;s tokens, at the cost of two small attentions instead of one large one.</source>
+        <translation>列阶段的输出就是结果：每个词元读取了自己所在的列，并通过它读到该列各词元所在的行，代价是两次小的注意力，而不是一次大的。</translation>
+    </message>
+    <message>
+        <source>The product of the two stages&apos; weights: how much each key reaches each query in the end. It is a full (S, S) matrix although neither stage computed one, and it can be compared with full attention&apos;s weights directly.</source>
+        <translation>两个阶段权重的乘积：最终每个键对每个查询的影响有多大。虽然两个阶段都没有计算过完整矩阵，它却是一个完整的 (S, S) 矩阵，可以直接与完整注意力的权重比较。</translation>
+    </message>
+    <message>
+        <source>A fixed matrix E with k rows and one column per position (seeded here, learned in the paper). Multiplying by it mixes the S keys into k new rows, and the same for the values.</source>
+        <translation>一个固定矩阵 E：k 行，每个位置一列（这里用随机种子生成，论文中是学出来的）。乘以它会把 S 个键混合成 k 个新行，值也一样。</translation>
+    </message>
+    <message>
+        <source>The keys squeezed to k rows: each row is a weighted blend of every position&apos;s key. The queries will score against these k blends instead of the S real keys.</source>
+        <translation>压缩成 k 行的键：每一行都是所有位置的键的加权混合。查询将与这 k 个混合体计算分数，而不是与 S 个真实的键。</translation>
+    </message>
+    <message>
+        <source>The values squeezed the same way, with the same E, so that each blended key has a blended value to hand over.</source>
+        <translation>值也用同一个 E 以同样方式压缩，这样每个混合键都有一个混合值可以交出。</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s softmax over the k blended keys: an (S, k) matrix instead of (S, S). For long texts and small k this is where the time and memory are saved.</source>
+        <translation>每个查询在 k 个混合键上做 softmax：得到 (S, k) 矩阵而不是 (S, S)。对长文本和较小的 k，时间和内存正是在这里节省下来的。</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s output: its weights over the k blends times the blended values. No (S, S) matrix was ever formed.</source>
+        <translation>每个查询的输出：它在 k 个混合体上的权重乘以混合后的值。自始至终没有形成 (S, S) 矩阵。</translation>
+    </message>
+    <message>
+        <source>What the Linformer amounts to on the real tokens: its weights times E, an (S, S) matrix. Its rows need not sum to 1 and may be negative, and every query reads the future too, which is why it cannot keep a causal mask.</source>
+        <translation>Linformer 在真实词元上相当于什么：它的权重乘以 E，得到一个 (S, S) 矩阵。其各行之和不一定为 1，还可能为负；而且每个查询也会读到未来的词元，所以它无法保留因果掩码。</translation>
+    </message>
+    <message>
+        <source>Linear attention replaces e^(q·k) by φ(q)·φ(k) with φ(x) = elu(x) + 1, which is always positive. This step applies φ to the queries.</source>
+        <translation>线性注意力把 e^(q·k) 换成 φ(q)·φ(k)，其中 φ(x) = elu(x) + 1 总是正数。这一步把 φ 作用于查询。</translation>
+    </message>
+    <message>
+        <source>φ applied to the keys; masked keys get rows of 0 so they add nothing to the sums that follow.</source>
+        <translation>把 φ 作用于键；被掩码的键所在行置为 0，因此对后面的求和没有任何贡献。</translation>
+    </message>
+    <message>
+        <source>The trick of linear attention: since φ(q)·φ(k) splits into a product, all keys and values can be folded once into a (Dh, Dh) summary. Its size does not depend on the text&apos;s length.</source>
+        <translation>线性注意力的诀窍：由于 φ(q)·φ(k) 可以拆成乘积，所有键和值可以一次性折叠成一个 (Dh, Dh) 的汇总。它的大小与文本长度无关。</translation>
+    </message>
+    <message>
+        <source>The sum of all φ(k): dividing by φ(q)·z makes each query&apos;s weights sum to 1, the job the softmax&apos;s denominator did.</source>
+        <translation>所有 φ(k) 之和：除以 φ(q)·z 使每个查询的权重之和为 1，这原本是 softmax 分母的作用。</translation>
+    </message>
+    <message>
+        <source>Each query reads the summary instead of every key: cost grows with S·Dh², not S²·Dh. With a causal mask the summary is kept as a running sum over the keys so far.</source>
+        <translation>每个查询读取汇总，而不是逐个读取键：代价随 S·Dh² 增长，而不是 S²·Dh。有因果掩码时，汇总以到目前为止的键的累积和来保存。</translation>
+    </message>
+    <message>
+        <source>The same weights written out the slow way, as an (S, S) matrix, only to show them: compare with the softmax weights of full attention to see what the feature map changes.</source>
+        <translation>用慢的方法把同样的权重写成 (S, S) 矩阵，只是为了展示：与完整注意力的 softmax 权重比较，就能看出特征映射改变了什么。</translation>
+    </message>
+    <message>
+        <source>The slow form&apos;s output. It must equal the fast O(S) result up to rounding; the Variant panel checks this.</source>
+        <translation>慢方法的输出。它必须与快速的 O(S) 结果在舍入误差内相同；变体面板会检查这一点。</translation>
+    </message>
+    <message>
+        <source>When a model generates text, token t arrives alone. Only its key is computed and appended to the cache; the keys of the earlier tokens are reused, not recomputed.</source>
+        <translation>模型生成文本时，词元 t 是单独到来的。只计算它的键并追加到缓存中；前面词元的键直接复用，不再重新计算。</translation>
+    </message>
+    <message>
+        <source>The same for the value: the cache grows by one row per token, which is the memory a KV cache costs.</source>
+        <translation>值也一样：每来一个词元，缓存增加一行，这就是 KV 缓存占用的内存。</translation>
+    </message>
+    <message>
+        <source>The new token&apos;s query scores the keys in the cache, which holds only the past: the causal mask comes for free. One row of weights, not a whole matrix.</source>
+        <translation>新词元的查询与缓存中的键计算分数，而缓存里只有过去的词元：因果掩码是自然得到的。只有一行权重，而不是整个矩阵。</translation>
+    </message>
+    <message>
+        <source>The new token&apos;s output: its weights times the cached values. One row per generated token.</source>
+        <translation>新词元的输出：它的权重乘以缓存中的值。每生成一个词元得到一行。</translation>
+    </message>
+    <message>
+        <source>All the per-token outputs stacked. They equal full causal attention exactly: the cache changes how much work is done, not the result.</source>
+        <translation>把每个词元的输出叠在一起。它们与完整的因果注意力完全相同：缓存改变的是工作量，而不是结果。</translation>
+    </message>
+    <message>
+        <source>Full causal attention computed all at once, for comparison: what the step-by-step decoding must reproduce.</source>
+        <translation>一次性算出的完整因果注意力，用于比较：逐步解码必须重现的结果。</translation>
+    </message>
+    <message>
+        <source>The scores of every query against one block of keys only. The tiled method never holds more than one block of scores, which is how FlashAttention fits long texts into fast memory.</source>
+        <translation>每个查询只与一个键块计算的分数。分块方法任何时候最多只保存一块分数，FlashAttention 正是这样把长文本装进高速内存的。</translation>
+    </message>
+    <message>
+        <source>The largest score seen so far in each query row. Softmax needs it to keep e^x from overflowing, and here it is updated block by block.</source>
+        <translation>每个查询行到目前为止见到的最大分数。softmax 需要它来防止 e^x 溢出，这里它逐块更新。</translation>
+    </message>
+    <message>
+        <source>When a new block raises the maximum, everything summed so far was measured against the old one: multiplying by e^(m_old − m_new) corrects it. This is the online softmax.</source>
+        <translation>当新的块抬高了最大值时，之前累加的一切都是相对旧最大值计算的：乘以 e^(m_old − m_new) 就能修正。这就是在线 softmax。</translation>
+    </message>
+    <message>
+        <source>The running softmax denominator: the old sum rescaled plus this block&apos;s exponentials.</source>
+        <translation>累积的 softmax 分母：重缩放后的旧和，加上本块的指数项。</translation>
+    </message>
+    <message>
+        <source>The running output, not yet divided: the old output rescaled plus this block&apos;s exponentials times its values.</source>
+        <translation>累积的输出，尚未相除：重缩放后的旧输出，加上本块的指数项乘以本块的值。</translation>
+    </message>
+    <message>
+        <source>After the last block, dividing by the running sum gives exactly softmax(QKᵀ/√Dh)·V, the same as full attention, without ever holding the (S, S) matrix.</source>
+        <translation>处理完最后一块后，除以累积和就恰好得到 softmax(QKᵀ/√Dh)·V，与完整注意力相同，而从未保存过 (S, S) 矩阵。</translation>
+    </message>
+</context>
+<context>
+    <name>VariantText</name>
+    <message>
+        <source>Full attention (none)</source>
+        <translation>完整注意力（无变体）</translation>
+    </message>
+    <message>
+        <source>Sliding window + global</source>
+        <translation>滑动窗口 + 全局</translation>
+    </message>
+    <message>
+        <source>BigBird blocks</source>
+        <translation>BigBird 分块</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Linformer (low rank)</source>
+        <translation>Linformer（低秩）</translation>
+    </message>
+    <message>
+        <source>Linear (elu+1)</source>
+        <translation>线性（elu+1）</translation>
+    </message>
+    <message>
+        <source>Relative position bias</source>
+        <translation>相对位置偏置</translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation>ALiBi</translation>
+    </message>
+    <message>
+        <source>Axial (grid)</source>
+        <translation>轴向（网格）</translation>
+    </message>
+    <message>
+        <source>KV cache walk-through</source>
+        <translation>KV 缓存逐步演示</translation>
+    </message>
+    <message>
+        <source>Tiled (online softmax) walk-through</source>
+        <translation>分块（在线 softmax）逐步演示</translation>
+    </message>
+    <message>
+        <source>Every query scores every key: the (T, T) attention the model itself computes.</source>
+        <translation>每个查询都与每个键计算分数：即模型自身计算的 (T, T) 注意力。</translation>
+    </message>
+    <message>
+        <source>Each query reads only the keys a few positions around it, plus a few global tokens that read and are read by everyone (as in Longformer): the cost grows with T, not T².</source>
+        <translation>每个查询只读取它前后几个位置的键，再加上几个与所有词元互相读取的全局词元（如 Longformer）：代价随 T 增长，而不是 T²。</translation>
+    </message>
+    <message>
+        <source>The text is cut into blocks; a block reads its neighbouring blocks, the global blocks and a few random ones, so a signal can still cross the whole text in a few layers.</source>
+        <translation>文本被切成块；每块读取相邻的块、全局块和几个随机块，因此信号仍能在几层之内传遍全文。</translation>
+    </message>
+    <message>
+        <source>Each query keeps only its k best-scoring keys and drops the rest before the softmax: the largest weights survive, the long tail is cut off.</source>
+        <translation>每个查询只保留分数最高的 k 个键，其余的在 softmax 之前丢弃：最大的权重留下，长尾被截掉。</translation>
+    </message>
+    <message>
+        <source>A fixed projection squeezes the T keys and values into k rows, so the score matrix is (T, k) instead of (T, T); it cannot keep a causal mask.</source>
+        <translation>一个固定的投影把 T 个键和值压缩成 k 行，于是分数矩阵是 (T, k) 而不是 (T, T)；它无法保留因果掩码。</translation>
+    </message>
+    <message>
+        <source>The softmax is replaced by φ(q)·φ(k) with φ = elu + 1, so all keys can be folded once into a small (Dh, Dh) summary: cost linear in T, but different weights.</source>
+        <translation>用 φ(q)·φ(k)（φ = elu + 1）代替 softmax，于是所有键可以一次性折叠成一个小的 (Dh, Dh) 汇总：代价与 T 成线性关系，但权重不同。</translation>
+    </message>
+    <message>
+        <source>A number per head and distance j − i is added to every score, so a head can prefer near (or far) tokens wherever they stand.</source>
+        <translation>每个头、每个距离 j − i 对应一个数，加到每个分数上，于是一个头无论在哪个位置都可以偏爱近处（或远处）的词元。</translation>
+    </message>
+    <message>
+        <source>Every score loses slope × distance, a fixed penalty per head (ALiBi): far tokens count less, without any learned position code.</source>
+        <translation>每个分数减去 斜率 × 距离，每个头的惩罚固定（ALiBi）：远处的词元分量更轻，无需任何学习得到的位置编码。</translation>
+    </message>
+    <message>
+        <source>The tokens are laid out on a grid; attention runs within each row, then within each column, and two hops reach every token (when the grid is full).</source>
+        <translation>词元排成一个网格；注意力先在每行内进行，再在每列内进行，两跳之内即可到达每个词元（网格填满时）。</translation>
+    </message>
+    <message>
+        <source>Generation one token at a time: each new token&apos;s key and value are appended to a cache and only its query attends; the result equals full causal attention.</source>
+        <translation>逐个词元生成：每个新词元的键和值追加到缓存中，只有它的查询去做注意力；结果与完整因果注意力相同。</translation>
+    </message>
+    <message>
+        <source>Keys are taken block by block with a running maximum and sum (the online softmax of FlashAttention): the result equals full attention without ever holding the (T, T) matrix.</source>
+        <translation>逐块处理键，同时维护累积的最大值与和（FlashAttention 的在线 softmax）：结果等于完整注意力，而从不保存 (T, T) 矩阵。</translation>
+    </message>
+    <message>
+        <source>window (± tokens):</source>
+        <translation>窗口（± 词元）：</translation>
+    </message>
+    <message>
+        <source>global blocks:</source>
+        <translation>全局块：</translation>
+    </message>
+    <message>
+        <source>global tokens:</source>
+        <translation>全局词元：</translation>
+    </message>
+    <message>
+        <source>block size (tokens):</source>
+        <translation>块大小（词元）：</translation>
+    </message>
+    <message>
+        <source>random blocks:</source>
+        <translation>随机块：</translation>
+    </message>
+    <message>
+        <source>keys kept (k):</source>
+        <translation>保留的键数 (k)：</translation>
+    </message>
+    <message>
+        <source>rank (rows k):</source>
+        <translation>秩（行数 k）：</translation>
+    </message>
+    <message>
+        <source>largest distance:</source>
+        <translation>最大距离：</translation>
+    </message>
+    <message>
+        <source>grid width (tokens per row):</source>
+        <translation>网格宽度（每行词元数）：</translation>
+    </message>
+    <message>
+        <source>tile (keys per block):</source>
+        <translation>分块（每块的键数）：</translation>
+    </message>
+    <message>
+        <source>A query reads the keys at most this many positions before or after it.</source>
+        <translation>查询读取其前后最多这么多个位置的键。</translation>
+    </message>
+    <message>
+        <source>The first blocks read, and are read by, every block.</source>
+        <translation>前几块读取所有块，也被所有块读取。</translation>
+    </message>
+    <message>
+        <source>The first tokens read, and are read by, every token.</source>
+        <translation>前几个词元读取所有词元，也被所有词元读取。</translation>
+    </message>
+    <message>
+        <source>Tokens per block.</source>
+        <translation>每块的词元数。</translation>
+    </message>
+    <message>
+        <source>Extra key blocks drawn at random (seeded) for each query block and head.</source>
+        <translation>为每个查询块和每个头额外随机抽取（按种子）的键块。</translation>
+    </message>
+    <message>
+        <source>Keys kept per query: those scoring at least its k-th largest score.</source>
+        <translation>每个查询保留的键：分数不低于其第 k 大分数的那些。</translation>
+    </message>
+    <message>
+        <source>The rows the keys and values are projected to.</source>
+        <translation>键和值被投影到的行数。</translation>
+    </message>
+    <message>
+        <source>Distances beyond this share the last number of the table.</source>
+        <translation>超过这个距离的都共用表中的最后一个数。</translation>
+    </message>
+    <message>
+        <source>The text is laid out row by row, this many tokens per row.</source>
+        <translation>文本逐行排列，每行这么多个词元。</translation>
+    </message>
+    <message>
+        <source>Keys per block of the online softmax.</source>
+        <translation>在线 softmax 每块的键数。</translation>
     </message>
 </context>
 <context>
@@ -1983,6 +2706,10 @@
         <source>Esc or “All heads” shows every head again.</source>
         <translation>按 Esc 或点击“所有头”可重新显示所有头。</translation>
     </message>
+    <message>
+        <source>1 computed, 0 skipped</source>
+        <translation>1 计算，0 跳过</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>
@@ -2192,6 +2919,10 @@
     <message>
         <source>File: %1</source>
         <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>attention variant:</source>
+        <translation>注意力变体：</translation>
     </message>
 </context>
 <context>
@@ -2657,6 +3388,14 @@ Esc：从放大的头返回</translation>
         <source>P&amp;redictions panel</source>
         <translation>预测面板(&amp;R)</translation>
     </message>
+    <message>
+        <source>&amp;Variant panel</source>
+        <translation>变体面板(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>
@@ -3111,6 +3850,14 @@ Esc：从放大的头返回</translation>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
+    <message>
+        <source>token %1 · %2</source>
+        <translation>词元 %1 · %2</translation>
+    </message>
+    <message>
+        <source>block %1 · %2</source>
+        <translation>块 %1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::StepPanel</name>
@@ -3291,6 +4038,157 @@ Esc：从放大的头返回</translation>
     <message>
         <source>%1:</source>
         <translation>%1:</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::VariantChooser</name>
+    <message>
+        <source>The encoder layer whose self-attention the variant runs beside.</source>
+        <translation>变体在其自注意力旁运行的编码器层。</translation>
+    </message>
+    <message>
+        <source>in layer:</source>
+        <translation>所在层：</translation>
+    </message>
+    <message>
+        <source>Linformer cannot keep a causal mask: its projection blends every position&apos;s key and value into a few rows, the later tokens included, so a token would read the future. Choose the mask &quot;padding&quot; or &quot;none&quot;, or another variant. Nothing is recomputed until then.</source>
+        <translation>Linformer 无法保留因果掩码：它的投影会把每个位置（包括后面的词元）的键和值混合成几行，因此一个词元会读到未来。请选择掩码“padding”或“none”，或者换一个变体。在此之前不会重新计算。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::VariantPanel</name>
+    <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Walk through its steps</source>
+        <translation>逐步查看它的步骤</translation>
+    </message>
+    <message>
+        <source>Show the variant&apos;s first step in the step navigator</source>
+        <translation>在步骤导航中显示变体的第一步</translation>
+    </message>
+    <message>
+        <source>%1 ×</source>
+        <comment>a ratio, e.g. 0.42 ×</comment>
+        <translation>%1 ×</translation>
+    </message>
+    <message>
+        <source>Choose an attention variant under “attention variant” in the input panel: it runs beside one encoder block on that block&apos;s own queries, keys and values, and this panel compares it with full attention.</source>
+        <translation>在输入面板的“注意力变体”中选择一种注意力变体：它在一个编码器模块旁运行，使用该模块自己的查询、键和值，本面板把它与完整注意力进行比较。</translation>
+    </message>
+    <message>
+        <source>A planted bug is on: the variants run on the correct model only. Answer or leave the exercise to compare a variant again.</source>
+        <translation>当前埋有错误：变体只在正确的模型上运行。回答或退出练习后，即可再次比较变体。</translation>
+    </message>
+    <message>
+        <source>The tiled path for long texts keeps no (T, T) attention to compare with, so no variant runs beside it. Choose “full (every score)” under attention to see the variant.</source>
+        <translation>用于长文本的分块路径不保存可供比较的 (T, T) 注意力，因此不会在其旁运行变体。在“注意力”中选择“完整（保留全部分数）”即可看到变体。</translation>
+    </message>
+    <message>
+        <source>This result has no variant steps.</source>
+        <translation>此结果没有变体步骤。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; beside the self-attention of layer %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，在第 %2 层的自注意力旁</translation>
+    </message>
+    <message>
+        <source>Difference from full causal attention over %1 tokens: max |Δ| = %2, relative error %3.</source>
+        <translation>在 %1 个词元上与完整因果注意力的差异：max |Δ| = %2，相对误差 %3。</translation>
+    </message>
+    <message>
+        <source>Difference from full attention over %1 tokens: max |Δ| = %2, relative error %3.</source>
+        <translation>在 %1 个词元上与完整注意力的差异：max |Δ| = %2，相对误差 %3。</translation>
+    </message>
+    <message>
+        <source>The KV cache computes the same attention, one new token at a time: the right map is its weights, assembled row by row from the cache, so the future (above the diagonal) is never read.</source>
+        <translation>KV 缓存计算的是同样的注意力，每次一个新词元：右图是它的权重，由缓存逐行拼成，因此未来（对角线以上）从不被读取。</translation>
+    </message>
+    <message>
+        <source>The tiled walk-through computes exactly full attention without ever holding the (T, T) matrix, so there is no other map to show: the left map is what it reproduces.</source>
+        <translation>分块演示精确地计算完整注意力，而从不保存 (T, T) 矩阵，因此没有另一张图可显示：左图就是它重现的结果。</translation>
+    </message>
+    <message>
+        <source>decoding without a cache</source>
+        <translation>不用缓存的解码</translation>
+    </message>
+    <message>
+        <source>full attention</source>
+        <translation>完整注意力</translation>
+    </message>
+    <message>
+        <source>this variant</source>
+        <translation>本变体</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Check: the O(T) form is equal to the quadratic form within 1e-5 (largest difference %1).</source>
+        <translation>检查：O(T) 形式与二次形式在 1e-5 以内相等（最大差异 %1）。</translation>
+    </message>
+    <message>
+        <source>Check failed: the O(T) form and the quadratic form differ by %1.</source>
+        <translation>检查未通过：O(T) 形式与二次形式相差 %1。</translation>
+    </message>
+    <message>
+        <source>Check: decoding with the cache is equal to full causal attention within 1e-5 (largest difference %1).</source>
+        <translation>检查：用缓存解码与完整因果注意力在 1e-5 以内相等（最大差异 %1）。</translation>
+    </message>
+    <message>
+        <source>Check failed: decoding with the cache differs from full causal attention by %1.</source>
+        <translation>检查未通过：用缓存解码与完整因果注意力相差 %1。</translation>
+    </message>
+    <message>
+        <source>Check: the tiled online softmax is equal to full attention within 1e-5 (largest difference %1).</source>
+        <translation>检查：分块在线 softmax 与完整注意力在 1e-5 以内相等（最大差异 %1）。</translation>
+    </message>
+    <message>
+        <source>Check failed: the tiled online softmax differs from full attention by %1.</source>
+        <translation>检查未通过：分块在线 softmax 与完整注意力相差 %1。</translation>
+    </message>
+    <message>
+        <source>Full attention, head %1</source>
+        <translation>完整注意力，头 %1</translation>
+    </message>
+    <message>
+        <source>%1: the weights it amounts to</source>
+        <translation>%1：等效的权重</translation>
+    </message>
+    <message>
+        <source>%1: its weights</source>
+        <translation>%1：它的权重</translation>
+    </message>
+    <message>
+        <source>Difference from full attention per token (sentence %1)</source>
+        <translation>每个词元与完整注意力的差异（句子 %1）</translation>
+    </message>
+    <message>
+        <source>max |Δ|</source>
+        <translation>max |Δ|</translation>
     </message>
 </context>
 </TS>

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <QComboBox>
+#include <QDockWidget>
 
 #include "guidedtour.h"
 #include "inputpanel.h"
@@ -51,6 +52,18 @@ bool shootLanguage(const QString& dir, const QString& lang) {
   QTest::qWait(50);
   ok = ok && shoot(gallery, name("gallery"));
   gallery->close();
+  // an attention variant: the sliding window beside layer 1, its dock given most of the right side
+  QComboBox* variant = w->inputs()->variantBox();
+  variant->setCurrentIndex(variant->findData(QStringLiteral("window")));
+  test::settle(*w);
+  if (auto* inputDock = w->findChild<QDockWidget*>(QStringLiteral("inputDock"))) {
+    w->resizeDocks({inputDock, w->variantDock()}, {140, 760}, Qt::Vertical);
+    w->resizeDocks({w->variantDock()}, {520}, Qt::Horizontal);
+  }
+  QTest::qWait(50);
+  ok = ok && goTo(*w, "encoder.layers.0.variant.window.weights") && shoot(w.get(), name("variants"));
+  variant->setCurrentIndex(0);
+  test::settle(*w);
   // a trained model: the English one's layer-2 heads and its predictions
   QComboBox* model = w->inputs()->modelBox();
   const int english = model->findData(QStringLiteral(":/models/english-next-word.safetensors"));

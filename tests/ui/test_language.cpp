@@ -34,6 +34,7 @@
 #include "weightsimport.h"
 #include "windowhost.h"
 #include "tokenizer.h"
+#include "variantchooser.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -85,6 +86,18 @@ std::vector<Request> everyKindOfStep() {
     applyWeightsConfig(r.cfg, r.weights->loaded);
     out.push_back(r);
   }
+  // every attention variant beside the first block; the ones whose steps differ with a causal
+  // mask once more with one (Linformer refuses it)
+  for (VariantKind k : all_variants())
+    for (MaskKind m : {MaskKind::Padding, MaskKind::PaddingCausal}) {
+      if (m == MaskKind::PaddingCausal && k != VariantKind::Linear && k != VariantKind::KvCache && k != VariantKind::TopK)
+        continue;
+      Request r = base();
+      r.cfg.mask = m;
+      r.cfg.variant.kind = k;
+      r.cfg.variant.tile = 2;  // three key blocks: the rescale step too
+      out.push_back(r);
+    }
   for (const auto& info : all_faults()) {
     if (info.fault == Fault::IndivisibleHeads) continue;  // refused before any step runs
     for (bool hide : {false, true}) {
@@ -123,7 +136,12 @@ QStringList coreRefusals() {
         head + "\"config\": 5}", head + "\"weights\": {\"name\": \"a\"}}", head + "\"weights\": {\"embedded\": \"AB*D\"}}",
         head + "\"weights\": {\"embedded\": \"ABC\"}}", head + "\"lesson\": {\"title\": \"x\"}}",
         head + "\"config\": {\"overview_cap\": -1}}", head + "\"view\": {\"tab\": \"graphs\"}}",
-        head + "\"view\": {\"sentence\": 4}}", head + "\"view\": {\"head\": 99}}"})
+        head + "\"view\": {\"sentence\": 4}}", head + "\"view\": {\"head\": 99}}",
+        head + "\"config\": {\"mask\": \"causal\", \"variant\": {\"kind\": \"linformer\"}}}",
+        head + "\"config\": {\"variant\": {\"kind\": \"sparse\"}}}",
+        head + "\"config\": {\"variant\": {\"kind\": \"window\", \"window\": -1}}}",
+        head + "\"config\": {\"variant\": {\"kind\": \"topk\", \"layer\": 3}}}",
+        head + "\"config\": {\"variant\": 7}}"})
     keep([&] { parse_session(text, "lesson.attnlab"); });
   ModelConfig cfg;
   cfg.d_model = 8;
@@ -265,6 +283,7 @@ class TestLanguage : public QObject {
     Request r = w->inputs()->currentRequest();
     r.texts = {QStringLiteral("小猫坐在垫子上"), QStringLiteral("今天天气很好")};
     r.memoryTexts = {QStringLiteral("猫"), QStringLiteral("天气")};
+    r.cfg.variant.kind = VariantKind::Window;  // the variant chooser's knobs, its steps and its dock too
     w->inputs()->restore(r);
     test::settle(*w);
     QStringList found;
@@ -296,6 +315,18 @@ class TestLanguage : public QObject {
       QCoreApplication::processEvents();
       sweep(QString::number(i));
     }
+    QVERIFY(!w->variantDock()->isHidden());
+    // the other variants' knobs and dock texts (the walk-throughs' agreement checks, BigBird's
+    // knobs), and Linformer's refusal of the causal mask that cross-attention brings
+    for (VariantKind k : {VariantKind::KvCache, VariantKind::Tiled, VariantKind::Linear, VariantKind::BigBird,
+                          VariantKind::Linformer}) {
+      QComboBox* box = w->inputs()->variantBox();
+      box->setCurrentIndex(box->findData(QString::fromUtf8(variant_name(k).data())));
+      if (k == VariantKind::Linformer) w->inputs()->maskBox()->setCurrentText(QStringLiteral("padding+causal"));
+      test::settle(*w);
+      sweep(QString::fromUtf8(variant_name(k).data()));
+    }
+    QVERIFY(w->inputs()->explanationLabel()->isVisibleTo(w->inputs()));
     for (QAction* a : w->findChildren<QAction*>()) check(QStringLiteral("action"), a->text()), check(QStringLiteral("action"), a->toolTip());
     check(QStringLiteral("title"), w->windowTitle());
     QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
