@@ -124,8 +124,12 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
 
   Weights weights;
   if (!a.weights.empty()) {
+    const VariantConfig variant = cfg.variant;  // checked below as an option, not as the file's configuration
+    cfg.variant = {};
     auto loaded = load_weights_file(a.weights, cfg, given_options(sub));
     cfg = loaded.cfg;
+    cfg.variant = variant;
+    validate_variant(cfg.variant, cfg.layers, cfg.encoder_mask());
     weights = std::move(loaded.weights);
   } else {
     cfg.validate();
@@ -140,6 +144,7 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
     texts = trained && !trained->examples().empty() && !cross ? trained->examples() : builtin_sample();
   }
   const Batch batch = make_batch(texts, a.memory_texts, trained);
+  if (cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   const BackendKind kind = parse_backend(a.model.backend);
   const auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(), cross ? batch.text.seq() : 0,
                                    static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);

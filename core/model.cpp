@@ -260,6 +260,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   const TrainedVocab* trained = w.vocab().get();
   if (trained && static_cast<int64_t>(batch.vocab.words.size()) != trained->size())
     throw ConfigError("the sentences were prepared without the trained model's vocabulary; prepare them with it");
+  if (rec.enabled() && cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   const Flow table = table_step(cfg, w, batch, rec);
   const TokenBatch& src = batch.encoder_tokens();
   const Embedded enc = embed(cfg, "encoder", src, batch.vocab, trained, table, rec);

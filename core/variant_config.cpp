@@ -70,12 +70,25 @@ std::vector<VariantParam> variant_params(VariantKind k) {
 }
 
 void validate_variant(const VariantConfig& v, int64_t layers, MaskKind mask) {
+  for (VariantKind k : all_variants())  // every knob, whether or not the chosen kind reads it
+    for (const auto& p : variant_params(k)) in_range(p.option, v.*p.field, p.min, VariantLimits::kMaxParam);
+  in_range("--variant-layer", v.layer, 0, v.on() ? layers - 1 : VariantLimits::kMaxParam, "layers count from 0");
   if (!v.on()) return;
-  in_range("--variant-layer", v.layer, 0, layers - 1, "layers count from 0");
-  for (const auto& p : variant_params(v.kind)) in_range(p.option, v.*p.field, p.min, VariantLimits::kMaxParam);
   if (v.kind == VariantKind::Linformer && (mask == MaskKind::Causal || mask == MaskKind::PaddingCausal))
     throw ConfigError("--variant linformer: a causal mask cannot be kept, because the projection mixes every "
                       "position's key, the future included; use --mask padding or none");
+}
+
+void check_walk_length(const VariantConfig& v, int64_t t) {
+  const int64_t most = VariantLimits::kMaxWalkRounds;
+  if (v.kind == VariantKind::KvCache && t > most)
+    throw ConfigError("--variant kv_cache: the walk-through records 4 steps per token, and " + std::to_string(t) +
+                      " tokens would make " + std::to_string(4 * t + 3) + " of them; use at most " +
+                      std::to_string(most) + " tokens, or another variant");
+  if (v.kind == VariantKind::Tiled && (t + v.tile - 1) / v.tile > most)
+    throw ConfigError("--variant-tile: " + std::to_string(t) + " tokens in blocks of " + std::to_string(v.tile) +
+                      " keys make " + std::to_string((t + v.tile - 1) / v.tile) + " rounds of the walk-through; raise it to at least " +
+                      std::to_string((t + most - 1) / most) + " (at most " + std::to_string(most) + " rounds)");
 }
 
 std::string variant_prefix(const VariantConfig& v) {

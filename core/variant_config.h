@@ -30,6 +30,7 @@ struct VariantConfig {
 
 struct VariantLimits {
   static constexpr int64_t kMaxParam = 4096;
+  static constexpr int64_t kMaxWalkRounds = 128;  // KV cache: tokens; tiled: key blocks
 };
 
 // "none", "window", "bigbird", "topk", "linformer", "linear", "relative", "alibi", "axial",
@@ -37,6 +38,10 @@ struct VariantLimits {
 std::string_view variant_name(VariantKind k);
 VariantKind parse_variant(std::string_view s);  // throws ConfigError listing the names
 std::vector<VariantKind> all_variants();        // every kind but None, in the order above
+
+// The walk-throughs record a few steps per round: at most kMaxWalkRounds tokens (KV cache) or key
+// blocks (tiled) over t tokens, else ConfigError naming the limit and the way out.
+void check_walk_length(const VariantConfig& v, int64_t t);
 
 // One knob of a kind: its JSON and session name, its command-line option, the field, its floor.
 struct VariantParam {

@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <functional>
+#include <tuple>
 
 #include "config.h"
+#include "errors.h"
 #include "memory.h"
 #include "model.h"
 #include "variants.h"
@@ -346,6 +348,99 @@ class TestVariants : public QObject {
     QVERIFY(!faulty.traces_variant());
   }
 
+  // BigBird's random blocks are the documented draw (docs/cli.md), written out here from
+  // reproduce.py's Python version of it: 16 tokens, blocks of 2, 1 global block, 1 random, seed 5.
+  void bigbirdDrawsTheDocumentedBlocks() {
+    const char* want[2][8] = {{"11111111", "11100001", "11111000", "10111001", "11011100", "11001110", "10001111", "10100011"},
+                              {"11111111", "11100100", "11110001", "10111010", "10011101", "11001110", "10100111", "10001011"}};
+    VariantConfig v;
+    v.block = 2;
+    v.globals = 1;
+    v.random_blocks = 1;
+    for (int h = 0; h < 2; ++h) {
+      const auto p = bigbird_pattern(16, v, h, 5);
+      for (int qb = 0; qb < 8; ++qb) {
+        std::string row;
+        for (int kb = 0; kb < 8; ++kb) row += p[static_cast<size_t>(qb * 2 * 16 + kb * 2)] ? '1' : '0';
+        QCOMPARE(row, std::string(want[h][qb]));
+      }
+    }
+  }
+
+  // The online softmax's guards: a row whose first key block is hidden (the running maximum
+  // starts at −∞) and a row that sees nothing at all (0, not NaN), with a hand-drawn mask.
+  void tiledGuardsHiddenBlocksAndEmptyRows() {
+    const int64_t t = 5, dh = 4;
+    Tensor q({1, 1, t, dh}), k({1, 1, t, dh}), v({1, 1, t, dh}), mask({1, t, t}, 1.0f);
+    for (int64_t i = 0; i < t * dh; ++i) {
+      q.data()[i] = std::sin(0.7f * i);
+      k.data()[i] = std::cos(0.3f * i);
+      v.data()[i] = 0.1f * i - 1.0f;
+    }
+    for (int64_t j = 0; j < 3; ++j) mask.data()[1 * t + j] = 0.0f;  // row 1: the first block of 2 hidden, and key 2
+    for (int64_t j = 0; j < t; ++j) mask.data()[3 * t + j] = 0.0f;  // row 3: nothing
+    Tensor masked({1, 1, t, t}), ref({1, 1, t, dh});
+    for (int64_t i = 0; i < t; ++i) {
+      std::vector<double> w(static_cast<size_t>(t), 0.0);
+      double mx = -INFINITY, sum = 0;
+      for (int64_t j = 0; j < t; ++j) {
+        double s = 0;
+        for (int64_t e = 0; e < dh; ++e) s += q.data()[i * dh + e] * k.data()[j * dh + e];
+        s /= 2.0;
+        masked.data()[i * t + j] = mask.data()[i * t + j] != 0.0f ? static_cast<float>(s) : -INFINITY;
+        if (mask.data()[i * t + j] != 0.0f) mx = std::max(mx, s), w[static_cast<size_t>(j)] = s;
+      }
+      for (int64_t j = 0; j < t; ++j)
+        if (mask.data()[i * t + j] != 0.0f) sum += (w[static_cast<size_t>(j)] = std::exp(w[static_cast<size_t>(j)] - mx));
+      for (int64_t e = 0; e < dh; ++e) {
+        double o = 0;
+        for (int64_t j = 0; j < t; ++j)
+          if (mask.data()[i * t + j] != 0.0f) o += w[static_cast<size_t>(j)] / sum * v.data()[j * dh + e];
+        ref.data()[i * dh + e] = static_cast<float>(o);
+      }
+    }
+    VariantConfig cfg;
+    cfg.kind = VariantKind::Tiled;
+    cfg.tile = 2;
+    const Weights none;
+    Trace tr;
+    const Tensor out = record_variant({.cfg = cfg, .layer_prefix = "encoder.layers.0.", .attn_prefix = "encoder.layers.0.self_attn.",
+                                       .x = {}, .q = {q, "q"}, .k = {k, "k"}, .v = {v, "v"}, .mask = {mask, "mask"},
+                                       .masked_scores = {masked, "masked"}, .reference = {ref, "ref"}, .w = none},
+                                      tr);
+    for (int64_t i = 0; i < t; ++i)
+      for (int64_t e = 0; e < dh; ++e) {
+        const float got = out.data()[i * dh + e];
+        QVERIFY2(std::isfinite(got), "the guards let a NaN through");
+        QVERIFY(std::abs(got - ref.data()[i * dh + e]) <= 1e-5 + 1e-4 * std::abs(ref.data()[i * dh + e]));
+        if (i == 3) QCOMPARE(got, 0.0f);
+      }
+    QCOMPARE(tr.find("encoder.layers.0.variant.tiled.tile0.m")->tensor.at({0, 0, 1, 0}), -INFINITY);
+    QCOMPARE(tr.find("encoder.layers.0.variant.tiled.tile1.rescale")->tensor.at({0, 0, 1, 0}), 0.0f);
+  }
+
+  // The walk-throughs stop at kMaxWalkRounds rounds, saying how to get under it.
+  void longWalkThroughsAreRefused() {
+    std::string text;
+    for (int i = 0; i < 130; ++i) text += "w" + std::to_string(i % 7) + " ";
+    const Batch b = make_batch({text}, {});
+    for (auto [kind, tile, refused] : {std::tuple{VariantKind::KvCache, 4, true}, std::tuple{VariantKind::Tiled, 1, true},
+                                       std::tuple{VariantKind::Tiled, 2, false}}) {
+      ModelConfig c = config(kind);
+      c.variant.tile = tile;
+      Trace tr;
+      bool threw = false;
+      try {
+        forward(c, init_weights(c), b, tr);
+      } catch (const ConfigError& e) {
+        threw = true;
+        QVERIFY2(std::string(e.what()).find(kind == VariantKind::Tiled ? "raise it to at least 2" : "use at most 128 tokens") !=
+                     std::string::npos, e.what());
+      }
+      QCOMPARE(threw, refused);
+    }
+  }
+
   void refusals() {
     ModelConfig c = config(VariantKind::Window);
     c.variant.layer = 1;
@@ -355,6 +450,9 @@ class TestVariants : public QObject {
     QVERIFY_THROWS_EXCEPTION(ConfigError, c.validate());
     QVERIFY_THROWS_EXCEPTION(ConfigError, parse_variant("flash"));
     for (VariantKind k : all_variants()) QCOMPARE(parse_variant(variant_name(k)), k);
+    ModelConfig other = config(VariantKind::Window);
+    other.variant.top_k = 0;  // a knob the window does not read is still checked
+    QVERIFY_THROWS_EXCEPTION(ConfigError, other.validate());
     ModelConfig cross = config(VariantKind::Linformer, MaskKind::PaddingCausal);
     cross.cross = true;  // the encoder's own mask is padding: Linformer may run there
     cross.validate();

@@ -47,6 +47,14 @@ constexpr EnglishForm kClauses[] = {
      "--mask padding or none",
      QT_TRANSLATE_NOOP("ErrorText", "a causal mask cannot be kept, because the projection mixes every position's key, "
                                     "the future included; use --mask padding or none")},
+    {"the walk-through records 4 steps per token, and (\\d+) tokens would make (\\d+) of them; use at most (\\d+) "
+     "tokens, or another variant",
+     QT_TRANSLATE_NOOP("ErrorText", "the walk-through records 4 steps per token, and %1 tokens would make %2 of them; use "
+                                    "at most %3 tokens, or another variant")},
+    {"(\\d+) tokens in blocks of (\\d+) keys make (\\d+) rounds of the walk-through; raise it to at least (\\d+) "
+     "\\(at most (\\d+) rounds\\)",
+     QT_TRANSLATE_NOOP("ErrorText", "%1 tokens in blocks of %2 keys make %3 rounds of the walk-through; raise it to at "
+                                    "least %4 (at most %5 rounds)")},
     {"\\(d_model must be heads × d_head; try (\\d+) heads with d_model (\\d+)\\)",
      QT_TRANSLATE_NOOP("ErrorText", "(d_model must be heads × d_head; try %1 heads with d_model %2)")},
     {"(\\d+) heads do not divide d_model (\\d+)", QT_TRANSLATE_NOOP("ErrorText", "%1 heads do not divide d_model %2")},

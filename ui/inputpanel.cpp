@@ -63,7 +63,6 @@ QComboBox* combo(const QStringList& items) {
   return c;
 }
 
-
 }  // namespace
 
 InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
@@ -232,7 +231,10 @@ QString InputPanel::problem() const {
   if (h > d)
     return tr("%1 heads need d_model ≥ %1: each head gets d_model / heads numbers, and %2 / %1 is less than "
               "one. Lower the heads or raise d_model.").arg(h).arg(d);
-  if (d % h == 0) return VariantChooser::problem(variant_->config(), layers_->value(), parse_mask(mask_->currentText().toStdString()));
+  if (d % h == 0) {  // a variant runs in the encoder, whose mask is padding in cross mode
+    const MaskKind encoder = cross_->isChecked() ? MaskKind::Padding : parse_mask(mask_->currentText().toStdString());
+    return VariantChooser::problem(variant_->config(), layers_->value(), encoder);
+  }
   QStringList divisors;
   for (int k = 1; k <= d && divisors.size() < 12; ++k)
     if (d % k == 0) divisors << QString::number(k);

@@ -54,6 +54,8 @@ class InputPanel : public QWidget {
   QSpinBox* layersBox() const { return layers_; }
   QComboBox* backendBox() const { return backend_; }
   QComboBox* maskBox() const { return mask_; }
+  QCheckBox* crossBox() const { return cross_; }  // encoder–decoder with a source sentence
+  QPlainTextEdit* sourceEdit() const { return source_; }
   QComboBox* attentionBox() const { return attention_; }  // 0: every score; 1: tiled, overview heatmaps
   QSpinBox* budgetBox() const { return budget_; }         // memory budget, MiB
   QLabel* explanationLabel() const { return explain_; }

@@ -26,7 +26,6 @@ int lastWordPosition(const std::vector<std::string>& tokens, int count) {
   return count > 1 && punctuation ? count - 2 : count - 1;
 }
 
-
 }  // namespace
 
 PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {

@@ -22,7 +22,6 @@ std::vector<VariantKind> kinds() {
   return out;
 }
 
-
 }  // namespace
 
 VariantChooser::VariantChooser(QWidget* parent) : QWidget(parent) {

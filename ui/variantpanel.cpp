@@ -21,7 +21,6 @@ namespace {
 
 constexpr double kAgree = 1e-5;  // "equal within" for the exact walk-throughs
 
-
 // 3 significant digits, a real minus sign.
 QString num(double v) { return QString::number(v, 'g', 3).replace(QLatin1Char('-'), QChar(0x2212)); }
 
@@ -213,8 +212,9 @@ void VariantPanel::showSummary() {
   agreement_->setVisible(s.agreement >= 0);
   const bool exact = s.kind == VariantKind::KvCache || s.kind == VariantKind::Tiled;
   note_->hide();
-  walkNote_->setText(kv ? tr("The KV cache computes the same attention, one new token at a time: the right map is its "
-                         "weights, assembled row by row from the cache, so the future (above the diagonal) is never read.")
+  walkNote_->setText(kv ? tr("The KV cache computes full causal attention, one new token at a time: the right map is its "
+                         "weights, assembled row by row from the cache, so the future (above the diagonal) is never read. "
+                         "The left map is this block's own attention, under the model's mask.")
                      : exact ? tr("The tiled walk-through computes exactly full attention without ever holding the (T, T) "
                               "matrix, so there is no other map to show: the left map is what it reproduces.")
                          : QString());
@@ -306,7 +306,10 @@ void VariantPanel::showSentence() {
     words << QString::fromStdString(tokens.query.at(static_cast<size_t>(i)));
     values << err->tensor.at({b, i});
   }
-  chart_->setBars(words, values, tr("Difference from full attention per token (sentence %1)").arg(b + 1), tr("max |Δ|"));
+  const QString title = summary_->kind == VariantKind::KvCache
+                            ? tr("Difference from full causal attention per token (sentence %1)")
+                            : tr("Difference from full attention per token (sentence %1)");
+  chart_->setBars(words, values, title.arg(b + 1), tr("max |Δ|"));
 }
 
 }  // namespace attnlab::ui

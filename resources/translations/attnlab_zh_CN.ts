@@ -357,6 +357,14 @@
         <source>a causal mask cannot be kept, because the projection mixes every position&apos;s key, the future included; use --mask padding or none</source>
         <translation>无法保留因果掩码，因为投影会混合每个位置的键，包括未来的位置；请使用 --mask padding 或 none</translation>
     </message>
+    <message>
+        <source>the walk-through records 4 steps per token, and %1 tokens would make %2 of them; use at most %3 tokens, or another variant</source>
+        <translation>逐步演示每个词元记录 4 个步骤，%1 个词元会产生 %2 个步骤；请最多使用 %3 个词元，或换一种变体</translation>
+    </message>
+    <message>
+        <source>%1 tokens in blocks of %2 keys make %3 rounds of the walk-through; raise it to at least %4 (at most %5 rounds)</source>
+        <translation>%1 个词元按每块 %2 个键分块，逐步演示要走 %3 轮；请把它调到至少 %4（最多 %5 轮）</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -4115,10 +4123,6 @@ Esc：从放大的头返回</translation>
         <translation>在 %1 个词元上与完整注意力的差异：max |Δ| = %2，相对误差 %3。</translation>
     </message>
     <message>
-        <source>The KV cache computes the same attention, one new token at a time: the right map is its weights, assembled row by row from the cache, so the future (above the diagonal) is never read.</source>
-        <translation>KV 缓存计算的是同样的注意力，每次一个新词元：右图是它的权重，由缓存逐行拼成，因此未来（对角线以上）从不被读取。</translation>
-    </message>
-    <message>
         <source>The tiled walk-through computes exactly full attention without ever holding the (T, T) matrix, so there is no other map to show: the left map is what it reproduces.</source>
         <translation>分块演示精确地计算完整注意力，而从不保存 (T, T) 矩阵，因此没有另一张图可显示：左图就是它重现的结果。</translation>
     </message>
@@ -4189,6 +4193,14 @@ Esc：从放大的头返回</translation>
     <message>
         <source>max |Δ|</source>
         <translation>max |Δ|</translation>
+    </message>
+    <message>
+        <source>The KV cache computes full causal attention, one new token at a time: the right map is its weights, assembled row by row from the cache, so the future (above the diagonal) is never read. The left map is this block&apos;s own attention, under the model&apos;s mask.</source>
+        <translation>KV 缓存一次处理一个新词元，算出的是完整的因果注意力：右图是它的权重，由缓存逐行拼成，因此从不读取未来（对角线以上）。左图是这个块自己的注意力，使用模型的掩码。</translation>
+    </message>
+    <message>
+        <source>Difference from full causal attention per token (sentence %1)</source>
+        <translation>每个词元与完整因果注意力的差异（句子 %1）</translation>
     </message>
 </context>
 </TS>

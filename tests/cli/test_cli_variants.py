@@ -24,6 +24,7 @@ from test_cli_reproduce import reported, reproduce
 
 torch.set_num_threads(2)
 
+LONG = " ".join("w%d" % (i % 7) for i in range(130))
 EN2 = ["--text", "The cat sat on the mat today.", "--text", "Dogs bark."]  # T = 8, the second padded
 
 CASES = {
@@ -206,6 +207,20 @@ class Variants(lib.TempDirCase):
         self.assertEqual(len(rows), 9)  # the key tokens, then one row per query
         self.assertTrue(rows[1].startswith('"The"'))
 
+    def test_variant_options_with_a_weights_file_are_options(self):
+        wdir = self.path("w")
+        self.export_ok(wdir, "--text", "a b c", "--d-model", "16", "--heads", "2")
+        weights = os.path.join(wdir, "weights.safetensors")
+        for args, message in [(["--variant", "window", "--variant-layer", "1"], "--variant-layer: 1 is outside 0 … 0"),
+                              (["--variant", "linformer", "--mask", "causal"], "--variant linformer: a causal mask")]:
+            with self.subTest(args=args):
+                r = run_attnlab(["export", "--out", self.path("x"), "--weights", weights, "--text", "a b"] + args)
+                self.assertEqual(r.rc, 2, r.describe())
+                self.assertIn("attnlab: error: " + message, r.err)
+        out = self.path("ok")
+        self.export_ok(out, "--weights", weights, "--text", "a b c", "--variant", "alibi")
+        self.assertEqual(Bundle(out).m["variant"]["kind"], "alibi")
+
     def test_bad_variant_options_are_refused_by_name(self):
         cases = [
             (["--variant", "sparse"], "--variant: 'sparse' is not one of"),
@@ -215,6 +230,12 @@ class Variants(lib.TempDirCase):
             (["--variant", "linformer", "--mask", "causal"], "--variant linformer: a causal mask cannot be kept"),
             (["--variant", "window", "--variant-layer", "1"], "--variant-layer: 1 is outside 0 … 0"),
             (["--variant", "window", "--fault", "no_scaling"], "--variant: cannot run beside --fault"),
+            (["--variant", "window", "--variant-top-k", "0"], "--variant-top-k: 0 is outside 1"),  # not window's knob
+            (["--variant-window", "-5"], "--variant-window: -5 is outside 0"),  # no variant at all
+            (["--variant", "kv_cache", "--text", LONG], "--variant kv_cache: the walk-through records 4 steps per token, "
+                                                         "and 130 tokens would make 523 of them; use at most 128 tokens"),
+            (["--variant", "tiled", "--variant-tile", "1", "--text", LONG],
+             "--variant-tile: 130 tokens in blocks of 1 keys make 130 rounds of the walk-through; raise it to at least 2"),
         ]
         for args, message in cases:
             with self.subTest(args=args):

@@ -6,6 +6,7 @@
 // session and the remembered settings bring the variant back.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -253,6 +254,17 @@ class TestVariantsUi : public QObject {
     test::settle(*w_);
     QVERIFY(!why->isVisibleTo(w_->inputs()));
     QVERIFY(w_->controller()->current()->generation != before);
+    // In cross mode the mask is the decoder's: the encoder, where Linformer runs, keeps padding.
+    w_->inputs()->crossBox()->setChecked(true);
+    w_->inputs()->sourceEdit()->setPlainText(QStringLiteral("un chien noir"));
+    w_->inputs()->maskBox()->setCurrentText(QStringLiteral("causal"));
+    test::settle(*w_);
+    QVERIFY2(w_->inputs()->problem().isEmpty(), qPrintable(w_->inputs()->problem()));
+    QVERIFY(w_->controller()->current()->cfg.cross);
+    QVERIFY(w_->controller()->current()->trace.find("encoder.layers.0.variant.linformer.head_out"));
+    w_->inputs()->crossBox()->setChecked(false);
+    w_->inputs()->maskBox()->setCurrentText(QStringLiteral("padding"));
+    test::settle(*w_);
   }
 
   // A planted bug and the tiled overview run no variant: the dock says why.
