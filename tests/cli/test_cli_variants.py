@@ -196,6 +196,29 @@ class Variants(lib.TempDirCase):
         self.assertEqual(kv.m["variant"]["flops"]["variant"], b_ * (6 * d * d * t + 4 * h * dh * tt))
         self.assertEqual(kv.m["variant"]["flops"]["reference"], b_ * (2 * d * d * t + 4 * d * d * tt + 4 * h * dh * tt))
         self.assertEqual(b.m["config"]["variant"], {"kind": "window", "layer": 0, "window": 2, "globals": 0})
+        # the kinds whose counts read the recorded patterns, and the dense ones
+        full_f, full_b = 4 * b_ * h * t * t * dh, 4 * b_ * h * t * t
+        for name, args, want in [
+            ("bigbird", ["--variant", "bigbird", "--variant-block", "3"],
+             lambda n: (4 * n["pattern"] * dh, 8 * n["pattern"])),
+            ("topk", ["--variant", "topk", "--variant-top-k", "3"],
+             lambda n: (2 * b_ * h * t * t * dh + b_ * h * t * t + 2 * n["pattern"] * dh, full_b)),
+            ("axial", ["--variant", "axial", "--variant-grid-width", "3"],
+             lambda n: (4 * (n["row_pattern"] + n["col_pattern"]) * dh, 8 * max(n["row_pattern"], n["col_pattern"]))),
+            ("tiled", ["--variant", "tiled", "--variant-tile", "3"],
+             lambda n: (full_f + b_ * h * t * (3 - 1) * (dh + 1), 4 * b_ * h * t * (3 + 2))),
+            ("relative", ["--variant", "relative", "--variant-max-distance", "2"],
+             lambda n: (full_f + b_ * h * t * t, full_b + 4 * h * 5)),
+            ("alibi", ["--variant", "alibi"], lambda n: (full_f + b_ * h * t * t, full_b)),
+        ]:
+            with self.subTest(kind=name):
+                bb = self.bundle("count_" + name, args)
+                nnz = {k: int((bb.npz[bb.prefix + k] != 0).sum()) for k in ("pattern", "row_pattern", "col_pattern")
+                       if bb.prefix + k in bb.npz}
+                flops, nbytes = want(nnz)
+                self.assertEqual(bb.m["variant"]["flops"]["variant"], flops)
+                self.assertEqual(bb.m["variant"]["bytes"]["variant"], nbytes)
+                self.assertEqual(bb.m["variant"]["flops"]["reference"], full_f)
 
     def test_csv_heatmaps_for_the_variant_weights(self):
         out = self.path("csv")
