@@ -65,15 +65,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   buildExercises(inputDock);
   // A trained model's guesses, under the inputs (shown when the first trained result arrives).
   predictions_ = new PredictionsPanel;
-  predictionsDock_ = new QDockWidget(tr("Predictions"), this);
-  predictionsDock_->setObjectName(QStringLiteral("predictionsDock"));
-  auto* predictionsScroll = new QScrollArea;
-  predictionsScroll->setWidget(predictions_);
-  predictionsScroll->setWidgetResizable(true);
-  predictionsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  predictionsDock_->setWidget(predictionsScroll);
-  addDockWidget(Qt::RightDockWidgetArea, predictionsDock_, Qt::Vertical);
-  predictionsDock_->hide();
+  predictionsDock_ = addPanelDock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
   buildVariantDock();
 
   status_ = new QLabel;
@@ -243,19 +235,25 @@ void MainWindow::setZoom(double factor) {
   status_->setText(tr("Zoom %1 %").arg(qRound(zoom_ * 100)));
 }
 
+// A panel in a vertically scrolling dock on the right, hidden until its first result.
+QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& objectName) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(objectName);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(panel);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  dock->setWidget(scroll);
+  addDockWidget(Qt::RightDockWidgetArea, dock, Qt::Vertical);
+  dock->hide();
+  return dock;
+}
+
 // An attention variant beside full attention (variantpanel.h), under the inputs; shown when a
 // variant is chosen, hidden again with "Full attention (none)".
 void MainWindow::buildVariantDock() {
   variant_ = new VariantPanel;
-  variantDock_ = new QDockWidget(tr("Variant"), this);
-  variantDock_->setObjectName(QStringLiteral("variantDock"));
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(variant_);
-  scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  variantDock_->setWidget(scroll);
-  addDockWidget(Qt::RightDockWidgetArea, variantDock_, Qt::Vertical);
-  variantDock_->hide();
+  variantDock_ = addPanelDock(variant_, tr("Variant"), QStringLiteral("variantDock"));
   connect(variant_, &VariantPanel::stepRequested, this, [this](const QString& id) {
     if (const auto r = controller_->current()) navigator_->setCurrent(r->indexOf(id.toStdString()));
   });

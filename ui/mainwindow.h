@@ -83,6 +83,7 @@ class MainWindow : public QMainWindow {
   void showResult(TraceResultPtr result);
   void showVariant(const TraceResultPtr& result);  // the Variant dock: shown while a variant is chosen
   void buildVariantDock();
+  QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName);
   void offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
   void showStep(int index);
   bool handleStepKey(int key);

@@ -38,8 +38,7 @@ PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
   auto* b = new QVBoxLayout(body_);
   b->setContentsMargins(0, 0, 0, 0);
   title_ = wrappedLabel(QStringLiteral("predictionsTitle"));
-  note_ = wrappedLabel(QStringLiteral("modelNote"));
-  note_->setStyleSheet(QStringLiteral("QLabel { background: palette(alternate-base); padding: 6px; border-radius: 4px; }"));
+  note_ = shadedLabel(QStringLiteral("modelNote"));
   b->addWidget(title_);
   auto* form = new QFormLayout;
   sentence_ = new QComboBox;

@@ -15,6 +15,13 @@ inline QLabel* wrappedLabel(const QString& objectName) {
   return l;
 }
 
+// A wrapping label on a shaded background: a panel's note or explanation.
+inline QLabel* shadedLabel(const QString& objectName) {
+  QLabel* l = wrappedLabel(objectName);
+  l->setStyleSheet(QStringLiteral("QLabel { background: palette(alternate-base); padding: 6px; border-radius: 4px; }"));
+  return l;
+}
+
 // A spin box over lo … hi showing value, faster when an arrow is held.
 inline QSpinBox* spinBox(int lo, int hi, int value) {
   auto* s = new QSpinBox;

@@ -51,8 +51,7 @@ std::string matrixName(VariantKind k) {
 
 VariantPanel::VariantPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
-  note_ = wrappedLabel(QStringLiteral("variantNote"));
-  note_->setStyleSheet(QStringLiteral("QLabel { background: palette(alternate-base); padding: 6px; border-radius: 4px; }"));
+  note_ = shadedLabel(QStringLiteral("variantNote"));
   v->addWidget(note_);
   body_ = new QWidget;
   auto* b = new QVBoxLayout(body_);
