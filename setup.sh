@@ -11,14 +11,16 @@ mode=${1:-run}
 # run (Mesa's drivers include lavapipe, a software device; a GPU's own driver works as well).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nlohmann-json3-dev
                 libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk qt6-charts-dev qt6-svg-dev
+                libqt6opengl6-dev
                 libvulkan-dev glslc libvulkan1 mesa-vulkan-drivers
                 qt6-tools-dev qt6-l10n-tools qt6-translations-l10n)
 # PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
 # clang + libFuzzer build the fuzz targets; the Khronos validation layer watches the Vulkan tests;
 # dpkg-dev (dpkg-shlibdeps), binutils (objdump) and appstream (appstreamcli) check the .deb.
 TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev
-               vulkan-validationlayers dpkg-dev binutils appstream
-               fortunes fortunes-zh)  # the sample models' training texts (train_smoke)
+               vulkan-validationlayers dpkg-dev binutils appstream file
+               fortunes fortunes-zh   # the sample models' training texts (train_smoke)
+               locales)               # de_DE's definition, compiled by the locale test into its own folder
 
 install_missing() {
   local missing=()
@@ -33,8 +35,17 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# Configure's full output goes to build/configure.log; the terminal gets the feature decisions
+# (the lines CMake prints as "attnlab: …", e.g. whether the Vulkan path is built), or the whole
+# log when configuring fails.
 build() {
-  cmake --preset release "$@" >/dev/null
+  mkdir -p build
+  if ! cmake --preset release "$@" >build/configure.log 2>&1; then
+    cat build/configure.log >&2
+    echo "setup: configuring failed (above; also in build/configure.log)" >&2
+    exit 1
+  fi
+  sed -n 's/^-- attnlab: /setup: /p' build/configure.log
   cmake --build --preset release
 }
 

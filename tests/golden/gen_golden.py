@@ -46,6 +46,7 @@ except ImportError as e:  # not Debian's interpreter: let ctest report the test 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, "data")
 ASSERT_TOL = 1e-5  # hand computation vs the PyTorch module
+CPU_ATOL, CPU_RTOL = 1e-5, 1e-4  # the contract's CPU tolerance (shared/spec, "Tolerances")
 PAD = "[PAD]"
 
 # ----------------------------------------------------------------------------------------------
@@ -624,8 +625,9 @@ def generate(out_dir):
 def compare(new_dir, ref_dir):
     """Compares a regenerated data folder with the committed one: the inputs the generator makes
     itself (token ids, embedding table, embeddings, position code, layer inputs, masks) bit for
-    bit; what PyTorch computes within 1e-6 (another CPU may pick other BLAS kernels and round
-    differently in the last bits, which says nothing about the generator)."""
+    bit; what PyTorch computes within the contract's CPU tolerance, |new - ref| <= 1e-5 + 1e-4·|ref|
+    (docs/cli.md: another CPU, or the same one without OPENBLAS_CORETYPE, picks other BLAS kernels
+    whose float32 rounding differs by a few 1e-6, which says nothing about the generator)."""
     ok = True
 
     def fail(msg):
@@ -652,7 +654,7 @@ def compare(new_dir, ref_dir):
                     fail(f"{name}: {k} has another dtype or shape")
                 elif exact and x.tobytes() != y.tobytes():
                     fail(f"{name}: {k} differs (must be bit for bit)")
-                elif not exact and not np.allclose(x, y, rtol=1e-6, atol=1e-6, equal_nan=True):
+                elif not exact and not np.allclose(x, y, rtol=CPU_RTOL, atol=CPU_ATOL, equal_nan=True):
                     fail(f"{name}: {k} differs by {np.nanmax(np.abs(x - y)):.3g}")
         if case["weights"] != "seeded":
             with open(os.path.join(new_dir, case["weights"]), "rb") as f1, \
