@@ -132,12 +132,25 @@ Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps)
 void softmax_lastdim_inplace(Tensor& x) {
   require(x.is_contiguous(), "softmax", "input must be contiguous");
   auto m = rows_of(x);
-#pragma omp parallel for if (m.rows() > 256)
-  for (int64_t r = 0; r < m.rows(); ++r) {
-    auto row = m.row(r);
-    const float mx = row.maxCoeff();  // −∞ when the whole row is masked → NaN below, as PyTorch
-    row = (row.array() - mx).exp();
-    row /= row.sum();
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+#pragma omp parallel if (m.rows() > 256)
+  {
+    // Each row is worked on in an aligned copy: Eigen splits a vector into a scalar head, packets
+    // and a scalar tail by its address, and its scalar and packet exp (and sums) round
+    // differently, so in place the result would depend on where the row happens to lie in
+    // memory — the same trace would not come out bit for bit twice.
+    Eigen::ArrayXf row(m.cols());
+#pragma omp for
+    for (int64_t r = 0; r < m.rows(); ++r) {
+      row = m.row(r).transpose().array();
+      const float mx = row.maxCoeff();  // −∞ when the whole row is masked → NaN below, as PyTorch
+      // Eigen's vectorised exp clamps its argument (at about −88.4 for floats) and so gives a
+      // denormal ~1e-39, not 0, for e^(−∞) on some CPUs (seen with -march=native on an AVX2
+      // AMD EPYC): a masked key gets exactly 0, as in PyTorch.
+      row = (row == kNegInf).select(0.0f, (row - mx).exp());
+      row /= row.sum();
+      m.row(r) = row.transpose().matrix();
+    }
   }
 }
 
