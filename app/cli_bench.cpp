@@ -59,15 +59,20 @@ MemoryEstimate estimated(const BenchArgs& a, const Backend& be, const ModelConfi
   return estimate_fast_memory(cfg, a.batch, a.seq, {.score_matrix = !fused, .dense_mask = !(fused && cpu), .threads = threads});
 }
 
-void run_bench(const CLI::App& sub, const BenchArgs& a) {
+// The options, checked before anything runs (the ranges of --batch, --seq, --repeat and
+// --threads are checked while parsing).
+ModelConfig check_bench(const CLI::App& sub, const BenchArgs& a) {
   ModelConfig cfg = to_config(a.model, false, sub.count("--d-ff") > 0);
   cfg.mask = MaskKind::None;
   cfg.validate();
-  if (a.batch < 1 || a.batch > Limits::kMaxBatch) throw ConfigError("--batch: must be between 1 and " + std::to_string(Limits::kMaxBatch));
-  if (a.seq < 1 || a.seq > (1 << 20)) throw ConfigError("--seq: must be between 1 and 1048576");
-  if (a.repeat < 1 || a.repeat > 100000) throw ConfigError("--repeat: must be between 1 and 100000");
   if (a.attention != "full" && a.attention != "tiled" && a.attention != "auto")
     throw ConfigError("--attention: '" + a.attention + "' is not one of full, tiled, auto");
+  parse_backend(a.model.backend);
+  return cfg;
+}
+
+void run_bench(const CLI::App& sub, const BenchArgs& a) {
+  const ModelConfig cfg = check_bench(sub, a);
   const BackendKind kind = parse_backend(a.model.backend);
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
   set_threads(threads);
@@ -126,18 +131,23 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
 
 }  // namespace
 
-void add_bench_command(CLI::App& app) {
+void add_bench_command(CLI::App& app, Chosen& chosen) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* sub = app.add_subcommand("bench", "time the forward pass of an encoder stack; prints JSON");
-  sub->add_option("--batch", args->batch, "batch size B (default 1)");
-  sub->add_option("--seq", args->seq, "sequence length S (default 128)");
-  sub->add_option("--repeat", args->repeat, "timed runs after two warm-ups (default 10)");
-  sub->add_option("--threads", args->threads, "threads (default: all cores)");
+  sub->add_option("--batch", args->batch, "batch size B (default 1)")->transform(decimal_in(1, Limits::kMaxBatch));
+  sub->add_option("--seq", args->seq, "sequence length S (default 128)")->transform(decimal_in(1, 1 << 20));
+  sub->add_option("--repeat", args->repeat, "timed runs after two warm-ups (default 10)")
+      ->transform(decimal_in(1, 100000));
+  sub->add_option("--threads", args->threads, "threads, 1 … 1024 (default: all cores)")
+      ->transform(decimal_in(1, kMaxThreads));
   sub->add_option("--attention", args->attention, "full|tiled|auto (default auto)");
   sub->add_flag("--trace", args->trace, "record every step as the GUI does");
   args->model.d_model = 512;
   add_model_options(*sub, args->model);
-  sub->callback([sub, args] { run_bench(*sub, *args); });
+  sub->callback([sub, args, &chosen] {
+    chosen.check = [sub, args] { check_bench(*sub, *args); };
+    chosen.run = [sub, args] { run_bench(*sub, *args); };
+  });
 }
 
 }  // namespace attnlab::cli

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,7 +23,29 @@ struct ModelOptions {
   int64_t memory_budget_mib = 4096;
 };
 
+// What the parsed command line will do, set while parsing (nothing runs then): `check` looks at
+// every option and file it can without computing (what the fuzzer runs), `run` does the work.
+struct Chosen {
+  std::function<void()> check, run;
+};
+void add_export_command(CLI::App& app, Chosen& chosen);
+void add_bench_command(CLI::App& app, Chosen& chosen);
+void add_exercise_command(CLI::App& app, Chosen& chosen);
+
+// The whole command line (app/cli_app.cpp): parses argv, runs the subcommand, or with none
+// returns gui(argc, argv); every error is one "attnlab: error: …" line on stderr and exit status
+// 2 (options) or 1 (data, files, memory). With check_only, the subcommand's check runs instead of
+// its work (the fuzzer's entry point).
+int run_command_line(int argc, char** argv, const std::function<int(int, char**)>& gui, bool check_only = false);
+
 void add_model_options(CLI::App& app, ModelOptions& o);
+
+// A whole number written in decimal digits (an optional '-', leading zeros read as decimal: 010
+// is 10) within lo … hi, checked on the text before CLI11 converts it — which would read 010 as
+// octal, 0x10 as hex, and wrap or clamp what does not fit. Fails with
+// "--opt: 'x' is not a decimal whole number" or "--opt: x is outside lo … hi" (exit 2).
+CLI::Validator decimal_in(int64_t lo, int64_t hi);
+CLI::Validator decimal_u64();  // 0 … 2^64 − 1, for seeds
 // --variant KIND and its knobs (--variant-layer, --variant-window, …; docs/cli.md).
 struct VariantOptions {
   std::string kind = "none";
@@ -39,5 +62,11 @@ std::set<std::string> given_options(const CLI::App& app);
 // there was simply none to use (the manifest or the bench JSON says so in "backend_note").
 void print_note(const BackendNote& note);
 void set_threads(int threads);  // OpenMP and Eigen
+inline constexpr int kMaxThreads = 1024;  // --threads 1 … 1024; OMP_NUM_THREADS is capped to it
+// An absurd OMP_NUM_THREADS is capped at kMaxThreads: libgomp read it when it was loaded, so
+// its thread count is capped now, before the first parallel region (100000 threads crashed
+// it), and the variable itself is rewritten (or removed when it is not a number) for anything
+// this process starts. Call first in main.
+void sanitize_thread_environment();
 
 }  // namespace attnlab::cli

@@ -1,5 +1,5 @@
 // attnlab exercise: list, show and check the exercises, JSON on stdout. The shipped exercises
-// are embedded (Qt resources under :/exercises, from sample_inputs/exercises); the teachers'
+// are embedded (core's shipped_exercise_sources, from sample_inputs/exercises); the teachers'
 // folder ($XDG_DATA_HOME/attnlab/exercises) and every --folder are added to them.
 #include <nlohmann/json.hpp>
 
@@ -8,12 +8,9 @@
 
 #include "cli_common.h"
 #include "errors.h"
-#include "exercisecatalog.h"
 #include "exercises.h"
 
 namespace attnlab::cli {
-
-using ui::shippedExerciseSources;
 
 namespace {
 
@@ -25,7 +22,7 @@ struct ExerciseArgs {
 };
 
 std::vector<Exercise> load_all(const ExerciseArgs& a) {
-  std::vector<ExerciseSource> sources = shippedExerciseSources();
+  std::vector<ExerciseSource> sources = shipped_exercise_sources();
   const std::string user = user_exercise_folder();
   if (!user.empty())
     for (auto& s : read_exercise_folder(user, true)) sources.push_back(std::move(s));
@@ -44,14 +41,19 @@ void print(const Json& j) {
   std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
 }
 
-void run_exercise(const CLI::App& sub, const ExerciseArgs& a) {
+// The options' combination (what can be known without reading an exercise).
+void check_exercise(const CLI::App& sub, const ExerciseArgs& a) {
   const int modes = int(a.list) + int(sub.count("--show") > 0) + int(sub.count("--check") > 0) +
                     int(sub.count("--solution") > 0);
   if (modes != 1) throw ConfigError("exercise: give exactly one of --list, --show ID, --check ID, --solution ID");
   if (sub.count("--check") && !sub.count("--answer")) throw ConfigError("--check: needs --answer TEXT");
   if (!sub.count("--check") && sub.count("--answer")) throw ConfigError("--answer: only with --check ID");
   if (sub.count("--attempt") && !sub.count("--check")) throw ConfigError("--attempt: only with --check ID");
-  if (a.attempt < 1) throw ConfigError("--attempt: must be 1 or more");
+  parse_lang(a.lang);
+}
+
+void run_exercise(const CLI::App& sub, const ExerciseArgs& a) {
+  check_exercise(sub, a);
   const Lang lang = parse_lang(a.lang);
   const std::vector<Exercise> all = load_all(a);
 
@@ -75,18 +77,22 @@ void run_exercise(const CLI::App& sub, const ExerciseArgs& a) {
 
 }  // namespace
 
-void add_exercise_command(CLI::App& app) {
+void add_exercise_command(CLI::App& app, Chosen& chosen) {
   auto args = std::make_shared<ExerciseArgs>();
   CLI::App* sub = app.add_subcommand("exercise", "list, show and check the exercises; prints JSON");
   sub->add_flag("--list", args->list, "every exercise as {id, title, kind, level}");
   sub->add_option("--show", args->show, "the exercise ID as a learner sees it");
   sub->add_option("--check", args->check, "check --answer for the exercise ID: {id, correct, feedback}");
   sub->add_option("--answer", args->answer, "the learner's answer (with --check)");
-  sub->add_option("--attempt", args->attempt, "which try this is (with --check; picks the hint, default 1)");
+  sub->add_option("--attempt", args->attempt, "which try this is (with --check; picks the hint, default 1)")
+      ->transform(decimal_in(1, 1000000));
   sub->add_option("--solution", args->solution, "for teachers: the computed correct answer of the exercise ID");
   sub->add_option("--lang", args->lang, "en|zh (default en)");
   sub->add_option("--folder", args->folders, "a folder of extra exercise files (*.json); repeat for more");
-  sub->callback([sub, args] { run_exercise(*sub, *args); });
+  sub->callback([sub, args, &chosen] {
+    chosen.check = [sub, args] { check_exercise(*sub, *args); };
+    chosen.run = [sub, args] { run_exercise(*sub, *args); };
+  });
 }
 
 }  // namespace attnlab::cli

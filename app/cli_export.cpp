@@ -1,19 +1,24 @@
 // attnlab export: compute every step for the given sentences and write the bundle. PNG and SVG
 // heatmaps are drawn by the GUI's renderer (ui/heatmaprender) on Qt's offscreen platform: no
 // display is needed, and a QGuiApplication is made only when they are asked for.
+#ifdef ATTNLAB_HAVE_UI
 #include <QGuiApplication>
+#endif
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 #include "bundle.h"
 #include "cli_common.h"
 #include "errors.h"
+#ifdef ATTNLAB_HAVE_UI
 #include "exporter.h"
+#endif
+#include "files.h"
 #include "memory.h"
 #include "model.h"
+#include "overflow.h"
 #include "tokenizer.h"
 #include "weights_file.h"
 
@@ -29,25 +34,25 @@ struct ExportArgs {
   bool force = false;
 };
 
-// One sentence per line; a UTF-8 BOM is skipped, blank lines ignored.
+// One sentence per line; a UTF-8 BOM is skipped, blank lines ignored. Only a regular file of
+// at most 16 MiB is read (a FIFO or /dev/zero is refused by name, never read until it ends).
 std::vector<std::string> read_text_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw DataError("--text-file: cannot open '" + path + "'");
+  const std::string text = read_regular_file(path, kMaxTextFileBytes, "--text-file");
   std::vector<std::string> lines;
-  std::string line;
-  bool first = true;
-  int number = 0;
-  while (std::getline(f, line)) {
-    ++number;
-    if (first && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
-    first = false;
+  size_t start = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+  for (int number = 1; start < text.size(); ++number) {
+    const size_t nl = std::min(text.find('\n', start), text.size());
+    std::string line = text.substr(start, nl - start);
+    start = nl + 1;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!is_valid_utf8(line))
-      throw DataError("--text-file: '" + path + "' line " + std::to_string(number) + " is not valid UTF-8");
-    if (line.find_first_not_of(" \t\v\f") != std::string::npos) lines.push_back(line);
+    const std::string where = "--text-file: '" + printable_name(path) + "' line " + std::to_string(number);
+    if (!is_valid_utf8(line)) throw DataError(where + " is not valid UTF-8");
+    if (line.find('\0') != std::string::npos) throw DataError(where + " contains a NUL character");
+    if (line.find_first_not_of(" \t\v\f") == std::string::npos) continue;  // blank lines are skipped
+    if (const std::string why = text_problem(line); !why.empty()) throw DataError(where + ": " + why);
+    lines.push_back(line);
   }
-  if (f.bad()) throw DataError("--text-file: cannot read '" + path + "'");
-  if (lines.empty()) throw ConfigError("--text-file: '" + path + "' holds no sentence");
+  if (lines.empty()) throw ConfigError("--text-file: '" + printable_name(path) + "' holds no sentence");
   return lines;
 }
 
@@ -78,8 +83,14 @@ Formats parse_formats(const std::string& list, ExportOptions o) {
     const std::string f = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (f == "npz") o.npz = true;
     else if (f == "csv") o.csv = true;
-    else if (f == "png") out.png = true;
-    else if (f == "svg") out.svg = true;
+    else if (f == "png" || f == "svg") {
+#ifdef ATTNLAB_HAVE_UI
+      (f == "png" ? out.png : out.svg) = true;
+#else
+      throw ConfigError("--format: " + f + " is drawn by the window's renderer, which this headless build leaves out; "
+                        "use npz or csv, or the full attnlab");
+#endif
+    }
     else
       throw ConfigError("--format: '" + f + "' is not one of npz, png, svg, csv");
     if (comma == std::string::npos) break;
@@ -89,6 +100,7 @@ Formats parse_formats(const std::string& list, ExportOptions o) {
   return out;
 }
 
+#ifdef ATTNLAB_HAVE_UI
 // Text needs a QGuiApplication (PITFALLS.md); the offscreen platform needs no display. Forced by
 // -platform (which wins over QT_QPA_PLATFORM): a headless command must never try xcb. Qt's
 // warnings are kept off stderr, where only the one error line may appear.
@@ -110,19 +122,36 @@ void add_image_hook(ExportOptions& opt, const Batch& batch, const Trace& trace, 
     if (!err.isEmpty()) throw DataError(err.toStdString());
   };
 }
+#endif
 
-void run_export(const CLI::App& sub, const ExportArgs& a) {
+// Everything an export needs before it computes, each option and file checked: `attnlab
+// export` runs it and then execute(); the command-line fuzzer runs only this.
+struct ExportPlan {
+  ModelConfig cfg;
+  Formats formats;
+  Weights weights;  // loaded from --weights, else seeded in execute()
+  bool seeded = true;
+  Batch batch;
+  BackendKind backend = BackendKind::Auto;
+};
+
+ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
+  ExportPlan p;
   const bool cross = !a.memory_texts.empty();
-  ModelConfig cfg = to_config(a.model, cross, sub.count("--d-ff") > 0);
+  ModelConfig& cfg = p.cfg;
+  cfg = to_config(a.model, cross, sub.count("--d-ff") > 0);
   cfg.faults = parse_faults(a.faults);
   cfg.variant = to_variant(a.variant);
   if (cfg.variant.on() && !cfg.faults.empty())
     throw ConfigError("--variant: cannot run beside --fault (a planted bug changes the block it is compared with); "
                       "drop one of them");
-  Formats formats = parse_formats(a.format, {a.out, a.force});
+  p.formats = parse_formats(a.format, {a.out, a.force});
   check_output_dir(a.out, a.force);
 
-  Weights weights;
+  if (sub.count("--weights") && a.weights.empty())
+    throw ConfigError("--weights: the file name is empty; give the path of a .safetensors file");
+  if (sub.count("--text-file") && a.text_file.empty())
+    throw ConfigError("--text-file: the file name is empty; give the path of a text file");
   if (!a.weights.empty()) {
     const VariantConfig variant = cfg.variant;  // checked below as an option, not as the file's configuration
     cfg.variant = {};
@@ -130,11 +159,12 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
     cfg = loaded.cfg;
     cfg.variant = variant;
     validate_variant(cfg.variant, cfg.layers, cfg.encoder_mask());
-    weights = std::move(loaded.weights);
+    p.weights = std::move(loaded.weights);
+    p.seeded = false;
   } else {
     cfg.validate();
   }
-  const TrainedVocab* trained = weights.vocab().get();
+  const TrainedVocab* trained = p.weights.vocab().get();
   std::vector<std::string> texts = a.texts;
   if (!a.text_file.empty())
     for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));
@@ -143,33 +173,42 @@ void run_export(const CLI::App& sub, const ExportArgs& a) {
     // A trained model's own examples (docs/cli.md "Trained models"), else the built-in sample.
     texts = trained && !trained->examples().empty() && !cross ? trained->examples() : builtin_sample();
   }
-  const Batch batch = make_batch(texts, a.memory_texts, trained);
+  p.batch = make_batch(texts, a.memory_texts, trained);
+  const Batch& batch = p.batch;
   if (cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
-  const BackendKind kind = parse_backend(a.model.backend);
+  p.backend = parse_backend(a.model.backend);
   const auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(), cross ? batch.text.seq() : 0,
                                    static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
   check_memory_budget(est, a.model.memory_budget_mib);
-  if (a.weights.empty()) weights = init_weights(cfg);
+  return p;
+}
 
+void execute_export(ExportPlan p) {
+  const ModelConfig& cfg = p.cfg;
+  if (p.seeded) p.weights = init_weights(cfg);
   Trace trace;
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
   const auto be = run_on_backend(
-      kind,
+      p.backend,
       [&](Backend& b) {
         trace = Trace();
-        forward(cfg, weights, batch, trace, b);
+        forward(cfg, p.weights, p.batch, trace, b);
       },
       &note);
   print_note(note);
+  // Exit 1 naming the step and the weights, not a bundle of NaN (a planted bug's NaN is its lesson).
+  if (cfg.faults.empty()) check_no_overflow(trace, p.weights);
   const RunInfo run{be->name(), be->device(),
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), note.text};
+#ifdef ATTNLAB_HAVE_UI
   std::unique_ptr<QGuiApplication> app;
-  if (formats.png || formats.svg) {
+  if (p.formats.png || p.formats.svg) {
     app = offscreen_app();
-    add_image_hook(formats.opt, batch, trace, formats.png, formats.svg);
+    add_image_hook(p.formats.opt, p.batch, trace, p.formats.png, p.formats.svg);
   }
-  write_bundle(formats.opt, cfg, batch, weights, trace, run);
+#endif
+  write_bundle(p.formats.opt, cfg, p.batch, p.weights, trace, run);
 }
 
 std::string fault_ids() {
@@ -180,7 +219,7 @@ std::string fault_ids() {
 
 }  // namespace
 
-void add_export_command(CLI::App& app) {
+void add_export_command(CLI::App& app, Chosen& chosen) {
   auto args = std::make_shared<ExportArgs>();
   CLI::App* sub = app.add_subcommand("export", "compute every step and write a bundle (manifest, weights, trace.npz)");
   sub->add_option("--out", args->out, "output folder")->required();
@@ -194,7 +233,10 @@ void add_export_command(CLI::App& app) {
   sub->add_option("--fault", args->faults, "inject a classic attention bug; repeat for more: " + fault_ids());
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
-  sub->callback([sub, args] { run_export(*sub, *args); });
+  sub->callback([sub, args, &chosen] {
+    chosen.check = [sub, args] { plan_export(*sub, *args); };
+    chosen.run = [sub, args] { execute_export(plan_export(*sub, *args)); };
+  });
 }
 
 }  // namespace attnlab::cli

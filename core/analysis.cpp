@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "config.h"
 #include "errors.h"
 
 namespace attnlab {
@@ -48,7 +49,7 @@ bool has_nan(const float* w, int64_t tk) {
 
 std::vector<double> softmax_with_temperature(const float* logits, int n, double temperature) {
   if (!(temperature > 0) || !std::isfinite(temperature))
-    throw ConfigError("softmax temperature must be a positive number, got " + std::to_string(temperature));
+    throw ConfigError("softmax temperature must be a positive number, got " + format_double(temperature));
   double mx = -std::numeric_limits<double>::infinity();
   for (int j = 0; j < n; ++j) mx = std::max<double>(mx, logits[j]);
   std::vector<double> w(static_cast<size_t>(n), kNaN);

@@ -3,15 +3,16 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <thread>
 
 #include "eigen_types.h"
 #include "errors.h"
+#include "files.h"
 #include "npz.h"
 #include "variants.h"
 #include "weights_file.h"
@@ -28,15 +29,42 @@ fs::path output_path(const std::string& dir) {
   return p;
 }
 
+namespace {
+
+// "--out: '<dir>' <why>": one line, the name escaped.
+[[noreturn]] void refuse_out(const std::string& dir, const std::string& why) {
+  throw ConfigError("--out: '" + printable_name(dir) + "' " + why);
+}
+
+bool is_same_or_ancestor(const fs::path& p, const fs::path& of) {
+  auto a = p.begin(), b = of.begin();
+  for (; a != p.end(); ++a, ++b)
+    if (b == of.end() || *a != *b) return false;
+  return true;
+}
+
+}  // namespace
+
 void check_output_dir(const std::string& dir, bool force) {
   if (dir.empty()) throw ConfigError("--out: a folder name is required");
-  if (output_path(dir) == output_path(dir).root_path()) throw ConfigError("--out: refusing to write to '" + dir + "'");
+  const fs::path target = output_path(dir);
+  if (target == target.root_path()) refuse_out(dir, "is the root folder; name a new folder for the bundle");
   std::error_code ec;
-  const auto st = fs::status(dir, ec);
-  if (!fs::exists(st)) return;
-  if (!fs::is_directory(st)) throw ConfigError("--out: '" + dir + "' exists and is not a folder");
-  if (!force && !fs::is_empty(dir, ec))
-    throw ConfigError("--out: folder '" + dir + "' exists and is not empty; add --force to replace it");
+  if (is_same_or_ancestor(target, fs::current_path(ec)))
+    refuse_out(dir, "is the current folder or holds it; name a new folder for the bundle, e.g. --out ./bundle");
+  if (target.filename().string().size() > max_output_name_bytes())
+    refuse_out(dir, "has a name of " + std::to_string(target.filename().string().size()) + " bytes; use at most " +
+                        std::to_string(max_output_name_bytes()) + " (its temporary sibling needs the rest)");
+  const auto link = fs::symlink_status(target, ec);
+  if (fs::is_symlink(link))
+    refuse_out(dir, "is a symbolic link; give the folder itself or a new name (a link is never replaced)");
+  if (!fs::exists(link)) return;
+  if (!fs::is_directory(link)) refuse_out(dir, "exists and is not a folder; choose a new name");
+  if (fs::is_empty(target, ec) && !ec) return;
+  if (!force) refuse_out(dir, "exists and is not empty; choose a new folder, or add --force to replace an earlier bundle");
+  if (!is_bundle_folder(target.string()))
+    refuse_out(dir, "is not an Attention Lab bundle (no manifest.json of one), so even --force does not replace it; "
+                    "choose a new folder");
 }
 
 std::string cpu_device_name() {
@@ -97,15 +125,6 @@ void write_heatmaps(const fs::path& dir, const Batch& batch, const Trace& trace)
   }
 }
 
-std::string temp_sibling(const fs::path& target, const char* tag) {
-  std::random_device rd;
-  std::string name = ".";  // appended piecewise: GCC 12 -O3 gives a false -Wrestrict on "x" + string&&
-  name += target.filename().string();
-  name += tag;
-  name += std::to_string(getpid()) + '-' + std::to_string(rd() % 1000000);
-  return (target.parent_path() / name).string();
-}
-
 }  // namespace
 
 std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector<std::string>& q_tokens,
@@ -120,8 +139,11 @@ std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector
   for (int64_t i = 0; i < w.size(2); ++i) {
     out += csv_field(q_tokens[static_cast<size_t>(i)]);
     for (int64_t j = 0; j < w.size(3); ++j) {
-      std::snprintf(buf, sizeof buf, ",%.9g", static_cast<double>(w.at({b, h, i, j})));
-      out += buf;
+      // to_chars, not printf: a '.' whatever LC_NUMERIC says (a QGuiApplication sets it from the
+      // environment), and the shortest text that reads back as the same float
+      const auto r = std::to_chars(buf, buf + sizeof buf, w.at({b, h, i, j}));
+      out += ',';
+      out.append(buf, r.ptr);
     }
     out += "\r\n";
   }
@@ -214,50 +236,61 @@ json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trac
   return m;
 }
 
+namespace {
+
+// The finished temporary into place (files.h): a new or emptied name without replacing
+// anything; an earlier bundle (checked again now) by an atomic swap, the old one removed after.
+void move_bundle(TempDir& tmp, const fs::path& target, bool force) {
+  std::error_code ec;
+  const auto link = fs::symlink_status(target, ec);
+  const bool exists = fs::exists(link);
+  if (exists && !fs::is_symlink(link) && fs::is_directory(link) && fs::is_empty(target, ec) && !ec) {
+    ::rmdir(target.c_str());  // an empty folder only (rmdir refuses anything else); then as new
+  } else if (exists && force && !fs::is_symlink(link) && is_bundle_folder(target.string())) {
+    tmp.remove_marker();
+    exchange_into_place(tmp.path(), target);
+    if (!is_bundle_folder(tmp.path().string())) {  // something else took its place meanwhile: put it back
+      exchange_into_place(tmp.path(), target);
+      throw ConfigError("--out: '" + printable_name(target.string()) +
+                        "' changed while the export ran and is no longer a bundle; nothing was replaced");
+    }
+    return;  // tmp now holds the earlier bundle: its destructor removes it
+  }
+  tmp.remove_marker();
+  move_into_place(tmp.path(), target);
+  tmp.release();
+}
+
+}  // namespace
+
 void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
                   const Trace& trace, const RunInfo& run) {
   const auto t0 = std::chrono::steady_clock::now();
+  check_output_dir(opt.out_dir, opt.force);
   const fs::path target = output_path(opt.out_dir);
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
-  const fs::path tmp = temp_sibling(target, ".tmp-");
-  if (!fs::create_directory(tmp, ec))
-    throw DataError("cannot create a folder beside '" + target.string() + "': " + ec.message());
-  try {
-    write_file(tmp / "weights.safetensors", serialize_weights(cfg, w));
-    if (opt.npz) {
-      std::vector<std::pair<std::string, Tensor>> arrays;
-      for (const auto& s : trace.steps()) arrays.push_back({s.info.id, s.tensor});
-      write_npz((tmp / "trace.npz").string(), arrays);
-      // The bundle checks itself with PyTorch: python3 reproduce.py (docs/cli.md).
-      write_file(tmp / "reproduce.py", kReproducePy);
-      fs::permissions(tmp / "reproduce.py", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                      fs::perm_options::add, ec);
-    }
-    if (opt.csv) write_heatmaps(tmp, batch, trace);
-    if (opt.extra) opt.extra(tmp.string());
-    const double export_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    json manifest = manifest_json(cfg, batch, trace, run, export_ms);
-    if (w.vocab()) manifest["model"] = model_json(*w.vocab(), batch, trace);
-    if (json v = variant_json(cfg, trace); !v.is_null()) manifest["variant"] = std::move(v);
-    write_file(tmp / "manifest.json", manifest.dump(1) + "\n");
-    // Swap into place: an existing target (allowed by check_output_dir) is moved aside first.
-    fs::path old;
-    if (fs::exists(target)) {
-      old = temp_sibling(target, ".old-");
-      fs::rename(target, old);
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-      if (!old.empty()) fs::rename(old, target);
-      throw DataError("cannot move the bundle into '" + target.string() + "': " + ec.message());
-    }
-    if (!old.empty()) fs::remove_all(old, ec);
-  } catch (...) {
-    fs::remove_all(tmp, ec);
-    throw;
+  sweep_dead_temporaries(target.parent_path());
+  TempDir tmp_dir(target, ".tmp-");  // removed on any throw below, and on SIGINT/SIGTERM
+  const fs::path& tmp = tmp_dir.path();
+  write_file(tmp / "weights.safetensors", serialize_weights(cfg, w));
+  if (opt.npz) {
+    std::vector<std::pair<std::string, Tensor>> arrays;
+    for (const auto& s : trace.steps()) arrays.push_back({s.info.id, s.tensor});
+    write_npz((tmp / "trace.npz").string(), arrays);
+    // The bundle checks itself with PyTorch: python3 reproduce.py (docs/cli.md).
+    write_file(tmp / "reproduce.py", kReproducePy);
+    fs::permissions(tmp / "reproduce.py", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add, ec);
   }
+  if (opt.csv) write_heatmaps(tmp, batch, trace);
+  if (opt.extra) opt.extra(tmp.string());
+  const double export_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  json manifest = manifest_json(cfg, batch, trace, run, export_ms);
+  if (w.vocab()) manifest["model"] = model_json(*w.vocab(), batch, trace);
+  if (json v = variant_json(cfg, trace); !v.is_null()) manifest["variant"] = std::move(v);
+  write_file(tmp / "manifest.json", manifest.dump(1) + "\n");  // last: a folder with a manifest is whole
+  move_bundle(tmp_dir, target, opt.force);
 }
 
 }  // namespace attnlab

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "config.h"
+#include "files.h"  // is_bundle_folder
 #include "model.h"
 #include "trace.h"
 #include "weights.h"
@@ -37,9 +38,12 @@ struct RunInfo {
 // DIR as an absolute, normalised path without a trailing separator.
 std::filesystem::path output_path(const std::string& dir);
 
-// Before any work: DIR must not exist, be an empty folder, or (with force) be a folder.
-// Throws ConfigError otherwise (exit 2).
+// Before any work (and again by write_bundle): DIR must be a new name, an empty folder, or with
+// force an earlier bundle (is_bundle_folder) — never the root, the current folder or one that
+// holds it, a symbolic link, a file, or a name too long for its temporary sibling. Throws
+// ConfigError otherwise (exit 2), naming DIR and what to do.
 void check_output_dir(const std::string& dir, bool force);
+
 
 nlohmann::json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
                              double export_ms);
@@ -52,7 +56,11 @@ nlohmann::json variant_config_json(const VariantConfig& v);
 nlohmann::json variant_json(const ModelConfig& cfg, const Trace& trace);
 nlohmann::json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace);
 
-// Writes the bundle atomically. Throws DataError (with the path and the reason) on I/O failure.
+// Writes the bundle into a temporary sibling and moves it into place atomically (files.h): a
+// target that appeared meanwhile is ConfigError naming it, nothing replaced; with force an
+// earlier bundle is swapped out and removed only once the new one is in place. Dead processes'
+// temporaries beside it are swept first. Throws DataError (with the path and the reason) on I/O
+// failure, leaving nothing behind.
 void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
                   const Trace& trace, const RunInfo& run);
 

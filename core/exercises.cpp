@@ -15,6 +15,8 @@
 #endif
 
 #include "exercise_text.h"
+#include "files.h"
+#include "shipped_exercises.h"  // generated: sample_inputs/exercises embedded
 #include "tokenizer.h"
 #include "weights.h"
 
@@ -538,27 +540,39 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
   return ex;
 }
 
-std::vector<ExerciseSource> read_exercise_folder(const std::string& dir, bool optional) {
+std::vector<ExerciseSource> read_exercise_folder(const std::string& dir, bool optional,
+                                                 std::vector<std::string>* problems) {
   namespace fs = std::filesystem;
   std::vector<ExerciseSource> out;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    if (optional) return out;
-    throw ExerciseError(dir + ": no such folder (exercise files are read from a folder of *.json)");
+  const auto st = fs::status(dir, ec);
+  if (!fs::is_directory(st)) {
+    if (optional && !fs::exists(st)) return out;
+    throw ExerciseError(printable_name(dir) + (fs::exists(st) ? ": not a folder" : ": no such folder") +
+                        " (exercise files are read from a folder of *.json)");
   }
   std::vector<fs::path> files;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".json" && !it->is_directory(ec)) files.push_back(it->path());
-  if (ec) throw ExerciseError(dir + ": cannot list the folder: " + ec.message());
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code kind;
+    if (it->path().extension() == ".json" && !it->is_directory(kind)) files.push_back(it->path());
+  }
+  if (ec) throw ExerciseError(printable_name(dir) + ": cannot list the folder: " + ec.message());
   std::sort(files.begin(), files.end());
   for (const auto& p : files) {
     const std::string name = (fs::path(dir) / p.filename()).string();
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    if (!f || f.bad()) throw ExerciseError(name + ": cannot read the file");
-    out.push_back({name, ss.str()});
+    try {  // a FIFO, a device or a huge file among them is refused by name, never read
+      out.push_back({name, read_regular_file(p.string(), kMaxExerciseFileBytes, "exercise file")});
+    } catch (const DataError& e) {
+      if (!problems) throw ExerciseError(e.what());
+      problems->push_back(e.what());
+    }
   }
+  return out;
+}
+
+std::vector<ExerciseSource> shipped_exercise_sources() {
+  std::vector<ExerciseSource> out;
+  for (const auto& [name, text] : kShippedExercises) out.push_back({std::string("sample_inputs/exercises/") + name, text});
   return out;
 }
 

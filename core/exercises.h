@@ -113,8 +113,14 @@ struct ExerciseSource {
 Exercise parse_exercise(std::string_view json_text, const std::string& file);
 
 // Every *.json of a folder, sorted by name; name = dir + "/" + file name. A missing folder gives
-// an empty list when optional, otherwise ExerciseError; an unreadable file is an ExerciseError.
-std::vector<ExerciseSource> read_exercise_folder(const std::string& dir, bool optional = false);
+// an empty list when optional, otherwise ExerciseError. A file that cannot be read — not a
+// regular file (a FIFO, a device), over 1 MiB, unreadable — is an ExerciseError naming it, or,
+// given `problems`, that message is appended there and the file skipped (the window lists them).
+std::vector<ExerciseSource> read_exercise_folder(const std::string& dir, bool optional = false,
+                                                 std::vector<std::string>* problems = nullptr);
+// The exercises shipped with the program (sample_inputs/exercises, embedded at build time), by
+// name "sample_inputs/exercises/<file>", sorted.
+std::vector<ExerciseSource> shipped_exercise_sources();
 // Parses every source in order; two exercises with one id are refused, naming both files.
 std::vector<Exercise> load_exercises(const std::vector<ExerciseSource>& sources);
 std::vector<Exercise> load_exercises(const std::string& folder);

@@ -12,7 +12,7 @@ struct MemoryEstimate {
   int64_t trace_bytes = 0;    // every recorded tensor (views counted once)
   int64_t weights_bytes = 0;  // parameters, plus their serialised copy when exporting
   int64_t working_bytes = 0;  // transient buffers (one attention-sized tensor)
-  int64_t total() const { return trace_bytes + weights_bytes + working_bytes; }
+  int64_t total() const;  // saturates at INT64_MAX, as every field may (absurd sizes never wrap)
 };
 
 // b batch, s encoder length, t decoder length (0 unless cfg.cross), vocab the rows of the
@@ -31,6 +31,8 @@ struct FastPathMemory {
   int threads = 1;
 };
 MemoryEstimate estimate_fast_memory(const ModelConfig& cfg, int64_t b, int64_t s, FastPathMemory how);
+
+inline constexpr int64_t kMaxMemoryBudgetMiB = int64_t{1} << 30;  // --memory-budget 1 … 2^30 MiB
 
 // Throws DataError when the estimate exceeds budget_mib, with both numbers and what to do.
 // `advice`: what to do instead (the default suits a traced run of typed text).

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
+#include <set>
 #include <tuple>
 
 #include "errors.h"
+#include "files.h"
 
 namespace attnlab {
 
@@ -80,6 +80,28 @@ Shape parse_shape(const json& j, const std::string& name) {
   return s;
 }
 
+// The header's JSON, as the reference reader takes it: UTF-8 text that starts with '{', padded at
+// most with spaces, and no name twice in one object (nlohmann would keep the last silently).
+json parse_header(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos)
+    fail("the header holds a NUL byte (padded with NULs? only spaces may pad it)");
+  if (text.empty() || text[0] != '{') fail("header is not a JSON object (it must start with '{')");
+  std::vector<std::set<std::string>> seen;  // the names of each object being read
+  std::string duplicate;
+  const json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) seen.emplace_back();
+    else if (event == json::parse_event_t::object_end && !seen.empty()) seen.pop_back();
+    else if (event == json::parse_event_t::key && !seen.empty() && !seen.back().insert(parsed.get<std::string>()).second &&
+             duplicate.empty())
+      duplicate = parsed.get<std::string>();
+    return true;
+  };
+  json header = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
+  if (header.is_discarded() || !header.is_object()) fail("header is not a JSON object");
+  if (!duplicate.empty()) fail("the header names '" + printable_name(duplicate) + "' twice; a name may appear once");
+  return header;
+}
+
 }  // namespace
 
 SafetensorsFile parse_safetensors(const std::string& bytes) {
@@ -88,9 +110,7 @@ SafetensorsFile parse_safetensors(const std::string& bytes) {
   if (n > kMaxHeader || n > bytes.size() - 8)
     fail("header length " + std::to_string(n) + " runs past the end of the file (" + std::to_string(bytes.size()) +
          " bytes)");
-  const json header = json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(n), nullptr,
-                                  /*allow_exceptions=*/false);
-  if (header.is_discarded() || !header.is_object()) fail("header is not a JSON object");
+  const json header = parse_header(std::string_view(bytes).substr(8, n));
   const uint64_t data_size = bytes.size() - 8 - n;
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + 8 + n);
 
@@ -128,30 +148,31 @@ SafetensorsFile parse_safetensors(const std::string& bytes) {
     for (uint64_t i = 0; i < count; ++i) dst[i] = decode(data + begin + i * width, width, dtype);
     out.tensors.push_back({name, std::move(t)});
   }
+  // The data is the tensors end to end, as the reference writer lays it out and its reader
+  // demands: no overlap, no gap, nothing after the last one.
   std::sort(ranges.begin(), ranges.end());
-  for (size_t i = 1; i < ranges.size(); ++i)
-    if (std::get<0>(ranges[i]) < std::get<1>(ranges[i - 1]))
-      fail("tensors '" + std::get<2>(ranges[i - 1]) + "' and '" + std::get<2>(ranges[i]) + "' overlap (data_offsets)");
+  uint64_t covered = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const auto& [begin, end, name] = ranges[i];
+    if (begin < covered)
+      fail("tensors '" + std::get<2>(ranges[i - 1]) + "' and '" + name + "' overlap (data_offsets)");
+    if (begin > covered)
+      fail("the data bytes " + std::to_string(covered) + " … " + std::to_string(begin) + " before tensor '" + name +
+           "' belong to no tensor (a gap in data_offsets)");
+    covered = end;
+  }
+  if (covered != data_size)
+    fail("the file has " + std::to_string(data_size - covered) + " bytes after its last tensor that belong to none "
+         "(trailing bytes)");
   return out;
 }
 
 SafetensorsFile read_safetensors(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw DataError("cannot open weights file '" + path + "': no such file");
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw DataError("weights file '" + path + "' is not a regular file (a folder?)");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw DataError("cannot open weights file '" + path + "': " + std::strerror(errno));
-  f.seekg(0, std::ios::end);
-  const auto size = f.tellg();
-  if (size < 0) throw DataError("cannot read weights file '" + path + "'");
-  std::string bytes(static_cast<size_t>(size), '\0');
-  f.seekg(0);
-  if (!f.read(bytes.data(), size)) throw DataError("cannot read weights file '" + path + "'");
+  const std::string bytes = read_regular_file(path, kMaxWeightsFileBytes, "weights file");
   try {
     return parse_safetensors(bytes);
   } catch (const DataError& e) {
-    throw DataError(path + ": " + e.what());
+    throw DataError(printable_name(path) + ": " + e.what());
   }
 }
 

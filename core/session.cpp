@@ -7,7 +7,9 @@
 #include "base64.h"
 #include "bundle.h"
 #include "errors.h"
+#include "model.h"
 #include "ops.h"
+#include "tokenizer.h"
 
 namespace attnlab {
 
@@ -35,13 +37,23 @@ class Fields {
     const json* v = find(obj, key);
     if (!v) return fallback;
     if (!v->is_string()) fail(path + key, "should be a string");
-    return v->get<std::string>();
+    std::string out = v->get<std::string>();
+    if (const std::string why = text_problem(out); !why.empty()) fail(path + key, why);
+    return out;
   }
+  // A whole number that fits int64 (a larger one would wrap): anything else names the field.
   int64_t integer(const json& obj, const std::string& path, const char* key, int64_t fallback) const {
     const json* v = find(obj, key);
     if (!v) return fallback;
-    if (!v->is_number_integer()) fail(path + key, "should be a whole number");
+    if (!v->is_number_integer() || (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX)))
+      fail(path + key, "should be a whole number");
     return v->get<int64_t>();
+  }
+  uint64_t unsigned_integer(const json& obj, const std::string& path, const char* key, uint64_t fallback) const {
+    const json* v = find(obj, key);
+    if (!v) return fallback;
+    if (!v->is_number_unsigned()) fail(path + key, "should be a whole number 0 … 2^64 − 1");
+    return v->get<uint64_t>();
   }
   std::vector<std::string> lines(const json& obj, const char* key) const {
     const json* v = find(obj, key);
@@ -51,6 +63,8 @@ class Fields {
     for (const json& s : *v) {
       if (!s.is_string() || s.get_ref<const std::string&>().size() > kMaxSentenceBytes)
         fail(key, "every sentence should be a string of at most 1 MiB");
+      if (const std::string why = sentence_problem(s.get_ref<const std::string&>()); !why.empty())
+        fail(std::string(key) + "[" + std::to_string(out.size()) + "]", why);
       out.push_back(s.get<std::string>());
     }
     return out;
@@ -80,7 +94,7 @@ ModelConfig read_config(const Fields& f, const json& c, bool cross) {
     cfg.heads = f.integer(c, "config.", "heads", cfg.heads);
     cfg.d_ff = f.integer(c, "config.", "d_ff", 4 * cfg.d_model);
     cfg.layers = f.integer(c, "config.", "layers", cfg.layers);
-    cfg.seed = static_cast<uint64_t>(f.integer(c, "config.", "seed", 0));
+    cfg.seed = f.unsigned_integer(c, "config.", "seed", 0);
     cfg.overview_cap = f.integer(c, "config.", "overview_cap", 0);
     cfg.mask = parse_mask(f.text(c, "mask", std::string(mask_name(cfg.mask)), "config."));
     cfg.norm = parse_norm(f.text(c, "norm", std::string(norm_name(cfg.norm)), "config."));
@@ -170,7 +184,17 @@ Session parse_session(std::string_view text, const std::string& origin) {
   s.texts = f.lines(j, "texts");
   if (s.texts.empty()) f.fail("texts", "no sentences: a session needs at least one");
   s.memory_texts = f.lines(j, "memory_texts");
+  if (s.memory_texts.size() > 1 && s.memory_texts.size() != s.texts.size())
+    f.fail("memory_texts", "should hold one source sentence for all, or one per sentence (" +
+                               std::to_string(s.texts.size()) + " sentences, " + std::to_string(s.memory_texts.size()) +
+                               " source sentences)");
   s.cfg = read_config(f, j.contains("config") ? j["config"] : json::object(), !s.memory_texts.empty());
+  try {  // a session that cannot run is refused now, not when the window computes it
+    const Batch batch = make_batch(s.texts, s.memory_texts);
+    if (s.cfg.traces_variant()) check_walk_length(s.cfg.variant, batch.encoder_tokens().seq());
+  } catch (const ConfigError& e) {
+    f.fail("texts", std::string("cannot be used: ") + e.what());
+  }
   s.step = f.text(j, "step", "");
   if (const json* v = f.find(j, "view")) {
     if (!v->is_object()) f.fail("view", "should be an object");

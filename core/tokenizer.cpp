@@ -108,6 +108,30 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
+std::string text_problem(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) return "text contains a NUL character";
+  if (!is_valid_utf8(text)) return "text is not valid UTF-8";
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(text.size());
+  bool control = false;
+  while (left > 0) {
+    utf8proc_int32_t cp;
+    const utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+    const auto cat = utf8proc_category(cp);
+    if (cat == UTF8PROC_CATEGORY_CC) control = true;
+    else if (cat != UTF8PROC_CATEGORY_ZS && cat != UTF8PROC_CATEGORY_ZL && cat != UTF8PROC_CATEGORY_ZP) return "";
+    p += n;
+    left -= n;
+  }
+  return control ? "text holds only control characters" : "";
+}
+
+std::string sentence_problem(std::string_view text) {
+  if (std::string why = text_problem(text); !why.empty()) return why;
+  if (tokenize(text).empty()) return "the sentence is empty or blank; type at least one word";
+  return "";
+}
+
 TokenBatch make_token_batch(const std::vector<std::string>& sentences, std::string_view what) {
   if (sentences.empty()) throw ConfigError(std::string(what) + ": no sentence given");
   TokenBatch b;

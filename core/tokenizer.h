@@ -15,8 +15,15 @@ inline constexpr const char* kPadToken = "[PAD]";
 // other runs of letters, marks and digits are one token. Throws ConfigError on invalid UTF-8.
 std::vector<std::string> tokenize(std::string_view text);
 
-bool is_cjk_single(char32_t cp);
-bool is_valid_utf8(std::string_view text);  // a code point that is always a token by itself
+bool is_cjk_single(char32_t cp);  // a code point that is always a token by itself
+bool is_valid_utf8(std::string_view text);
+
+// Why a typed text field (a title, a name, a hint) cannot be used, or "" when it can: it
+// contains a NUL character, is not valid UTF-8, or holds only control characters (and spaces).
+// An empty text is fine here; the caller decides whether the field may be empty.
+std::string text_problem(std::string_view text);
+// The same for a sentence, which must also hold at least one word (what tokenize keeps).
+std::string sentence_problem(std::string_view text);
 
 // Sentences padded on the right with [PAD] to the longest one.
 struct TokenBatch {

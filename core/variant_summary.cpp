@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "checked.h"
 #include "variants.h"
 
 namespace attnlab {
@@ -131,28 +132,35 @@ int64_t variant_step_count(const VariantConfig& v, int64_t t) {
   return 0;
 }
 
-int64_t variant_trace_floats(const VariantConfig& v, int64_t b, int64_t t, int64_t h, int64_t d) {
-  const int64_t sq = b * h * t * t, out = b * t * d, err = b * t, dh = d / h;
+int64_t variant_trace_floats(const VariantConfig& v, int64_t b_, int64_t t, int64_t h_, int64_t d) {
+  // Counts saturate (checked.h): an absurd size must not wrap to a small estimate.
+  const Count b = b_, h = h_;
+  const Count sq = b * h * t * t, out = b * t * d, err = b * t, ht2 = h * t * t;
+  const int64_t dh = d / h_;
+  Count n = 0;
   switch (v.kind) {
     case VariantKind::Window:
     case VariantKind::BigBird:
-    case VariantKind::TopK: return 2 * sq + out + err;
-    case VariantKind::RelativeBias: return h * (2 * v.max_distance + 1) + h * t * t + sq + out + err;
-    case VariantKind::Alibi: return h * t * t + sq + out + err;
-    case VariantKind::Axial: return 5 * sq + 2 * out + err;
-    case VariantKind::Linformer: return v.rank * t + 2 * b * v.rank * d + b * h * t * v.rank + out + sq + err;
-    case VariantKind::Linear: return 2 * out + b * h * dh * dh + b * d + out + sq + out + err;
+    case VariantKind::TopK: n = Count(2) * sq + out + err; break;
+    case VariantKind::RelativeBias: n = h * (2 * v.max_distance + 1) + ht2 + sq + out + err; break;
+    case VariantKind::Alibi: n = ht2 + sq + out + err; break;
+    case VariantKind::Axial: n = Count(5) * sq + Count(2) * out + err; break;
+    case VariantKind::Linformer: n = Count(v.rank) * t + Count(2) * b * v.rank * d + b * h * t * v.rank + out + sq + err; break;
+    case VariantKind::Linear: n = Count(2) * out + b * h * dh * dh + b * d + out + sq + out + err; break;
     case VariantKind::KvCache: {
-      const int64_t tt = t * (t + 1) / 2;
-      return 2 * b * d * tt + b * h * tt + out /* the t steps' outputs */ + out + out + err;
+      const Count half = (Count(t) * (t + 1)).value() / 2;  // t(t+1)/2 cached keys over the walk
+      n = Count(2) * b * d * half + b * h * half + out /* the t steps' outputs */ + out + out + err;
+      break;
     }
     case VariantKind::Tiled: {
-      const int64_t tiles = (t + v.tile - 1) / v.tile, col = b * h * t;
-      return sq + 2 * col * tiles + col * (tiles - 1) + out * tiles + out + err;
+      const int64_t tiles = (t + v.tile - 1) / v.tile;
+      const Count col = b * h * t;
+      n = sq + Count(2) * col * tiles + col * (tiles - 1) + out * tiles + out + err;
+      break;
     }
     case VariantKind::None: break;
   }
-  return 0;
+  return n.value();
 }
 
 }  // namespace attnlab

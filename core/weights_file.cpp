@@ -98,9 +98,10 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
   if (f.metadata.empty()) {
     if (!given.count("--heads"))
       throw ConfigError("--heads: '" + path + "' has no metadata, so the number of heads must be given");
-    c.d_model = in_proj->size(1);
-    c.d_ff = lin1->size(0);
-    c.layers = layers;
+    // The shapes decide, and an explicit option that says otherwise is refused (docs/cli.md).
+    apply(c.d_model, in_proj->size(1), given, "--d-model", path, str);
+    apply(c.d_ff, lin1->size(0), given, "--d-ff", path, str);
+    apply(c.layers, layers, given, "--layers", path, str);
     if (c.heads < 1 || c.heads > c.d_model || c.d_model % c.heads != 0)
       throw ConfigError("--heads: " + std::to_string(c.heads) + " heads do not divide d_model " +
                         std::to_string(c.d_model) + " of '" + path + "'");
@@ -113,6 +114,14 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     };
     if (get("format") != "attnlab-weights/1")
       throw DataError(path + ": metadata format '" + get("format") + "' is not attnlab-weights/1 (a newer version?)");
+    // cross_attention, when stored, must be a word this reader knows and agree with the layers.
+    if (auto it = m.find("cross_attention"); it != m.end()) {
+      if (it->second != "true" && it->second != "false")
+        throw DataError(path + ": metadata 'cross_attention' = '" + it->second + "' is not one of true, false");
+      if ((it->second == "true") != cross)
+        throw DataError(path + ": metadata 'cross_attention' = '" + it->second + "' contradicts its tensors (" +
+                        (cross ? "it has decoder layers" : "it has no decoder layers") + ")");
+    }
     apply(c.d_model, parse_number<int64_t>(path, "d_model", get("d_model")), given, "--d-model", path, str);
     apply(c.heads, parse_number<int64_t>(path, "heads", get("heads")), given, "--heads", path, str);
     apply(c.d_ff, parse_number<int64_t>(path, "d_ff", get("d_ff")), given, "--d-ff", path, str);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "checked.h"
 #include "errors.h"
 #include "memory.h"
 #include "model.h"
@@ -185,6 +186,29 @@ class TestModel : public QObject {
     QVERIFY(fused.working_bytes >= mask && fused.working_bytes < scores);
     QVERIFY(tiled.total() < 1024LL * 1024 * 1024);
     QVERIFY(tiled.working_bytes >= 2 * s * c.d_ff * 4);  // the FFN's hidden activations
+  }
+
+  // Sizes whose products pass 2^63 saturate at INT64_MAX instead of wrapping to a small or
+  // negative estimate that the budget would let through (checked.h); the largest budget still
+  // refuses them, and the budget check itself cannot overflow.
+  void absurdSizesSaturate() {
+    ModelConfig c;
+    c.d_model = 16384;
+    c.heads = 16384;
+    c.d_ff = 65536;
+    c.layers = 64;
+    const int64_t huge = int64_t{1} << 40;
+    const auto e = estimate_memory(c, 4096, huge, 0, 2);
+    QCOMPARE(e.trace_bytes, std::numeric_limits<int64_t>::max());
+    QCOMPARE(e.total(), std::numeric_limits<int64_t>::max());
+    QVERIFY_THROWS_EXCEPTION(DataError, check_memory_budget(e, kMaxMemoryBudgetMiB));
+    const auto f = estimate_fast_memory(c, 4096, huge, {.score_matrix = true, .dense_mask = true, .threads = 2});
+    QCOMPARE(f.working_bytes, std::numeric_limits<int64_t>::max());
+    QVERIFY_THROWS_EXCEPTION(ConfigError, check_memory_budget(MemoryEstimate{}, kMaxMemoryBudgetMiB + 1));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, check_memory_budget(MemoryEstimate{}, 0));
+    QCOMPARE((Count(3) * 4 + 5).value(), 17);
+    QVERIFY((Count(Count::kMax) + 1).saturated());
+    QCOMPARE(Count(-5).value(), 0);
   }
 
   void budgetRefusalNamesBothNumbers() {

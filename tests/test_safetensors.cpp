@@ -19,6 +19,13 @@ std::string file_with(const json& header, const std::string& data) {
   return out + h + data;
 }
 
+// A file whose header is the given text exactly (file_with re-serialises, losing duplicates).
+std::string raw_file(const std::string& h, const std::string& data) {
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>((h.size() >> (8 * i)) & 0xFF);
+  return out + h + data;
+}
+
 std::string f32_bytes(std::initializer_list<float> v) {
   std::string s;
   for (float f : v) s.append(reinterpret_cast<const char*>(&f), 4);
@@ -93,6 +100,19 @@ class TestSafetensors : public QObject {
     add("overlap", file_with({{"a", {{"dtype", "F32"}, {"shape", {2}}, {"data_offsets", {0, 8}}}},
                               {"b", {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {4, 8}}}}}, ok), "overlap");
     add("metadata not strings", file_with({{"__metadata__", {{"d_model", 64}}}}, ""), "d_model");
+    // What the reference reader refuses too (issue 18): a name twice, bytes nobody owns, NULs.
+    const std::string w = R"("w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]})";
+    add("a tensor named twice", raw_file("{" + w + ", " + w + "}", ok), "names 'w' twice");
+    add("a metadata key twice", raw_file(R"({"__metadata__": {"a": "1", "a": "2"}})", ""), "names 'a' twice");
+    add("trailing bytes", file_with({{"w", {{"dtype", "F32"}, {"shape", {2}}, {"data_offsets", {0, 8}}}}}, ok + "xyz"),
+        "3 bytes after its last tensor");
+    add("a gap", file_with({{"a", {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {0, 4}}}},
+                            {"b", {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {8, 12}}}}}, ok + "abcd"),
+        "data bytes 4 … 8 before tensor 'b' belong to no tensor");
+    add("a gap before the first", file_with({{"a", {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {4, 8}}}}}, ok),
+        "data bytes 0 … 4 before tensor 'a'");
+    add("a header padded with NULs", raw_file("{" + w + "}" + std::string(6, '\0'), ok), "NUL byte");
+    add("a header that is not an object", raw_file(" [1]", ""), "must start with '{'");
   }
   void lyingFilesNameTheProblem() {
     QFETCH(QByteArray, bytes);
@@ -104,6 +124,20 @@ class TestSafetensors : public QObject {
 
   void missingFileIsADataError() {
     QVERIFY_THROWS_EXCEPTION(DataError, read_safetensors("/nonexistent/weights.safetensors"));
+  }
+
+  void spacesMayPadTheHeader() {  // as the reference writer aligns it
+    const std::string w = R"({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}   )";
+    QCOMPARE(parse_safetensors(raw_file(w, f32_bytes({1, 2}))).tensors.size(), size_t{1});
+  }
+
+  void aFifoOrDeviceIsRefusedByName() {  // never read: a FIFO would wait for a writer forever
+    QVERIFY_THROWS_EXCEPTION(DataError, read_safetensors("/dev/zero"));
+    try {
+      read_safetensors("/dev/zero");
+    } catch (const DataError& e) {
+      QVERIFY2(QString(e.what()).contains("weights file '/dev/zero': is a device"), e.what());
+    }
   }
 
  private:

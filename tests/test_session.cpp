@@ -140,6 +140,30 @@ class TestSession : public QObject {
         << head + "\"config\": {\"variant\": {\"kind\": \"topk\", \"top_k\": \"4\"}}}" << "\"config.variant.top_k\"";
     QTest::newRow("variant not an object") << head + "\"config\": {\"variant\": 3}}" << "\"config.variant\": should be an object";
     QTest::newRow("lesson title a string") << head + "\"lesson\": {\"title\": \"x\"}}" << "\"lesson.title\"";
+    // Typed text is refused by field (issue 18): a NUL, only control characters, a blank sentence.
+    const QString start = QStringLiteral("{\"format\": \"attnlab-session\", \"version\": 1, ");
+    QTest::newRow("NUL in a sentence") << start + "\"texts\": [\"a b\", \"c\\u0000d\"]}"
+                                       << "\"texts[1]\": text contains a NUL character";
+    QTest::newRow("only control characters") << start + "\"texts\": [\"\\u0001\\u0002\\u0007\"]}"
+                                             << "\"texts[0]\": text holds only control characters";
+    QTest::newRow("a blank sentence") << start + "\"texts\": [\"a\", \"   \"]}" << "\"texts[1]\": the sentence is empty";
+    QTest::newRow("NUL in a source sentence") << start + "\"texts\": [\"a\"], \"memory_texts\": [\"\\u0000\"]}"
+                                              << "\"memory_texts[0]\": text contains a NUL";
+    QTest::newRow("NUL in the step") << head + "\"step\": \"encoder\\u0000\"}" << "\"step\": text contains a NUL";
+    QTest::newRow("NUL in a lesson title")
+        << head + "\"lesson\": {\"title\": {\"en\": \"x\\u0000\", \"zh\": \"y\"}}}" << "\"lesson.title.en\": text contains a NUL";
+    QTest::newRow("NUL in the weights' file name") << head + "\"weights\": {\"file\": \"a\\u0000b\"}}"
+                                                    << "\"weights.file\": text contains a NUL";
+    // A session that cannot run is refused when read, not when computed.
+    QTest::newRow("source sentences that do not pair up")
+        << start + "\"texts\": [\"a\", \"b\", \"c\"], \"memory_texts\": [\"x\", \"y\"]}"
+        << "\"memory_texts\": should hold one source sentence for all, or one per sentence (3 sentences, 2 source";
+    QTest::newRow("a walk-through too long for the text")
+        << start + "\"texts\": [\"" + QStringLiteral("w ").repeated(200) + "\"], \"config\": {\"variant\": {\"kind\": \"kv_cache\"}}}"
+        << "\"texts\": cannot be used: --variant kv_cache: the walk-through records";
+    QTest::newRow("a seed below zero") << head + "\"config\": {\"seed\": -1}}" << "\"config.seed\": should be a whole number 0";
+    QTest::newRow("a whole number past 2^63") << head + "\"config\": {\"layers\": 9223372036854775808}}"
+                                              << "\"config.layers\": should be a whole number";
   }
   void refusesWithTheFieldNamed() {
     QFETCH(QString, text);
@@ -147,6 +171,12 @@ class TestSession : public QObject {
     const QString msg = QString::fromStdString(refusal(text.toStdString()));
     QVERIFY2(msg.startsWith(QStringLiteral("lesson.attnlab: ")), qPrintable(msg));
     QVERIFY2(msg.contains(says), qPrintable(msg));
+  }
+
+  void seedsUpTo2To64RoundTrip() {
+    Session a = lesson();
+    a.cfg.seed = 18446744073709551615ull;  // 2^64 − 1: the command line's largest --seed
+    QCOMPARE(parse_session(session_json(a), "x").cfg.seed, a.cfg.seed);
   }
 
   // RFC 4648's test vectors, and every byte value through a round trip.

@@ -6,27 +6,21 @@
 
 #include <set>
 
-namespace attnlab::ui {
+#include "errortext.h"
 
-std::vector<ExerciseSource> shippedExerciseSources() {
-  std::vector<ExerciseSource> out;
-  const QDir dir(QStringLiteral(":/exercises"));
-  for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-    QFile f(dir.filePath(name));
-    if (!f.open(QIODevice::ReadOnly)) throw DataError("cannot read the built-in exercise " + name.toStdString());
-    out.push_back({"sample_inputs/exercises/" + name.toStdString(), f.readAll().toStdString()});
-  }
-  return out;
-}
+namespace attnlab::ui {
 
 ExerciseCatalog ExerciseCatalog::load(const QString& folder) {
   ExerciseCatalog c;
   c.userFolder = folder.isEmpty() ? QString::fromStdString(user_exercise_folder()) : folder;
   std::vector<ExerciseSource> sources;
   try {
-    sources = shippedExerciseSources();
+    sources = shipped_exercise_sources();
+    std::vector<std::string> unreadable;  // listed, not fatal: the other files still load
     if (!c.userFolder.isEmpty())
-      for (auto& s : read_exercise_folder(c.userFolder.toStdString(), true)) sources.push_back(std::move(s));
+      for (auto& s : read_exercise_folder(QFile::encodeName(c.userFolder).toStdString(), true, &unreadable))
+        sources.push_back(std::move(s));
+    for (const auto& p : unreadable) c.problems << ErrorText::translate(QString::fromStdString(p));
   } catch (const std::exception& e) {
     c.problems << QString::fromStdString(e.what());
   }

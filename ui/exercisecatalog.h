@@ -1,5 +1,5 @@
 // The exercises the GUI offers and what the learner has done with them. The shipped exercises
-// are embedded (Qt resources :/exercises, from sample_inputs/exercises); the teachers' drop-in
+// are embedded (core's shipped_exercise_sources, from sample_inputs/exercises); the teachers' drop-in
 // folder (core's user_exercise_folder()) is read on top. Unlike the command line, one broken
 // teacher file does not hide the others: it is listed with its message instead.
 #pragma once
@@ -13,9 +13,6 @@
 #include "exercises.h"
 
 namespace attnlab::ui {
-
-// The embedded exercise files, named "sample_inputs/exercises/<file>" as errors show them.
-std::vector<ExerciseSource> shippedExerciseSources();
 
 struct ExerciseCatalog {
   std::vector<Exercise> exercises;  // in order: shipped, then the teachers' folder

@@ -13,6 +13,7 @@
 #include <QProgressDialog>
 #include <QSettings>
 
+#include "bundle.h"
 #include "colormap.h"
 #include "exportdialog.h"
 #include "exporter.h"
@@ -23,6 +24,18 @@
 #include "widgetexport.h"
 
 namespace attnlab::ui {
+
+namespace {
+
+// `base` inside `folder`, or base-2, base-3 … : the first name nothing holds yet.
+QString freeSubfolder(const QString& folder, const QString& base) {
+  const QDir dir(folder);
+  QString name = base;
+  for (int i = 2; QFileInfo::exists(dir.filePath(name)) && i < 10000; ++i) name = base + QLatin1Char('-') + QString::number(i);
+  return dir.filePath(name);
+}
+
+}  // namespace
 
 void MainWindow::buildExportMenu(QMenu* file) {
   QMenu* ex = file->addMenu(tr("&Export"));
@@ -162,14 +175,27 @@ void MainWindow::exportHandout() {
 void MainWindow::exportBundleTo() {
   const TraceResultPtr r = controller_->current();
   if (!r) return;
-  const QString folder = QFileDialog::getExistingDirectory(this, tr("Export bundle into folder"), QDir::homePath());
+  QString folder = QFileDialog::getExistingDirectory(this, tr("Export bundle into folder"), QDir::homePath());
   if (folder.isEmpty()) return;
+  // An empty folder takes the bundle; an earlier bundle may be replaced (core swaps it out
+  // atomically); any other folder keeps its files, and the bundle goes into a new folder inside.
   bool replace = false;
-  if (!QDir(folder).isEmpty()) {
-    if (QMessageBox::question(this, tr("Replace folder?"),
-                              tr("%1 is not empty. Replace its contents with the bundle?").arg(folder)) != QMessageBox::Yes)
-      return;
-    replace = true;
+  if (!QDir(folder).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
+    if (is_bundle_folder(QFile::encodeName(folder).toStdString())) {
+      if (QMessageBox::question(this, tr("Replace the bundle?"),
+                                tr("“%1” holds an earlier Attention Lab bundle. Replace it with this one?")
+                                    .arg(QDir::toNativeSeparators(folder))) != QMessageBox::Yes)
+        return;
+      replace = true;
+    } else {
+      const QString inside = freeSubfolder(folder, QStringLiteral("attention-lab-bundle"));
+      if (QMessageBox::question(this, tr("Write into a new folder?"),
+                                tr("“%1” holds other files, which stay as they are. Write the bundle into a new "
+                                   "folder “%2” inside it?")
+                                    .arg(QDir::toNativeSeparators(folder), QFileInfo(inside).fileName())) != QMessageBox::Yes)
+        return;
+      folder = inside;
+    }
   }
   ExportFormats f;
   f.png = f.csv = true;
@@ -177,7 +203,7 @@ void MainWindow::exportBundleTo() {
   const QString error = exportBundle(r, folder, f, replace);
   QApplication::restoreOverrideCursor();
   warn(tr("Exporting the bundle"), error);
-  if (error.isEmpty()) status_->setText(tr("Bundle written to %1").arg(folder));
+  if (error.isEmpty()) status_->setText(tr("Bundle written to %1").arg(QDir::toNativeSeparators(folder)));
 }
 
 void MainWindow::warn(const QString& what, const QString& error) {

@@ -9,14 +9,16 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
-#include <QTemporaryDir>
 #include <QThread>
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "bundle.h"
 #include "errors.h"
+#include "errortext.h"
+#include "files.h"
 #include "stepnames.h"
 #include "weights.h"
 #include "steptext.h"
@@ -174,27 +176,49 @@ QString exportAllHeatmaps(TraceResultPtr result, const QString& folder, const Ex
     return Exporter::tr("Cannot create the folder “%1”: its parent is missing or cannot be written to.")
         .arg(QDir::toNativeSeparators(folder));
   auto dropFolder = [&] { if (!existed) QDir().rmdir(folder); };
-  QTemporaryDir tmp(QDir(folder).filePath(QStringLiteral(".attnlab-export-XXXXXX")));
-  if (!tmp.isValid()) {
+  // The files are written into a temporary folder of ours inside `folder` (core's TempDir: swept
+  // if this process is killed, removed on a signal), then moved beside the user's files without
+  // ever replacing one.
+  const fs::path dir = fsPath(folder);
+  sweep_dead_temporaries(dir);
+  std::optional<TempDir> tmp;
+  try {
+    tmp.emplace(dir / "attnlab-heatmaps", ".tmp-");
+  } catch (const std::exception& e) {
     dropFolder();
-    return Exporter::tr("Cannot write into the folder “%1”: %2").arg(QDir::toNativeSeparators(folder), tmp.errorString());
+    return Exporter::tr("Cannot write into the folder “%1”: %2")
+        .arg(QDir::toNativeSeparators(folder), QString::fromStdString(e.what()));
   }
+  const QString tmpPath = QFile::decodeName(tmp->path().c_str());
   QStringList written;
-  const QString err = forEachHead(result->batch, result->trace, formats, tmp.path(), progress,
+  const QString err = forEachHead(result->batch, result->trace, formats, tmpPath, progress,
                                   heatmapFileCount(result->trace, formats), &written);
   if (!err.isEmpty()) {
-    tmp.remove();
+    tmp.reset();
     dropFolder();
     return err;
   }
+  QStringList clashes;  // the user's files of the same names stay as they are: nothing is written
+  for (const QString& name : written)
+    if (QFileInfo::exists(QDir(folder).filePath(name))) clashes << name;
+  if (!clashes.isEmpty()) {
+    tmp.reset();
+    return Exporter::tr("The folder “%1” already holds %n file(s) of the names this export writes (such as “%2”); "
+                        "nothing was replaced. Choose an empty or new folder.", nullptr, static_cast<int>(clashes.size()))
+        .arg(QDir::toNativeSeparators(folder), clashes.first());
+  }
   for (qsizetype i = 0; i < written.size(); ++i) {  // into place; on a failure, take back what moved
-    std::error_code ec;
-    fs::rename(fsPath(tmp.filePath(written[i])), fsPath(QDir(folder).filePath(written[i])), ec);
-    if (!ec) continue;
-    for (qsizetype j = 0; j < i; ++j) QFile::remove(QDir(folder).filePath(written[j]));
-    tmp.remove();
+    QString why;
+    try {
+      move_file_into_place(fsPath(QDir(tmpPath).filePath(written[i])), fsPath(QDir(folder).filePath(written[i])));
+      continue;
+    } catch (const std::exception& e) {
+      why = QString::fromStdString(e.what());
+    }
+    for (qsizetype j = 0; j < i; ++j) QFile::remove(QDir(folder).filePath(written[j]));  // ours: none replaced
+    tmp.reset();
     dropFolder();
-    return cannotWrite(QDir(folder).filePath(written[i]), QString::fromStdString(ec.message()));
+    return cannotWrite(QDir(folder).filePath(written[i]), why);
   }
   return {};
 }
@@ -414,7 +438,7 @@ QString exportBundle(TraceResultPtr result, const QString& folder, const ExportF
                  result->trace, run);
   } catch (const std::exception& e) {
     return Exporter::tr("Could not export the bundle to “%1”: %2")
-        .arg(QDir::toNativeSeparators(folder), QString::fromStdString(e.what()));
+        .arg(QDir::toNativeSeparators(folder), ErrorText::translate(QString::fromStdString(printable_name(e.what()))));
   }
   return {};
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "qtstrings.h"
+
 namespace attnlab::ui {
 
 namespace {
@@ -34,8 +36,8 @@ void HeatmapView::setMatrix(const float* values, int rows, int cols, const std::
   rows_ = std::max(0, rows);
   cols_ = std::max(0, cols);
   values_.assign(values, values + static_cast<size_t>(rows_) * cols_);
-  rowLabels_ = rowLabels;
-  colLabels_ = colLabels;
+  rowLabels_ = shownTokens(rowLabels);  // a 1 MiB token is drawn as its first 40 characters
+  colLabels_ = shownTokens(colLabels);
   longestRow_ = longestCol_ = -1;
   map_ = map;
   hover_ = {-1, -1};

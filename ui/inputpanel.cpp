@@ -86,14 +86,14 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   auto* sentencesLabel = new QLabel(tr("Sentences (one per line; together they form the batch):"));
   sentencesLabel->setWordWrap(true);
   v->addWidget(sentencesLabel);
-  sentences_ = new QPlainTextEdit;
+  sentences_ = new SentenceEdit;
   sentences_->setObjectName(QStringLiteral("sentences"));
   sentences_->setTabChangesFocus(true);
   v->addWidget(sentences_, 2);
   cross_ = new QCheckBox(tr("Cross-attention (encoder–decoder)"));
   cross_->setToolTip(tr("The sentences above become the decoder's input and attend to the source sentence below."));
   v->addWidget(cross_);
-  source_ = new QPlainTextEdit;
+  source_ = new SentenceEdit;
   source_->setObjectName(QStringLiteral("source"));
   source_->setPlaceholderText(tr("Source sentence (one for all, or one per line)"));
   source_->setTabChangesFocus(true);
@@ -219,9 +219,9 @@ void InputPanel::loadSample(int index) {
   QStringList text;
   if (s.file) text = readResource(s.file).split(QLatin1Char('\n'));
   else for (const auto& t : builtin_sample()) text << QString::fromStdString(t);
-  sentences_->setPlainText(text.join(QLatin1Char('\n')));
+  sentences_->setSentences(text.join(QLatin1Char('\n')));
   cross_->setChecked(s.source != nullptr);
-  source_->setPlainText(s.source ? readResource(s.source) : QString());
+  source_->setSentences(s.source ? readResource(s.source) : QString());
   restoring_ = false;
   changed();
 }
@@ -293,7 +293,7 @@ void InputPanel::setImportedWeights(ImportedWeightsPtr w, bool withExamples) {
       // Its own examples: every other word would be [UNK] to it.
       QStringList examples;
       for (const auto& e : v->examples()) examples << QString::fromStdString(e);
-      if (withExamples && !examples.isEmpty()) sentences_->setPlainText(examples.join(QLatin1Char('\n')));
+      if (withExamples && !examples.isEmpty()) sentences_->setSentences(examples.join(QLatin1Char('\n')));
     }
     restoring_ = false;
   }
@@ -374,9 +374,9 @@ void InputPanel::setBackendKind(BackendKind k) {
 
 void InputPanel::restore(const Request& r, bool quiet) {
   restoring_ = true;
-  sentences_->setPlainText(r.texts.join(QLatin1Char('\n')));
+  sentences_->setSentences(r.texts.join(QLatin1Char('\n')));
   cross_->setChecked(!r.memoryTexts.isEmpty());
-  source_->setPlainText(r.memoryTexts.join(QLatin1Char('\n')));
+  source_->setSentences(r.memoryTexts.join(QLatin1Char('\n')));
   showModelKnobs(r.cfg);
   mask_->setCurrentText(QString::fromUtf8(mask_name(r.cfg.mask).data()));
   attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
@@ -405,8 +405,15 @@ void InputPanel::updateChips() {
     for (const auto& t : r.texts) texts.push_back(t.toStdString());
     if (!texts.empty()) rows = make_token_batch(texts, "--text").tokens;
   } catch (const std::exception&) {
-    // An empty line in progress: show what tokenises, row by row.
-    for (const auto& t : lines(sentences_)) rows.push_back(tokenize(t.toStdString()));
+    // An empty line in progress, or one that cannot be used (a NUL, invalid UTF-8): show what
+    // tokenises, row by row; the unusable row stays empty (the message says why).
+    for (const auto& t : lines(sentences_)) {
+      try {
+        rows.push_back(tokenize(t.toStdString()));
+      } catch (const std::exception&) {
+        rows.emplace_back();
+      }
+    }
   }
   chips_->setRows(rows);
 }

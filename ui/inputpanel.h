@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include "sentenceedit.h"
 #include "controller.h"
 
 class QCheckBox;
@@ -78,8 +79,8 @@ class InputPanel : public QWidget {
   void chooseModel(int index);
   void syncModelBox();  // the chooser shows weights_
 
-  QPlainTextEdit* sentences_;
-  QPlainTextEdit* source_;
+  SentenceEdit* sentences_;
+  SentenceEdit* source_;
   QCheckBox* cross_;
   QComboBox* samples_;
   QComboBox* model_;

@@ -22,6 +22,8 @@
 #include "busyindicator.h"
 #include "colormap.h"
 #include "errortext.h"
+#include "files.h"
+#include "tokenizer.h"
 #include "guidedtour.h"
 #include "heatmapgrid.h"
 #include "inputpanel.h"
@@ -380,6 +382,9 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("weightsPath"), r.weights ? r.weights->path : QString());
 }
 
+// How long what the settings could not restore stays in the status bar.
+constexpr int kStartupNoteMs = 30000;
+
 void MainWindow::restoreSettings() {
   QSettings s;
   const int scheme = s.value(QStringLiteral("colorScheme"), 0).toInt();
@@ -397,6 +402,17 @@ void MainWindow::restoreSettings() {
   Request r;
   r.texts = s.value(QStringLiteral("texts")).toStringList();
   r.memoryTexts = s.value(QStringLiteral("memoryTexts")).toStringList();
+  // Sentences from the settings file are typed text like any other: one with a NUL or nothing
+  // but control characters is not restored (the built-in sample stays), and the status bar says so.
+  for (const QStringList* list : {&r.texts, &r.memoryTexts})
+    for (const QString& t : *list)
+      if (const std::string why = sentence_problem(t.toStdString()); !why.empty()) {
+        // A temporary message: the first results' status lines do not cover it.
+        statusBar()->showMessage(tr("The sentences saved last time were not restored: %1")
+                                     .arg(ErrorText::translate(QString::fromStdString(why))),
+                                 kStartupNoteMs);
+        return;
+      }
   try {
     r.cfg.d_model = s.value(QStringLiteral("d_model"), 64).toInt();
     r.cfg.heads = s.value(QStringLiteral("heads"), 8).toInt();
@@ -426,7 +442,9 @@ void MainWindow::restoreSettings() {
     try {  // the file may have moved since: then seeded weights, and a word in the status bar
       inputs_->setImportedWeights(importWeightsFile(weights, inputs_->currentRequest().cfg));
     } catch (const std::exception& e) {
-      status_->setText(tr("The weights used last time could not be loaded: %1").arg(ErrorText::translate(QString::fromStdString(e.what()))));
+      statusBar()->showMessage(tr("The weights used last time could not be loaded: %1")
+                                   .arg(ErrorText::translate(QString::fromStdString(printable_name(e.what())))),
+                               kStartupNoteMs);
     }
   }
 }

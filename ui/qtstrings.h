@@ -1,6 +1,7 @@
 // Lists of strings across the core/UI boundary: core speaks std::string (UTF-8), Qt QString.
 #pragma once
 
+#include <QChar>
 #include <QStringList>
 
 #include <string>
@@ -17,6 +18,28 @@ inline std::vector<std::string> toStdStrings(const QStringList& l) {
 inline QStringList toQStrings(const std::vector<std::string>& v) {
   QStringList out;
   for (const auto& s : v) out << QString::fromStdString(s);
+  return out;
+}
+
+// A token as a label shows it: at most kMaxShownToken characters, then "…". A pasted 1 MiB word
+// would otherwise be measured and shaped whole at every paint of every chip and heatmap label.
+inline constexpr int kMaxShownToken = 40;
+inline QString shownToken(const QString& tok) {
+  if (tok.size() <= kMaxShownToken) return tok;
+  int n = kMaxShownToken - 1;
+  if (tok.at(n - 1).isHighSurrogate()) --n;  // never half a character
+  return tok.left(n) + QChar(0x2026);
+}
+inline QString shownToken(const std::string& tok) {
+  // Only the start is converted: the label needs at most kMaxShownToken characters of it.
+  constexpr size_t kBytes = 4 * (kMaxShownToken + 1);
+  if (tok.size() <= kBytes) return shownToken(QString::fromStdString(tok));
+  return shownToken(QString::fromUtf8(tok.data(), static_cast<qsizetype>(kBytes)));
+}
+inline std::vector<std::string> shownTokens(const std::vector<std::string>& v) {
+  std::vector<std::string> out;
+  out.reserve(v.size());
+  for (const auto& t : v) out.push_back(t.size() <= size_t{kMaxShownToken} ? t : shownToken(t).toStdString());
   return out;
 }
 

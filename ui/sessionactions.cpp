@@ -13,6 +13,7 @@
 
 #include "errors.h"
 #include "errortext.h"
+#include "files.h"
 #include "inputpanel.h"
 #include "mainwindow.h"
 #include "qtstrings.h"
@@ -141,19 +142,19 @@ QString MainWindow::saveSession(const QString& path) {
 }
 
 QString MainWindow::openSession(const QString& path) {
-  QFile f(path);
   QString error;
   Session s;
-  if (!f.open(QIODevice::ReadOnly)) {
-    error = tr("Cannot open %1: %2").arg(path, f.errorString());
-  } else if (f.size() > static_cast<qint64>(kMaxSessionBytes)) {
-    error = tr("%1 is larger than 16 MiB: not an Attention Lab session.").arg(path);
-  } else {
-    try {
-      s = parse_session(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString());
-    } catch (const DataError& e) {
-      error = ErrorText::translate(QString::fromStdString(e.what()));
+  try {  // a shipped lesson is a Qt resource; anything else goes through core's careful reader
+    std::string bytes;
+    if (path.startsWith(QLatin1String(":/"))) {
+      QFile f(path);
+      if (f.open(QIODevice::ReadOnly)) bytes = f.readAll().toStdString();
+    } else {
+      bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxSessionFileBytes, "session file");
     }
+    s = parse_session(bytes, QFileInfo(path).fileName().toStdString());
+  } catch (const DataError& e) {
+    error = ErrorText::translate(QString::fromStdString(e.what()));
   }
   ImportedWeightsPtr weights;
   if (error.isEmpty() && !s.weights.empty()) {

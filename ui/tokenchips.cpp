@@ -3,6 +3,7 @@
 #include <QPainter>
 #include <QPalette>
 
+#include "qtstrings.h"
 #include "tokenizer.h"
 
 namespace attnlab::ui {
@@ -10,7 +11,7 @@ namespace attnlab::ui {
 namespace {
 // What a chip says: the token, and "?" after one the trained model does not know.
 QString chipTextOf(const std::string& tok, bool unknown) {
-  return QString::fromStdString(tok) + (unknown ? QStringLiteral("?") : QString());
+  return shownToken(tok) + (unknown ? QStringLiteral("?") : QString());
 }
 }  // namespace
 

@@ -4,15 +4,10 @@
 #include <QFileInfo>
 
 #include "errors.h"
+#include "files.h"
 #include "safetensors.h"
 
 namespace attnlab::ui {
-
-namespace {
-
-constexpr qint64 kMaxWeightsBytes = qint64{2} << 30;  // 2 GiB: far beyond a teaching model
-
-}  // namespace
 
 ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, const QString& path, const ModelConfig& current) {
   const std::string origin = name.toStdString();
@@ -43,12 +38,18 @@ void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
 }
 
 ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current) {
-  QFile file(path);
-  const std::string p = path.toStdString();
-  if (!file.open(QIODevice::ReadOnly)) throw DataError(p + ": cannot be read (" + file.errorString().toStdString() + ")");
-  if (file.size() > kMaxWeightsBytes) throw DataError(p + ": larger than 2 GiB, not a weights file this window can show");
-  const QByteArray bytes = file.readAll();
-  return importWeightsBytes(bytes.toStdString(), QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath(), current);
+  // A shipped model is a Qt resource (":/models/…"); anything else goes through core's reader:
+  // a regular file within the size limit, or a message naming it (a FIFO or a device in the
+  // settings or a session never blocks the window).
+  std::string bytes;
+  if (path.startsWith(QLatin1String(":/"))) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) throw DataError("weights file '" + path.toStdString() + "': no such file");
+    bytes = f.readAll().toStdString();
+  } else {
+    bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, "weights file");
+  }
+  return importWeightsBytes(std::move(bytes), QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath(), current);
 }
 
 }  // namespace attnlab::ui

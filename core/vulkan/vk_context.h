@@ -79,6 +79,7 @@ class Context {
  private:
   void release();  // everything made so far, in reverse order (also after a failed constructor)
   void load_loader();
+  void pin_drivers_for_leak_checks();  // sanitizer builds: see vk_context.cpp
   void create_instance();
   void pick_device(int index, bool allow_cpu);
   void create_device();

@@ -194,30 +194,6 @@
         <translation>存储的配置无效：</translation>
     </message>
     <message>
-        <source>cannot open weights file &apos;%1&apos;: no such file</source>
-        <translation>无法打开权重文件“%1”：文件不存在</translation>
-    </message>
-    <message>
-        <source>weights file &apos;%1&apos; is not a regular file (a folder?)</source>
-        <translation>权重文件“%1”不是常规文件（是文件夹吗？）</translation>
-    </message>
-    <message>
-        <source>cannot open weights file &apos;%1&apos;: </source>
-        <translation>无法打开权重文件“%1”：</translation>
-    </message>
-    <message>
-        <source>cannot read weights file &apos;%1&apos;</source>
-        <translation>无法读取权重文件“%1”</translation>
-    </message>
-    <message>
-        <source>cannot be read (</source>
-        <translation>无法读取（</translation>
-    </message>
-    <message>
-        <source>larger than 2 GiB, not a weights file this window can show</source>
-        <translation>大于 2 GiB，不是此窗口能显示的权重文件</translation>
-    </message>
-    <message>
         <source>tensor &apos;%1&apos; has dtype %2; only F32, F16 and BF16 are supported</source>
         <translation>张量“%1”的数据类型为 %2；仅支持 F32、F16 和 BF16</translation>
     </message>
@@ -364,6 +340,166 @@
     <message>
         <source>%1 tokens in blocks of %2 keys make %3 rounds of the walk-through; raise it to at least %4 (at most %5 rounds)</source>
         <translation>%1 个词元按每块 %2 个键分块，逐步演示要走 %3 轮；请把它调到至少 %4（最多 %5 轮）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;cross_attention&apos; = &apos;%1&apos; is not one of true, false</source>
+        <translation>元数据“cross_attention” = “%1”不是 true、false 之一</translation>
+    </message>
+    <message>
+        <source>metadata &apos;cross_attention&apos; = &apos;%1&apos; contradicts its tensors (it has decoder layers)</source>
+        <translation>元数据“cross_attention” = “%1”与文件中的张量矛盾（文件含有解码器层）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;cross_attention&apos; = &apos;%1&apos; contradicts its tensors (it has no decoder layers)</source>
+        <translation>元数据“cross_attention” = “%1”与文件中的张量矛盾（文件没有解码器层）</translation>
+    </message>
+    <message>
+        <source>should be a whole number 0 … 2^64 − 1</source>
+        <translation>应为 0 … 2^64 − 1 之间的整数</translation>
+    </message>
+    <message>
+        <source>should hold one source sentence for all, or one per sentence (%1 sentences, %2 source sentences)</source>
+        <translation>应为所有句子给出一个源句，或每个句子各给一个（%1 个句子，%2 个源句）</translation>
+    </message>
+    <message>
+        <source>text holds only control characters</source>
+        <translation>文本只包含控制字符</translation>
+    </message>
+    <message>
+        <source>the sentence is empty or blank; type at least one word</source>
+        <translation>句子为空或只有空白；请至少输入一个词</translation>
+    </message>
+    <message>
+        <source>weights file &apos;%1&apos;: </source>
+        <translation>权重文件“%1”：</translation>
+    </message>
+    <message>
+        <source>session file &apos;%1&apos;: </source>
+        <translation>会话文件“%1”：</translation>
+    </message>
+    <message>
+        <source>exercise file &apos;%1&apos;: </source>
+        <translation>练习文件“%1”：</translation>
+    </message>
+    <message>
+        <source>cannot open it: </source>
+        <translation>无法打开：</translation>
+    </message>
+    <message>
+        <source>cannot read it: </source>
+        <translation>无法读取：</translation>
+    </message>
+    <message>
+        <source>too many symbolic links (a link that points to itself?)</source>
+        <translation>符号链接层数过多（链接指向了自身？）</translation>
+    </message>
+    <message>
+        <source>a part of the path is not a folder</source>
+        <translation>路径中有一部分不是文件夹</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>没有权限</translation>
+    </message>
+    <message>
+        <source>the name is too long</source>
+        <translation>名称过长</translation>
+    </message>
+    <message>
+        <source>is a folder, not a file</source>
+        <translation>是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>is a named pipe (FIFO), not a regular file</source>
+        <translation>是命名管道（FIFO），不是常规文件</translation>
+    </message>
+    <message>
+        <source>is a device, not a regular file</source>
+        <translation>是设备，不是常规文件</translation>
+    </message>
+    <message>
+        <source>is a socket, not a regular file</source>
+        <translation>是套接字，不是常规文件</translation>
+    </message>
+    <message>
+        <source>is not a regular file</source>
+        <translation>不是常规文件</translation>
+    </message>
+    <message>
+        <source>is %1, larger than the limit of %2 for such a file</source>
+        <translation>大小为 %1，超过此类文件 %2 的上限</translation>
+    </message>
+    <message>
+        <source>it changed while being read; try again</source>
+        <translation>读取时文件发生了变化；请重试</translation>
+    </message>
+    <message>
+        <source>no file name given</source>
+        <translation>未给出文件名</translation>
+    </message>
+    <message>
+        <source>the file name contains a NUL character</source>
+        <translation>文件名包含 NUL 字符</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>the forward pass overflowed float32 at step &apos;%1&apos; (%2): it made ∞ or NaN from finite inputs</source>
+        <translation>前向传播在步骤“%1”（%2）超出了 float32 的范围：有限的输入得出了 ∞ 或 NaN</translation>
+    </message>
+    <message>
+        <source>; it reads </source>
+        <translation>；该步骤读取 </translation>
+    </message>
+    <message>
+        <source> (largest |value| %1)</source>
+        <translation>（最大 |值| %1）</translation>
+    </message>
+    <message>
+        <source>. The weights are too large for this input: check the weights file, or scale them down</source>
+        <translation>。对这个输入来说权重太大：请检查权重文件，或把权重缩小</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; appeared while the export ran (another export or program made it); nothing was replaced. Choose another folder, or add --force to replace an earlier bundle</source>
+        <translation>输出文件夹“%1”在导出期间出现了（由另一次导出或别的程序创建）；没有替换任何内容。请选择另一个文件夹，或允许替换之前的数据包</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; is not an Attention Lab bundle (no manifest.json of one), so even --force does not replace it; choose a new folder</source>
+        <translation>“%1”不是 Attention Lab 数据包（其中没有数据包的 manifest.json），所以即使允许替换也不会替换它；请选择一个新文件夹</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; changed while the export ran and is no longer a bundle; nothing was replaced</source>
+        <translation>“%1”在导出期间发生了变化，已不再是数据包；没有替换任何内容</translation>
+    </message>
+    <message>
+        <source>cannot move the bundle into &apos;%1&apos;: </source>
+        <translation>无法把数据包移到“%1”：</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; exists already; nothing was replaced</source>
+        <translation>“%1”已经存在；没有替换任何内容</translation>
+    </message>
+    <message>
+        <source>the header holds a NUL byte (padded with NULs? only spaces may pad it)</source>
+        <translation>文件头含有 NUL 字节（用 NUL 填充了吗？只能用空格填充）</translation>
+    </message>
+    <message>
+        <source>header is not a JSON object (it must start with &apos;{&apos;)</source>
+        <translation>文件头不是 JSON 对象（必须以“{”开头）</translation>
+    </message>
+    <message>
+        <source>the header names &apos;%1&apos; twice; a name may appear once</source>
+        <translation>文件头中名称“%1”出现了两次；每个名称只能出现一次</translation>
+    </message>
+    <message>
+        <source>the data bytes %1 … %2 before tensor &apos;%3&apos; belong to no tensor (a gap in data_offsets)</source>
+        <translation>张量“%3”之前的数据字节 %1 … %2 不属于任何张量（data_offsets 中有空隙）</translation>
+    </message>
+    <message>
+        <source>the file has %1 bytes after its last tensor that belong to none (trailing bytes)</source>
+        <translation>文件在最后一个张量之后还有 %1 个不属于任何张量的字节（多余的尾部字节）</translation>
     </message>
 </context>
 <context>
@@ -550,6 +686,12 @@
     <message>
         <source>Could not export the bundle to “%1”: %2</source>
         <translation>无法将数据包导出到“%1”：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>The folder “%1” already holds %n file(s) of the names this export writes (such as “%2”); nothing was replaced. Choose an empty or new folder.</source>
+        <translation>
+            <numerusform>文件夹“%1”中已有 %n 个文件与这次导出要写的文件同名（例如“%2”）；没有替换任何内容。请选择一个空文件夹或新文件夹。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3121,14 +3263,6 @@
         <translation>将数据包导出到文件夹</translation>
     </message>
     <message>
-        <source>Replace folder?</source>
-        <translation>替换文件夹？</translation>
-    </message>
-    <message>
-        <source>%1 is not empty. Replace its contents with the bundle?</source>
-        <translation>%1 不为空。要用数据包替换其中的内容吗？</translation>
-    </message>
-    <message>
         <source>Exporting the bundle</source>
         <translation>导出数据包</translation>
     </message>
@@ -3325,14 +3459,6 @@ Esc：从放大的头返回</translation>
         <translation>会话已保存到 %1</translation>
     </message>
     <message>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 is larger than 16 MiB: not an Attention Lab session.</source>
-        <translation>%1 大于 16 MiB：不是 Attention Lab 会话。</translation>
-    </message>
-    <message>
         <source>Opening the session</source>
         <translation>打开会话</translation>
     </message>
@@ -3403,6 +3529,26 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Variant</source>
         <translation>变体</translation>
+    </message>
+    <message>
+        <source>The sentences saved last time were not restored: %1</source>
+        <translation>上次保存的句子没有恢复：%1</translation>
+    </message>
+    <message>
+        <source>Replace the bundle?</source>
+        <translation>替换数据包？</translation>
+    </message>
+    <message>
+        <source>“%1” holds an earlier Attention Lab bundle. Replace it with this one?</source>
+        <translation>“%1”中是之前的 Attention Lab 数据包。要用这次的替换它吗？</translation>
+    </message>
+    <message>
+        <source>Write into a new folder?</source>
+        <translation>写入新文件夹？</translation>
+    </message>
+    <message>
+        <source>“%1” holds other files, which stay as they are. Write the bundle into a new folder “%2” inside it?</source>
+        <translation>“%1”中有其他文件，它们会保持原样。要把数据包写入其中的新文件夹“%2”吗？</translation>
     </message>
 </context>
 <context>
@@ -3716,6 +3862,29 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Largest difference: %1</source>
         <translation>最大差异：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::SafeApplication</name>
+    <message>
+        <source>There was not enough memory for that. Try a smaller configuration or a lower memory budget.</source>
+        <translation>内存不足，无法完成。请尝试更小的配置或更低的内存预算。</translation>
+    </message>
+    <message>
+        <source>An unexpected error occurred.</source>
+        <translation>发生了意外错误。</translation>
+    </message>
+    <message>
+        <source>Attention Lab</source>
+        <translation>Attention Lab</translation>
+    </message>
+    <message>
+        <source>%1
+
+The window keeps what it had; you can go on working.</source>
+        <translation>%1
+
+窗口保留了原有的内容；可以继续操作。</translation>
     </message>
 </context>
 <context>

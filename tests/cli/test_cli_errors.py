@@ -319,8 +319,14 @@ class OutputFolder(CliCase):
         self.assert_error(["export", "--out", "out", "--text", TEXT], 2, ["out"], out="out", cwd=self.tmp)
 
     def test_existing_nonempty_with_force(self):
+        # --force replaces an earlier bundle only (issue 18): a folder of other files stays.
         out = self.path("out")
         self.fill(out)
+        self.assert_error(["export", "--out", out, "--text", TEXT, "--force"], 2, [out, "not an Attention Lab bundle"],
+                          out=out)
+        shutil.rmtree(out)
+        self.export_ok(out, "--text", TEXT)
+        self.fill(out)  # an earlier bundle with more in it: replaced whole
         r = run_attnlab(["export", "--out", out, "--text", TEXT, "--force"])
         self.assertEqual(r.rc, 0, r.describe())
         self.assertEqual(r.out, "", r.describe())
@@ -340,6 +346,7 @@ class OutputFolder(CliCase):
 
     def test_failure_with_force_keeps_old(self):
         out = self.path("out")
+        self.export_ok(out, "--text", TEXT)
         self.fill(out)
         self.assert_error(["export", "--out", out, "--text", TEXT, "--force", "--d-model", "0"], 2,
                           ["--d-model"], out=out)
