@@ -15,9 +15,9 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nloh
                 libvulkan-dev glslc libvulkan1 mesa-vulkan-drivers
                 qt6-tools-dev qt6-l10n-tools qt6-translations-l10n)
 # PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
-# clang + libFuzzer build the fuzz targets; the Khronos validation layer watches the Vulkan tests;
+# clang + libFuzzer (and clang's sanitizer runtimes, libclang-rt) build the fuzz targets; the Khronos validation layer watches the Vulkan tests;
 # dpkg-dev (dpkg-shlibdeps), binutils (objdump) and appstream (appstreamcli) check the .deb.
-TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev
+TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev libclang-rt-14-dev
                vulkan-validationlayers dpkg-dev binutils appstream file
                fortunes fortunes-zh   # the sample models' training texts (train_smoke)
                locales)               # de_DE's definition, compiled by the locale test into its own folder

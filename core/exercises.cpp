@@ -85,6 +85,7 @@ struct Reader {
     const std::string s = v.get<std::string>();
     if (s.find_first_not_of(" \t\r\n") == std::string::npos) fail(field, "empty");
     if (s.size() > max) fail(field, "longer than " + std::to_string(max) + " bytes");
+    if (const std::string why = text_problem(s); !why.empty()) fail(field, why);  // a NUL, control characters only
     return s;
   }
   int64_t integer(const json& v, const std::string& field, int64_t lo, int64_t hi) const {

@@ -413,6 +413,13 @@ class TestExercises : public QObject {
     j = base_exercise();
     j["format"] = "attnlab-exercise/2";
     row("format", j, "format", "attnlab-exercise/1");
+    // Typed text (issue 18): a NUL or nothing but control characters is refused by field.
+    j = base_exercise();
+    j["title"]["en"] = std::string("T\0itle", 6);
+    row("a NUL in a title", j, "title.en", "text contains a NUL character");
+    j = base_exercise();
+    j["hints"][1]["zh"] = "\x01\x02";
+    row("a hint of control characters", j, "hints[1].zh", "text holds only control characters");
   }
   void malformed() {
     QFETCH(QString, text);
