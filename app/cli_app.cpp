@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "cli_common.h"
-#include "errors.h"
-#include "files.h"
+#include "io/files.h"
+#include "text/errors.h"
 
 namespace attnlab::cli {
 

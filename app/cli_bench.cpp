@@ -10,11 +10,11 @@
 #include <thread>
 
 #include "cli_common.h"
-#include "errors.h"
-#include "key_ranges.h"
-#include "memory.h"
-#include "model.h"
-#include "rng.h"
+#include "forward/memory.h"
+#include "forward/model.h"
+#include "tensor/key_ranges.h"
+#include "tensor/rng.h"
+#include "text/errors.h"
 
 namespace attnlab::cli {
 

@@ -9,10 +9,10 @@
 #include <omp.h>
 #endif
 
-#include "backend.h"
-#include "errors.h"
-#include "files.h"
-#include "memory.h"
+#include "backend/backend.h"
+#include "forward/memory.h"
+#include "io/files.h"
+#include "text/errors.h"
 
 namespace attnlab::cli {
 

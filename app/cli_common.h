@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
-#include "config.h"
+#include "backend/backend.h"
+#include "model/config.h"
 
 namespace attnlab::cli {
 

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "cli_common.h"
-#include "errors.h"
-#include "exercises.h"
+#include "exercises/exercises.h"
+#include "text/errors.h"
 
 namespace attnlab::cli {
 

@@ -9,18 +9,18 @@
 #include <cstdio>
 #include <memory>
 
-#include "bundle.h"
 #include "cli_common.h"
-#include "errors.h"
+#include "io/bundle.h"
+#include "text/errors.h"
 #ifdef ATTNLAB_HAVE_UI
-#include "exporter.h"
+#include "export/exporter.h"
 #endif
-#include "files.h"
-#include "memory.h"
-#include "model.h"
-#include "overflow.h"
-#include "tokenizer.h"
-#include "weights_file.h"
+#include "forward/memory.h"
+#include "forward/model.h"
+#include "forward/overflow.h"
+#include "io/files.h"
+#include "io/weights_file.h"
+#include "text/tokenizer.h"
 
 namespace attnlab::cli {
 

@@ -7,10 +7,10 @@
 #include <QTimer>
 
 #include "cli_common.h"
-#include "files.h"
-#include "mainwindow.h"
-#include "safeapplication.h"
-#include "windowhost.h"
+#include "io/files.h"
+#include "window/mainwindow.h"
+#include "window/safeapplication.h"
+#include "window/windowhost.h"
 
 namespace {
 

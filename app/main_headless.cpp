@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "cli_common.h"
-#include "files.h"
+#include "io/files.h"
 
 int main(int argc, char** argv) {
   attnlab::cli::sanitize_thread_environment();

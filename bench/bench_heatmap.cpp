@@ -12,7 +12,7 @@
 #include <cmath>
 #include <string>
 
-#include "heatmaprender.h"
+#include "views/heatmaprender.h"
 
 using namespace attnlab::ui;
 

@@ -13,17 +13,17 @@
 
 #include <cmath>
 
-#include "attention_tiled.h"
-#include "backend.h"
-#include "controller.h"
-#include "key_ranges.h"
-#include "model.h"
-#include "ops.h"
-#include "ops_naive.h"
-#include "rng.h"
-#include "samplemodels.h"
-#include "variants.h"
-#include "weights.h"
+#include "backend/attention_tiled.h"
+#include "backend/backend.h"
+#include "forward/model.h"
+#include "input/samplemodels.h"
+#include "model/weights.h"
+#include "tensor/key_ranges.h"
+#include "tensor/ops.h"
+#include "tensor/ops_naive.h"
+#include "tensor/rng.h"
+#include "variants/variants.h"
+#include "window/controller.h"
 
 using namespace attnlab;
 

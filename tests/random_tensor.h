@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "config.h"
-#include "rng.h"
-#include "tensor.h"
+#include "model/config.h"
+#include "tensor/rng.h"
+#include "tensor/tensor.h"
 
 namespace attnlab::test {
 

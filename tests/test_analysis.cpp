@@ -6,10 +6,10 @@
 #include <limits>
 #include <numeric>
 
-#include "analysis.h"
-#include "errors.h"
-#include "model.h"
-#include "weights.h"
+#include "analysis/analysis.h"
+#include "forward/model.h"
+#include "model/weights.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 

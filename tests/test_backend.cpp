@@ -9,12 +9,12 @@
 #include <cmath>
 #include <memory>
 
-#include "backend.h"
-#include "model.h"
+#include "backend/backend.h"
+#include "forward/model.h"
+#include "model/weights.h"
 #include "random_tensor.h"
-#include "weights.h"
 #ifdef ATTNLAB_HAVE_VULKAN
-#include "vulkan/vulkan_backend.h"
+#include "backend/vulkan/vulkan_backend.h"
 #endif
 
 using namespace attnlab;

@@ -1,4 +1,4 @@
-// Exercises (core/exercises.h): every shipped exercise loads and is solvable (its computed answer
+// Exercises (core/exercises/exercises.h): every shipped exercise loads and is solvable (its computed answer
 // checks as correct and shows the explanation, a wrong one as wrong and shows a hint); answers
 // are read leniently; every malformed file is refused with a message naming the file and field.
 #include <QtTest>
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <map>
 
-#include "errors.h"
-#include "exercises.h"
+#include "exercises/exercises.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 using nlohmann::json;

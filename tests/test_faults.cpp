@@ -1,4 +1,4 @@
-// Fault switches (core/faults.h): every injected bug shows its symptom on a small real model
+// Fault switches (core/model/faults.h): every injected bug shows its symptom on a small real model
 // (D 16, H 4, Dh 4; two sentences of 6 and 3 tokens), the correct path shows none, and each fault
 // marks exactly the steps it changes while leaving every earlier step as the correct run has it.
 #include <QtTest>
@@ -7,10 +7,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "bundle.h"
-#include "errors.h"
-#include "faults.h"
-#include "model.h"
+#include "forward/model.h"
+#include "io/bundle.h"
+#include "model/faults.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 

@@ -1,4 +1,4 @@
-// Files a user hands the program and folders it writes (core/files.h, core/bundle.h): only
+// Files a user hands the program and folders it writes (core/io/files.h, core/io/bundle.h): only
 // regular files are read, with the size checked first; an export never replaces or deletes what
 // it did not create, even when a folder appears while it runs; temporaries of a dead process are
 // swept, and only those; a signal removes the running process's temporaries.
@@ -13,11 +13,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bundle.h"
-#include "errors.h"
-#include "files.h"
-#include "model.h"
-#include "weights.h"
+#include "forward/model.h"
+#include "io/bundle.h"
+#include "io/files.h"
+#include "model/weights.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;

@@ -6,13 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "checked.h"
-#include "errors.h"
-#include "memory.h"
-#include "model.h"
+#include "forward/memory.h"
+#include "forward/model.h"
+#include "io/safetensors.h"
+#include "io/weights_file.h"
 #include "random_tensor.h"
-#include "safetensors.h"
-#include "weights_file.h"
+#include "tensor/checked.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 

@@ -1,13 +1,13 @@
-// Every fast op against its naive twin (core/ops_naive.h), plus the properties the spec names:
+// Every fast op against its naive twin (core/tensor/ops_naive.h), plus the properties the spec names:
 // masked weights exactly 0, softmax rows summing to 1, NaN for a fully masked row.
 #include <QtTest>
 
 #include <cmath>
 #include <limits>
 
-#include "ops.h"
-#include "ops_naive.h"
-#include "rng.h"
+#include "tensor/ops.h"
+#include "tensor/ops_naive.h"
+#include "tensor/rng.h"
 
 using namespace attnlab;
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "errors.h"
-#include "safetensors.h"
+#include "io/safetensors.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 using json = nlohmann::json;

@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model.h"
-#include "rng.h"
-#include "weights_file.h"
+#include "forward/model.h"
+#include "io/weights_file.h"
+#include "tensor/rng.h"
 
 using namespace attnlab;
 using json = nlohmann::json;

@@ -2,11 +2,11 @@
 // with the file and the field named; a reopened session computes the same trace bit for bit.
 #include <QtTest>
 
-#include "base64.h"
-#include "errors.h"
-#include "model.h"
-#include "session.h"
-#include "weights.h"
+#include "forward/model.h"
+#include "io/base64.h"
+#include "io/session.h"
+#include "model/weights.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 

@@ -1,8 +1,8 @@
 // Tensor view / transpose / contiguous semantics, checked against what PyTorch does.
 #include <QtTest>
 
-#include "errors.h"
-#include "tensor.h"
+#include "tensor/tensor.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 

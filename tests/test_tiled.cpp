@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "attention_tiled.h"
-#include "backend.h"
-#include "model.h"
-#include "weights.h"
+#include "backend/attention_tiled.h"
+#include "backend/backend.h"
+#include "forward/model.h"
+#include "model/weights.h"
 #include "random_tensor.h"
 
 using namespace attnlab;

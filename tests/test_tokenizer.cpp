@@ -1,9 +1,9 @@
 // Tokenisation rules of the spec: whitespace, punctuation/symbols, CJK, NFC, padding.
 #include <QtTest>
 
-#include "errors.h"
-#include "model.h"
-#include "tokenizer.h"
+#include "forward/model.h"
+#include "text/errors.h"
+#include "text/tokenizer.h"
 
 using namespace attnlab;
 using Tokens = std::vector<std::string>;

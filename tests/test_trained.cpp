@@ -1,4 +1,4 @@
-// Trained models (core/trained.h, docs/cli.md "Trained models"): the vocabulary in the weights
+// Trained models (core/model/trained.h, docs/cli.md "Trained models"): the vocabulary in the weights
 // file's metadata, [UNK] for unknown tokens, the file's own embedding table and the output head.
 #include <QtTest>
 
@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "errors.h"
-#include "model.h"
+#include "forward/model.h"
+#include "io/weights_file.h"
 #include "random_tensor.h"
-#include "weights_file.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 using attnlab::test::random_tensor;

@@ -1,4 +1,4 @@
-// The attention variants (core/variants.h) against naive references written here with dense
+// The attention variants (core/variants/variants.h) against naive references written here with dense
 // (T, T) masks and double sums, against full attention where they must agree, and as part of a
 // traced run: the model's own steps untouched, the memory estimate and the step count exact.
 #include <QtTest>
@@ -7,12 +7,12 @@
 #include <functional>
 #include <tuple>
 
-#include "config.h"
-#include "errors.h"
-#include "memory.h"
-#include "model.h"
-#include "variants.h"
-#include "weights.h"
+#include "forward/memory.h"
+#include "forward/model.h"
+#include "model/config.h"
+#include "model/weights.h"
+#include "text/errors.h"
+#include "variants/variants.h"
 
 using namespace attnlab;
 

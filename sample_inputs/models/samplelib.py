@@ -34,7 +34,7 @@ def is_cjk_single(ch):
 
 
 def char_class(ch):
-    """'single', 'word', 'space' or 'drop', as core/tokenizer.cpp's classify()."""
+    """'single', 'word', 'space' or 'drop', as core/text/tokenizer.cpp's classify()."""
     if is_cjk_single(ch):
         return "single"
     cat = unicodedata.category(ch)

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "exercises.h"
+#include "exercises/exercises.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace attnlab;

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "errors.h"
-#include "safetensors.h"
+#include "io/safetensors.h"
+#include "text/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);

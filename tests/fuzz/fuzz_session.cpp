@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "errors.h"
-#include "session.h"
+#include "io/session.h"
+#include "text/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace attnlab;

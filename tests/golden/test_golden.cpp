@@ -15,13 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config.h"
-#include "model.h"
-#include "npz.h"
-#include "ops.h"
-#include "trace.h"
-#include "weights.h"
-#include "weights_file.h"
+#include "forward/model.h"
+#include "io/npz.h"
+#include "io/weights_file.h"
+#include "model/config.h"
+#include "model/trace.h"
+#include "model/weights.h"
+#include "tensor/ops.h"
 
 using namespace attnlab;
 using json = nlohmann::json;

@@ -86,7 +86,7 @@ def check_sources_match(lupdate, source_dir, ts):
 
 def check_literals(source_dir):
     problems = []
-    for path in sorted((source_dir / "ui").glob("*.cpp")):
+    for path in sorted((source_dir / "ui").rglob("*.cpp")):
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if "// not translated:" in line:
                 continue

@@ -11,13 +11,13 @@
 #include <QComboBox>
 #include <QDockWidget>
 
-#include "guidedtour.h"
-#include "inputpanel.h"
-#include "language.h"
-#include "mainwindow.h"
-#include "samplegallery.h"
-#include "stepnavigator.h"
+#include "input/inputpanel.h"
+#include "lessons/guidedtour.h"
+#include "lessons/samplegallery.h"
+#include "step/stepnavigator.h"
+#include "window/mainwindow.h"
 #include "windowfixture.h"
+#include "words/language.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

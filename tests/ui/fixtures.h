@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "model.h"
-#include "traceresult.h"
-#include "weights.h"
+#include "forward/model.h"
+#include "model/weights.h"
+#include "window/traceresult.h"
 
 namespace attnlab::ui::test {
 

@@ -11,13 +11,13 @@
 #include <limits>
 #include <numeric>
 
-#include "analysis.h"
-#include "chartspanel.h"
-#include "model.h"
-#include "selection.h"
+#include "analysis/analysis.h"
 #include "fixtures.h"
-#include "traceresult.h"
-#include "weights.h"
+#include "forward/model.h"
+#include "model/weights.h"
+#include "views/chartspanel.h"
+#include "window/selection.h"
+#include "window/traceresult.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

@@ -15,15 +15,15 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 
-#include "exercisepanel.h"
-#include "inputpanel.h"
-#include "maskeditor.h"
-#include "mainwindow.h"
+#include "input/inputpanel.h"
+#include "input/maskeditor.h"
+#include "lessons/exercisepanel.h"
+#include "step/shapediagram.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
+#include "views/runcompare.h"
+#include "window/mainwindow.h"
 #include "windowfixture.h"
-#include "runcompare.h"
-#include "shapediagram.h"
-#include "stepnavigator.h"
-#include "steppanel.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

@@ -15,12 +15,12 @@
 #include <cmath>
 #include <map>
 
-#include "bundle.h"
-#include "exportdialog.h"
-#include "exporter.h"
-#include "heatmaprender.h"
-#include "model.h"
-#include "weights.h"
+#include "export/exportdialog.h"
+#include "export/exporter.h"
+#include "forward/model.h"
+#include "io/bundle.h"
+#include "model/weights.h"
+#include "views/heatmaprender.h"
 
 #include "fixtures.h"
 

@@ -10,13 +10,13 @@
 
 #include <set>
 
-#include "inputpanel.h"
-#include "language.h"
-#include "mainwindow.h"
-#include "qtstrings.h"
-#include "samplegallery.h"
-#include "stepnavigator.h"
+#include "input/inputpanel.h"
+#include "lessons/samplegallery.h"
+#include "step/stepnavigator.h"
+#include "window/mainwindow.h"
 #include "windowfixture.h"
+#include "words/language.h"
+#include "words/qtstrings.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

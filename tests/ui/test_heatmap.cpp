@@ -12,13 +12,13 @@
 #include <cmath>
 #include <limits>
 
-#include "colormap.h"
-#include "heatmapgrid.h"
-#include "heatmapview.h"
-#include "model.h"
 #include "fixtures.h"
-#include "traceresult.h"
-#include "weights.h"
+#include "forward/model.h"
+#include "model/weights.h"
+#include "views/colormap.h"
+#include "views/heatmapgrid.h"
+#include "views/heatmapview.h"
+#include "window/traceresult.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

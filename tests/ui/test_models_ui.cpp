@@ -17,13 +17,13 @@
 
 #include <algorithm>
 
-#include "exporter.h"
-#include "inputpanel.h"
-#include "predictionspanel.h"
-#include "stepnavigator.h"
-#include "samplemodels.h"
-#include "tokenchips.h"
-#include "weights_file.h"
+#include "export/exporter.h"
+#include "input/inputpanel.h"
+#include "input/samplemodels.h"
+#include "input/tokenchips.h"
+#include "io/weights_file.h"
+#include "step/stepnavigator.h"
+#include "views/predictionspanel.h"
 #include "windowfixture.h"
 
 using namespace attnlab;

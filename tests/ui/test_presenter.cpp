@@ -15,11 +15,11 @@
 #include <QTabBar>
 #include <QTabWidget>
 
-#include "heatmapgrid.h"
-#include "mainwindow.h"
-#include "presenter.h"
-#include "stepnavigator.h"
-#include "steppanel.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
+#include "views/heatmapgrid.h"
+#include "window/mainwindow.h"
+#include "window/presenter.h"
 #include "windowfixture.h"
 
 using namespace attnlab;

@@ -21,14 +21,14 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "errors.h"
-#include "exporter.h"
-#include "files.h"
-#include "inputpanel.h"
-#include "mainwindow.h"
-#include "safeapplication.h"
-#include "safetensors.h"
-#include "weightsimport.h"
+#include "export/exporter.h"
+#include "input/inputpanel.h"
+#include "input/weightsimport.h"
+#include "io/files.h"
+#include "io/safetensors.h"
+#include "text/errors.h"
+#include "window/mainwindow.h"
+#include "window/safeapplication.h"
 #include "windowfixture.h"
 
 using namespace attnlab;

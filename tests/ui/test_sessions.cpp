@@ -10,11 +10,11 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 
-#include "inputpanel.h"
-#include "mainwindow.h"
-#include "session.h"
-#include "stepnavigator.h"
-#include "steppanel.h"
+#include "input/inputpanel.h"
+#include "io/session.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
+#include "window/mainwindow.h"
 #include "windowfixture.h"
 
 using namespace attnlab;

@@ -12,10 +12,10 @@
 #include <map>
 #include <memory>
 
-#include "heatmapview.h"
-#include "shapediagram.h"
-#include "stepnames.h"
-#include "tensorview.h"
+#include "step/shapediagram.h"
+#include "step/tensorview.h"
+#include "views/heatmapview.h"
+#include "words/stepnames.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

@@ -11,10 +11,10 @@
 #include <cmath>
 #include <map>
 
-#include "guidedtour.h"
-#include "mainwindow.h"
-#include "stepnavigator.h"
-#include "steppanel.h"
+#include "lessons/guidedtour.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
+#include "window/mainwindow.h"
 #include "windowfixture.h"
 
 using namespace attnlab;

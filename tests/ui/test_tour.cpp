@@ -7,9 +7,9 @@
 #include <QPushButton>
 #include <QSettings>
 
-#include "guidedtour.h"
-#include "mainwindow.h"
-#include "stepnavigator.h"
+#include "lessons/guidedtour.h"
+#include "step/stepnavigator.h"
+#include "window/mainwindow.h"
 #include "windowfixture.h"
 
 using namespace attnlab;

@@ -18,17 +18,17 @@
 
 #include <cstring>
 
-#include "chartspanel.h"
-#include "heatmapgrid.h"
-#include "heatmapview.h"
-#include "inputpanel.h"
-#include "modelview.h"
-#include "stepnavigator.h"
-#include "steppanel.h"
-#include "variantchooser.h"
-#include "variantpanel.h"
-#include "varianttext.h"
+#include "input/inputpanel.h"
+#include "input/variantchooser.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
+#include "views/chartspanel.h"
+#include "views/heatmapgrid.h"
+#include "views/heatmapview.h"
+#include "views/modelview.h"
+#include "views/variantpanel.h"
 #include "windowfixture.h"
+#include "words/varianttext.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

@@ -13,14 +13,14 @@
 
 #include <cmath>
 
-#include "heatmapview.h"
-#include "lineview.h"
-#include "maskcompare.h"
-#include "model.h"
-#include "modelview.h"
-#include "neuronview.h"
-#include "selection.h"
-#include "weights.h"
+#include "forward/model.h"
+#include "model/weights.h"
+#include "views/heatmapview.h"
+#include "views/lineview.h"
+#include "views/maskcompare.h"
+#include "views/modelview.h"
+#include "views/neuronview.h"
+#include "window/selection.h"
 
 Q_DECLARE_METATYPE(attnlab::ui::ViewSelection)
 

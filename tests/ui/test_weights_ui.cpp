@@ -14,14 +14,14 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 
-#include "inputpanel.h"
-#include "mainwindow.h"
-#include "model.h"
-#include "qtstrings.h"
-#include "session.h"
-#include "weights.h"
-#include "weights_file.h"
+#include "forward/model.h"
+#include "input/inputpanel.h"
+#include "io/session.h"
+#include "io/weights_file.h"
+#include "model/weights.h"
+#include "window/mainwindow.h"
 #include "windowfixture.h"
+#include "words/qtstrings.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;

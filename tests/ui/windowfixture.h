@@ -13,7 +13,7 @@
 #include <cstring>
 #include <memory>
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
 namespace attnlab::ui::test {
 

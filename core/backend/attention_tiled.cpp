@@ -1,0 +1,206 @@
+#include "backend/attention_tiled.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tensor/eigen_types.h"
+#include "text/errors.h"
+
+namespace attnlab {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// Rows [r0, r0 + n) of the (T, Dh) matrix at (b, h) of a (B, H, T, Dh) view with unit last stride.
+ConstStridedMap rows_of(const Tensor& t, int64_t b, int64_t h, int64_t r0, int64_t n) {
+  const auto& s = t.strides();
+  return {t.data() + b * s[0] + h * s[1] + r0 * s[2], n, t.size(3), Eigen::OuterStride<>(s[2])};
+}
+
+// What one task reads: the inputs, the mask's ranges and (for hand-drawn masks) the dense mask.
+struct Inputs {
+  const Tensor &q, &k, &v;
+  const KeyRanges& ranges;
+  const float* dense;  // (B, Tq, Tk) or null when the ranges are the whole mask
+  float root;
+  TileSizes tiles;
+  float* overview = nullptr;  // (B, H, R, C) zeroed, or null: no overview
+  int64_t bin_q = 1, bin_k = 1;
+};
+
+// The overview's share of one query block: each row's weights summed per key bin (rescaled
+// with the running maximum like the output), normalised by the row's sum, averaged into the
+// row's query bin. Rows are added under an atomic: query bins may span tasks.
+class OverviewRows {
+ public:
+  OverviewRows(const Inputs& in, int64_t rows)
+      : in_(in), cols_((in.k.size(2) + in.bin_k - 1) / in.bin_k), sums_(Mat::Zero(in.overview ? rows : 0, cols_)) {}
+  bool on() const { return in_.overview != nullptr; }
+  void rescale(int64_t r, float f) { sums_.row(r) *= f; }
+  void add(int64_t r, const float* w, int64_t j0, int64_t a, int64_t e) {
+    for (int64_t j = a; j < e; ++j) sums_(r, (j0 + j) / in_.bin_k) += w[j];
+  }
+  void finish(int64_t b, int64_t h, int64_t i0, const Vec& l) {
+    const int64_t tq = in_.q.size(2), H = in_.q.size(1), R = (tq + in_.bin_q - 1) / in_.bin_q;
+    for (int64_t r = 0; r < sums_.rows(); ++r) {
+      if (!(l[r] > 0)) continue;  // a query that sees no key adds nothing
+      const int64_t i = i0 + r, bin = i / in_.bin_q;
+      const int64_t in_bin = std::min(in_.bin_q, tq - bin * in_.bin_q);
+      float* dst = in_.overview + ((b * H + h) * R + bin) * cols_;
+      const float f = 1.0f / (l[r] * static_cast<float>(in_bin));
+      for (int64_t c = 0; c < cols_; ++c) {
+#pragma omp atomic
+        dst[c] += sums_(r, c) * f;
+      }
+    }
+  }
+
+ private:
+  const Inputs& in_;
+  int64_t cols_;
+  Mat sums_;
+};
+
+// The keys visible to some row of [i0, i0 + rows) of batch b: key blocks outside are hidden
+// from every row (a causal mask's upper triangle, padding) and skipped.
+std::pair<int64_t, int64_t> visible_keys(const KeyRanges& r, int64_t b, int64_t i0, int64_t rows) {
+  int64_t lo = r.keys, hi = 0;
+  for (int64_t i = i0; i < i0 + rows; ++i) {
+    const size_t at = static_cast<size_t>(r.row(b, i));
+    if (r.lo[at] >= r.hi[at]) continue;
+    lo = std::min<int64_t>(lo, r.lo[at]);
+    hi = std::max<int64_t>(hi, r.hi[at]);
+  }
+  return {lo, std::max(lo, hi)};
+}
+
+// Online-softmax update of one query row with one key block. s: the row's n scores q·kⱼ, whose
+// visible part is [a, e); turned into the unnormalised weights e^(x − m_new) in place (0 where
+// masked). m, l: the row's running maximum and sum; returns the factor the row's output must be
+// rescaled by (1 when nothing in the block is visible).
+float update_row(float* s, int64_t n, int64_t a, int64_t e, const float* mask, float root, float& m, float& l) {
+  Eigen::Map<Eigen::ArrayXf> row(s, n);
+  if (a >= e) {
+    row.setZero();
+    return 1.0f;
+  }
+  auto x = row.segment(a, e - a);
+  x /= root;  // as the full path: (q·k) / √Dh
+  if (mask)
+    for (int64_t j = a; j < e; ++j)
+      if (mask[j] == 0.0f) s[j] = kNegInf;
+  const float row_max = x.maxCoeff();
+  if (row_max == kNegInf) {  // every visible key of the block is masked by hand
+    row.setZero();
+    return 1.0f;
+  }
+  const float m_new = std::max(m, row_max);
+  const float rescale = m == kNegInf ? 0.0f : std::exp(m - m_new);
+  x = (x - m_new).exp();  // vectorised; e^(−∞) is made exactly 0 below
+  if (mask)
+    for (int64_t j = a; j < e; ++j)
+      if (mask[j] == 0.0f) s[j] = 0.0f;
+  row.head(a).setZero();
+  row.tail(n - e).setZero();
+  l = l * rescale + x.sum();
+  m = m_new;
+  return rescale;
+}
+
+// One (b, h, query block): the online softmax over the visible key blocks → out rows.
+void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out) {
+  const int64_t tq = in.q.size(2), tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
+  const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
+  Mat o = Mat::Zero(rows, dh);
+  Vec m = Vec::Constant(rows, kNegInf), l = Vec::Zero(rows);
+  Mat s(rows, bk);
+  OverviewRows overview(in, rows);
+  const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
+  for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
+    const int64_t n = std::min(bk, tk - j0);
+    auto S = s.leftCols(n);
+    S.noalias() = Q * rows_of(in.k, b, h, j0, n).transpose();
+    for (int64_t r = 0; r < rows; ++r) {
+      const size_t at = static_cast<size_t>(in.ranges.row(b, i0 + r));
+      const int64_t a = std::clamp<int64_t>(in.ranges.lo[at] - j0, 0, n);
+      const int64_t e = std::clamp<int64_t>(in.ranges.hi[at] - j0, a, n);
+      const float* mask = in.dense ? in.dense + (b * tq + i0 + r) * tk + j0 : nullptr;
+      // s is row-major with bk columns: row r of the block starts at r · bk.
+      const float rescale = update_row(s.data() + r * bk, n, a, e, mask, in.root, m[r], l[r]);
+      if (rescale != 1.0f) o.row(r) *= rescale;
+      if (overview.on()) {
+        if (rescale != 1.0f) overview.rescale(r, rescale);
+        overview.add(r, s.data() + r * bk, j0, a, e);
+      }
+    }
+    o.noalias() += S * rows_of(in.v, b, h, j0, n);
+  }
+  if (overview.on()) overview.finish(b, h, i0, l);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t r = 0; r < rows; ++r) {
+    float* dst = out + (i0 + r) * dh;
+    if (l[r] > 0)
+      for (int64_t d = 0; d < dh; ++d) dst[d] = o(r, d) / l[r];
+    else
+      std::fill(dst, dst + dh, nan);  // every key masked: 0/0, as the softmax of an all −∞ row
+  }
+}
+
+Tensor run(const Inputs& in) {
+  const Tensor &q = in.q, &k = in.k, &v = in.v;
+  if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
+      q.size(3) != k.size(3) || in.ranges.shape() != Shape{q.size(0), q.size(2), k.size(2)} ||
+      q.strides()[3] != 1 || k.strides()[3] != 1 || v.strides()[3] != 1 || in.tiles.queries < 1 || in.tiles.keys < 1)
+    throw ShapeError("attention_tiled: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " +
+                     shape_str(v.shape()) + ", mask " + shape_str(in.ranges.shape()) +
+                     " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk))");
+  const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3), bq = in.tiles.queries;
+  Tensor out = Tensor::empty({B, H, tq, dh});
+  const int64_t blocks = (tq + bq - 1) / bq;
+  const int64_t tasks = B * H * blocks;
+#pragma omp parallel for schedule(dynamic) if (tasks > 1)
+  for (int64_t t = 0; t < tasks; ++t) {
+    const int64_t b = t / (H * blocks), h = t / blocks % H, i0 = t % blocks * bq;
+    query_block(in, b, h, i0, std::min(bq, tq - i0), out.data() + (b * H + h) * tq * dh);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,
+                       TileSizes tiles) {
+  return run({q, k, v, mask, nullptr, root, tiles});
+}
+
+namespace {
+KeyRanges ranges_of_dense(const Tensor& mask, bool* exact) {
+  if (mask.dim() != 3 || !mask.is_contiguous())
+    throw ShapeError("attention_tiled: mask " + shape_str(mask.shape()) + " must be (B, Tq, Tk) contiguous");
+  return key_ranges_of(mask, exact);
+}
+}  // namespace
+
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
+                       TileSizes tiles) {
+  bool exact = false;
+  const KeyRanges ranges = ranges_of_dense(mask, &exact);
+  return run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles});
+}
+
+TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                        float root, int64_t cap, TileSizes tiles) {
+  if (cap < 1 || q.dim() != 4 || k.dim() != 4)
+    throw ShapeError("attention_tiled_overview: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) +
+                     ", cap " + std::to_string(cap));
+  bool exact = false;
+  const KeyRanges ranges = ranges_of_dense(mask, &exact);
+  const int64_t bq = overview_bin(q.size(2), cap), bk = overview_bin(k.size(2), cap);
+  Tensor overview({q.size(0), q.size(1), (q.size(2) + bq - 1) / bq, (k.size(2) + bk - 1) / bk}, 0.0f);
+  Tensor out = run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles, overview.data(), bq, bk});
+  return {out, overview};
+}
+
+}  // namespace attnlab

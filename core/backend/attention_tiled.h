@@ -1,0 +1,45 @@
+// Attention without the score matrix, on the CPU: FlashAttention-2's loop. For each (batch,
+// head, block of query rows) the keys and values go by in blocks; each query row keeps its
+// running maximum m, running sum l and unnormalised output o, rescaled by e^(m_old − m_new)
+// whenever the maximum grows (the online softmax). Extra memory: one Bq × Bk score block and
+// one Bq × Dh output block per thread, whatever S is. Key blocks that a causal mask hides
+// entirely are skipped.
+//
+// Shapes: q (B, H, Tq, Dh), k and v (B, H, Tk, Dh), any strides with a unit last stride (the
+// head split's views); the mask as key ranges (B·Tq intervals, key_ranges.h) or dense
+// (B, Tq, Tk) contiguous, 1 = attend, 0 = masked → (B, H, Tq, Dh), equal to
+// softmax(q·kᵀ / root, −∞ where masked)·v; a row with every key masked is NaN.
+#pragma once
+
+#include "tensor/key_ranges.h"
+#include "tensor/tensor.h"
+
+namespace attnlab {
+
+struct TileSizes {
+  int64_t queries = 64;  // Bq: query rows per block (and per task)
+  int64_t keys = 256;    // Bk: keys per block
+};
+
+// A mask given by ranges only: nothing of size Tq × Tk is read or made.
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,
+                       TileSizes tiles = {});
+// A dense mask: its rows' ranges bound the key blocks; it is read element by element only when
+// some row is not one interval (a hand-drawn mask).
+Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root,
+                       TileSizes tiles = {});
+
+// Tiled attention that also keeps an overview of its weights, for a traced run whose score
+// tensors would not fit: overview (B, H, ⌈Tq / bq⌉, ⌈Tk / bk⌉) for bins of bq = ⌈Tq / cap⌉
+// queries and bk = ⌈Tk / cap⌉ keys holds, per bin pair, the mean over the bin's queries of the
+// weight they give the bin's keys. Its rows sum to 1 like the weights' (less where a query sees
+// no key at all: such a query adds nothing); with Tq, Tk ≤ cap it is the weights themselves.
+struct TiledAttention {
+  Tensor out;       // (B, H, Tq, Dh)
+  Tensor overview;  // (B, H, R, C)
+};
+TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                        float root, int64_t cap = 256, TileSizes tiles = {});
+inline int64_t overview_bin(int64_t t, int64_t cap) { return t <= cap ? 1 : (t + cap - 1) / cap; }
+
+}  // namespace attnlab

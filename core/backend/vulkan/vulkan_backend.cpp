@@ -1,0 +1,467 @@
+#include "backend/vulkan/vulkan_backend.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backend/vulkan/vk_context.h"
+
+namespace attnlab {
+
+namespace {
+
+// SPIR-V from glslc (-mfmt=num), generated at build time from core/backend/vulkan/shaders/*.comp.
+const uint32_t kGemmSpv[] = {
+#include "gemm.spv.inc"
+};
+const uint32_t kSoftmaxSpv[] = {
+#include "softmax.spv.inc"
+};
+const uint32_t kActivationSpv[] = {
+#include "activation.spv.inc"
+};
+const uint32_t kFlashSpv[] = {
+#include "flash_attention.spv.inc"
+};
+
+// Push constants, mirrored in the shaders.
+struct GemmPush {
+  uint32_t M, N, K;
+  uint32_t a_rs, a_cs, b_rs, b_cs;
+  uint32_t a_bs0, a_bs1, b_bs0, b_bs1;
+  uint32_t batch1;
+  uint32_t has_bias;
+  float alpha;
+};
+struct RowsPush {
+  uint32_t rows, n;
+};
+struct ActPush {
+  uint32_t n, gelu;
+};
+struct FlashPush {
+  uint32_t H, Tq, Tk, dh;
+  uint32_t q_sb, q_sh, q_st, q_sd;
+  uint32_t k_sb, k_sh, k_st, k_sd;
+  uint32_t v_sb, v_sh, v_st, v_sd;
+  float root;
+};
+static_assert(sizeof(GemmPush) <= 128 && sizeof(RowsPush) <= 128 && sizeof(ActPush) <= 128 &&
+              sizeof(FlashPush) <= 128);
+constexpr uint32_t kFlashRows = 64, kFlashKeys = 16;  // query rows per workgroup, keys per tile
+
+constexpr uint32_t kMaxGroups = 65535;  // the guaranteed minimum of maxComputeWorkGroupCount
+
+void require(bool ok, const char* op, const std::string& what) {
+  if (!ok) throw ShapeError(std::string(op) + ": " + what);
+}
+
+uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
+uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+
+// Elements from a tensor's first to its last addressed float: what a strided view must upload.
+uint64_t span(const Shape& shape, const Shape& strides) {
+  uint64_t s = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return 0;
+    s += static_cast<uint64_t>(shape[i] - 1) * static_cast<uint64_t>(strides[i]);
+  }
+  return s;
+}
+
+}  // namespace
+
+// ----------------------------------------------------------------------------- pipelines
+
+struct VulkanBackend::Pipeline {
+  vk::Context& ctx;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  uint32_t bindings = 0, push_bytes = 0;
+
+  Pipeline(vk::Context& c, const uint32_t* code, size_t bytes, uint32_t nbind, uint32_t push,
+           const std::vector<uint32_t>& spec)
+      : ctx(c), bindings(nbind), push_bytes(push) {
+    try {
+      build(code, bytes, spec);
+    } catch (...) {
+      destroy();
+      throw;
+    }
+  }
+  ~Pipeline() { destroy(); }
+
+  void build(const uint32_t* code, size_t bytes, const std::vector<uint32_t>& spec) {
+    const vk::Functions& f = ctx.fn();
+    std::vector<VkDescriptorSetLayoutBinding> binds(bindings);
+    for (uint32_t i = 0; i < bindings; ++i)
+      binds[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    dl.bindingCount = bindings;
+    dl.pBindings = binds.data();
+    VK_CHECK(f.vkCreateDescriptorSetLayout(ctx.device(), &dl, nullptr, &set_layout));
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+    VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    pl.setLayoutCount = 1;
+    pl.pSetLayouts = &set_layout;
+    pl.pushConstantRangeCount = 1;
+    pl.pPushConstantRanges = &range;
+    VK_CHECK(f.vkCreatePipelineLayout(ctx.device(), &pl, nullptr, &layout));
+    VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    sm.codeSize = bytes;
+    sm.pCode = code;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VK_CHECK(f.vkCreateShaderModule(ctx.device(), &sm, nullptr, &module));
+    std::vector<VkSpecializationMapEntry> entries;
+    for (uint32_t i = 0; i < spec.size(); ++i) entries.push_back({i, i * 4, 4});
+    VkSpecializationInfo si{static_cast<uint32_t>(entries.size()), entries.data(), spec.size() * 4, spec.data()};
+    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = module;
+    ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = &si;
+    ci.layout = layout;
+    const VkResult r = f.vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline);
+    f.vkDestroyShaderModule(ctx.device(), module, nullptr);
+    VK_CHECK(r);
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, bindings};
+    VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dp.maxSets = 1;
+    dp.poolSizeCount = 1;
+    dp.pPoolSizes = &size;
+    VK_CHECK(f.vkCreateDescriptorPool(ctx.device(), &dp, nullptr, &pool));
+  }
+
+  void destroy() {
+    const vk::Functions& f = ctx.fn();
+    if (pool) f.vkDestroyDescriptorPool(ctx.device(), pool, nullptr);
+    if (pipeline) f.vkDestroyPipeline(ctx.device(), pipeline, nullptr);
+    if (layout) f.vkDestroyPipelineLayout(ctx.device(), layout, nullptr);
+    if (set_layout) f.vkDestroyDescriptorSetLayout(ctx.device(), set_layout, nullptr);
+    pool = VK_NULL_HANDLE;
+    pipeline = VK_NULL_HANDLE;
+    layout = VK_NULL_HANDLE;
+    set_layout = VK_NULL_HANDLE;
+  }
+
+  // One dispatch in its own submission: binds `bufs` to bindings 0…, pushes `push`, runs the
+  // groups and returns the device time in ms.
+  double run(const std::vector<const vk::Buffer*>& bufs, const void* push, uint32_t gx, uint32_t gy, uint32_t gz) {
+    const vk::Functions& f = ctx.fn();
+    VK_CHECK(f.vkResetDescriptorPool(ctx.device(), pool, 0));
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &set_layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VK_CHECK(f.vkAllocateDescriptorSets(ctx.device(), &ai, &set));
+    std::vector<VkDescriptorBufferInfo> infos(bufs.size());
+    std::vector<VkWriteDescriptorSet> writes(bufs.size());
+    for (size_t i = 0; i < bufs.size(); ++i) {
+      infos[i] = {bufs[i]->handle(), 0, VK_WHOLE_SIZE};
+      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      writes[i].dstSet = set;
+      writes[i].dstBinding = static_cast<uint32_t>(i);
+      writes[i].descriptorCount = 1;
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[i].pBufferInfo = &infos[i];
+    }
+    f.vkUpdateDescriptorSets(ctx.device(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+    return ctx.run([&](VkCommandBuffer cmd) {
+      f.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+      f.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+      f.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+      f.vkCmdDispatch(cmd, gx, gy, gz);
+      // Make the shader's writes visible to the host read after the fence.
+      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+      f.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                             nullptr, 0, nullptr);
+    });
+  }
+};
+
+// One batched product as the gemm shader sees it; pointers are host memory (strided views in
+// place: a_span / b_span floats from a / b are uploaded).
+struct VulkanBackend::Gemm {
+  const float* a = nullptr;
+  const float* b = nullptr;
+  const float* bias = nullptr;  // N floats, or none
+  float* c = nullptr;           // batch0 · batch1 · M · N floats, written
+  uint64_t a_span = 0, b_span = 0;
+  int64_t M = 0, N = 0, K = 0, batch0 = 1, batch1 = 1;
+  int64_t a_rs = 0, a_cs = 0, b_rs = 0, b_cs = 0, a_bs0 = 0, a_bs1 = 0, b_bs0 = 0, b_bs1 = 0;
+};
+
+// ----------------------------------------------------------------------------- the backend
+
+VulkanBackend::VulkanBackend(int device_index, bool allow_cpu)
+    : ctx_(std::make_unique<vk::Context>(device_index, allow_cpu)) {
+  make_pipelines();
+}
+
+VulkanBackend::~VulkanBackend() {
+  free_.clear();
+  flash_.clear();
+  gemm_.reset();
+  softmax_.reset();
+  act_.reset();
+}
+
+void VulkanBackend::make_pipelines() {
+  const VkPhysicalDeviceLimits& L = ctx_->limits();
+  // Gemm: 16 × 16 invocations (64 × 64 tiles) where the device allows 256 per workgroup, else
+  // 8 × 8; BK halves until both shared tiles fit.
+  const bool big = L.maxComputeWorkGroupInvocations >= 256 && L.maxComputeWorkGroupSize[0] >= 16 &&
+                   L.maxComputeWorkGroupSize[1] >= 16;
+  tiles_.tx = tiles_.ty = big ? 16 : 8;
+  tiles_.bk = 16;
+  while (tiles_.bk > 4 && 2ull * tiles_.bk * tiles_.tx * 4 * 4 > L.maxComputeSharedMemorySize) tiles_.bk /= 2;
+  // Softmax: the largest power of two within the workgroup limits (at most 256).
+  tiles_.softmax_wg = 1;
+  while (tiles_.softmax_wg * 2 <= std::min({256u, L.maxComputeWorkGroupInvocations, L.maxComputeWorkGroupSize[0]}))
+    tiles_.softmax_wg *= 2;
+  tiles_.subgroup = ctx_->subgroup_size();
+  device_max_buffer_ = std::min<uint64_t>(L.maxStorageBufferRange, 1ull << 31) & ~uint64_t(255);
+  tiles_.max_buffer = device_max_buffer_;
+  gemm_ = std::make_unique<Pipeline>(*ctx_, kGemmSpv, sizeof kGemmSpv, 4, sizeof(GemmPush),
+                                     std::vector<uint32_t>{tiles_.tx, tiles_.ty, tiles_.bk});
+  softmax_ = std::make_unique<Pipeline>(*ctx_, kSoftmaxSpv, sizeof kSoftmaxSpv, 1, sizeof(RowsPush),
+                                        std::vector<uint32_t>{tiles_.softmax_wg});
+  act_ = std::make_unique<Pipeline>(*ctx_, kActivationSpv, sizeof kActivationSpv, 1, sizeof(ActPush),
+                                    std::vector<uint32_t>{tiles_.softmax_wg});
+}
+
+std::string VulkanBackend::device() const { return ctx_->info().name; }
+bool VulkanBackend::cpu_type_device() const { return ctx_->info().cpu(); }
+const std::vector<std::string>& VulkanBackend::validation_messages() const { return ctx_->validation_messages(); }
+bool VulkanBackend::validating() const { return ctx_->validating(); }
+
+void VulkanBackend::set_max_buffer_bytes(uint64_t bytes) {
+  tiles_.max_buffer = std::clamp<uint64_t>(bytes & ~uint64_t(255), 256, device_max_buffer_);
+}
+
+// Buffers are kept for reuse: a forward pass asks for the same few sizes again and again.
+std::unique_ptr<vk::Buffer> VulkanBackend::acquire(uint64_t bytes) {
+  bytes = std::max<uint64_t>(bytes, 256);
+  auto best = free_.end();
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if ((*it)->bytes() >= bytes && (*it)->bytes() <= 2 * bytes && (best == free_.end() || (*it)->bytes() < (*best)->bytes()))
+      best = it;
+  if (best != free_.end()) {
+    auto b = std::move(*best);
+    free_.erase(best);
+    return b;
+  }
+  if (bytes > tiles_.max_buffer)
+    throw VulkanError("Vulkan: " + std::to_string(bytes >> 20) + " MiB in one buffer is beyond " + device() +
+                      "'s storage buffer range; use --backend cpu");
+  return std::make_unique<vk::Buffer>(*ctx_, bytes);
+}
+
+void VulkanBackend::release(std::unique_ptr<vk::Buffer> b) {
+  free_.push_back(std::move(b));
+  if (free_.size() > 16) free_.erase(free_.begin());  // the oldest goes
+}
+
+void VulkanBackend::gemm(const Gemm& g) {
+  const uint64_t c_floats = static_cast<uint64_t>(g.batch0 * g.batch1 * g.M * g.N);
+  auto A = acquire(g.a_span * 4), B = acquire(g.b_span * 4), C = acquire(c_floats * 4);
+  auto bias = acquire(g.bias ? static_cast<uint64_t>(g.N) * 4 : 4);
+  std::memcpy(A->data(), g.a, g.a_span * 4);
+  std::memcpy(B->data(), g.b, g.b_span * 4);
+  if (g.bias) std::memcpy(bias->data(), g.bias, static_cast<size_t>(g.N) * 4);
+  const GemmPush p{u32(g.M),     u32(g.N),     u32(g.K),     u32(g.a_rs),   u32(g.a_cs), u32(g.b_rs), u32(g.b_cs),
+                   u32(g.a_bs0), u32(g.a_bs1), u32(g.b_bs0), u32(g.b_bs1), u32(g.batch1), g.bias ? 1u : 0u, 1.0f};
+  const uint32_t gx = ceil_div(static_cast<uint64_t>(g.N), tiles_.tx * 4);
+  const uint32_t gy = ceil_div(static_cast<uint64_t>(g.M), tiles_.ty * 4);
+  const uint64_t gz = static_cast<uint64_t>(g.batch0 * g.batch1);
+  if (gx > kMaxGroups || gy > kMaxGroups || gz > kMaxGroups)
+    throw VulkanError("Vulkan: a product of " + std::to_string(gz) + " × " + std::to_string(g.M) + " × " +
+                      std::to_string(g.N) + " needs more workgroups than the device guarantees");
+  device_ms_ += gemm_->run({A.get(), B.get(), bias.get(), C.get()}, &p, gx, gy, static_cast<uint32_t>(gz));
+  std::memcpy(g.c, C->data(), c_floats * 4);
+  for (auto* b : {&A, &B, &C, &bias}) release(std::move(*b));
+}
+
+// x (…, In) · w[row0 : row0 + rows]ᵀ + b → (…, rows), split along the rows of x when one buffer
+// cannot hold them all.
+Tensor VulkanBackend::linear_rows(const Tensor& x_in, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) {
+  const int64_t in = w.size(1);
+  require(x_in.dim() >= 1 && x_in.size(-1) == in && w.is_contiguous() && b.is_contiguous() && row0 >= 0 &&
+              row0 + rows <= w.size(0),
+          "linear", shape_str(x_in.shape()) + " · " + shape_str(w.shape()) + "ᵀ rows " + std::to_string(row0) + "+" +
+                        std::to_string(rows));
+  const Tensor x = x_in.contiguous();
+  const int64_t m = x.numel() / in;
+  Shape out_shape = x.shape();
+  out_shape.back() = rows;
+  Tensor out = Tensor::empty(out_shape);
+  const uint64_t per_row = static_cast<uint64_t>(std::max(in, rows)) * 4;
+  const int64_t chunk = static_cast<int64_t>(std::min<uint64_t>(static_cast<uint64_t>(m), tiles_.max_buffer / per_row));
+  if (chunk < 1 || static_cast<uint64_t>(rows * in) * 4 > tiles_.max_buffer)
+    throw VulkanError("Vulkan: the weight " + shape_str({rows, in}) + " is beyond " + device() + "'s storage buffer range");
+  for (int64_t m0 = 0; m0 < m; m0 += chunk) {
+    Gemm g;
+    g.M = std::min(chunk, m - m0);
+    g.N = rows;
+    g.K = in;
+    g.a = x.data() + m0 * in;
+    g.a_span = static_cast<uint64_t>(g.M * in);
+    g.a_rs = in;
+    g.a_cs = 1;
+    g.b = w.data() + row0 * in;  // B (k, n) = W[row0 + n][k]
+    g.b_span = static_cast<uint64_t>(rows * in);
+    g.b_rs = 1;
+    g.b_cs = in;
+    g.bias = b.data() + row0;
+    g.c = out.data() + m0 * rows;
+    gemm(g);
+  }
+  return out;
+}
+
+// a (…, M, K) · b (…, K, N) with at most two leading axes, read in place through their strides;
+// split along the first leading axis when one buffer cannot hold the whole batch.
+Tensor VulkanBackend::matmul(const Tensor& a, const Tensor& b) {
+  require(a.dim() >= 2 && a.dim() == b.dim() && a.size(-1) == b.size(-2) &&
+              std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin()),
+          "matmul", shape_str(a.shape()) + " @ " + shape_str(b.shape()));
+  const int64_t lead = a.dim() - 2;
+  if (lead > 2) return cpu_backend().matmul(a, b);  // the model never has more than (B, H)
+  const int64_t M = a.size(-2), K = a.size(-1), N = b.size(-1);
+  Shape out_shape(a.shape().begin(), a.shape().end() - 1);
+  out_shape.push_back(N);
+  Tensor out = Tensor::empty(out_shape);
+  if (out.numel() == 0) return out;
+  const int64_t batch0 = lead >= 1 ? a.size(0) : 1, batch1 = lead == 2 ? a.size(1) : 1;
+  const auto& as = a.strides();
+  const auto& bs = b.strides();
+  const int64_t a_bs0 = lead >= 1 ? as[0] : 0, a_bs1 = lead == 2 ? as[1] : 0;
+  const int64_t b_bs0 = lead >= 1 ? bs[0] : 0, b_bs1 = lead == 2 ? bs[1] : 0;
+  // The span of `n` leading slices of a tensor, given its inner (per-slice) shape.
+  auto slices_span = [](const Tensor& t, int64_t lead_axes, int64_t n) {
+    Shape shape = t.shape(), strides = t.strides();
+    if (lead_axes >= 1) shape[0] = n;
+    return span(shape, strides);
+  };
+  const uint64_t maxf = tiles_.max_buffer / 4;
+  int64_t chunk = batch0;
+  while (chunk > 1 && (slices_span(a, lead, chunk) > maxf || slices_span(b, lead, chunk) > maxf ||
+                       static_cast<uint64_t>(chunk * batch1 * M * N) > maxf))
+    chunk = (chunk + 1) / 2;
+  if (slices_span(a, lead, chunk) > maxf || slices_span(b, lead, chunk) > maxf ||
+      static_cast<uint64_t>(chunk * batch1 * M * N) > maxf)
+    throw VulkanError("Vulkan: one slice of " + shape_str(a.shape()) + " @ " + shape_str(b.shape()) + " is beyond " +
+                      device() + "'s storage buffer range");
+  for (int64_t z = 0; z < batch0; z += chunk) {
+    Gemm g;
+    g.batch0 = std::min(chunk, batch0 - z);
+    g.batch1 = batch1;
+    g.M = M;
+    g.N = N;
+    g.K = K;
+    g.a = a.data() + z * a_bs0;
+    g.b = b.data() + z * b_bs0;
+    g.a_span = slices_span(a, lead, g.batch0);
+    g.b_span = slices_span(b, lead, g.batch0);
+    g.a_rs = as[static_cast<size_t>(lead)];
+    g.a_cs = as[static_cast<size_t>(lead + 1)];
+    g.b_rs = bs[static_cast<size_t>(lead)];
+    g.b_cs = bs[static_cast<size_t>(lead + 1)];
+    g.a_bs0 = a_bs0;
+    g.a_bs1 = a_bs1;
+    g.b_bs0 = b_bs0;
+    g.b_bs1 = b_bs1;
+    g.c = out.data() + z * batch1 * M * N;
+    gemm(g);
+  }
+  return out;
+}
+
+// Runs a one-buffer pipeline over `rows` rows of `n` floats in place, a buffer's worth at a time.
+// push: RowsPush (softmax) or ActPush (activation, n = 1, extra = gelu).
+void VulkanBackend::rows_op(Pipeline& pipe, float* data, int64_t rows, int64_t n, uint32_t extra) {
+  const bool elementwise = &pipe == act_.get();
+  const int64_t chunk = std::min<int64_t>(rows, static_cast<int64_t>(tiles_.max_buffer / 4 / static_cast<uint64_t>(n)));
+  if (chunk < 1) throw VulkanError("Vulkan: a row of " + std::to_string(n) + " floats is beyond the buffer range");
+  for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
+    const int64_t r = std::min(chunk, rows - r0);
+    const uint64_t floats = static_cast<uint64_t>(r * n);
+    auto buf = acquire(floats * 4);
+    std::memcpy(buf->data(), data + r0 * n, floats * 4);
+    const uint64_t groups = elementwise ? ceil_div(floats, tiles_.softmax_wg) : static_cast<uint64_t>(r);
+    const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroups));
+    const uint32_t gy = ceil_div(groups, gx);
+    if (elementwise) {
+      const ActPush p{static_cast<uint32_t>(floats), extra};
+      device_ms_ += pipe.run({buf.get()}, &p, gx, gy, 1);
+    } else {
+      const RowsPush p{static_cast<uint32_t>(r), static_cast<uint32_t>(n)};
+      device_ms_ += pipe.run({buf.get()}, &p, gx, gy, 1);
+    }
+    std::memcpy(data + r0 * n, buf->data(), floats * 4);
+    release(std::move(buf));
+  }
+}
+
+void VulkanBackend::softmax_lastdim_inplace(Tensor& x) {
+  require(x.dim() >= 1 && x.is_contiguous(), "softmax", shape_str(x.shape()) + " must be contiguous");
+  if (x.numel() == 0) return;
+  const int64_t n = x.size(-1);
+  rows_op(*softmax_, x.data(), x.numel() / n, n, 0);
+}
+
+Tensor VulkanBackend::activate(const Tensor& x, Activation a) {
+  Tensor out = x.clone();
+  if (out.numel() > 0) rows_op(*act_, out.data(), out.numel(), 1, a == Activation::Gelu ? 1u : 0u);
+  return out;
+}
+
+VulkanBackend::Pipeline& VulkanBackend::flash(uint32_t dh_max) {
+  auto& slot = flash_[dh_max];
+  if (!slot)
+    slot = std::make_unique<Pipeline>(*ctx_, kFlashSpv, sizeof kFlashSpv, 5, sizeof(FlashPush),
+                                      std::vector<uint32_t>{kFlashRows, dh_max, kFlashKeys});
+  return *slot;
+}
+
+Tensor VulkanBackend::attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) {
+  require(q.dim() == 4 && k.dim() == 4 && v.dim() == 4 && mask.dim() == 3 && mask.is_contiguous() &&
+              k.shape() == v.shape() && q.size(0) == k.size(0) && q.size(1) == k.size(1) && q.size(3) == k.size(3) &&
+              mask.shape() == Shape{q.size(0), q.size(2), k.size(2)},
+          "attention", "q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " + shape_str(v.shape()) +
+                           ", mask " + shape_str(mask.shape()));
+  const int64_t B = q.size(0), H = q.size(1), Tq = q.size(2), Tk = k.size(2), dh = q.size(3);
+  uint32_t dh_max = 16;
+  while (dh_max < dh) dh_max *= 2;
+  const uint64_t maxf = tiles_.max_buffer / 4;
+  const uint64_t qs = span(q.shape(), q.strides()), ks = span(k.shape(), k.strides()),
+                 vs = span(v.shape(), v.strides()), out_floats = static_cast<uint64_t>(B * H * Tq * dh);
+  const bool fits = qs <= maxf && ks <= maxf && vs <= maxf && out_floats <= maxf &&
+                    static_cast<uint64_t>(mask.numel()) <= maxf && static_cast<uint64_t>(B * H) <= kMaxGroups &&
+                    2ull * kFlashKeys * dh_max * 4 <= ctx_->limits().maxComputeSharedMemorySize;
+  if (!fused_ || dh_max > 128 || !fits || Tq == 0 || Tk == 0) return Backend::attention(q, k, v, mask, root);
+  Tensor out = Tensor::empty({B, H, Tq, dh});
+  auto Q = acquire(qs * 4), K = acquire(ks * 4), V = acquire(vs * 4), M = acquire(static_cast<uint64_t>(mask.numel()) * 4),
+       O = acquire(out_floats * 4);
+  std::memcpy(Q->data(), q.data(), qs * 4);
+  std::memcpy(K->data(), k.data(), ks * 4);
+  std::memcpy(V->data(), v.data(), vs * 4);
+  std::memcpy(M->data(), mask.data(), static_cast<size_t>(mask.numel()) * 4);
+  const auto& a = q.strides();
+  const auto& b = k.strides();
+  const auto& c = v.strides();
+  const FlashPush p{u32(H),    u32(Tq),   u32(Tk),   u32(dh),   u32(a[0]), u32(a[1]), u32(a[2]), u32(a[3]), u32(b[0]),
+                    u32(b[1]), u32(b[2]), u32(b[3]), u32(c[0]), u32(c[1]), u32(c[2]), u32(c[3]), root};
+  device_ms_ += flash(dh_max).run({Q.get(), K.get(), V.get(), M.get(), O.get()}, &p,
+                                  ceil_div(static_cast<uint64_t>(Tq), kFlashRows), u32(B * H), 1);
+  std::memcpy(out.data(), O->data(), out_floats * 4);
+  for (auto* x : {&Q, &K, &V, &M, &O}) release(std::move(*x));
+  return out;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,389 @@
+#include "forward/attention.h"
+
+#include <cmath>
+
+#include "backend/attention_tiled.h"
+#include "text/errors.h"
+#include "variants/variants.h"
+
+namespace attnlab {
+
+namespace {
+
+const char* kQkv[3] = {"q", "k", "v"};
+const char* kQkvUpper[3] = {"Q", "K", "V"};
+const char* kMaskedFillZero = "mask.unsqueeze(1) == 0, 0.0)";
+
+struct Ctx {
+  const AttentionArgs& a;
+  const Weights& w;
+  Recorder& rec;
+  int64_t b, tq, tk, d, h, dh;
+  std::string id(const std::string& s) const { return a.prefix + s; }
+  bool has(Fault f) const { return a.faults && a.faults->count(f) > 0; }
+  Backend& be() const { return a.backend ? *a.backend : cpu_backend(); }
+};
+
+// StepInfo::fault: the ids of those of `faults` that are on, joined by ','; "" when none is.
+std::string marks(const Ctx& c, std::initializer_list<Fault> faults) {
+  std::string out;
+  for (Fault f : faults)
+    if (c.has(f)) {
+      if (!out.empty()) out += ',';
+      out += fault_info(f).id;
+    }
+  return out;
+}
+
+// t (B, H, Tq, Tk) ← value where mask (B, Tq, Tk) == 0; both contiguous (the faults' fill with 0).
+void fill_masked(Tensor& t, const Tensor& mask, float value) {
+  const int64_t bsz = t.size(0), h = t.size(1), plane = t.size(2) * t.size(3);
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t hh = 0; hh < h; ++hh) {
+      float* s = t.data() + (b * h + hh) * plane;
+      const float* mk = mask.data() + b * plane;
+      for (int64_t i = 0; i < plane; ++i)
+        if (mk[i] == 0.0f) s[i] = value;
+    }
+}
+
+// Q/K/V projection: rows [i·D, (i+1)·D) of the fused in_proj. (B, T, D) → (B, T, D)
+// SharedQkvProjection: K and V use the Q rows [0, D) too.
+Flow project(const Ctx& c, int i) {
+  const Flow& src = i == 0 ? *c.a.query : *c.a.memory;
+  const auto& W = c.w.get(c.a.prefix + "in_proj_weight");
+  const auto& bias = c.w.get(c.a.prefix + "in_proj_bias");
+  const bool shared = i > 0 && c.has(Fault::SharedQkvProjection);
+  const int64_t row0 = shared ? 0 : i * c.d;
+  Tensor t = c.be().linear_rows(src.t, W, bias, row0, c.d);
+  const std::string name = std::string(kQkv[i]) + "_proj";
+  auto id = record_step(c.rec, c.id(name), t, [&] {
+    const std::string lo = std::to_string(row0), hi = std::to_string(row0 + c.d);
+    const std::string x = kQkvUpper[i], p = shared ? "Q" : x;
+    return StepInfo{.title = x + " projection" + (shared ? " with W_Q (fault)" : ""),
+                    .formula = x + " = x·W_" + p + "ᵀ + b_" + p +
+                               (shared ? " — the Q rows of in_proj again, not the " + x + " rows" : ""),
+                    .code = name + " = F.linear(x, in_proj_weight[" + lo + ":" + hi + "], in_proj_bias[" + lo + ":" + hi + "])",
+                    .result = name,
+                    .bindings = {step_var("x", src.id), weight_var("in_proj_weight", c.a.prefix + "in_proj_weight"),
+                                 weight_var("in_proj_bias", c.a.prefix + "in_proj_bias")},
+                    .fault = shared ? marks(c, {Fault::SharedQkvProjection}) : ""};
+  });
+  return {t, id};
+}
+
+// Head split as two moves: view (B,T,D) → (B,T,H,Dh), then transpose → (B,H,T,Dh).
+// SplitWithoutTranspose: one view straight to (B,H,T,Dh); head h reads T·Dh consecutive numbers.
+Flow split_heads(const Ctx& c, int i, const Flow& proj) {
+  const int64_t t_len = i == 0 ? c.tq : c.tk;
+  const std::string n = kQkv[i];
+  if (c.has(Fault::SplitWithoutTranspose)) {
+    Tensor v = proj.t.view({c.b, c.h, t_len, c.dh});
+    auto id = record_step(c.rec, c.id(n), v, [&] {
+      return StepInfo{.title = "Split heads: view " + std::string(kQkvUpper[i]) + " straight to (B, H, T, Dh) (fault)",
+                      .formula = "(B, T, D) → (B, H, T, Dh) in one view, no transpose: head h takes the h-th run of "
+                                 "T·Dh numbers, so its rows mix positions and features",
+                      .code = n + " = " + n + "_proj.view(" + dims_csv(v.shape()) + ")",
+                      .result = n,
+                      .bindings = {step_var(n + "_proj", proj.id)},
+                      .fault = marks(c, {Fault::SplitWithoutTranspose})};
+    });
+    return {v, id};
+  }
+  Tensor v = proj.t.view({c.b, t_len, c.h, c.dh});
+  auto view_id = record_step(c.rec, c.id(n + "_view"), v, [&] {
+    return StepInfo{.title = "Split heads: view " + std::string(kQkvUpper[i]),
+                    .formula = "(B, T, D) → (B, T, H, Dh)",
+                    .code = n + "_view = " + n + "_proj.view(" + dims_csv(v.shape()) + ")",
+                    .result = n + "_view",
+                    .bindings = {step_var(n + "_proj", proj.id)}};
+  });
+  Tensor tr = v.transpose(1, 2);
+  auto tr_id = record_step(c.rec, c.id(n), tr, [&] {
+    return StepInfo{.title = "Split heads: transpose " + std::string(kQkvUpper[i]),
+                    .formula = "(B, T, H, Dh) → (B, H, T, Dh)",
+                    .code = n + " = " + n + "_view.transpose(1, 2)",
+                    .result = n,
+                    .bindings = {step_var(n + "_view", view_id)}};
+  });
+  return {tr, tr_id};
+}
+
+// QKᵀ / √Dh (B,H,Tq,Tk). ScaleByDModel divides by √D, NoScaling (which wins) not at all.
+Flow scale_scores(const Ctx& c, const Flow& qk) {
+  const bool keep = c.rec.enabled();
+  const bool none = c.has(Fault::NoScaling), by_d = !none && c.has(Fault::ScaleByDModel);
+  const double root = std::sqrt(static_cast<double>(by_d ? c.d : c.dh));
+  Tensor scores = keep ? Tensor::empty(qk.t.shape()) : qk.t;  // in place on the fast path
+  {
+    const float r = none ? 1.0f : static_cast<float>(root);
+    const float* src = qk.t.data();
+    float* dst = scores.data();
+    const int64_t n = qk.t.numel();
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i] / r;
+  }
+  auto id = record_step(c.rec, c.id("scores"), scores, [&] {
+    const std::string right = "√Dh = " + format_double(std::sqrt(static_cast<double>(c.dh)));
+    if (none)
+      return StepInfo{.title = "No scaling (fault)", .formula = "S = QKᵀ — the division by √Dh is missing (" + right + ")",
+                      .code = "scores = qk", .result = "scores", .bindings = {step_var("qk", qk.id)},
+                      .fault = marks(c, {Fault::NoScaling})};
+    if (by_d)
+      return StepInfo{.title = "Scale by √d_model (fault)",
+                      .formula = "QKᵀ / √D, √D = " + format_double(root) + " — should be " + right,
+                      .code = "scores = qk / math.sqrt(" + std::to_string(c.d) + ")", .result = "scores",
+                      .bindings = {step_var("qk", qk.id)}, .fault = marks(c, {Fault::ScaleByDModel})};
+    return StepInfo{.title = "Scale by √d_head", .formula = "QKᵀ / √Dh, √Dh = " + format_double(root),
+                    .code = "scores = qk / math.sqrt(" + std::to_string(c.dh) + ")", .result = "scores",
+                    .bindings = {step_var("qk", qk.id)}};
+  });
+  return {scores, id};
+}
+
+// −∞ where the mask is 0 (MaskFillZero: 0 instead).
+Flow mask_scores(const Ctx& c, const Flow& scores) {
+  const bool zero = c.has(Fault::MaskFillZero);
+  Tensor masked = c.rec.enabled() ? scores.t.clone() : scores.t;
+  if (zero)
+    fill_masked(masked, c.a.mask->t, 0.0f);
+  else
+    masked_fill_neg_inf_inplace(masked, c.a.mask->t);
+  auto id = record_step(c.rec, c.id("masked_scores"), masked, [&] {
+    if (zero)
+      return StepInfo{.title = "Apply the mask with 0, not −∞ (fault)",
+                      .formula = "scores with 0 where mask = 0: a masked key keeps e^(0 − max) / Σ > 0 of the weight",
+                      .code = std::string("masked = scores.masked_fill(") + kMaskedFillZero, .result = "masked",
+                      .bindings = {step_var("scores", scores.id), step_var("mask", c.a.mask->id)},
+                      .fault = marks(c, {Fault::MaskFillZero})};
+    return StepInfo{.title = "Apply the mask", .formula = "scores + (−∞ where mask = 0)",
+                    .code = "masked = scores.masked_fill(mask.unsqueeze(1) == 0, float('-inf'))",
+                    .result = "masked", .bindings = {step_var("scores", scores.id), step_var("mask", c.a.mask->id)}};
+  });
+  return {masked, id};
+}
+
+// Softmax over the keys (dim −1), or over the queries (dim −2) with SoftmaxOverQueries. The
+// result is a fresh C-order tensor, except on the fast path's dim −1, which works in place.
+Tensor softmax_of(const Ctx& c, const Tensor& in) {
+  if (c.has(Fault::SoftmaxOverQueries)) {
+    Tensor cols = in.transpose(-2, -1).clone();  // (B, H, Tk, Tq): a query column per row
+    c.be().softmax_lastdim_inplace(cols);
+    return cols.transpose(-2, -1).clone();
+  }
+  Tensor w = c.rec.enabled() ? in.clone() : in;
+  c.be().softmax_lastdim_inplace(w);
+  return w;
+}
+
+std::string softmax_code(const Ctx& c, const std::string& result, const std::string& input) {
+  return result + " = torch.softmax(" + input + ", dim=" + (c.has(Fault::SoftmaxOverQueries) ? "-2" : "-1") + ")";
+}
+
+// MaskAfterSoftmax: softmax of the unmasked scores, then 0 where masked (rows sum to < 1).
+Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
+  const bool over_queries = c.has(Fault::SoftmaxOverQueries);
+  Tensor raw = softmax_of(c, scores.t);
+  auto raw_id = record_step(c.rec, c.id("unmasked_weights"), raw, [&] {
+    return StepInfo{.title = std::string("Softmax before the mask (fault)") + (over_queries ? ", over the queries" : ""),
+                    .formula = std::string("softmax(scores, dim = ") + (over_queries ? "−2" : "−1") +
+                               ") of the unmasked scores: masked keys take their share too",
+                    .code = softmax_code(c, "unmasked_weights", "scores"), .result = "unmasked_weights",
+                    .bindings = {step_var("scores", scores.id)},
+                    .fault = marks(c, {Fault::SoftmaxOverQueries, Fault::MaskAfterSoftmax})};
+  });
+  Tensor weights = c.rec.enabled() ? raw.clone() : raw;
+  fill_masked(weights, c.a.mask->t, 0.0f);
+  auto w_id = record_step(c.rec, c.id("weights"), weights, [&] {
+    return StepInfo{.title = "Mask after the softmax (fault)",
+                    .formula = "A = softmax(S), then 0 where mask = 0: rows with masked keys sum to less than 1",
+                    .code = std::string("weights = unmasked_weights.masked_fill(") + kMaskedFillZero, .result = "weights",
+                    .bindings = {step_var("unmasked_weights", raw_id), step_var("mask", c.a.mask->id)},
+                    .fault = marks(c, {Fault::MaskAfterSoftmax})};
+  });
+  return {weights, w_id};
+}
+
+// Scores: QKᵀ (B,H,Tq,Tk), then / √Dh, then −∞ where masked, then softmax over keys. The masked
+// scores are handed out through `masked_out` when asked (the variants' top-k reads them).
+Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k, Flow* masked_out = nullptr) {
+  Tensor kt = k.t.transpose(-2, -1);
+  auto kt_id = record_step(c.rec, c.id("k_t"), kt, [&] {
+    return StepInfo{.title = "Transpose K", .formula = "Kᵀ: (B, H, Tk, Dh) → (B, H, Dh, Tk)",
+                    .code = "k_t = k.transpose(-2, -1)", .result = "k_t", .bindings = {step_var("k", k.id)}};
+  });
+  Tensor qk = c.be().matmul(q.t, kt);
+  auto qk_id = record_step(c.rec, c.id("qk"), qk, [&] {
+    return StepInfo{.title = "Dot products QKᵀ", .formula = "QKᵀ (B, H, Tq, Tk)", .code = "qk = q @ k_t",
+                    .result = "qk", .bindings = {step_var("q", q.id), step_var("k_t", kt_id)}};
+  });
+  const Flow scores = scale_scores(c, {qk, qk_id});
+  if (c.has(Fault::MaskAfterSoftmax)) return mask_after_softmax(c, scores);
+  const Flow masked = mask_scores(c, scores);
+  if (masked_out) *masked_out = masked;
+  Tensor weights = softmax_of(c, masked.t);
+  auto w_id = record_step(c.rec, c.id("weights"), weights, [&] {
+    if (c.has(Fault::SoftmaxOverQueries))
+      return StepInfo{.title = "Softmax over the queries (fault)",
+                      .formula = "A = softmax(scores, dim = −2): each column sums to 1, the rows do not",
+                      .code = softmax_code(c, "weights", "masked"), .result = "weights",
+                      .bindings = {step_var("masked", masked.id)}, .fault = marks(c, {Fault::SoftmaxOverQueries})};
+    return StepInfo{.title = "Softmax over the keys", .formula = "A = softmax(scores, dim = −1); each row sums to 1",
+                    .code = "weights = torch.softmax(masked, dim=-1)", .result = "weights",
+                    .bindings = {step_var("masked", masked.id)}};
+  });
+  return {weights, w_id};
+}
+
+// Weighted sum: A·V (B,H,Tq,Dh).
+Flow head_outputs(const Ctx& c, const Flow& weights, const Flow& v) {
+  Tensor ho = c.be().matmul(weights.t, v.t);
+  auto ho_id = record_step(c.rec, c.id("head_out"), ho, [&] {
+    return StepInfo{.title = "Weighted sum of values", .formula = "A·V (B, H, Tq, Dh)",
+                    .code = "head_out = weights @ v", .result = "head_out",
+                    .bindings = {step_var("weights", weights.id), step_var("v", v.id)}};
+  });
+  return {ho, ho_id};
+}
+
+// The traced run's tiled attention (ModelConfig::overview_cap): no score tensor; the overview
+// of the weights (B, H, R, C) and the head outputs (B, H, Tq, Dh), both from the tiles.
+Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& v) {
+  const std::string root = std::to_string(c.dh);
+  const std::string softmax = "torch.softmax((q @ k.transpose(-2, -1) / math.sqrt(" + root +
+                              ")).masked_fill(mask.unsqueeze(1) == 0, float('-inf')), dim=-1)";
+  const auto bindings = std::vector<StepInfo::Binding>{step_var("q", q.id), step_var("k", k.id),
+                                                       step_var("mask", c.a.mask->id)};
+  const TiledAttention t = attention_tiled_overview(q.t, k.t, v.t, c.a.mask->t,
+                                                    static_cast<float>(std::sqrt(static_cast<double>(c.dh))),
+                                                    c.a.overview_cap);
+  const int64_t bq = overview_bin(c.tq, c.a.overview_cap), bk = overview_bin(c.tk, c.a.overview_cap);
+  record_step(c.rec, c.id("weights_overview"), t.overview, [&] {
+    const std::string rows = "torch.arange(" + std::to_string(c.tq) + ") // " + std::to_string(bq);
+    const std::string cols = "torch.arange(" + std::to_string(c.tk) + ") // " + std::to_string(bk);
+    return StepInfo{
+        .title = "Attention weights, tiled (overview)",
+        .formula = "A block by block, never whole; a cell: " + std::to_string(bq) + " queries' mean weight on " +
+                   std::to_string(bk) + " keys",
+        .code = "a = " + softmax + ".nan_to_num(0.0); r = " + rows + "; a = torch.zeros(a.shape[0], a.shape[1], " +
+                "int(r.max()) + 1, a.shape[3]).index_add_(2, r, a) / torch.bincount(r).view(-1, 1); " +
+                "weights_overview = torch.zeros(*a.shape[:3], int((" + cols + ").max()) + 1).index_add_(3, " + cols +
+                ", a)",
+        .result = "weights_overview",
+        .bindings = bindings};
+  });
+  auto ho_id = record_step(c.rec, c.id("head_out"), t.out, [&] {
+    auto b = bindings;
+    b.push_back(step_var("v", v.id));
+    return StepInfo{.title = "Weighted sum of values, tiled",
+                    .formula = "A·V with an online softmax over blocks of keys: a running maximum m and sum l per "
+                               "query, O ← O·e^(m_old − m) + e^(S − m)·V, then O / l; no (Tq, Tk) matrix kept",
+                    .code = "head_out = " + softmax + " @ v", .result = "head_out", .bindings = b};
+  });
+  return {t.out, ho_id};
+}
+
+// Head merge: (B,H,Tq,Dh) → transpose → contiguous → view (B,Tq,D).
+// MergeWithoutTranspose: one view straight from (B,H,Tq,Dh) to (B,Tq,D).
+Flow merge_heads(const Ctx& c, const Flow& head_out) {
+  const Tensor& ho = head_out.t;
+  const std::string& ho_id = head_out.id;
+  if (c.has(Fault::MergeWithoutTranspose)) {
+    Tensor ctx = ho.view({c.b, c.tq, c.d});
+    auto ctx_id = record_step(c.rec, c.id("context"), ctx, [&] {
+      return StepInfo{.title = "Merge heads: view without transpose + contiguous (fault)",
+                      .formula = "(B, H, Tq, Dh) → (B, Tq, D) in one view: a row of the context strings together "
+                                 "pieces of one head at several query positions",
+                      .code = "context = head_out.view(" + dims_csv(ctx.shape()) + ")", .result = "context",
+                      .bindings = {step_var("head_out", ho_id)}, .fault = marks(c, {Fault::MergeWithoutTranspose})};
+    });
+    return {ctx, ctx_id};
+  }
+  Tensor mt = ho.transpose(1, 2);
+  auto mt_id = record_step(c.rec, c.id("merge_transpose"), mt, [&] {
+    return StepInfo{.title = "Merge heads: transpose", .formula = "(B, H, Tq, Dh) → (B, Tq, H, Dh)",
+                    .code = "merged = head_out.transpose(1, 2)", .result = "merged",
+                    .bindings = {step_var("head_out", ho_id)}};
+  });
+  Tensor mc = mt.contiguous();
+  auto mc_id = record_step(c.rec, c.id("merge_contiguous"), mc, [&] {
+    return StepInfo{.title = "Merge heads: contiguous", .formula = "copy into C order so that view() can work",
+                    .code = "merged_c = merged.contiguous()", .result = "merged_c",
+                    .bindings = {step_var("merged", mt_id)}};
+  });
+  Tensor ctx = mc.view({c.b, c.tq, c.d});
+  auto ctx_id = record_step(c.rec, c.id("context"), ctx, [&] {
+    return StepInfo{.title = "Merge heads: view", .formula = "(B, Tq, H, Dh) → (B, Tq, D)",
+                    .code = "context = merged_c.view(" + dims_csv(ctx.shape()) + ")", .result = "context",
+                    .bindings = {step_var("merged_c", mc_id)}};
+  });
+  return {ctx, ctx_id};
+}
+
+// IndivisibleHeads with H not dividing D: the Q projection runs (and is recorded), then its head
+// split fails as PyTorch's view does with Dh = D // H. Throws ShapeError naming both shapes.
+[[noreturn]] void fail_indivisible(const Ctx& c) {
+  const Flow q = project(c, 0);
+  const bool straight = c.has(Fault::SplitWithoutTranspose);
+  const Shape want = straight ? Shape{c.b, c.h, c.tq, c.dh} : Shape{c.b, c.tq, c.h, c.dh};
+  const std::string var = straight ? "q" : "q_view", H = std::to_string(c.h), D = std::to_string(c.d);
+  throw ShapeError(c.id(var) + ": " + var + " = q_proj.view(" + dims_csv(want) + ") fails: shape '[" +
+                   dims_csv(want) + "]' is invalid for input of size " + std::to_string(q.t.numel()) + " (q_proj " +
+                   shape_str(q.t.shape()) + " holds " + std::to_string(q.t.numel()) + " numbers, " + shape_str(want) +
+                   " would hold " + std::to_string(numel_of(want)) + ": " + H + " heads do not divide d_model " + D +
+                   ", and d_head = " + D + " // " + H + " = " + std::to_string(c.dh) + ") [fault " +
+                   std::string(fault_info(Fault::IndivisibleHeads).id) + "]");
+}
+
+}  // namespace
+
+Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& rec) {
+  const Shape& qs = a.query->t.shape();
+  const Shape& ks = a.memory->t.shape();
+  const bool forced = a.faults && a.faults->count(Fault::IndivisibleHeads) > 0;
+  if (qs.size() != 3 || ks.size() != 3 || qs[0] != ks[0] || qs[2] != ks[2] || a.heads < 1 ||
+      (qs[2] % a.heads != 0 && !forced))
+    throw ShapeError("attention: query " + shape_str(qs) + " and memory " + shape_str(ks) +
+                     " must be (B, T, D) with D divisible by " + std::to_string(a.heads) + " heads");
+  const Shape want_mask{qs[0], qs[1], ks[1]};
+  const Shape mask_shape = a.ranges ? a.ranges->shape() : a.mask->t.shape();
+  if (mask_shape != want_mask)
+    throw ShapeError("attention: mask " + shape_str(mask_shape) + " should be " + shape_str(want_mask));
+  const bool fast = !rec.enabled() && (!a.faults || a.faults->empty());
+  if (a.ranges && !fast) throw ShapeError("attention: a traced or faulty run needs the dense mask");
+  const Ctx c{a, w, rec, qs[0], qs[1], ks[1], qs[2], a.heads, qs[2] / a.heads};
+  if (c.d % c.h != 0) fail_indivisible(c);
+
+  Flow heads[3];
+  for (int i = 0; i < 3; ++i) heads[i] = split_heads(c, i, project(c, i));
+  Flow ho, masked;
+  if (fast) {
+    // The fast path records nothing: QKᵀ, the scaling, the mask, the softmax and A·V in one
+    // backend call (fused on Vulkan and tiled on the CPU: no score matrix at all).
+    const float root = static_cast<float>(std::sqrt(static_cast<double>(c.dh)));
+    ho.t = a.ranges ? c.be().attention(heads[0].t, heads[1].t, heads[2].t, *a.ranges, root)
+                    : c.be().attention(heads[0].t, heads[1].t, heads[2].t, a.mask->t, root);
+  } else if (a.overview_cap > 0) {
+    ho = tiled_head_outputs(c, heads[0], heads[1], heads[2]);
+  } else {
+    ho = head_outputs(c, attention_weights(c, heads[0], heads[1], &masked), heads[2]);
+  }
+  const Flow ctx = merge_heads(c, ho);
+
+  Tensor out = c.be().linear(ctx.t, w.get(a.prefix + "out_proj.weight"), w.get(a.prefix + "out_proj.bias"));
+  auto out_id = record_step(rec, c.id("out"), out, [&] {
+    return StepInfo{.title = "Output projection", .formula = "out = context·W_Oᵀ + b_O",
+                    .code = "out = F.linear(context, out_proj_weight, out_proj_bias)", .result = "out",
+                    .bindings = {step_var("context", ctx.id), weight_var("out_proj_weight", a.prefix + "out_proj.weight"),
+                                 weight_var("out_proj_bias", a.prefix + "out_proj.bias")}};
+  });
+  // A variant beside this block (traced, full path only): recorded after the block's own steps.
+  if (a.variant && a.variant->on() && rec.enabled() && masked.t.defined())
+    record_variant({.cfg = *a.variant, .layer_prefix = a.prefix.substr(0, a.prefix.size() - std::string("self_attn.").size()),
+                    .attn_prefix = a.prefix, .x = *a.query, .q = heads[0], .k = heads[1], .v = heads[2],
+                    .mask = *a.mask, .masked_scores = masked, .reference = ho, .w = w, .causal = a.causal,
+                    .seed = a.seed},
+                   rec);
+  return {out, out_id};
+}
+
+}  // namespace attnlab

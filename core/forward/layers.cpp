@@ -1,0 +1,127 @@
+#include "forward/layers.h"
+
+#include <functional>
+
+#include "forward/attention.h"
+
+namespace attnlab {
+
+namespace {
+
+struct LayerCtx {
+  const ModelConfig& cfg;
+  const Weights& w;
+  Recorder& rec;
+  std::string prefix;  // "encoder.layers.0."
+  Backend& be;
+};
+
+Flow norm(const LayerCtx& c, int k, const Flow& x) {
+  const std::string n = "norm" + std::to_string(k);
+  Tensor t = layer_norm(x.t, c.w.get(c.prefix + n + ".weight"), c.w.get(c.prefix + n + ".bias"), c.cfg.eps);
+  auto id = record_step(c.rec, c.prefix + n, t, [&] {
+    return StepInfo{.title = "LayerNorm " + std::to_string(k),
+                    .formula = "(x − mean) / √(var + ε) · γ + β  (over D, biased var)",
+                    .code = n + " = F.layer_norm(x, (" + std::to_string(c.cfg.d_model) + ",), " + n + "_weight, " + n +
+                            "_bias, eps=" + format_double(c.cfg.eps) + ")",
+                    .result = n,
+                    .bindings = {step_var("x", x.id), weight_var(n + "_weight", c.prefix + n + ".weight"),
+                                 weight_var(n + "_bias", c.prefix + n + ".bias")}};
+  });
+  return {t, id};
+}
+
+Flow residual(const LayerCtx& c, int k, const Flow& x, const Flow& sub) {
+  const std::string n = "residual" + std::to_string(k);
+  Tensor t = add(x.t, sub.t);
+  auto id = record_step(c.rec, c.prefix + n, t, [&] {
+    return StepInfo{.title = "Residual connection " + std::to_string(k), .formula = "x + sublayer(x)",
+                    .code = n + " = x + sub", .result = n,
+                    .bindings = {step_var("x", x.id), step_var("sub", sub.id)}};
+  });
+  return {t, id};
+}
+
+// linear1 → activation → linear2: (B, T, D) → (B, T, F) → (B, T, D).
+Flow feed_forward(const LayerCtx& c, const Flow& x) {
+  const std::string p = c.prefix + "ffn.";
+  Tensor h1 = c.be.linear(x.t, c.w.get(c.prefix + "linear1.weight"), c.w.get(c.prefix + "linear1.bias"));
+  auto h1_id = record_step(c.rec, p + "linear1", h1, [&] {
+    return StepInfo{.title = "FFN: expand to d_ff", .formula = "x·W₁ᵀ + b₁ (B, T, F)",
+                    .code = "linear1 = F.linear(x, linear1_weight, linear1_bias)", .result = "linear1",
+                    .bindings = {step_var("x", x.id), weight_var("linear1_weight", c.prefix + "linear1.weight"),
+                                 weight_var("linear1_bias", c.prefix + "linear1.bias")}};
+  });
+  Tensor act = c.be.activate(h1, c.cfg.activation);
+  const bool gelu = c.cfg.activation == Activation::Gelu;
+  auto act_id = record_step(c.rec, p + "hidden", act, [&] {
+    return StepInfo{.title = gelu ? "FFN: GELU" : "FFN: ReLU",
+                    .formula = gelu ? "GELU(x) = x·Φ(x) = ½x(1 + erf(x/√2))" : "ReLU(x) = max(0, x)",
+                    .code = gelu ? "hidden = F.gelu(linear1)" : "hidden = F.relu(linear1)", .result = "hidden",
+                    .bindings = {step_var("linear1", h1_id)}};
+  });
+  Tensor out = c.be.linear(act, c.w.get(c.prefix + "linear2.weight"), c.w.get(c.prefix + "linear2.bias"));
+  auto out_id = record_step(c.rec, p + "out", out, [&] {
+    return StepInfo{.title = "FFN: back to d_model", .formula = "hidden·W₂ᵀ + b₂ (B, T, D)",
+                    .code = "ffn_out = F.linear(hidden, linear2_weight, linear2_bias)", .result = "ffn_out",
+                    .bindings = {step_var("hidden", act_id), weight_var("linear2_weight", c.prefix + "linear2.weight"),
+                                 weight_var("linear2_bias", c.prefix + "linear2.bias")}};
+  });
+  return {out, out_id};
+}
+
+// One residual sub-layer. Pre-norm: x + f(norm_k(x)). Post-norm: norm_k(x + f(x)).
+Flow sublayer(const LayerCtx& c, int k, const Flow& x, const std::function<Flow(const Flow&)>& f) {
+  if (c.cfg.norm == Norm::Pre) return residual(c, k, x, f(norm(c, k, x)));
+  return norm(c, k, residual(c, k, x, f(x)));
+}
+
+Flow layer_output(const LayerCtx& c, const Flow& last) {
+  auto id = record_step(c.rec, c.prefix + "output", last.t, [&] {
+    return StepInfo{.title = "Layer output", .formula = "the stream leaving this layer",
+                    .code = "output = last", .result = "output", .bindings = {step_var("last", last.id)}};
+  });
+  return {last.t, id};
+}
+
+Flow attention(const LayerCtx& c, const std::string& name, const Flow& x, const Flow& memory, const Flow& mask,
+               const KeyRanges* ranges = nullptr, const VariantConfig* variant = nullptr) {
+  const MaskKind m = c.cfg.encoder_mask();
+  return multi_head_attention(
+      {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges,
+       c.cfg.traces_overview() ? c.cfg.overview_cap : 0, variant, c.cfg.seed,
+       m == MaskKind::Causal || m == MaskKind::PaddingCausal},
+      c.w, c.rec);
+}
+
+Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const KeyRanges* ranges = nullptr,
+                    const VariantConfig* variant = nullptr) {
+  return attention(c, "self_attn.", x, x, mask, ranges, variant);
+}
+
+}  // namespace
+
+Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
+                   const Flow& mask, Recorder& rec, Backend& be, const KeyRanges* ranges) {
+  const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + ".", be};
+  const bool variant = c.rec.enabled() && cfg.traces_variant() && cfg.variant.layer == i;
+  Flow s = sublayer(c, 1, x, [&](const Flow& in) {
+    return self_attention(c, in, mask, ranges, variant ? &cfg.variant : nullptr);
+  });
+  s = sublayer(c, 2, s, [&](const Flow& in) { return feed_forward(c, in); });
+  return layer_output(c, s);
+}
+
+Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& y,
+                   const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec,
+                   Backend& be) {
+  const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + ".", be};
+  Flow s = sublayer(c, 1, y, [&](const Flow& in) { return self_attention(c, in, self_mask); });
+  s = sublayer(c, 2, s, [&](const Flow& in) {
+    return attention(c, "multihead_attn.", in, memory, cross_mask);
+  });
+  s = sublayer(c, 3, s, [&](const Flow& in) { return feed_forward(c, in); });
+  return layer_output(c, s);
+}
+
+}  // namespace attnlab

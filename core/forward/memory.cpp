@@ -1,0 +1,114 @@
+#include "forward/memory.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "backend/attention_tiled.h"
+#include "model/weights.h"
+#include "tensor/checked.h"
+#include "text/errors.h"
+#include "variants/variants.h"
+
+namespace attnlab {
+
+namespace {
+
+// Every size below is a Count (checked.h): absurd sizes saturate, "more than any budget", and
+// never wrap to a small or negative estimate that would pass the budget.
+
+// One score-sized tensor of an attention block: (B, H, Tq, Tk), or tiled (overview_cap) the
+// weights' overview (B, H, R, C).
+Count score_tensor_floats(const ModelConfig& c, Count b, int64_t tq, int64_t tk) {
+  if (!c.traces_overview()) return b * c.heads * tq * tk;
+  const int64_t bq = overview_bin(tq, c.overview_cap), bk = overview_bin(tk, c.overview_cap);
+  return b * c.heads * ((tq + bq - 1) / bq) * ((tk + bk - 1) / bk);
+}
+
+// What one attention block records of its scores: qk, scores, masked scores and weights; tiled,
+// only the overview.
+Count score_floats(const ModelConfig& c, Count b, int64_t tq, int64_t tk) {
+  return Count(c.traces_overview() ? 1 : 4) * score_tensor_floats(c, b, tq, tk);
+}
+
+// Distinct storage of one attention block with tq queries and tk keys (floats).
+Count attention_floats(const ModelConfig& c, Count b, int64_t tq, int64_t tk) {
+  const Count d = c.d_model;
+  Count n = b * tq * d + Count(2) * b * tk * d;  // q/k/v projections (views and transposes share them)
+  n += score_floats(c, b, tq, tk);               // qk, scores, masked scores, weights (or the overview)
+  n += b * tq * d;                               // head_out (merge_transpose is a view of it)
+  if (c.heads > 1 && tq > 1) n += b * tq * d;    // merge_contiguous copies only when the transpose is strided
+  n += b * tq * d;                               // output projection (context is a view)
+  return n;
+}
+
+Count ffn_floats(const ModelConfig& c, Count b, int64_t t) { return Count(2) * b * t * c.d_ff + b * t * c.d_model; }
+
+Count embed_floats(const ModelConfig& c, Count b, int64_t len) {
+  Count n = b * len + b * len * c.d_model;  // ids, embedding
+  if (c.positional == Positional::Sinusoidal) n += Count(len) * c.d_model + b * len * c.d_model;  // pe, input
+  return n;
+}
+
+int64_t bytes(Count floats) { return (floats * 4).value(); }
+
+}  // namespace
+
+int64_t MemoryEstimate::total() const { return (Count(trace_bytes) + weights_bytes + working_bytes).value(); }
+
+MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b_, int64_t s, int64_t t, int64_t vocab, bool trained) {
+  const Count b = b_, d = c.d_model;
+  Count f = Count(vocab) * d + embed_floats(c, b, s) + b * s * s;  // table, encoder input, mask
+  const Count enc_layer = attention_floats(c, b, s, s) + ffn_floats(c, b, s) + Count(4) * b * s * d;  // 2 norms + 2 residuals
+  f += Count(c.layers) * enc_layer;
+  Count largest = score_tensor_floats(c, b, s, s);
+  if (c.cross) {
+    f += embed_floats(c, b, t) + b * t * t + b * t * s;
+    const Count dec_layer =
+        attention_floats(c, b, t, t) + attention_floats(c, b, t, s) + ffn_floats(c, b, t) + Count(6) * b * t * d;
+    f += Count(c.layers) * dec_layer;
+    largest = max(largest, max(score_tensor_floats(c, b, t, t), score_tensor_floats(c, b, t, s)));
+  }
+  if (trained) f += Count(2) * b * (c.cross ? t : s) * vocab;  // logits and probabilities
+  if (c.traces_variant()) f += variant_trace_floats(c.variant, b_, s, c.heads, c.d_model);
+  MemoryEstimate e;
+  e.trace_bytes = bytes(f);
+  e.weights_bytes = bytes(Count(2) * (Count(parameter_count(c)) + (trained ? Count(vocab) * (Count(2) * d + 1) : Count(0))));
+  e.working_bytes = bytes(max(largest, b * std::max(s, t) * c.d_ff));
+  return e;
+}
+
+MemoryEstimate estimate_fast_memory(const ModelConfig& c, int64_t b_, int64_t s, FastPathMemory how) {
+  const Count b = b_, d = c.d_model;
+  const int64_t dh = c.d_model / std::max<int64_t>(c.heads, 1);
+  const Count stream = Count(8) * b * s * d;  // input, norm, q, k, v, head outputs, merged, projected
+  const Count ffn = Count(2) * b * s * c.d_ff + b * s * d;
+  const TileSizes t;  // per thread: a score block, an output block, the running m, l and rescale
+  Count scores = how.score_matrix ? b * c.heads * s * s
+                                  : Count(how.threads) * (Count(t.queries) * t.keys + Count(t.queries) * dh + Count(3) * t.queries);
+  if (how.dense_mask) scores += b * s * s;
+  MemoryEstimate e;
+  e.weights_bytes = bytes(parameter_count(c));
+  e.working_bytes = bytes(max(stream + scores, stream + ffn) + Count(2) * b * s);  // + the ranges
+  return e;
+}
+
+std::string format_mib(int64_t bytes) {
+  char buf[32];  // to_chars: a '.' whatever the locale
+  const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(bytes) / (1024.0 * 1024.0),
+                               std::chars_format::fixed, 1);
+  return std::string(buf, r.ptr) + " MiB";
+}
+
+void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib, const std::string& advice) {
+  if (budget_mib < 1 || budget_mib > kMaxMemoryBudgetMiB)
+    throw ConfigError("--memory-budget: " + std::to_string(budget_mib) + " is outside 1 … " +
+                      std::to_string(kMaxMemoryBudgetMiB));
+  if (e.total() <= budget_mib * 1024 * 1024) return;  // at most 2^50: no overflow
+  std::string parts = e.trace_bytes > 0 ? "trace " + format_mib(e.trace_bytes) + ", " : "";
+  parts += "weights " + format_mib(e.weights_bytes) + ", working " + format_mib(e.working_bytes);
+  throw DataError("--memory-budget: this run needs about " + format_mib(e.total()) + " (" + parts +
+                  "), more than the budget of " + std::to_string(budget_mib) + " MiB; " + advice +
+                  ", or raise --memory-budget");
+}
+
+}  // namespace attnlab

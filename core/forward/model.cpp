@@ -1,0 +1,330 @@
+#include "forward/model.h"
+
+#include <algorithm>
+
+#include "forward/layers.h"
+#include "model/step_builder.h"
+#include "tensor/rng.h"
+#include "text/errors.h"
+#include "variants/variants.h"
+
+namespace attnlab {
+
+std::string dims_csv(const Shape& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out;
+}
+
+std::vector<std::string> builtin_sample() {
+  return {"The cat sat on the mat because it was tired.", "The dog chased the ball.",
+          "小猫坐在垫子上，因为它累了。"};
+}
+
+AxisTokens attention_tokens(const Batch& batch, const std::string& step_id, int64_t b) {
+  const auto row = static_cast<size_t>(b);
+  const bool decoder = step_id.starts_with("decoder.");
+  const bool cross = step_id.find(".multihead_attn.") != std::string::npos || step_id == "decoder.cross_mask";
+  const auto& enc = batch.encoder_tokens().tokens.at(row);
+  const auto& q = decoder ? batch.text.tokens.at(row) : enc;
+  return {q, cross ? enc : q};
+}
+
+std::vector<std::string> bin_labels(const std::vector<std::string>& tokens, int64_t bin) {
+  if (bin <= 1) return tokens;
+  std::vector<std::string> out;
+  const auto n = static_cast<int64_t>(tokens.size());
+  for (int64_t i = 0; i < n; i += bin) {
+    const auto last = static_cast<size_t>(std::min(n, i + bin) - 1);
+    out.push_back(last == static_cast<size_t>(i) ? tokens[last] : tokens[static_cast<size_t>(i)] + "…" + tokens[last]);
+  }
+  return out;
+}
+
+Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts,
+                 const TrainedVocab* trained) {
+  Batch b;
+  b.text = make_token_batch(texts, "--text");
+  if (!memory_texts.empty()) {
+    std::vector<std::string> mem = memory_texts;
+    if (mem.size() == 1) mem.assign(texts.size(), memory_texts[0]);
+    if (mem.size() != texts.size())
+      throw ConfigError("--memory-text: give one source sentence for all, or one per --text (" +
+                        std::to_string(texts.size()) + " sentences, " + std::to_string(memory_texts.size()) +
+                        " source sentences)");
+    b.memory = make_token_batch(mem, "--memory-text");
+  }
+  if (b.text.batch() > Limits::kMaxBatch)
+    throw ConfigError("--text: " + std::to_string(b.text.batch()) + " sentences are more than the limit of " +
+                      std::to_string(Limits::kMaxBatch));
+  if (trained) {
+    b.vocab = trained->vocabulary;
+    return b;
+  }
+  for (const auto* tb : {&b.memory, &b.text})
+    for (const auto& row : tb->tokens)
+      for (const auto& tok : row) b.vocab.id_of(tok);
+  return b;
+}
+
+Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed) {
+  const int64_t v = static_cast<int64_t>(vocab.words.size());
+  Tensor table({v, d});
+#pragma omp parallel for if (v * d > 65536)
+  for (int64_t r = 1; r < v; ++r) {
+    const Stream s("tok:" + vocab.words[static_cast<size_t>(r)], seed);
+    for (int64_t c = 0; c < d; ++c) table.data()[r * d + c] = static_cast<float>(s.normal(static_cast<uint64_t>(c)));
+  }
+  return table;
+}
+
+namespace {
+
+// Token ids (B, S) as floats, [PAD] = 0: a trained model's own ids ([UNK] for a token it does not
+// know), otherwise the batch's vocabulary.
+Tensor token_ids(const TokenBatch& tb, const Vocabulary& vocab, const TrainedVocab* trained) {
+  Tensor ids({tb.batch(), tb.seq()});
+  for (int64_t b = 0; b < tb.batch(); ++b)
+    for (int64_t s = 0; s < tb.seq(); ++s) {
+      const int id = trained ? trained->id(tb.tokens[b][s]) : vocab.find(tb.tokens[b][s]);
+      if (id < 0) throw std::logic_error("token_ids: \"" + tb.tokens[b][s] + "\" is not in the batch's vocabulary");
+      ids.data()[b * tb.seq() + s] = static_cast<float>(id);
+    }
+  return ids;
+}
+
+struct Embedded {
+  Flow ids, input;
+};
+
+// ids → embedding lookup (+ sinusoidal positions) → the stack's input (B, S, D).
+Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatch& tb, const Vocabulary& vocab,
+               const TrainedVocab* trained, const Flow& table, Recorder& rec) {
+  const int64_t bsz = tb.batch(), s = tb.seq(), d = cfg.d_model;
+  Flow ids{token_ids(tb, vocab, trained), stack + ".token_ids"};
+  record_step(rec, ids.id, ids.t, [&] {
+    return StepInfo{.title = "Token ids",
+                    .formula = trained ? "the model's vocabulary index of each token; [PAD] = 0, unknown → [UNK] = 1"
+                                       : "vocabulary index of each token; [PAD] = 0",
+                    .code = "# ids: tokens → vocabulary indices (see the manifest's tokens)", .result = "ids",
+                    .is_data = true};
+  });
+  Tensor emb = Tensor::empty({bsz, s, d});
+  for (int64_t i = 0; i < bsz * s; ++i) {
+    const auto row = static_cast<int64_t>(ids.t.data()[i]);
+    std::copy_n(table.t.data() + row * d, d, emb.data() + i * d);
+  }
+  auto emb_id = record_step(rec, stack + ".embedding", emb, [&] {
+    return StepInfo{.title = "Token embeddings", .formula = "E[ids] (B, S, D)", .code = "emb = table[ids.long()]",
+                    .result = "emb", .bindings = {step_var("table", table.id), step_var("ids", ids.id)}};
+  });
+  if (cfg.positional == Positional::None) {
+    auto in_id = record_step(rec, stack + ".input", emb, [&] {
+      return StepInfo{.title = "Layer input (no position code)", .formula = "x = E[ids]", .code = "x = emb",
+                      .result = "x", .bindings = {step_var("emb", emb_id)}};
+    });
+    return {ids, {emb, in_id}};
+  }
+  Tensor pe = sinusoidal_positions(s, d);
+  auto pe_id = record_step(rec, stack + ".positional", pe, [&] {
+    const std::string S = std::to_string(s), D = std::to_string(d), half = std::to_string(d / 2);
+    return StepInfo{.title = "Sinusoidal position code",
+                    .formula = "PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(p / 10000^(2i/D))",
+                    .code = "pos = torch.arange(" + S + ", dtype=torch.float64).unsqueeze(1)\n"
+                            "div = torch.pow(10000.0, torch.arange(0, " + D + ", 2, dtype=torch.float64) / " + D + ")\n"
+                            "pe = torch.zeros(" + S + ", " + D + ", dtype=torch.float64)\n"
+                            "pe[:, 0::2] = torch.sin(pos / div)\n"
+                            "pe[:, 1::2] = torch.cos(pos / div[:" + half + "])\n"
+                            "pe = pe.float()",
+                    .result = "pe"};
+  });
+  Tensor x = Tensor::empty({bsz, s, d});
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t i = 0; i < s * d; ++i) x.data()[b * s * d + i] = emb.data()[b * s * d + i] + pe.data()[i];
+  auto x_id = record_step(rec, stack + ".input", x, [&] {
+    return StepInfo{.title = "Layer input: embedding + position", .formula = "x = E[ids] + PE",
+                    .code = "x = emb + pe", .result = "x", .bindings = {step_var("emb", emb_id), step_var("pe", pe_id)}};
+  });
+  return {ids, {x, x_id}};
+}
+
+// The mask a buggy line builds (self-attention, tq == tk): the key padding broadcast along the
+// queries (MaskWrongBroadcast: hides [PAD] queries, not [PAD] keys) and/or the look-ahead triangle
+// transposed (CausalTransposed: query i may attend keys j ≥ i).
+Tensor faulty_mask(bool pad, bool causal, bool pad_queries, bool future, const std::vector<int>& len, int64_t tq,
+                   int64_t tk) {
+  const int64_t bsz = static_cast<int64_t>(len.size());
+  Tensor mask({bsz, tq, tk}, 1.0f);
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t i = 0; i < tq; ++i)
+      for (int64_t j = 0; j < tk; ++j) {
+        const bool hidden = (pad && (pad_queries ? i : j) >= len[static_cast<size_t>(b)]) ||
+                            (causal && (future ? j < i : j > i));
+        if (hidden) mask.data()[(b * tq + i) * tk + j] = 0.0f;
+      }
+  return mask;
+}
+
+// mask (B, Tq, Tk) for the given kind; code recomputes it from the key token ids. `faults` apply
+// to self-attention masks only (the cross mask passes an empty set).
+Flow mask_step(MaskKind kind, const std::string& id, const std::string& title, const Flow& key_ids,
+               const std::vector<int>& k_len, int64_t tq, const FaultSet& faults, Recorder& rec) {
+  const int64_t bsz = key_ids.t.size(0), tk = key_ids.t.size(1);
+  const bool pad = kind == MaskKind::Padding || kind == MaskKind::PaddingCausal;
+  const bool causal = kind == MaskKind::Causal || kind == MaskKind::PaddingCausal;
+  const bool wrong_axis = pad && faults.count(Fault::MaskWrongBroadcast) > 0;
+  const bool future = causal && faults.count(Fault::CausalTransposed) > 0;
+  Tensor m = wrong_axis || future ? faulty_mask(pad, causal, wrong_axis, future, k_len, tq, tk)
+                                  : make_mask(kind, k_len, tq, tk);
+  record_step(rec, id, m, [&] {
+    const std::string B = std::to_string(bsz), Q = std::to_string(tq), K = std::to_string(tk);
+    const std::string keys = wrong_axis ? "(ids != 0).unsqueeze(2)" : "(ids != 0).unsqueeze(1)";
+    const std::string tri = std::string(future ? "torch.triu" : "torch.tril") + "(torch.ones(" + Q + ", " + K + "))";
+    std::string code;
+    switch (kind) {
+      case MaskKind::None: code = "mask = torch.ones(" + B + ", " + Q + ", " + K + ")"; break;
+      case MaskKind::Padding: code = "mask = " + keys + ".expand(" + B + ", " + Q + ", " + K + ").float()"; break;
+      case MaskKind::Causal: code = "mask = " + tri + ".repeat(" + B + ", 1, 1)"; break;
+      case MaskKind::PaddingCausal: code = "mask = " + keys + ".float() * " + tri; break;
+    }
+    std::string formula = "1 = may attend, 0 = masked (" + std::string(mask_name(kind)) + ")", fault;
+    if (wrong_axis) {
+      formula += "; the padding is laid along the queries, not the keys: [PAD] queries see no key, every query sees "
+                 "the [PAD] keys";
+      fault = fault_info(Fault::MaskWrongBroadcast).id;
+    }
+    if (future) {
+      formula += "; the look-ahead triangle is transposed: token i sees keys j ≥ i (the future), not j ≤ i";
+      fault += (fault.empty() ? "" : ",") + std::string(fault_info(Fault::CausalTransposed).id);
+    }
+    return StepInfo{.title = title + (fault.empty() ? "" : " (fault)"), .formula = formula, .code = code,
+                    .result = "mask", .bindings = {step_var("ids", key_ids.id)}, .fault = fault};
+  });
+  return {m, id};
+}
+
+// The table the tokens are looked up in: a trained model's own (V, D), or one seeded vector per
+// distinct token of the batch.
+Flow table_step(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec) {
+  const std::string id = "encoder.embedding_table";
+  if (w.vocab()) {
+    Flow table{w.get("embedding.weight"), id};
+    record_step(rec, id, table.t, [&] {
+      return StepInfo{.title = "Embedding table (trained)",
+                      .formula = "the model's learned vector for each of its " + std::to_string(w.vocab()->size()) +
+                                 " vocabulary entries (V, D)",
+                      .code = "table = embedding_weight", .result = "table",
+                      .bindings = {weight_var("embedding_weight", "embedding.weight")}};
+    });
+    return table;
+  }
+  Flow table{embedding_table(batch.vocab, cfg.d_model, cfg.seed), id};
+  record_step(rec, id, table.t, [&] {
+    return StepInfo{.title = "Embedding table", .formula = "one seeded vector per distinct token; [PAD] → 0",
+                    .code = "# table[v] = seeded normal vector of token v (docs/cli.md)", .result = "table",
+                    .is_data = true};
+  });
+  return table;
+}
+
+// A trained model's output head over the last layer's output x (B, S, D): logits (B, S, V) and
+// their softmax, the probability of each vocabulary entry.
+void output_head(const Weights& w, const std::string& stack, const Flow& x, Recorder& rec, Backend& be) {
+  const Tensor& wt = w.get("output_head.weight");  // (V, D)
+  Flow logits{be.linear(x.t, wt, w.get("output_head.bias")), stack + ".output_head.logits"};
+  record_step(rec, logits.id, logits.t, [&] {
+    return StepInfo{.title = "Output head: logits",
+                    .formula = "logits = x Wᵀ + b, one score per vocabulary entry (B, S, V)",
+                    .code = "logits = F.linear(x, output_head_weight, output_head_bias)", .result = "logits",
+                    .bindings = {step_var("x", x.id), weight_var("output_head_weight", "output_head.weight"),
+                                 weight_var("output_head_bias", "output_head.bias")}};
+  });
+  if (!rec.enabled()) return;
+  Tensor probs = logits.t.clone();
+  be.softmax_lastdim_inplace(probs);
+  record_step(rec, stack + ".output_head.probs", probs, [&] {
+    const bool next = w.vocab()->task == Task::NextToken;
+    return StepInfo{.title = "Output head: probabilities",
+                    .formula = next ? "softmax over the vocabulary: position i's guess at token i + 1"
+                                    : "softmax over the vocabulary: position i's guess at the answer's token i",
+                    .code = "probs = torch.softmax(logits, dim=-1)", .result = "probs",
+                    .bindings = {step_var("logits", logits.id)}};
+  });
+}
+
+}  // namespace
+
+Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec, Backend& be) {
+  if (cfg.cross != batch.cross())
+    throw ConfigError(cfg.cross ? "cross-attention needs --memory-text" : "--memory-text needs a decoder");
+  const TrainedVocab* trained = w.vocab().get();
+  if (trained && static_cast<int64_t>(batch.vocab.words.size()) != trained->size())
+    throw ConfigError("the sentences were prepared without the trained model's vocabulary; prepare them with it");
+  if (rec.enabled() && cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
+  const Flow table = table_step(cfg, w, batch, rec);
+  const TokenBatch& src = batch.encoder_tokens();
+  const Embedded enc = embed(cfg, "encoder", src, batch.vocab, trained, table, rec);
+  const MaskKind enc_mask = cfg.cross ? MaskKind::Padding : cfg.mask;
+  const Flow mask =
+      mask_step(enc_mask, "encoder.mask", "Attention mask", enc.ids, src.lengths, src.seq(), cfg.faults, rec);
+  Flow x = enc.input;
+  for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
+  if (!cfg.cross) {
+    if (trained) output_head(w, "encoder", x, rec, be);
+    return x.t;
+  }
+
+  const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, trained, table, rec);
+  const int64_t t = batch.text.seq();
+  const Flow self_mask = mask_step(cfg.mask, "decoder.self_mask", "Decoder self-attention mask", dec.ids,
+                                   batch.text.lengths, t, cfg.faults, rec);
+  const Flow cross_mask = mask_step(MaskKind::Padding, "decoder.cross_mask", "Cross-attention mask", enc.ids,
+                                    src.lengths, t, FaultSet{}, rec);
+  Flow y = dec.input;
+  for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec, be);
+  if (trained) output_head(w, "decoder", y, rec, be);
+  return y.t;
+}
+
+int64_t count_steps(const ModelConfig& cfg, int64_t encoder_tokens) {
+  class Counter final : public Recorder {
+   public:
+    bool enabled() const override { return true; }
+    void record(StepInfo, const Tensor&) override { ++n; }
+    int64_t n = 0;
+  } counter;
+  ModelConfig tiny = cfg;
+  if (!cfg.has(Fault::IndivisibleHeads)) tiny.d_model = 2 * cfg.heads;  // even, for the sinusoids
+  tiny.d_ff = 1;
+  tiny.variant = {};
+  try {
+    forward(tiny, init_weights(tiny), make_batch({"a"}, cfg.cross ? std::vector<std::string>{"a"} : std::vector<std::string>{}),
+            counter);
+  } catch (const ShapeError&) {
+    // a fault that stops the run: the steps before it are all it records
+  }
+  return counter.n + (cfg.traces_variant() ? variant_step_count(cfg.variant, encoder_tokens) : 0);
+}
+
+namespace {
+// The layers of an encoder stack over x, the mask dense (mask.t) or as key ranges.
+Tensor run_layers(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Flow& mask, Recorder& rec,
+                  Backend& be, const KeyRanges* ranges) {
+  Flow f{x, "encoder.input"};
+  for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, mask, rec, be, ranges);
+  return f.t;
+}
+}  // namespace
+
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
+                     Backend& be) {
+  return run_layers(cfg, w, x, {mask, "encoder.mask"}, rec, be, nullptr);
+}
+
+Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
+                     Backend& be) {
+  if (rec.enabled() || !cfg.faults.empty()) return encoder_stack(cfg, w, x, mask.dense(), rec, be);
+  return run_layers(cfg, w, x, {Tensor(), "encoder.mask"}, rec, be, &mask);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,283 @@
+#include "io/bundle.h"
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "io/files.h"
+#include "io/npz.h"
+#include "io/weights_file.h"
+#include "reproduce_py.h"  // generated: core/io/reproduce/reproduce.py as a string
+#include "tensor/eigen_types.h"
+#include "text/errors.h"
+#include "variants/variants.h"
+
+namespace attnlab {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+fs::path output_path(const std::string& dir) {
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (!p.has_filename() && p.has_parent_path()) p = p.parent_path();  // "run1/" → "run1"
+  return p;
+}
+
+namespace {
+
+// "--out: '<dir>' <why>": one line, the name escaped.
+[[noreturn]] void refuse_out(const std::string& dir, const std::string& why) {
+  throw ConfigError("--out: '" + printable_name(dir) + "' " + why);
+}
+
+bool is_same_or_ancestor(const fs::path& p, const fs::path& of) {
+  auto a = p.begin(), b = of.begin();
+  for (; a != p.end(); ++a, ++b)
+    if (b == of.end() || *a != *b) return false;
+  return true;
+}
+
+}  // namespace
+
+void check_output_dir(const std::string& dir, bool force) {
+  if (dir.empty()) throw ConfigError("--out: a folder name is required");
+  const fs::path target = output_path(dir);
+  if (target == target.root_path()) refuse_out(dir, "is the root folder; name a new folder for the bundle");
+  std::error_code ec;
+  if (is_same_or_ancestor(target, fs::current_path(ec)))
+    refuse_out(dir, "is the current folder or holds it; name a new folder for the bundle, e.g. --out ./bundle");
+  if (target.filename().string().size() > max_output_name_bytes())
+    refuse_out(dir, "has a name of " + std::to_string(target.filename().string().size()) + " bytes; use at most " +
+                        std::to_string(max_output_name_bytes()) + " (its temporary sibling needs the rest)");
+  const auto link = fs::symlink_status(target, ec);
+  if (fs::is_symlink(link))
+    refuse_out(dir, "is a symbolic link; give the folder itself or a new name (a link is never replaced)");
+  if (!fs::exists(link)) return;
+  if (!fs::is_directory(link)) refuse_out(dir, "exists and is not a folder; choose a new name");
+  if (fs::is_empty(target, ec) && !ec) return;
+  if (!force) refuse_out(dir, "exists and is not empty; choose a new folder, or add --force to replace an earlier bundle");
+  if (!is_bundle_folder(target.string()))
+    refuse_out(dir, "is not an Attention Lab bundle (no manifest.json of one), so even --force does not replace it; "
+                    "choose a new folder");
+}
+
+namespace {
+
+json step_json(const Step& s) {
+  json vars = json::object(), weights = json::object();
+  for (const auto& b : s.info.bindings) (b.weight ? weights : vars)[b.var] = b.source;
+  json j = {{"id", s.info.id},           {"title", s.info.title},
+            {"formula", s.info.formula}, {"code", s.info.code},
+            {"inputs", s.info.inputs()}, {"shape", s.tensor.shape()},
+            {"strides", s.tensor.strides()}, {"contiguous", s.tensor.is_contiguous()},
+            {"result", s.info.result},   {"vars", vars},
+            {"weights", weights},        {"kind", s.info.is_data ? "data" : "op"}};
+  if (!s.info.fault.empty()) j["fault"] = s.info.fault;  // only on the steps an injected fault changed
+  return j;
+}
+
+void write_file(const fs::path& p, const std::string& bytes) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  if (!f) throw DataError("cannot create '" + p.string() + "': " + std::strerror(errno));
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) throw DataError("cannot write '" + p.string() + "' (disk full?)");
+}
+
+std::string csv_field(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Every attention-weights step: {block id, query tokens, key tokens}.
+void write_heatmaps(const fs::path& dir, const Batch& batch, const Trace& trace) {
+  fs::create_directory(dir / "heatmaps");
+  for (const auto& s : trace.steps()) {
+    const std::string& id = s.info.id;
+    if (!id.ends_with(".weights")) continue;
+    const std::string block = id.substr(0, id.size() - std::string(".weights").size());
+    for (int64_t b = 0; b < s.tensor.size(0); ++b) {
+      const AxisTokens tok = attention_tokens(batch, id, b);
+      for (int64_t h = 0; h < s.tensor.size(1); ++h)
+        write_file(dir / "heatmaps" / (block + ".b" + std::to_string(b) + ".head" + std::to_string(h) + ".csv"),
+                   heatmap_csv(s.tensor, b, h, tok.query, tok.key));
+    }
+  }
+}
+
+}  // namespace
+
+std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector<std::string>& q_tokens,
+                        const std::vector<std::string>& k_tokens) {
+  std::string out = csv_field("");
+  for (const auto& k : k_tokens) {
+    out += ',';
+    out += csv_field(k);
+  }
+  out += "\r\n";
+  char buf[32];
+  for (int64_t i = 0; i < w.size(2); ++i) {
+    out += csv_field(q_tokens[static_cast<size_t>(i)]);
+    for (int64_t j = 0; j < w.size(3); ++j) {
+      // to_chars, not printf: a '.' whatever LC_NUMERIC says (a QGuiApplication sets it from the
+      // environment), and the shortest text that reads back as the same float
+      const auto r = std::to_chars(buf, buf + sizeof buf, w.at({b, h, i, j}));
+      out += ',';
+      out.append(buf, r.ptr);
+    }
+    out += "\r\n";
+  }
+  return out;
+}
+
+json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
+                   double export_ms) {
+  json m;
+  m["format"] = "attnlab-trace";
+  m["version"] = 1;
+  m["config"] = {{"d_model", cfg.d_model},   {"heads", cfg.heads},
+                 {"d_ff", cfg.d_ff},         {"layers", cfg.layers},
+                 {"mask", mask_name(cfg.mask)}, {"norm", norm_name(cfg.norm)},
+                 {"activation", activation_name(cfg.activation)}, {"positional", positional_name(cfg.positional)},
+                 {"eps", cfg.eps},           {"seed", cfg.seed},
+                 {"cross_attention", cfg.cross}};
+  if (!cfg.faults.empty()) {  // absent on the correct model, so its manifest is unchanged
+    json ids = json::array();
+    for (Fault f : cfg.faults) ids.push_back(fault_info(f).id);
+    m["config"]["faults"] = std::move(ids);
+  }
+  if (cfg.variant.on()) m["config"]["variant"] = variant_config_json(cfg.variant);
+  m["tokens"] = batch.text.tokens;
+  if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
+  m["vocabulary"] = batch.vocab.words;
+  m["backend"] = run.backend;
+  if (!run.note.empty()) m["backend_note"] = run.note;
+  m["device"] = run.device;
+  json steps = json::array();
+  for (const auto& s : trace.steps()) steps.push_back(step_json(s));
+  m["steps"] = std::move(steps);
+  m["timings_ms"] = {{"forward", run.forward_ms}, {"export", export_ms}};
+  return m;
+}
+
+json variant_config_json(const VariantConfig& v) {
+  json j = {{"kind", variant_name(v.kind)}, {"layer", v.layer}};
+  for (const auto& p : variant_params(v.kind)) j[p.name] = v.*p.field;
+  return j;
+}
+
+json variant_json(const ModelConfig& cfg, const Trace& trace) {
+  const auto s = summarize_variant(cfg.variant, trace, cfg.d_model);
+  if (!s) return nullptr;
+  const auto pair = [](double v, double r) { return json{{"variant", v}, {"reference", r}, {"ratio", r > 0 ? v / r : 0.0}}; };
+  json j = {{"kind", variant_name(s->kind)},
+            {"block", "encoder.layers." + std::to_string(cfg.variant.layer) + ".self_attn"},
+            {"steps", s->prefix},
+            {"reference", s->kind == VariantKind::KvCache ? "decoding without a cache" : "full attention"},
+            {"flops", pair(s->cost.flops, s->reference_cost.flops)},
+            {"bytes", pair(s->cost.bytes, s->reference_cost.bytes)},
+            {"max_abs_error", s->max_abs},
+            {"rel_error", s->rel_error},
+            {"counted_queries", s->counted_queries}};
+  if (s->agreement >= 0) j["agreement"] = s->agreement;
+  return j;
+}
+
+json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace) {
+  json m = {{"title", vocab.field("title")}, {"task", task_name(vocab.task)}, {"vocab_size", vocab.size()}};
+  const TokenBatch& tb = batch.text;  // the stack the output head reads: the decoder's in cross mode
+  // per sentence, the positions of the tokens the model reads as [UNK]
+  const auto unknown = [&vocab](const TokenBatch& sentences) {
+    json out = json::array();
+    for (const auto& row : sentences.tokens) {
+      json positions = json::array();
+      for (size_t i = 0; i < row.size(); ++i)
+        if (vocab.reads_as_unknown(row[i])) positions.push_back(i);
+      out.push_back(std::move(positions));
+    }
+    return out;
+  };
+  m["unknown_positions"] = unknown(tb);
+  if (batch.cross()) m["unknown_memory_positions"] = unknown(batch.memory);  // the source, same vocabulary
+  const std::string probs_id = std::string(batch.cross() ? "decoder" : "encoder") + ".output_head.probs";
+  const Step* probs = trace.find(probs_id);
+  if (!probs) return m;
+  json preds = json::array();
+  for (const auto& sentence : top_predictions(probs->tensor, vocab, tb.lengths, 5)) {
+    json rows = json::array();
+    for (const auto& cell : sentence) {
+      json top = json::array();
+      for (const auto& p : cell) top.push_back({{"token", p.token}, {"id", p.id}, {"prob", p.prob}});
+      rows.push_back(std::move(top));
+    }
+    preds.push_back(std::move(rows));
+  }
+  m["predictions"] = std::move(preds);
+  return m;
+}
+
+namespace {
+
+// The finished temporary into place (files.h): a new or emptied name without replacing
+// anything; an earlier bundle (checked again now) by an atomic swap, the old one removed after.
+void move_bundle(TempDir& tmp, const fs::path& target, bool force) {
+  std::error_code ec;
+  const auto link = fs::symlink_status(target, ec);
+  const bool exists = fs::exists(link);
+  if (exists && !fs::is_symlink(link) && fs::is_directory(link) && fs::is_empty(target, ec) && !ec) {
+    ::rmdir(target.c_str());  // an empty folder only (rmdir refuses anything else); then as new
+  } else if (exists && force && !fs::is_symlink(link) && is_bundle_folder(target.string())) {
+    tmp.remove_marker();
+    exchange_into_place(tmp.path(), target);
+    if (!is_bundle_folder(tmp.path().string())) {  // something else took its place meanwhile: put it back
+      exchange_into_place(tmp.path(), target);
+      throw ConfigError("--out: '" + printable_name(target.string()) +
+                        "' changed while the export ran and is no longer a bundle; nothing was replaced");
+    }
+    return;  // tmp now holds the earlier bundle: its destructor removes it
+  }
+  tmp.remove_marker();
+  move_into_place(tmp.path(), target);
+  tmp.release();
+}
+
+}  // namespace
+
+void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
+                  const Trace& trace, const RunInfo& run) {
+  const auto t0 = std::chrono::steady_clock::now();
+  check_output_dir(opt.out_dir, opt.force);
+  const fs::path target = output_path(opt.out_dir);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  sweep_dead_temporaries(target.parent_path());
+  TempDir tmp_dir(target, ".tmp-");  // removed on any throw below, and on SIGINT/SIGTERM
+  const fs::path& tmp = tmp_dir.path();
+  write_file(tmp / "weights.safetensors", serialize_weights(cfg, w));
+  if (opt.npz) {
+    std::vector<std::pair<std::string, Tensor>> arrays;
+    for (const auto& s : trace.steps()) arrays.push_back({s.info.id, s.tensor});
+    write_npz((tmp / "trace.npz").string(), arrays);
+    // The bundle checks itself with PyTorch: python3 reproduce.py (docs/cli.md).
+    write_file(tmp / "reproduce.py", kReproducePy);
+    fs::permissions(tmp / "reproduce.py", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add, ec);
+  }
+  if (opt.csv) write_heatmaps(tmp, batch, trace);
+  if (opt.extra) opt.extra(tmp.string());
+  const double export_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  json manifest = manifest_json(cfg, batch, trace, run, export_ms);
+  if (w.vocab()) manifest["model"] = model_json(*w.vocab(), batch, trace);
+  if (json v = variant_json(cfg, trace); !v.is_null()) manifest["variant"] = std::move(v);
+  write_file(tmp / "manifest.json", manifest.dump(1) + "\n");  // last: a folder with a manifest is whole
+  move_bundle(tmp_dir, target, opt.force);
+}
+
+}  // namespace attnlab

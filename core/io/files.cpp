@@ -1,0 +1,111 @@
+// Reading the files a user hands the program (files.h): regular files only, size checked first.
+#include "io/files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "text/errors.h"
+
+namespace attnlab {
+
+std::string printable_name(std::string_view name) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(name.size());
+  for (char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c == 0) out += "\\0";
+    else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// MiB with one decimal, rounded up (so that "over the limit" never reads as "16 MiB, over
+// 16 MiB"), and no ".0" on whole numbers: "2.1 MiB", "5120 MiB".
+std::string mib_text(uint64_t bytes) {
+  const uint64_t tenths = (bytes * 10 + kMiB - 1) / kMiB;  // bytes ≤ 2^63 / 10 for any size stat() gives
+  return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : "") + " MiB";
+}
+
+// Why a stat()ed path is not a readable regular file of at most max_bytes, or "".
+std::string kind_problem(const struct stat& st, uint64_t max_bytes) {
+  if (S_ISDIR(st.st_mode)) return "is a folder, not a file";
+  if (S_ISFIFO(st.st_mode)) return "is a named pipe (FIFO), not a regular file";
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "is a device, not a regular file";
+  if (S_ISSOCK(st.st_mode)) return "is a socket, not a regular file";
+  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+  if (static_cast<uint64_t>(st.st_size) > max_bytes)
+    return "is " + mib_text(static_cast<uint64_t>(st.st_size)) + ", larger than the limit of " + mib_text(max_bytes) +
+           " for such a file";
+  return "";
+}
+
+std::string errno_problem(int err) {
+  switch (err) {
+    case ENOENT: return "no such file";
+    case ENOTDIR: return "a part of the path is not a folder";
+    case ELOOP: return "too many symbolic links (a link that points to itself?)";
+    case EACCES: return "permission denied";
+    case ENAMETOOLONG: return "the name is too long";
+    default: return std::strerror(err);
+  }
+}
+
+[[noreturn]] void refuse(std::string_view what, const std::string& path, const std::string& why) {
+  throw DataError(std::string(what) + " '" + printable_name(path) + "': " + why);
+}
+
+}  // namespace
+
+std::string regular_file_problem(const std::string& path, uint64_t max_bytes) {
+  if (path.empty()) return "no file name given";
+  if (path.find('\0') != std::string::npos) return "the file name contains a NUL character";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return errno_problem(errno);
+  return kind_problem(st, max_bytes);
+}
+
+std::string read_regular_file(const std::string& path, uint64_t max_bytes, std::string_view what) {
+  if (const std::string why = regular_file_problem(path, max_bytes); !why.empty()) refuse(what, path, why);
+  // O_NONBLOCK: should the path have become a FIFO since the check, opening it does not wait
+  // for a writer; fstat below refuses it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) refuse(what, path, "cannot open it: " + errno_problem(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) refuse(what, path, "cannot read it: " + errno_problem(errno));
+  if (const std::string why = kind_problem(st, max_bytes); !why.empty()) refuse(what, path, why);
+  const auto size = static_cast<size_t>(st.st_size);
+  std::string bytes(size + 1, '\0');  // one byte more: a file that grew while read is noticed
+  size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) refuse(what, path, "cannot read it: " + errno_problem(errno));
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  if (got != size) refuse(what, path, "it changed while being read; try again");
+  bytes.resize(size);
+  return bytes;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,206 @@
+#include "io/safetensors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <tuple>
+
+#include "io/files.h"
+#include "text/errors.h"
+
+namespace attnlab {
+
+namespace {
+
+using json = nlohmann::json;
+constexpr uint64_t kMaxHeader = 100u << 20;  // the reference implementation's limit
+
+[[noreturn]] void fail(const std::string& what) { throw DataError("safetensors: " + what); }
+
+uint64_t read_u64_le(const char* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(p[i]);
+  return v;
+}
+
+float half_to_float(uint16_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
+  uint32_t bits;
+  if (exp == 0) {
+    if (man == 0) {
+      bits = sign;
+    } else {  // subnormal: normalise
+      int e = -1;
+      uint32_t m = man;
+      do { ++e; m <<= 1; } while (!(m & 0x400));
+      bits = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) | ((m & 0x3FF) << 13);
+    }
+  } else if (exp == 31) {
+    bits = sign | 0x7F800000u | (man << 13);
+  } else {
+    bits = sign | ((exp + 127 - 15) << 23) | (man << 13);
+  }
+  return std::bit_cast<float>(bits);
+}
+
+float decode(const unsigned char* p, int width, const std::string& dtype) {
+  if (dtype == "F32") {
+    uint32_t u = uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+    return std::bit_cast<float>(u);
+  }
+  const uint16_t u = static_cast<uint16_t>(p[0] | (p[1] << 8));
+  (void)width;
+  if (dtype == "F16") return half_to_float(u);
+  return std::bit_cast<float>(static_cast<uint32_t>(u) << 16);  // BF16
+}
+
+int dtype_width(const std::string& dtype, const std::string& name) {
+  if (dtype == "F32") return 4;
+  if (dtype == "F16" || dtype == "BF16") return 2;
+  fail("tensor '" + name + "' has dtype " + dtype + "; only F32, F16 and BF16 are supported");
+}
+
+Shape parse_shape(const json& j, const std::string& name) {
+  if (!j.is_array() || j.size() > 8) fail("tensor '" + name + "' has an invalid shape");
+  Shape s;
+  constexpr uint64_t kMaxElements = 1ull << 40;
+  uint64_t n = 1;
+  for (const auto& d : j) {
+    if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxElements)
+      fail("tensor '" + name + "' has an invalid dimension in its shape");
+    const uint64_t dim = d.get<uint64_t>();
+    if (dim != 0 && n > kMaxElements / dim) fail("tensor '" + name + "' is impossibly large");
+    n *= dim;
+    s.push_back(static_cast<int64_t>(dim));
+  }
+  return s;
+}
+
+// The header's JSON, as the reference reader takes it: UTF-8 text that starts with '{', padded at
+// most with spaces, and no name twice in one object (nlohmann would keep the last silently).
+json parse_header(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos)
+    fail("the header holds a NUL byte (padded with NULs? only spaces may pad it)");
+  if (text.empty() || text[0] != '{') fail("header is not a JSON object (it must start with '{')");
+  std::vector<std::set<std::string>> seen;  // the names of each object being read
+  std::string duplicate;
+  const json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) seen.emplace_back();
+    else if (event == json::parse_event_t::object_end && !seen.empty()) seen.pop_back();
+    else if (event == json::parse_event_t::key && !seen.empty() && !seen.back().insert(parsed.get<std::string>()).second &&
+             duplicate.empty())
+      duplicate = parsed.get<std::string>();
+    return true;
+  };
+  json header = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
+  if (header.is_discarded() || !header.is_object()) fail("header is not a JSON object");
+  if (!duplicate.empty()) fail("the header names '" + printable_name(duplicate) + "' twice; a name may appear once");
+  return header;
+}
+
+}  // namespace
+
+SafetensorsFile parse_safetensors(const std::string& bytes) {
+  if (bytes.size() < 8) fail("file is shorter than its 8-byte header length");
+  const uint64_t n = read_u64_le(bytes.data());
+  if (n > kMaxHeader || n > bytes.size() - 8)
+    fail("header length " + std::to_string(n) + " runs past the end of the file (" + std::to_string(bytes.size()) +
+         " bytes)");
+  const json header = parse_header(std::string_view(bytes).substr(8, n));
+  const uint64_t data_size = bytes.size() - 8 - n;
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + 8 + n);
+
+  SafetensorsFile out;
+  std::vector<std::tuple<uint64_t, uint64_t, std::string>> ranges;
+  for (const auto& [name, entry] : header.items()) {
+    if (name == "__metadata__") {
+      if (!entry.is_object()) fail("__metadata__ is not an object of strings");
+      for (const auto& [k, v] : entry.items()) {
+        if (!v.is_string()) fail("__metadata__ value '" + k + "' is not a string");
+        out.metadata[k] = v.get<std::string>();
+      }
+      continue;
+    }
+    if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets") ||
+        !entry["dtype"].is_string())
+      fail("tensor '" + name + "' lacks dtype, shape or data_offsets");
+    const std::string dtype = entry["dtype"].get<std::string>();
+    const int width = dtype_width(dtype, name);
+    const Shape shape = parse_shape(entry["shape"], name);
+    const json& off = entry["data_offsets"];
+    if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
+      fail("tensor '" + name + "' has invalid data_offsets");
+    const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
+    if (begin > end || end > data_size)
+      fail("tensor '" + name + "' has data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
+           "] outside the " + std::to_string(data_size) + " data bytes");
+    const uint64_t count = static_cast<uint64_t>(numel_of(shape));
+    if (end - begin != count * static_cast<uint64_t>(width))
+      fail("tensor '" + name + "' shape " + shape_str(shape) + " needs " + std::to_string(count * width) +
+           " bytes but its data_offsets span " + std::to_string(end - begin));
+    ranges.emplace_back(begin, end, name);
+    Tensor t(shape);
+    float* dst = t.data();
+    for (uint64_t i = 0; i < count; ++i) dst[i] = decode(data + begin + i * width, width, dtype);
+    out.tensors.push_back({name, std::move(t)});
+  }
+  // The data is the tensors end to end, as the reference writer lays it out and its reader
+  // demands: no overlap, no gap, nothing after the last one.
+  std::sort(ranges.begin(), ranges.end());
+  uint64_t covered = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const auto& [begin, end, name] = ranges[i];
+    if (begin < covered)
+      fail("tensors '" + std::get<2>(ranges[i - 1]) + "' and '" + name + "' overlap (data_offsets)");
+    if (begin > covered)
+      fail("the data bytes " + std::to_string(covered) + " … " + std::to_string(begin) + " before tensor '" + name +
+           "' belong to no tensor (a gap in data_offsets)");
+    covered = end;
+  }
+  if (covered != data_size)
+    fail("the file has " + std::to_string(data_size - covered) + " bytes after its last tensor that belong to none "
+         "(trailing bytes)");
+  return out;
+}
+
+SafetensorsFile read_safetensors(const std::string& path) {
+  const std::string bytes = read_regular_file(path, kMaxWeightsFileBytes, "weights file");
+  try {
+    return parse_safetensors(bytes);
+  } catch (const DataError& e) {
+    throw DataError(printable_name(path) + ": " + e.what());
+  }
+}
+
+std::string serialize_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
+                                  const std::map<std::string, std::string>& metadata) {
+  std::vector<const std::pair<std::string, Tensor>*> sorted;
+  for (const auto& t : tensors) sorted.push_back(&t);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  json header = json::object();
+  if (!metadata.empty()) header["__metadata__"] = metadata;
+  uint64_t offset = 0;
+  for (const auto* t : sorted) {
+    const uint64_t bytes = static_cast<uint64_t>(t->second.numel()) * 4;
+    header[t->first] = {{"dtype", "F32"}, {"shape", t->second.shape()}, {"data_offsets", {offset, offset + bytes}}};
+    offset += bytes;
+  }
+  std::string h = header.dump();
+  h.append((8 - h.size() % 8) % 8, ' ');  // align the data to 8 bytes, as the reference writer does
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>((h.size() >> (8 * i)) & 0xFF);
+  out += h;
+  out.reserve(out.size() + offset);
+  static_assert(std::endian::native == std::endian::little, "little-endian host expected");
+  for (const auto* t : sorted) {
+    const auto v = t->second.to_vector();
+    out.append(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+  }
+  return out;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,28 @@
+// .safetensors read and write (https://huggingface.co/docs/safetensors format):
+//   u64 little-endian header length N, N bytes of JSON header, then the raw tensor bytes.
+// Reading validates everything a lying file can lie about: header bounds, JSON, dtypes, shapes
+// against byte ranges, ranges inside the data, overlaps, and (for weights) finiteness.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tensor/tensor.h"
+
+namespace attnlab {
+
+struct SafetensorsFile {
+  std::vector<std::pair<std::string, Tensor>> tensors;  // converted to F32, file order
+  std::map<std::string, std::string> metadata;          // "__metadata__"
+};
+
+// Parses a whole file held in memory; throws DataError naming the tensor or header field at fault.
+SafetensorsFile parse_safetensors(const std::string& bytes);
+SafetensorsFile read_safetensors(const std::string& path);
+
+// Serialises F32 tensors (C order) with metadata; tensors are written in name order.
+std::string serialize_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
+                                  const std::map<std::string, std::string>& metadata);
+
+}  // namespace attnlab

@@ -1,0 +1,57 @@
+// A lesson saved to disk (`.attnlab`, JSON): the sentences, the model configuration, the step on
+// show and the window's computation settings. Seeded weights are not stored: they follow from the
+// configuration and its seed (weights.h), so a session reproduces the same trace bit for bit.
+// Imported weights (.safetensors) are either referenced by path or embedded (base64).
+// Format and rules: docs/sessions.md. Qt-free, so that the reader can be fuzzed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backend/backend.h"
+#include "model/config.h"
+
+namespace attnlab {
+
+constexpr int kSessionVersion = 2;                // the newest this build reads; it writes 2 only with weights
+constexpr size_t kMaxSessionBytes = 16u << 20;    // a session is small; anything larger is refused
+
+// A lesson's words, for the sample gallery: English and Simplified Chinese ("" = none).
+struct LessonText {
+  std::string en, zh;
+  bool empty() const { return en.empty() && zh.empty(); }
+};
+
+// Weights imported from a .safetensors file: referenced (`file`, relative to the session's folder
+// or absolute) or embedded (`bytes`, the whole file). Neither: seeded weights.
+struct SessionWeights {
+  std::string name;   // the file's name, for people
+  std::string file;
+  std::string bytes;
+  bool empty() const { return file.empty() && bytes.empty(); }
+};
+
+constexpr size_t kMaxEmbeddedWeightsBytes = 8u << 20;  // larger files are referenced instead
+
+struct Session {
+  std::vector<std::string> texts;         // the batch, one sentence each
+  std::vector<std::string> memory_texts;  // cross-attention sources (empty: encoder only)
+  ModelConfig cfg;                        // faults are not saved (an exercise plants them)
+  std::string step;                       // step id on show ("" = the first)
+  BackendKind backend = BackendKind::Cpu;
+  int64_t memory_budget_mib = 4096;
+  std::string view_tab;                   // the step panel's tab: values, lines, model, neuron, masks, charts ("" = values)
+  int64_t sentence = 0, head = 0;         // the sentence and head on show (0-based; clamped when shown)
+  SessionWeights weights;
+  LessonText title, description;          // lessons in sample_inputs/lessons have them
+};
+
+std::string session_json(const Session& s);  // pretty-printed UTF-8 JSON
+
+// Throws DataError naming `origin` (the file) and what is wrong: not JSON, not a session, a
+// session from a newer version, a missing or mistyped field, a configuration that cannot run.
+Session parse_session(std::string_view text, const std::string& origin);
+
+}  // namespace attnlab

@@ -1,0 +1,67 @@
+// The model's configuration: everything a learner can turn, with its limits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "model/faults.h"
+#include "model/variant_config.h"
+#include "tensor/ops.h"
+
+namespace attnlab {
+
+enum class Norm { Pre, Post };
+enum class Positional { Sinusoidal, None };
+
+struct Limits {
+  static constexpr int64_t kMaxDModel = 16384;
+  static constexpr int64_t kMaxDff = 65536;
+  static constexpr int64_t kMaxLayers = 64;
+  static constexpr int64_t kMaxBatch = 4096;
+};
+
+struct ModelConfig {
+  int64_t d_model = 64;
+  int64_t heads = 8;
+  int64_t d_ff = 256;  // 4 · d_model unless set
+  int64_t layers = 1;
+  MaskKind mask = MaskKind::Padding;  // encoder self-attention, or decoder self-attention in cross mode
+  Norm norm = Norm::Pre;
+  Activation activation = Activation::Relu;
+  Positional positional = Positional::Sinusoidal;
+  double eps = 1e-5;
+  uint64_t seed = 0;
+  bool cross = false;  // encoder–decoder with cross-attention
+  FaultSet faults;     // injected bugs (faults.h); empty = the correct model
+  // Traced runs only: 0 records every score tensor; N > 0 computes attention tiled (no
+  // (B, H, Tq, Tk) tensor) and records an overview of the weights, at most N × N per head
+  // (attention_tiled.h), for texts whose score tensors would not fit. Ignored with faults.
+  int64_t overview_cap = 0;
+  // Traced runs only: an attention variant run beside one encoder self-attention block
+  // (variants.h). Skipped with faults or the overview, which have no full score tensors.
+  VariantConfig variant;
+
+  bool has(Fault f) const { return faults.count(f) > 0; }
+  // Whether a traced run computes attention tiled and records the overview (see overview_cap).
+  bool traces_overview() const { return overview_cap > 0 && faults.empty(); }
+  // Whether a traced run records the variant's steps.
+  bool traces_variant() const { return variant.on() && faults.empty() && !traces_overview(); }
+  // The encoder's self-attention mask (cross mode: padding; `mask` is then the decoder's).
+  MaskKind encoder_mask() const { return cross ? MaskKind::Padding : mask; }
+
+  int64_t d_head() const { return d_model / heads; }
+  // Throws ConfigError naming the option and the rule (e.g. heads not dividing d_model, which
+  // Fault::IndivisibleHeads lets through to fail in the forward pass as PyTorch's view would).
+  void validate() const;
+};
+
+std::string_view norm_name(Norm n);
+Norm parse_norm(std::string_view s);
+std::string_view positional_name(Positional p);
+Positional parse_positional(std::string_view s);
+
+// Shortest text that reads back as the same double ("1e-05"), for code lines and JSON.
+std::string format_double(double v);
+
+}  // namespace attnlab

@@ -1,0 +1,156 @@
+#include "model/trained.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "model/config.h"
+#include "text/errors.h"
+#include "text/tokenizer.h"
+
+namespace attnlab {
+
+namespace {
+
+constexpr const char* kInfoKeys[] = {"title", "title_zh", "note", "note_zh", "examples", "metrics"};
+
+Task parse_task(const std::string& s, const std::string& origin) {
+  if (s == "next-token" || s.empty()) return Task::NextToken;
+  if (s == "per-position") return Task::PerPosition;
+  throw DataError(origin + ": metadata 'task' = '" + s + "' is not next-token or per-position");
+}
+
+std::vector<std::string> parse_words(const std::string& text, const std::string& origin) {
+  const auto bad = [&](const std::string& why) {
+    return DataError(origin + ": metadata 'vocab' " + why + "; it must be a JSON array of distinct tokens starting \"" +
+                     kPadToken + "\", \"" + kUnkToken + "\"");
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw bad("is not valid JSON");
+  }
+  if (!j.is_array()) throw bad("is not an array");
+  std::vector<std::string> words;
+  for (const auto& w : j) {
+    if (!w.is_string() || w.get<std::string>().empty()) throw bad("holds an entry that is not a non-empty string");
+    words.push_back(w.get<std::string>());
+  }
+  if (words.size() < 2 || words[0] != kPadToken || words[1] != kUnkToken)
+    throw bad("does not start with \"" + std::string(kPadToken) + "\", \"" + kUnkToken + "\"");
+  return words;
+}
+
+// Example sentences become the batch when no text is given: each must be one line that has a
+// token, and there may be no more than a batch holds.
+std::vector<std::string> parse_examples(const std::string& text, const std::string& origin) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
+  const auto bad = [&](const std::string& why) {
+    return DataError(origin + ": metadata 'examples' " + why + "; it must be a JSON array of one-line sentences");
+  };
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_array()) throw bad("is not a JSON array");
+  if (static_cast<int64_t>(j.size()) > Limits::kMaxBatch)
+    throw bad("holds " + std::to_string(j.size()) + " sentences, more than a batch of " +
+              std::to_string(Limits::kMaxBatch));
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string where = "entry " + std::to_string(i + 1);
+    if (!j[i].is_string()) throw bad(where + " is not a string");
+    const std::string s = j[i].get<std::string>();
+    if (s.find_first_of("\r\n") != std::string::npos) throw bad(where + " spans several lines");
+    bool empty = true;
+    try {
+      empty = tokenize(s).empty();
+    } catch (const ConfigError& e) {
+      throw bad(where + ": " + e.what());
+    }
+    if (empty) throw bad(where + " has no token");
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view task_name(Task t) { return t == Task::NextToken ? "next-token" : "per-position"; }
+
+bool has_trained_vocab(const std::map<std::string, std::string>& meta) { return meta.count("vocab") != 0; }
+
+int TrainedVocab::id(const std::string& token) const {
+  const int i = vocabulary.find(token);
+  return i < 0 ? kUnkId : i;
+}
+
+std::string TrainedVocab::field(const std::string& key) const {
+  const auto it = info.find(key);
+  return it == info.end() ? std::string() : it->second;
+}
+
+TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string>& meta, const std::string& origin) {
+  TrainedVocab v;
+  const auto get = [&](const char* k) {
+    const auto it = meta.find(k);
+    return it == meta.end() ? std::string() : it->second;
+  };
+  const std::vector<std::string> words = parse_words(get("vocab"), origin);
+  for (size_t i = 0; i < words.size(); ++i)
+    if (const int first = v.vocabulary.id_of(words[i]); first != static_cast<int>(i))  // [PAD] is there already
+      throw DataError(origin + ": metadata 'vocab' lists \"" + words[i] + "\" twice (entries " +
+                      std::to_string(first) + " and " + std::to_string(i) + ")");
+  v.task = parse_task(get("task"), origin);
+  if (!get("mask").empty()) {
+    try {
+      v.mask = parse_mask(get("mask"));
+    } catch (const ConfigError& e) {
+      throw DataError(origin + ": metadata 'mask': " + e.what());
+    }
+  }
+  for (const char* k : kInfoKeys)
+    if (!get(k).empty()) v.info[k] = get(k);
+  v.examples_ = parse_examples(v.field("examples"), origin);
+  if (!v.field("metrics").empty() && !nlohmann::json::parse(v.field("metrics"), nullptr, false).is_object())
+    throw DataError(origin + ": metadata 'metrics' is not a JSON object");
+  return v;
+}
+
+std::map<std::string, std::string> TrainedVocab::metadata() const {
+  std::map<std::string, std::string> m = info;
+  m["vocab"] = nlohmann::json(words()).dump();
+  m["task"] = std::string(task_name(task));
+  if (mask) m["mask"] = std::string(mask_name(*mask));
+  return m;
+}
+
+std::vector<std::vector<std::vector<Prediction>>> top_predictions(const Tensor& probs, const TrainedVocab& vocab,
+                                                                  const std::vector<int>& lengths, int k) {
+  const int64_t bsz = probs.size(0), s = probs.size(1), v = probs.size(2);
+  if (v != vocab.size()) throw ShapeError("top_predictions: probabilities over " + std::to_string(v) +
+                                          " tokens, vocabulary of " + std::to_string(vocab.size()));
+  const Tensor p = probs.contiguous();
+  const auto kk = static_cast<int64_t>(std::clamp<int64_t>(k, 0, v));
+  std::vector<std::vector<std::vector<Prediction>>> out(static_cast<size_t>(bsz));
+  std::vector<int> order(static_cast<size_t>(v));
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t i = 0; i < std::min<int64_t>(s, lengths.at(static_cast<size_t>(b))); ++i) {
+      const float* row = p.data() + (b * s + i) * v;
+      std::iota(order.begin(), order.end(), 0);
+      // best first; NaN (a broken run) after every number; ties by the lower id
+      std::partial_sort(order.begin(), order.begin() + kk, order.end(), [row](int a, int c) {
+        const bool na = std::isnan(row[a]), nc = std::isnan(row[c]);
+        if (na != nc) return nc;
+        return (!na && row[a] > row[c]) || ((na || row[a] == row[c]) && a < c);
+      });
+      auto& cell = out[static_cast<size_t>(b)].emplace_back();
+      for (int64_t r = 0; r < kk; ++r) {
+        const int id = order[static_cast<size_t>(r)];
+        cell.push_back({vocab.words()[static_cast<size_t>(id)], id, row[id]});
+      }
+    }
+  return out;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,70 @@
+// A trained model's vocabulary and output head (docs/cli.md "Trained models"): the weights file's
+// `vocab` metadata names the rows of `embedding.weight` (V, D) and of `output_head.weight` (V, D);
+// `[PAD]` is row 0 and `[UNK]` row 1, which every token outside the vocabulary maps to.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensor/ops.h"
+#include "tensor/tensor.h"
+#include "text/tokenizer.h"
+
+namespace attnlab {
+
+inline constexpr const char* kUnkToken = "[UNK]";
+inline constexpr int kUnkId = 1;
+
+// What position i's output predicts: the token at i + 1 (a language model), or the answer's
+// token at i (a per-position task such as sorting).
+enum class Task { NextToken, PerPosition };
+std::string_view task_name(Task t);
+
+struct TrainedVocab {
+  // The model's V words and their ids (tokenizer.h's index): [PAD] = 0, [UNK] = 1. A batch made
+  // for the model takes it as its own vocabulary (make_batch).
+  Vocabulary vocabulary;
+  Task task = Task::NextToken;
+  std::optional<MaskKind> mask;  // the mask it was trained with (the file's `mask`), when it says
+  // The file's descriptive fields as written: title, title_zh, note, note_zh, examples (a JSON
+  // array of sentences), metrics (a JSON object). Absent ones are empty.
+  std::map<std::string, std::string> info;
+
+  const std::vector<std::string>& words() const { return vocabulary.words; }
+  int64_t size() const { return static_cast<int64_t>(words().size()); }
+  int id(const std::string& token) const;  // kUnkId when unknown
+  bool knows(const std::string& token) const { return vocabulary.find(token) >= 0; }
+  // A real token (not [PAD]) that the model reads as [UNK]: marked in the window and the manifest.
+  bool reads_as_unknown(const std::string& token) const { return token != kPadToken && !knows(token); }
+  std::string field(const std::string& key) const;  // info[key] or ""
+  // The example sentences (info["examples"], parsed and checked when read), empty when absent.
+  const std::vector<std::string>& examples() const { return examples_; }
+
+  // From a weights file's metadata; DataError (naming `origin` and the field) when `vocab` is
+  // malformed: not a JSON array of distinct non-empty strings starting [PAD], [UNK].
+  static TrainedVocab from_metadata(const std::map<std::string, std::string>& meta, const std::string& origin);
+  // The metadata fields that say all of it again (vocab, task, mask and the descriptive ones).
+  std::map<std::string, std::string> metadata() const;
+
+ private:
+  std::vector<std::string> examples_;
+};
+
+// Whether a weights file's metadata describes a trained model (it has `vocab`).
+bool has_trained_vocab(const std::map<std::string, std::string>& meta);
+
+struct Prediction {
+  std::string token;
+  int id = 0;
+  float prob = 0;
+};
+
+// The k most probable tokens of every real position: probs (B, S, V), rows of `lengths[b]`
+// positions. result[b][s] lists them best first (ties by lower id; NaN, from a broken run, last).
+std::vector<std::vector<std::vector<Prediction>>> top_predictions(const Tensor& probs, const TrainedVocab& vocab,
+                                                                  const std::vector<int>& lengths, int k);
+
+}  // namespace attnlab

@@ -1,0 +1,116 @@
+#include "model/weights.h"
+
+#include <cmath>
+
+#include "tensor/rng.h"
+#include "text/errors.h"
+
+namespace attnlab {
+
+void Weights::set(const std::string& name, Tensor t) {
+  if (!map_.count(name)) names_.push_back(name);
+  map_[name] = std::move(t);
+}
+
+const Tensor& Weights::get(const std::string& name) const {
+  auto it = map_.find(name);
+  if (it == map_.end()) throw DataError("weights: tensor '" + name + "' is missing");
+  return it->second;
+}
+
+int64_t Weights::bytes() const {
+  int64_t total = 0;
+  for (const auto& [name, t] : map_) total += t.numel() * 4;
+  return total;
+}
+
+namespace {
+
+void add_attention(std::vector<std::pair<std::string, Shape>>& out, const std::string& p, int64_t d) {
+  out.push_back({p + "in_proj_weight", {3 * d, d}});
+  out.push_back({p + "in_proj_bias", {3 * d}});
+  out.push_back({p + "out_proj.weight", {d, d}});
+  out.push_back({p + "out_proj.bias", {d}});
+}
+
+void add_ffn_and_norms(std::vector<std::pair<std::string, Shape>>& out, const std::string& p,
+                       int64_t d, int64_t f, int norms) {
+  out.push_back({p + "linear1.weight", {f, d}});
+  out.push_back({p + "linear1.bias", {f}});
+  out.push_back({p + "linear2.weight", {d, f}});
+  out.push_back({p + "linear2.bias", {d}});
+  for (int k = 1; k <= norms; ++k) {
+    out.push_back({p + "norm" + std::to_string(k) + ".weight", {d}});
+    out.push_back({p + "norm" + std::to_string(k) + ".bias", {d}});
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size) {
+  std::vector<std::pair<std::string, Shape>> out;
+  const int64_t d = cfg.d_model, f = cfg.d_ff;
+  if (vocab_size > 0) out.push_back({"embedding.weight", {vocab_size, d}});
+  for (int64_t i = 0; i < cfg.layers; ++i) {
+    const std::string p = "encoder.layers." + std::to_string(i) + ".";
+    add_attention(out, p + "self_attn.", d);
+    add_ffn_and_norms(out, p, d, f, 2);
+  }
+  if (cfg.cross)
+    for (int64_t i = 0; i < cfg.layers; ++i) {
+      const std::string p = "decoder.layers." + std::to_string(i) + ".";
+      add_attention(out, p + "self_attn.", d);
+      add_attention(out, p + "multihead_attn.", d);
+      add_ffn_and_norms(out, p, d, f, 3);
+    }
+  if (vocab_size > 0) {
+    out.push_back({"output_head.weight", {vocab_size, d}});
+    out.push_back({"output_head.bias", {vocab_size}});
+  }
+  return out;
+}
+
+int64_t parameter_count(const ModelConfig& cfg) {
+  int64_t n = 0;
+  for (const auto& [name, shape] : expected_parameters(cfg)) n += numel_of(shape);
+  return n;
+}
+
+Weights init_weights(const ModelConfig& cfg) {
+  Weights w;
+  for (const auto& [name, shape] : expected_parameters(cfg)) {
+    Tensor t(shape);
+    const bool is_norm = name.find(".norm") != std::string::npos;
+    const bool is_bias = name.ends_with("bias");
+    if (is_norm) {
+      if (!is_bias) std::fill_n(t.data(), t.numel(), 1.0f);
+    } else {
+      // fan_in: the input width of the layer the tensor belongs to.
+      const int64_t fan_in = name.find("linear2") != std::string::npos ? cfg.d_ff : cfg.d_model;
+      const double a = is_bias ? 1.0 / std::sqrt(double(fan_in)) : std::sqrt(3.0 / double(fan_in));
+      const Stream s("param:" + name, cfg.seed);
+      float* p = t.data();
+      const int64_t n = t.numel();
+#pragma omp parallel for schedule(static) if (n > 65536)
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(a * (2.0 * s.uniform(static_cast<uint64_t>(i)) - 1.0));
+    }
+    w.set(name, std::move(t));
+  }
+  return w;
+}
+
+void check_weights(const ModelConfig& cfg, const Weights& w) {
+  for (const auto& [name, shape] : expected_parameters(cfg, w.vocab() ? w.vocab()->size() : 0)) {
+    const Tensor& t = w.get(name);
+    if (t.shape() != shape)
+      throw DataError("weights: tensor '" + name + "' has shape " + shape_str(t.shape()) +
+                      " but the configuration needs " + shape_str(shape));
+    const float* p = t.data();
+    for (int64_t i = 0; i < t.numel(); ++i)
+      if (!std::isfinite(p[i]))
+        throw DataError("weights: tensor '" + name + "' holds a non-finite value (NaN or ∞) at element " +
+                        std::to_string(i));
+  }
+}
+
+}  // namespace attnlab

@@ -1,0 +1,50 @@
+// Model parameters, named like a PyTorch state dict:
+//   encoder.layers.{i}. + nn.TransformerEncoderLayer keys, decoder.layers.{i}. + nn.TransformerDecoderLayer keys.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/config.h"
+#include "model/trained.h"
+#include "tensor/tensor.h"
+
+namespace attnlab {
+
+class Weights {
+ public:
+  void set(const std::string& name, Tensor t);
+  bool has(const std::string& name) const { return map_.count(name) != 0; }
+  const Tensor& get(const std::string& name) const;  // throws DataError naming the tensor
+  const std::vector<std::string>& names() const { return names_; }  // insertion order
+  int64_t bytes() const;
+  // A trained model's vocabulary (trained.h); null for seeded or layers-only weights, whose
+  // embeddings come from the seed.
+  const std::shared_ptr<const TrainedVocab>& vocab() const { return vocab_; }
+  void set_vocab(std::shared_ptr<const TrainedVocab> v) { vocab_ = std::move(v); }
+
+ private:
+  std::shared_ptr<const TrainedVocab> vocab_;
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, Tensor> map_;
+};
+
+// Every parameter the configuration needs, in state-dict order, with its shape.
+// With `vocab_size` > 0 (a trained model) also embedding.weight (V, D), output_head.weight (V, D)
+// and output_head.bias (V).
+std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size = 0);
+int64_t parameter_count(const ModelConfig& cfg);
+
+// Seeded initialisation (documented in docs/cli.md): weight matrices uniform(±√(3/fan_in)),
+// biases uniform(±1/√fan_in), LayerNorm weight 1 and bias 0; each tensor its own stream
+// "param:" + name.
+Weights init_weights(const ModelConfig& cfg);
+
+// Names, shapes and finiteness against the configuration (and w's vocabulary); DataError naming
+// the tensor at fault.
+void check_weights(const ModelConfig& cfg, const Weights& w);
+
+}  // namespace attnlab

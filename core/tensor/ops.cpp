@@ -1,0 +1,289 @@
+#include "tensor/ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "tensor/eigen_types.h"
+#include "text/errors.h"
+
+namespace attnlab {
+
+namespace {
+
+void require(bool ok, std::string_view op, const std::string& what) {
+  if (!ok) throw ShapeError(std::string(op) + ": " + what);
+}
+
+// Rows of the last dimension of a contiguous tensor as a (rows, cols) map.
+ConstMatMap rows_of(const Tensor& t) {
+  const int64_t cols = t.size(-1);
+  return ConstMatMap(t.data(), t.numel() / std::max<int64_t>(cols, 1), cols);
+}
+MatMap rows_of(Tensor& t) {
+  const int64_t cols = t.size(-1);
+  return MatMap(t.data(), t.numel() / std::max<int64_t>(cols, 1), cols);
+}
+
+Shape with_last(Shape s, int64_t last) {
+  s.back() = last;
+  return s;
+}
+
+// Offsets (in elements, from t.data()) of every matrix in the leading dims of t.
+std::vector<int64_t> leading_offsets(const Tensor& t) {
+  const int64_t nd = t.dim();
+  std::vector<int64_t> idx(static_cast<size_t>(nd - 2), 0), offs;
+  const int64_t count = numel_of(Shape(t.shape().begin(), t.shape().end() - 2));
+  offs.reserve(static_cast<size_t>(count));
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < nd - 2; ++d) off += idx[d] * t.strides()[d];
+    offs.push_back(off);
+    for (int64_t d = nd - 3; d >= 0; --d) {
+      if (++idx[d] < t.shape()[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return offs;
+}
+
+using ColMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using ConstColStridedMap = Eigen::Map<const ColMat, 0, Eigen::OuterStride<>>;
+
+// out (M, N) = a-block · b-block where each block is row- or column-major with an outer stride.
+template <typename OutMap>
+void block_product(OutMap out, const Tensor& a, int64_t a_off, const Tensor& b, int64_t b_off) {
+  const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+  const auto& as = a.strides();
+  const auto& bs = b.strides();
+  const float* pa = a.data() + a_off;
+  const float* pb = b.data() + b_off;
+  const bool a_row = as.back() == 1, b_row = bs.back() == 1;
+  const int64_t a_outer = a_row ? as[as.size() - 2] : as.back();
+  const int64_t b_outer = b_row ? bs[bs.size() - 2] : bs.back();
+  if (a_row && b_row)
+    out.noalias() = ConstStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
+                    ConstStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
+  else if (a_row)
+    out.noalias() = ConstStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
+                    ConstColStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
+  else if (b_row)
+    out.noalias() = ConstColStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
+                    ConstStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
+  else
+    out.noalias() = ConstColStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
+                    ConstColStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
+}
+
+// A matrix block is usable in place when one of its last two strides is 1.
+bool mappable(const Tensor& t) {
+  const auto& s = t.strides();
+  return s.back() == 1 || s[s.size() - 2] == 1 || t.size(-1) == 1 || t.size(-2) == 1;
+}
+
+}  // namespace
+
+Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
+  return linear_rows(x, w, b, 0, w.size(0));
+}
+
+Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) {
+  require(x.is_contiguous() && w.is_contiguous() && b.is_contiguous(), "linear",
+          "inputs must be contiguous");
+  require(w.dim() == 2 && b.dim() == 1 && w.size(1) == x.size(-1) && b.size(0) == w.size(0) &&
+              row0 >= 0 && row0 + rows <= w.size(0),
+          "linear", "x " + shape_str(x.shape()) + " does not fit weight " + shape_str(w.shape()) +
+                        " and bias " + shape_str(b.shape()));
+  Tensor out = Tensor::empty(with_last(x.shape(), rows));
+  const int64_t in = w.size(1);
+  ConstMatMap wr(w.data() + row0 * in, rows, in);
+  ConstVecMap br(b.data() + row0, rows);
+  auto o = rows_of(out);
+  o.noalias() = rows_of(x) * wr.transpose();
+  o.rowwise() += br;
+  return out;
+}
+
+Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps) {
+  const int64_t d = x.size(-1);
+  require(x.is_contiguous() && w.numel() == d && b.numel() == d, "layer_norm",
+          "x " + shape_str(x.shape()) + " vs weight " + shape_str(w.shape()));
+  Tensor out = Tensor::empty(x.shape());
+  auto xi = rows_of(x);
+  auto o = rows_of(out);
+  const float* gw = w.data();
+  const float* gb = b.data();
+#pragma omp parallel for if (xi.rows() > 64)
+  for (int64_t r = 0; r < xi.rows(); ++r) {
+    double mean = 0, var = 0;
+    for (int64_t c = 0; c < d; ++c) mean += xi(r, c);
+    mean /= static_cast<double>(d);
+    for (int64_t c = 0; c < d; ++c) var += (xi(r, c) - mean) * (xi(r, c) - mean);
+    var /= static_cast<double>(d);  // biased, as PyTorch
+    const double inv = 1.0 / std::sqrt(var + eps);
+    for (int64_t c = 0; c < d; ++c)
+      o(r, c) = static_cast<float>((xi(r, c) - mean) * inv) * gw[c] + gb[c];
+  }
+  return out;
+}
+
+void softmax_lastdim_inplace(Tensor& x) {
+  require(x.is_contiguous(), "softmax", "input must be contiguous");
+  auto m = rows_of(x);
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+#pragma omp parallel if (m.rows() > 256)
+  {
+    // Each row is worked on in an aligned copy: Eigen splits a vector into a scalar head, packets
+    // and a scalar tail by its address, and its scalar and packet exp (and sums) round
+    // differently, so in place the result would depend on where the row happens to lie in
+    // memory — the same trace would not come out bit for bit twice.
+    Eigen::ArrayXf row(m.cols());
+#pragma omp for
+    for (int64_t r = 0; r < m.rows(); ++r) {
+      row = m.row(r).transpose().array();
+      const float mx = row.maxCoeff();  // −∞ when the whole row is masked → NaN below, as PyTorch
+      // Eigen's vectorised exp clamps its argument (at about −88.4 for floats) and so gives a
+      // denormal ~1e-39, not 0, for e^(−∞) on some CPUs (seen with -march=native on an AVX2
+      // AMD EPYC): a masked key gets exactly 0, as in PyTorch.
+      row = (row == kNegInf).select(0.0f, (row - mx).exp());
+      row /= row.sum();
+      m.row(r) = row.transpose().matrix();
+    }
+  }
+}
+
+Tensor softmax_lastdim(const Tensor& x) {
+  Tensor out = x.clone();
+  softmax_lastdim_inplace(out);
+  return out;
+}
+
+Tensor relu(const Tensor& x) {
+  Tensor out = Tensor::empty(x.shape());
+  rows_of(out) = rows_of(x.contiguous()).cwiseMax(0.0f);
+  return out;
+}
+
+Tensor gelu(const Tensor& x) {
+  Tensor xc = x.contiguous();
+  Tensor out = Tensor::empty(x.shape());
+  const float* in = xc.data();
+  float* o = out.data();
+  const int64_t n = x.numel();
+#pragma omp parallel for if (n > 65536)
+  for (int64_t i = 0; i < n; ++i)
+    o[i] = 0.5f * in[i] * (1.0f + std::erf(in[i] * static_cast<float>(std::numbers::sqrt2 / 2)));
+  return out;
+}
+
+Tensor activate(const Tensor& x, Activation a) { return a == Activation::Relu ? relu(x) : gelu(x); }
+
+Tensor add(const Tensor& a, const Tensor& b) {
+  require(a.shape() == b.shape(), "add", shape_str(a.shape()) + " vs " + shape_str(b.shape()));
+  Tensor out = Tensor::empty(a.shape());
+  rows_of(out) = rows_of(a.contiguous()) + rows_of(b.contiguous());
+  return out;
+}
+
+Tensor scale(const Tensor& a, float s) {
+  Tensor out = Tensor::empty(a.shape());
+  rows_of(out) = rows_of(a.contiguous()) * s;
+  return out;
+}
+
+Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
+  require(a_in.dim() >= 2 && a_in.dim() == b_in.dim() && a_in.size(-1) == b_in.size(-2) &&
+              std::equal(a_in.shape().begin(), a_in.shape().end() - 2, b_in.shape().begin()),
+          "matmul", shape_str(a_in.shape()) + " @ " + shape_str(b_in.shape()));
+  const Tensor a = mappable(a_in) ? a_in : a_in.contiguous();
+  const Tensor b = mappable(b_in) ? b_in : b_in.contiguous();
+  const int64_t m = a.size(-2), n = b.size(-1);
+  Shape out_shape(a.shape().begin(), a.shape().end() - 1);
+  out_shape.push_back(n);
+  Tensor out = Tensor::empty(out_shape);
+  const auto a_offs = leading_offsets(a), b_offs = leading_offsets(b);
+  const int64_t count = static_cast<int64_t>(a_offs.size());
+#pragma omp parallel for if (count > 1)
+  for (int64_t i = 0; i < count; ++i)
+    block_product(MatMap(out.data() + i * m * n, m, n), a, a_offs[i], b, b_offs[i]);
+  return out;
+}
+
+Tensor make_mask(MaskKind kind, const std::vector<int>& k_len, int64_t sq, int64_t sk) {
+  const int64_t bsz = static_cast<int64_t>(k_len.size());
+  Tensor mask({bsz, sq, sk}, 1.0f);
+  const bool pad = kind == MaskKind::Padding || kind == MaskKind::PaddingCausal;
+  const bool causal = kind == MaskKind::Causal || kind == MaskKind::PaddingCausal;
+  float* m = mask.data();
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t i = 0; i < sq; ++i)
+      for (int64_t j = 0; j < sk; ++j) {
+        const bool hidden = (pad && j >= k_len[b]) || (causal && j > i);
+        if (hidden) m[(b * sq + i) * sk + j] = 0.0f;
+      }
+  return mask;
+}
+
+void masked_fill_neg_inf_inplace(Tensor& scores, const Tensor& mask) {
+  require(scores.dim() == 4 && mask.dim() == 3 && scores.size(0) == mask.size(0) &&
+              scores.size(2) == mask.size(1) && scores.size(3) == mask.size(2) &&
+              scores.is_contiguous() && mask.is_contiguous(),
+          "masked_fill", "scores " + shape_str(scores.shape()) + " vs mask " + shape_str(mask.shape()));
+  const int64_t bsz = scores.size(0), h = scores.size(1), plane = scores.size(2) * scores.size(3);
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  for (int64_t b = 0; b < bsz; ++b)
+    for (int64_t hh = 0; hh < h; ++hh) {
+      float* s = scores.data() + (b * h + hh) * plane;
+      const float* mk = mask.data() + b * plane;
+      for (int64_t i = 0; i < plane; ++i)
+        if (mk[i] == 0.0f) s[i] = neg_inf;
+    }
+}
+
+Tensor masked_fill_neg_inf(const Tensor& scores, const Tensor& mask) {
+  Tensor out = scores.clone();
+  masked_fill_neg_inf_inplace(out, mask);
+  return out;
+}
+
+Tensor sinusoidal_positions(int64_t s, int64_t d) {
+  Tensor pe = Tensor::empty({s, d});
+  for (int64_t p = 0; p < s; ++p)
+    for (int64_t c = 0; c < d; ++c) {
+      const int64_t two_i = c - (c % 2);
+      const double angle = static_cast<double>(p) /
+                           std::pow(10000.0, static_cast<double>(two_i) / static_cast<double>(d));
+      pe.data()[p * d + c] = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+    }
+  return pe;
+}
+
+MaskKind parse_mask(std::string_view s) {
+  if (s == "none") return MaskKind::None;
+  if (s == "padding") return MaskKind::Padding;
+  if (s == "causal") return MaskKind::Causal;
+  if (s == "padding+causal") return MaskKind::PaddingCausal;
+  throw ConfigError("--mask: '" + std::string(s) + "' is not one of none, padding, causal, padding+causal");
+}
+
+std::string_view mask_name(MaskKind m) {
+  switch (m) {
+    case MaskKind::None: return "none";
+    case MaskKind::Padding: return "padding";
+    case MaskKind::Causal: return "causal";
+    case MaskKind::PaddingCausal: return "padding+causal";
+  }
+  return "?";
+}
+
+Activation parse_activation(std::string_view s) {
+  if (s == "relu") return Activation::Relu;
+  if (s == "gelu") return Activation::Gelu;
+  throw ConfigError("--activation: '" + std::string(s) + "' is not one of relu, gelu");
+}
+
+std::string_view activation_name(Activation a) { return a == Activation::Relu ? "relu" : "gelu"; }
+
+}  // namespace attnlab

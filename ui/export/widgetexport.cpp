@@ -1,0 +1,61 @@
+#include "export/widgetexport.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+
+namespace attnlab::ui {
+
+namespace {
+
+QImage paintWidget(QWidget* w, double scale) {
+  QImage img(w->size() * scale, QImage::Format_ARGB32_Premultiplied);
+  img.fill(w->palette().color(QPalette::Window));
+  img.setDotsPerMeterX(qRound(96 * scale / 0.0254));
+  img.setDotsPerMeterY(qRound(96 * scale / 0.0254));
+  QPainter p(&img);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.scale(scale, scale);
+  w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+  return img;
+}
+
+}  // namespace
+
+QString saveWidgetPng(QWidget* w, const QString& path, double scale) {
+  if (!w || w->width() <= 0 || w->height() <= 0) return QObject::tr("There is nothing on screen to export.");
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+  if (!paintWidget(w, scale).save(&f, "PNG") || !f.commit())
+    return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+  return {};
+}
+
+QString saveWidgetSvg(QWidget* w, const QString& path) {
+  if (!w || w->width() <= 0 || w->height() <= 0) return QObject::tr("There is nothing on screen to export.");
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+  QSvgGenerator svg;
+  svg.setOutputDevice(&f);
+  svg.setSize(w->size());
+  svg.setViewBox(QRect(QPoint(), w->size()));
+  svg.setTitle(w->windowTitle().isEmpty() ? QObject::tr("Attention Lab view") : w->windowTitle());
+  {
+    QPainter p(&svg);
+    w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+  }
+  if (!f.commit()) return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+  return {};
+}
+
+QString copyWidgetImage(QWidget* w, double scale) {
+  if (!w || w->width() <= 0) return QObject::tr("There is nothing on screen to copy.");
+  QGuiApplication::clipboard()->setImage(paintWidget(w, scale));
+  return {};
+}
+
+}  // namespace attnlab::ui

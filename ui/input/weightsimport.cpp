@@ -1,0 +1,55 @@
+#include "input/weightsimport.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include "io/files.h"
+#include "io/safetensors.h"
+#include "text/errors.h"
+
+namespace attnlab::ui {
+
+ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, const QString& path, const ModelConfig& current) {
+  const std::string origin = name.toStdString();
+  SafetensorsFile f;
+  try {
+    f = parse_safetensors(bytes);
+  } catch (const DataError& e) {
+    throw DataError(origin + ": " + e.what());
+  }
+  ModelConfig cli = current;
+  cli.cross = weights_have_decoder(f);
+  // Without metadata the shapes give the sizes but not the heads: the window's value stands.
+  const std::set<std::string> given = f.metadata.empty() ? std::set<std::string>{"--heads"} : std::set<std::string>{};
+  auto out = std::make_shared<ImportedWeights>();
+  out->loaded = load_weights(f, origin, cli, given);
+  out->name = name;
+  out->path = path;
+  out->bytes = std::move(bytes);
+  return out;
+}
+
+void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
+  const ModelConfig& f = loaded.cfg;
+  cfg.d_model = f.d_model, cfg.heads = f.heads, cfg.d_ff = f.d_ff, cfg.layers = f.layers;
+  cfg.norm = f.norm, cfg.activation = f.activation, cfg.positional = f.positional;
+  cfg.eps = f.eps, cfg.seed = f.seed;
+  if (loaded.weights.vocab() && loaded.weights.vocab()->mask) cfg.mask = f.mask;
+}
+
+ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current) {
+  // A shipped model is a Qt resource (":/models/…"); anything else goes through core's reader:
+  // a regular file within the size limit, or a message naming it (a FIFO or a device in the
+  // settings or a session never blocks the window).
+  std::string bytes;
+  if (path.startsWith(QLatin1String(":/"))) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) throw DataError("weights file '" + path.toStdString() + "': no such file");
+    bytes = f.readAll().toStdString();
+  } else {
+    bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, "weights file");
+  }
+  return importWeightsBytes(std::move(bytes), QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath(), current);
+}
+
+}  // namespace attnlab::ui

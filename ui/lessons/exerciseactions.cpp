@@ -1,0 +1,67 @@
+// MainWindow's side of the exercises: the dock, and what starting, answering and leaving an
+// exercise does to the window (the setup loaded, a shape concealed, a bug planted).
+#include <QDockWidget>
+#include <QScrollArea>
+
+#include "input/inputpanel.h"
+#include "lessons/exercisepanel.h"
+#include "step/steppanel.h"
+#include "window/mainwindow.h"
+
+namespace attnlab::ui {
+
+void MainWindow::buildExercises(QDockWidget* besides) {
+  const QString group = settingsKey_ == QLatin1String("main") ? QStringLiteral("exercises") : settingsKey_ + QStringLiteral("/exercises");
+  exercises_ = new ExercisePanel(group);
+  exerciseDock_ = new QDockWidget(tr("Exercises"), this);
+  exerciseDock_->setObjectName(QStringLiteral("exerciseDock"));
+  auto* scroll = new QScrollArea;  // the feedback and the mask grid can outgrow a short screen
+  scroll->setWidget(exercises_);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  exerciseDock_->setWidget(scroll);
+  addDockWidget(Qt::RightDockWidgetArea, exerciseDock_);
+  tabifyDockWidget(besides, exerciseDock_);
+  besides->raise();
+  exerciseDock_->hide();  // View → Exercises (Ctrl+E) shows it; restoreState may too
+
+  connect(exercises_, &ExercisePanel::started, this, &MainWindow::startExercise);
+  connect(exercises_, &ExercisePanel::answeredOrRevealed, this, [this] {
+    panel_->setConcealed({});
+    if (!exerciseHideFaults_) return;
+    exerciseHideFaults_ = false;
+    send(lastRequest_);  // the same run, now with its faulty steps labelled
+  });
+  connect(exercises_, &ExercisePanel::stopped, this, [this] {
+    panel_->setConcealed({});
+    exerciseHideFaults_ = false;
+    if (exerciseFaults_.empty()) return;
+    exerciseFaults_.clear();
+    send(inputs_->currentRequest());  // the same inputs without the bug
+  });
+}
+
+void MainWindow::send(Request r) {
+  r.cfg.faults.insert(exerciseFaults_.begin(), exerciseFaults_.end());
+  r.hideFaults = exerciseHideFaults_;
+  lastRequest_ = r;
+  controller_->request(r);
+}
+
+void MainWindow::startExercise(const Request& setup, const QString& concealStep, bool hasSetup) {
+  exerciseFaults_ = setup.cfg.faults;
+  exerciseHideFaults_ = setup.hideFaults;
+  panel_->setConcealed(concealStep);
+  if (!concealStep.isEmpty()) currentId_ = concealStep.toStdString();
+  if (!hasSetup) return;  // a mask exercise without a model: the grid is all there is
+  inputs_->restore(setup, true);
+  Request r = setup;
+  r.backend = inputs_->backendKind();
+  send(r);  // exactly the setup (the knobs do not show every field)
+}
+
+void MainWindow::resetExerciseProgress() {
+  exercises_->resetProgress();
+}
+
+}  // namespace attnlab::ui

@@ -1,0 +1,281 @@
+#include "step/steppanel.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "step/shapediagram.h"
+#include "step/tensorview.h"
+#include "text/tokenizer.h"
+#include "views/chartspanel.h"
+#include "views/heatmapgrid.h"
+#include "views/lineview.h"
+#include "views/maskcompare.h"
+#include "views/modelview.h"
+#include "views/neuronview.h"
+#include "words/language.h"
+#include "words/stepnames.h"
+#include "words/steptext.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+QLabel* label(const QString& object, bool wrap = true) {
+  auto* l = new QLabel;
+  l->setObjectName(object);
+  l->setWordWrap(wrap);
+  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return l;
+}
+
+// A view in its own scroll area, so that one wide view does not widen every tab (a tab widget is
+// as wide as its widest page).
+QScrollArea* scrolled(QWidget* view) {
+  auto* area = new QScrollArea;
+  area->setWidget(view);
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  return area;
+}
+
+// Attention matrices (B, H, Tq, Tk) are shown as per-head heatmaps: the block's own, and a
+// variant's (B, H, T, T) patterns and weights (not its walk-throughs' partial score blocks).
+bool isAttentionMatrix(const std::string& id) {
+  if (id.find(".variant.") != std::string::npos) {
+    for (const char* s : {".pattern", ".weights", ".row_pattern", ".row_weights", ".col_pattern", ".col_weights",
+                          ".effective", ".quadratic"})
+      if (id.ends_with(s)) return true;
+    return false;
+  }
+  for (const char* s : {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview"})
+    if (id.ends_with(s)) return true;
+  return false;
+}
+
+}  // namespace
+
+StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  v->addWidget(buildHeader());
+  grid_ = new HeatmapGrid;
+  values_ = new TensorView;
+  stack_ = new QStackedWidget;
+  stack_->addWidget(grid_);
+  stack_->addWidget(values_);
+  lines_ = new LineView;
+  model_ = new ModelView;
+  neuron_ = new NeuronView;
+  masks_ = new MaskComparison;
+  charts_ = new ChartsPanel;
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName(QStringLiteral("views"));
+  tabs_->setAccessibleName(tr("Views of the step"));
+  tabs_->tabBar()->setAccessibleName(tr("View"));
+  tabs_->addTab(stack_, tr("Values"));
+  tabs_->addTab(scrolled(lines_), tr("Lines"));
+  tabs_->addTab(scrolled(model_), tr("Model view"));
+  tabs_->addTab(scrolled(neuron_), tr("Neuron view"));
+  tabs_->addTab(scrolled(masks_), tr("Mask comparison"));
+  tabs_->addTab(scrolled(charts_), tr("Charts"));
+  v->addWidget(tabs_, 1);
+  concealNote_ = label(QStringLiteral("concealNote"));
+  styleHeader();
+  concealNote_->setText(tr("This step's shape is the exercise: its values, code line and shape are hidden until you "
+                           "answer in the exercise panel."));
+  concealNote_->hide();
+  v->addWidget(concealNote_);
+
+  connect(sentence_, &QComboBox::currentIndexChanged, this, [this](int b) {
+    sel_.batch = std::max(0, b);
+    refreshValues();
+    refreshTab();
+  });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] { refreshTab(); });
+  connect(grid_, &HeatmapGrid::headEnlarged, this, [this](int h) {
+    if (h >= 0) sel_.head = h;
+  });
+  connect(charts_, &ChartsPanel::headChosen, this, &StepPanel::setHead);
+  connect(charts_, &ChartsPanel::queryChosen, this, &StepPanel::setQuery);
+  connect(neuron_, &NeuronView::queryChosen, this, &StepPanel::setQuery);
+  connect(lines_, &LineView::queryChosen, this, &StepPanel::setQuery);
+  connect(model_, &ModelView::blockChosen, this, [this](const QString& block, int head) {
+    sel_.head = head;
+    emit stepRequested(block + QStringLiteral(".weights"));
+  });
+}
+
+void StepPanel::styleHeader() {
+  QFont big = font();
+  big.setPointSizeF(font().pointSizeF() * 1.35);
+  big.setBold(true);
+  location_->setFont(big);
+  QFont f = font();
+  f.setPointSizeF(font().pointSizeF() * 1.2);
+  formula_->setFont(f);
+  QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  fixed.setPointSizeF(font().pointSizeF());
+  code_->setFont(fixed);
+  change_->setFont(font());  // a label with a style sheet does not follow its parent's font
+  const bool dark = palette().color(QPalette::Window).lightness() < 128;  // Qt 6.4: judge by the palette
+  QFont prose = font();
+  prose.setPointSizeF(font().pointSizeF() * 1.1);
+  explain_->setFont(prose);
+  explain_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #e8e8e8; background: #2a3340; padding: 6px 8px; border-left: 4px solid #6fa8dc; }")
+                               : QStringLiteral("QLabel { color: #1a1a1a; background: #eef4fb; padding: 6px 8px; border-left: 4px solid #3d7cc9; }"));
+  change_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #8cc4ff; }") : QStringLiteral("QLabel { color: #1d4f91; }"));
+  if (concealNote_) {
+    concealNote_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; color: %1; padding: 12px; }")
+                                    .arg(dark ? QStringLiteral("#ffb454") : QStringLiteral("#8a4b00")));
+    concealNote_->setFont(font());
+  }
+}
+
+void StepPanel::changeEvent(QEvent* event) {
+  if (location_ && (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)) styleHeader();
+  QWidget::changeEvent(event);
+}
+
+QWidget* StepPanel::buildHeader() {
+  auto* header = new QWidget;
+  auto* v = new QVBoxLayout(header);
+  v->setContentsMargins(0, 0, 0, 0);
+  location_ = label(QStringLiteral("location"));
+  title_ = label(QStringLiteral("title"));
+  formula_ = label(QStringLiteral("formula"));
+  code_ = label(QStringLiteral("code"));
+  code_->setStyleSheet(QStringLiteral("QLabel { background: #f3f3f3; color: #202020; padding: 6px; border-radius: 4px; }"));
+  change_ = label(QStringLiteral("change"));
+  explain_ = label(QStringLiteral("explanation"));
+  timing_ = label(QStringLiteral("timing"));
+  styleHeader();
+  diagram_ = new ShapeDiagram;
+  sentence_ = new QComboBox;
+  sentence_->setObjectName(QStringLiteral("sentence"));
+  for (QWidget* w : std::initializer_list<QWidget*>{location_, explain_, title_, formula_, code_, change_, diagram_}) v->addWidget(w);
+  auto* row = new QHBoxLayout;
+  row->addWidget(new QLabel(tr("Sentence:")));
+  row->addWidget(sentence_, 1);
+  row->addWidget(timing_);
+  v->addLayout(row);
+  return header;
+}
+
+void StepPanel::setStep(TraceResultPtr result, int index) {
+  const bool newResult = result != sel_.result;
+  sel_.result = std::move(result);
+  sel_.stepIndex = index;
+  if (!sel_.result || index < 0 || index >= static_cast<int>(sel_.result->trace.steps().size())) return;
+  const Step& s = sel_.result->trace.steps()[static_cast<size_t>(index)];
+  const std::string block = focusBlock(sel_.result->trace, s.info.id);
+  if (block != sel_.block) sel_.query = 0;
+  sel_.block = block;
+  sel_.head = std::clamp(sel_.head, 0, static_cast<int>(sel_.result->cfg.heads) - 1);
+  location_->setText(StepNames::location(sel_.result->trace, index));
+  title_->setText(tr("Step id: %1").arg(QString::fromStdString(s.info.id)));
+  formula_->setText(StepText::formula(s.info));
+  explain_->setText(StepText::explanation(s.info.id));
+  code_->setText(QString::fromStdString(s.info.code));
+  change_->setText(StepNames::whatChanged(sel_.result->trace, index));
+  const bool hidden = !concealed_.isEmpty() && QString::fromStdString(s.info.id) == concealed_;
+  if (hidden) {
+    formula_->setText(tr("(formula hidden: it names the axes)"));
+    code_->setText(tr("# hidden until you answer"));
+    change_->setText(tr("What this step computes is the question."));
+    explain_->clear();
+  }
+  const bool readsHidden = std::any_of(s.info.bindings.begin(), s.info.bindings.end(), [this](const auto& bind) {
+    return !concealed_.isEmpty() && QString::fromStdString(bind.source) == concealed_;
+  });
+  if (readsHidden) change_->setText(tr("(The sentence about the sizes is hidden: it would give the exercise away.)"));
+  tabs_->setVisible(!hidden);
+  concealNote_->setVisible(hidden);
+  diagram_->setConcealed(concealed_.toStdString());
+  diagram_->setStep(sel_.result, index);
+  if (newResult) {
+    const int keep = sentence_->currentIndex();
+    sentence_->blockSignals(true);
+    sentence_->clear();
+    const auto& rows = sel_.result->batch.text.tokens;
+    for (size_t b = 0; b < rows.size(); ++b) {
+      QString preview;
+      for (const auto& t : rows[b])
+        if (t != kPadToken) preview += QString::fromStdString(t) + QLatin1Char(' ');
+      sentence_->addItem(tr("%1: %2").arg(b + 1).arg(preview.left(60).trimmed()));
+    }
+    sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
+    sentence_->blockSignals(false);
+    sel_.batch = std::max(0, sentence_->currentIndex());
+    timing_->setText(tr("%1 ms").arg(sel_.result->forward_ms, 0, 'f', 1));
+    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(Language::device(sel_.result->device)));
+  }
+  refreshValues();
+  refreshTab();
+}
+
+void StepPanel::refreshValues() {
+  if (!sel_.result || sel_.stepIndex < 0) return;
+  const Step& s = sel_.result->trace.steps()[static_cast<size_t>(sel_.stepIndex)];
+  if (isAttentionMatrix(s.info.id) && s.tensor.dim() == 4) {
+    grid_->setStep(sel_.result, sel_.stepIndex, sel_.batch);
+    stack_->setCurrentWidget(grid_);
+  } else {
+    values_->setStep(sel_.result, sel_.stepIndex, sel_.batch);
+    stack_->setCurrentWidget(values_);
+  }
+}
+
+void StepPanel::refreshTab() {
+  if (!sel_.valid()) return;
+  switch (tabs_->currentIndex()) {
+    case LinesTab: lines_->setSelection(sel_); break;
+    case ModelTab: model_->setSelection(sel_); break;
+    case NeuronTab: neuron_->setSelection(sel_); break;
+    case MasksTab: masks_->setSelection(sel_); break;
+    case ChartsTab: charts_->setSelection(sel_); break;
+    default: break;
+  }
+}
+
+void StepPanel::setHead(int head) {
+  if (head == sel_.head) return;  // views echo the selection back while updating
+  sel_.head = head;
+  refreshTab();
+}
+
+void StepPanel::setQuery(int query) {
+  if (query == sel_.query) return;
+  sel_.query = query;
+  refreshTab();
+}
+
+void StepPanel::setConcealed(const QString& id) {
+  concealed_ = id;
+  if (sel_.result) setStep(sel_.result, sel_.stepIndex);
+}
+
+QString StepPanel::locationText() const { return location_->text(); }
+QString StepPanel::formulaText() const { return formula_->text(); }
+QString StepPanel::codeText() const { return code_->text(); }
+QString StepPanel::changeText() const { return change_->text(); }
+bool StepPanel::showingHeatmaps() const { return stack_->currentWidget() == grid_; }
+namespace {
+const QStringList kTabIds = {QStringLiteral("values"), QStringLiteral("lines"),  QStringLiteral("model"),
+                             QStringLiteral("neuron"), QStringLiteral("masks"), QStringLiteral("charts")};
+}  // namespace
+
+QString StepPanel::currentTabId() const { return kTabIds.value(tabs_->currentIndex(), kTabIds[0]); }
+void StepPanel::setCurrentTabId(const QString& id) { tabs_->setCurrentIndex(std::max<int>(0, kTabIds.indexOf(id))); }
+
+int StepPanel::sentence() const { return sentence_->currentIndex(); }
+void StepPanel::setSentence(int b) { sentence_->setCurrentIndex(b); }
+
+}  // namespace attnlab::ui

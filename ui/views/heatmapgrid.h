@@ -1,0 +1,80 @@
+// The attention heatmaps of one step (scores, masked scores or weights; (B, H, Tq, Tk)) for one
+// sentence of the batch: one HeatmapView per head in a grid, a shared colour legend, click a head
+// to enlarge it (Esc or "All heads" to go back), hover a cell for query token, key token, raw
+// score (qk), scaled score, and weight — read from the sibling steps of the same block.
+#pragma once
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+#include "views/colormap.h"
+#include "window/traceresult.h"
+
+class QLabel;
+class QGridLayout;
+class QPushButton;
+
+namespace attnlab::ui {
+
+class HeatmapView;
+class ColorLegend;
+
+class HeatmapGrid : public QWidget {
+  Q_OBJECT
+ public:
+  explicit HeatmapGrid(QWidget* parent = nullptr);
+
+  // stepIndex into result->trace.steps(); the step must be 4-D (B, H, Tq, Tk).
+  void setStep(TraceResultPtr result, int stepIndex, int batchIndex);
+  void enlargeHead(int head);  // -1 = show all heads
+  int enlargedHead() const { return enlarged_; }
+  int headCount() const;
+  HeatmapView* headView(int head) const;  // the view showing that head (the large one when enlarged)
+  QString hoverText() const;               // the last hover description (for tests)
+  // The text shown for cell (query i, key j) of a head: tokens, raw score, scaled score, weight.
+  QString describeCell(int head, int i, int j) const;
+
+ signals:
+  void headEnlarged(int head);
+
+ protected:
+  void keyPressEvent(QKeyEvent*) override;
+
+ private:
+  void rebuild();
+  void loadMask(const std::string& id, size_t n);
+  void clearViews();
+  void loadTokens(const std::string& id);
+  void fillView(HeatmapView* view, int head, bool labels) const;
+  void onHover(int head, int row, int col);
+  void updateNote();
+  QString explain() const;  // fully masked rows (NaN weights), other NaNs, masked keys
+  QString defaultInfo() const;
+  const Step* shownStep() const;
+  const Tensor* sibling(const std::string& name) const;  // `<block>.<name>`, same shape, or null
+  // Element (batch_, head, i, j) of the sibling step `<block>.<name>`; false when absent.
+  bool siblingValue(const std::string& name, int head, int i, int j, float* out) const;
+  float shown(int head, int i, int j) const;  // (H, Tq, Tk) of the chosen sentence
+
+  TraceResultPtr result_;
+  int step_ = -1, batch_ = 0, enlarged_ = -1;
+  std::vector<HeatmapView*> views_;
+  QGridLayout* grid_ = nullptr;
+  QWidget* gridHost_ = nullptr;
+  HeatmapView* large_ = nullptr;
+  QPushButton* back_ = nullptr;
+  QLabel* info_ = nullptr;
+  QLabel* note_ = nullptr;
+  ColorLegend* legend_ = nullptr;
+  QLabel* caption_ = nullptr;
+  QString hoverText_, explanation_;
+  std::vector<char> masked_;  // (H, Tq, Tk): −∞ in the block's masked_scores step
+  std::vector<float> data_;  // (H, Tq, Tk): the shown step for sentence batch_
+  int heads_ = 0, tq_ = 0, tk_ = 0;
+  std::vector<std::string> queryTokens_, keyTokens_;  // Tq and Tk labels
+  ColorMap map_;
+};
+
+}  // namespace attnlab::ui

@@ -1,0 +1,332 @@
+#include "views/heatmapview.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "words/qtstrings.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr double kMaxAspect = 1.0;  // square cells: a tall thin heatmap reads as a different matrix
+
+double longest(const QFontMetricsF& fm, const std::vector<std::string>& labels) {
+  double w = 0;
+  for (const auto& s : labels) w = std::max(w, fm.horizontalAdvance(QString::fromStdString(s)));
+  return std::ceil(w);
+}
+
+double snap(double cell) { return cell >= 3 ? std::floor(cell) : cell; }  // equal, crisp cells
+
+}  // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  policy.setHeightForWidth(true);
+  setSizePolicy(policy);
+}
+
+void HeatmapView::setMatrix(const float* values, int rows, int cols, const std::vector<std::string>& rowLabels,
+                            const std::vector<std::string>& colLabels, const ColorMap& map) {
+  rows_ = std::max(0, rows);
+  cols_ = std::max(0, cols);
+  values_.assign(values, values + static_cast<size_t>(rows_) * cols_);
+  rowLabels_ = shownTokens(rowLabels);  // a 1 MiB token is drawn as its first 40 characters
+  colLabels_ = shownTokens(colLabels);
+  longestRow_ = longestCol_ = -1;
+  map_ = map;
+  hover_ = {-1, -1};
+  rebuildImage();
+  updateGeometry();
+  update();
+}
+
+void HeatmapView::setTitle(const QString& title) {
+  title_ = title;
+  rebuildImage();
+  update();
+}
+
+void HeatmapView::setShowLabels(bool on) {
+  showLabels_ = on;
+  rebuildImage();
+  updateGeometry();
+  update();
+}
+
+void HeatmapView::setHighlighted(bool on) {
+  highlighted_ = on;
+  update();
+}
+
+// Title on top; row labels left of the cells, column labels below them (vertical when they do
+// not fit across a cell); the downsampling note at the bottom.
+HeatmapView::Geometry HeatmapView::geometry() const {
+  Geometry g;
+  if (rows_ == 0 || cols_ == 0) return g;
+  const QFontMetricsF fm(font());
+  const double lh = fm.height(), pad = std::ceil(lh / 4);
+  const double top = title_.isEmpty() ? pad : lh + 2 * pad;
+  g.labelW = std::max(3 * lh, std::min(fm.averageCharWidth() * 10, width() * 0.3));
+  const bool rowsOn = showLabels_ && !rowLabels_.empty(), colsOn = showLabels_ && !colLabels_.empty();
+  const double rowW = rowsOn ? std::min(g.labelW, longestLabel(true)) + pad : 0;
+  const double colW = colsOn ? std::min(g.labelW, longestLabel(false)) : 0;
+  const double left = pad + rowW, availW = std::max(1.0, width() - left - pad);
+  g.colRotated = colsOn && colW + pad > availW / cols_;
+  const double colH = colsOn ? (g.colRotated ? colW : lh) + pad : 0;
+  double availH = std::max(1.0, height() - top - colH - pad);
+  g.downsample = cols_ > availW || rows_ > availH;
+  if (g.downsample) availH = std::max(1.0, availH - lh);
+  double cw = availW / cols_, ch = availH / rows_;
+  cw = snap(std::min(cw, ch * kMaxAspect));
+  ch = snap(std::min(ch, cw * kMaxAspect));
+  g.plot = QRectF(std::round(left + (availW - cw * cols_) / 2), top, cw * cols_, ch * rows_);
+  g.rowStep = std::max(1, static_cast<int>(std::ceil(lh / ch)));
+  g.colStep = std::max(1, static_cast<int>(std::ceil((g.colRotated ? lh : colW + pad) / cw)));
+  return g;
+}
+
+double HeatmapView::longestLabel(bool rows) const {
+  if (measuredFont_ != font()) {
+    measuredFont_ = font();
+    longestRow_ = longestCol_ = -1;
+  }
+  double& w = rows ? longestRow_ : longestCol_;
+  if (w < 0) w = longest(QFontMetricsF(font()), rows ? rowLabels_ : colLabels_);
+  return w;
+}
+
+QRectF HeatmapView::plotRect() const { return geometry().plot; }
+
+QPoint HeatmapView::cellAt(QPointF pos) const {
+  const QRectF plot = plotRect();
+  if (rows_ == 0 || cols_ == 0 || !plot.contains(pos)) return {-1, -1};
+  const int c = std::clamp(static_cast<int>((pos.x() - plot.left()) / plot.width() * cols_), 0, cols_ - 1);
+  const int r = std::clamp(static_cast<int>((pos.y() - plot.top()) / plot.height() * rows_), 0, rows_ - 1);
+  return {c, r};
+}
+
+QRectF HeatmapView::cellRect(int r, int c) const {
+  const QRectF plot = plotRect();
+  if (rows_ == 0 || cols_ == 0) return {};
+  const double cw = plot.width() / cols_, ch = plot.height() / rows_;
+  return {plot.left() + c * cw, plot.top() + r * ch, cw, ch};
+}
+
+// Mean of the finite cells of rows [r0, r1) × cols [c0, c1); any NaN wins (it is a bug worth
+// seeing), a block with only −∞ stays masked.
+QRgb HeatmapView::cellColor(int r0, int r1, int c0, int c1) const {
+  double sum = 0;
+  long long n = 0;
+  bool nan = false;
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c) {
+      const float v = values_[static_cast<size_t>(r) * cols_ + c];
+      if (std::isnan(v)) nan = true;
+      else if (std::isfinite(v)) sum += v, ++n;
+    }
+  if (nan) return ColorMap::nanColor().rgb();
+  if (n == 0) return ColorMap::maskedColor().rgb();
+  return map_.color(sum / static_cast<double>(n)).rgb();
+}
+
+// One pixel per cell, or one pixel per block of cells when there are more cells than pixels.
+void HeatmapView::rebuildImage() {
+  const Geometry g = geometry();
+  downsampled_ = g.downsample;
+  setAccessibleDescription(downsampled_ ? tr("downsampled from %1×%2").arg(rows_).arg(cols_) : QString());
+  if (rows_ == 0 || cols_ == 0) {
+    image_ = QImage();
+    return;
+  }
+  const int w = g.downsample ? std::clamp(static_cast<int>(g.plot.width()), 1, cols_) : cols_;
+  const int h = g.downsample ? std::clamp(static_cast<int>(g.plot.height()), 1, rows_) : rows_;
+  image_ = QImage(w, h, QImage::Format_RGB32);
+  const QRgb hatchBase = ColorMap::maskedColor().rgb(), hatchLine = qRgb(0x4a, 0x4a, 0x4a);
+  for (int y = 0; y < h; ++y) {
+    auto* line = reinterpret_cast<QRgb*>(image_.scanLine(y));
+    const int r0 = static_cast<int>(static_cast<long long>(y) * rows_ / h);
+    const int r1 = std::max(r0 + 1, static_cast<int>(static_cast<long long>(y + 1) * rows_ / h));
+    for (int x = 0; x < w; ++x) {
+      const int c0 = static_cast<int>(static_cast<long long>(x) * cols_ / w);
+      const int c1 = std::max(c0 + 1, static_cast<int>(static_cast<long long>(x + 1) * cols_ / w));
+      line[x] = cellColor(r0, r1, c0, c1);
+      if (g.downsample && line[x] == hatchBase && (x + y) % 6 == 0) line[x] = hatchLine;  // image ≈ screen px
+    }
+  }
+}
+
+void HeatmapView::setMaskedCells(std::vector<char> masked) {
+  masked_ = masked.size() == values_.size() ? std::move(masked) : std::vector<char>{};
+  update();
+}
+
+bool HeatmapView::cellMasked(int r, int c) const {
+  const float v = value(r, c);
+  return (std::isinf(v) && v < 0) || (!masked_.empty() && masked_[static_cast<size_t>(r) * cols_ + c]);
+}
+
+void HeatmapView::paintMarks(QPainter& p, const QRectF& plot) const {
+  if (downsampled_ || plot.width() / cols_ < 4 || plot.height() / rows_ < 4) return;  // colour only
+  for (int r = 0; r < rows_; ++r)
+    for (int c = 0; c < cols_; ++c) {
+      const float v = value(r, c);
+      if (std::isnan(v))
+        ColorLegend::paintNanMark(p, cellRect(r, c));
+      else if (cellMasked(r, c))
+        ColorLegend::paintMaskedMark(p, cellRect(r, c));
+    }
+}
+
+void HeatmapView::paintLabels(QPainter& p, const Geometry& g) const {
+  if (!showLabels_) return;
+  const QFontMetricsF fm(font());
+  const double lh = fm.height(), pad = std::ceil(lh / 4);
+  auto text = [&](const std::string& s) {
+    return fm.elidedText(QString::fromStdString(s), Qt::ElideRight, g.labelW);
+  };
+  const int nr = std::min<int>(rows_, static_cast<int>(rowLabels_.size()));
+  for (int r = 0; r < nr; r += g.rowStep) {
+    const double y = cellRect(r, 0).center().y();
+    p.drawText(QRectF(0, y - lh / 2, g.plot.left() - pad, lh), Qt::AlignRight | Qt::AlignVCenter,
+               text(rowLabels_[r]));
+  }
+  const int nc = std::min<int>(cols_, static_cast<int>(colLabels_.size()));
+  for (int c = 0; c < nc; c += g.colStep) {
+    const double x = cellRect(0, c).center().x(), y = g.plot.bottom() + pad / 2;
+    if (!g.colRotated) {
+      const double w = g.plot.width() / cols_ * g.colStep;
+      p.drawText(QRectF(x - w / 2, y, w, lh), Qt::AlignHCenter | Qt::AlignTop, text(colLabels_[c]));
+      continue;
+    }
+    p.save();  // vertical, reading upwards, ending just under the cells
+    p.translate(x, y);
+    p.rotate(-90);
+    p.drawText(QRectF(-g.labelW, -lh / 2, g.labelW, lh), Qt::AlignRight | Qt::AlignVCenter, text(colLabels_[c]));
+    p.restore();
+  }
+}
+
+// A thin two-tone outline (black outside, white inside): visible on every colour of the map.
+void HeatmapView::paintHover(QPainter& p) const {
+  if (hover_.x() < 0 || hover_.y() < 0 || hover_.y() >= rows_ || hover_.x() >= cols_) return;
+  QRectF r = cellRect(hover_.y(), hover_.x());
+  if (r.width() < 3) r.adjust(-(3 - r.width()) / 2, 0, (3 - r.width()) / 2, 0);
+  if (r.height() < 3) r.adjust(0, -(3 - r.height()) / 2, 0, (3 - r.height()) / 2);
+  p.save();
+  p.setBrush(Qt::NoBrush);
+  p.setPen(QPen(Qt::black, 1));
+  p.drawRect(r.adjusted(-1, -1, 0, 0));
+  p.setPen(QPen(Qt::white, 1));
+  p.drawRect(r.adjusted(0, 0, -1, -1));
+  p.restore();
+}
+
+void HeatmapView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setFont(font());
+  const QColor text = palette().color(QPalette::WindowText);
+  const QFontMetricsF fm(font());
+  const double lh = fm.height(), pad = std::ceil(lh / 4);
+  if (highlighted_) {
+    p.setPen(QPen(palette().color(QPalette::Highlight), 3));
+    p.drawRect(QRectF(rect()).adjusted(1.5, 1.5, -1.5, -1.5));
+  }
+  p.setPen(text);
+  if (!title_.isEmpty()) {
+    QFont bold = font();
+    bold.setBold(true);
+    p.setFont(bold);
+    const QString t = QFontMetricsF(bold).elidedText(title_, Qt::ElideRight, width() - 2 * pad);
+    p.drawText(QRectF(pad, pad, width() - 2 * pad, lh), Qt::AlignHCenter | Qt::AlignVCenter, t);
+    p.setFont(font());
+  }
+  if (image_.isNull()) return;
+  const Geometry g = geometry();
+  p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+  p.drawImage(g.plot, image_);
+  paintMarks(p, g.plot);
+  p.setPen(palette().color(QPalette::Mid));
+  p.drawRect(g.plot.adjusted(-0.5, -0.5, 0.5, 0.5));
+  p.setPen(text);
+  paintLabels(p, g);
+  if (downsampled_) {
+    QFont italic = font();
+    italic.setItalic(true);
+    p.setFont(italic);
+    const QFontMetrics fm(italic);  // the note shortened to the view's width, never clipped
+    QString note = accessibleDescription();
+    if (fm.horizontalAdvance(note) > width()) note = tr("%1×%2, averaged").arg(rows_).arg(cols_);
+    p.drawText(QRectF(0, height() - lh - pad / 2, width(), lh), Qt::AlignCenter,
+               fm.elidedText(note, Qt::ElideRight, width()));
+  }
+  paintHover(p);
+}
+
+QSize HeatmapView::sizeHint() const {
+  const QFontMetrics fm = fontMetrics();
+  const int lh = fm.height(), cell = lh + lh / 2;
+  const int labels = showLabels_ ? 8 * fm.averageCharWidth() : 0;
+  const int w = std::clamp(cols_ * cell + labels + lh, 12 * lh, 40 * lh);
+  const int h = std::clamp(rows_ * cell + (showLabels_ ? 3 : 2) * lh + labels, 10 * lh, 30 * lh);
+  return {w, h};
+}
+
+int HeatmapView::heightForWidth(int w) const {
+  const QFontMetricsF fm(font());
+  const double lh = fm.height(), pad = std::ceil(lh / 4);
+  const double top = title_.isEmpty() ? pad : lh + 2 * pad;
+  const bool rowsOn = showLabels_ && !rowLabels_.empty(), colsOn = showLabels_ && !colLabels_.empty();
+  const double labelW = std::max(3 * lh, std::min(fm.averageCharWidth() * 10, w * 0.3));
+  const double rowW = rowsOn ? std::min(labelW, longestLabel(true)) + pad : 0;
+  const double colW = colsOn ? std::min(labelW, longestLabel(false)) : 0;
+  const double availW = std::max(1.0, w - 2 * pad - rowW), cell = availW / cols_;
+  const double colH = colsOn ? (colW + pad > cell ? colW : lh) + pad : 0;
+  const double extra = (cols_ > availW || rows_ > 4000) ? lh : 0;  // the "downsampled" note
+  return static_cast<int>(std::ceil(top + cell * rows_ + colH + pad + extra));
+}
+
+QSize HeatmapView::minimumSizeHint() const {
+  const int lh = fontMetrics().height();
+  return {7 * lh, 6 * lh};
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* e) {
+  const QPoint cell = cellAt(e->position());
+  if (cell == hover_) return;
+  hover_ = cell;
+  update();
+  emit cellHovered(cell.y(), cell.x());
+}
+
+void HeatmapView::leaveEvent(QEvent*) {
+  if (hover_ == QPoint(-1, -1)) return;
+  hover_ = {-1, -1};
+  update();
+  emit cellHovered(-1, -1);
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* e) {
+  if (e->button() == Qt::LeftButton && rect().contains(e->position().toPoint())) emit clicked();
+}
+
+void HeatmapView::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::FontChange) {
+    rebuildImage();
+    updateGeometry();
+  }
+  QWidget::changeEvent(e);
+}
+
+void HeatmapView::resizeEvent(QResizeEvent*) {
+  const Geometry g = geometry();
+  const bool sameSize = !g.downsample && !downsampled_;  // one pixel per cell either way
+  if (!sameSize) rebuildImage();
+}
+
+}  // namespace attnlab::ui

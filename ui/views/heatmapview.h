@@ -1,0 +1,91 @@
+// One matrix as a heatmap: painted from a QImage (not a widget per cell), tokens on both axes
+// (labels thin out instead of overlapping), masked (−∞) cells hatched, NaN cells marked, large
+// matrices downsampled with a visible note. Hover reports the cell.
+#pragma once
+
+#include <QImage>
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+#include "views/colormap.h"
+
+namespace attnlab::ui {
+
+class HeatmapView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit HeatmapView(QWidget* parent = nullptr);
+
+  // values: rows × cols, row-major (copied). rowLabels/colLabels may be empty.
+  void setMatrix(const float* values, int rows, int cols, const std::vector<std::string>& rowLabels,
+                 const std::vector<std::string>& colLabels, const ColorMap& map);
+  void setTitle(const QString& title);
+  // Cells to hatch as masked even where their value is finite (the weights after masking are 0,
+  // the scores before it still hold numbers): rows × cols flags, or empty for none.
+  void setMaskedCells(std::vector<char> masked);
+  bool cellMasked(int r, int c) const;
+  void setShowLabels(bool on);  // off for thumbnails
+  void setHighlighted(bool on);
+
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+  float value(int r, int c) const { return values_.at(static_cast<size_t>(r) * cols_ + c); }
+  // The cell under a widget position as QPoint(x = column, y = row), or (-1, -1).
+  QPoint cellAt(QPointF pos) const;
+  // The widget-space rectangle of cell (r, c) (for tests and hover marks).
+  QRectF cellRect(int r, int c) const;
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+  // Square cells: the height follows the width, so a grid of heads does not leave tall gaps.
+  bool hasHeightForWidth() const override { return rows_ > 0 && cols_ > 0; }
+  int heightForWidth(int w) const override;
+
+ signals:
+  void cellHovered(int row, int col);  // (-1, -1) when leaving
+  void clicked();
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  void leaveEvent(QEvent*) override;
+  void mouseReleaseEvent(QMouseEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+
+ private:
+  void changeEvent(QEvent*) override;  // a new font (zoom) moves labels and may change downsampling
+
+  // Where everything goes for the current size, font and matrix.
+  struct Geometry {
+    QRectF plot;                  // the cells
+    int rowStep = 1, colStep = 1; // label every k-th row / column so labels never overlap
+    bool colRotated = false;      // column labels drawn vertically
+    double labelW = 0;            // longest label allowed (elided beyond)
+    bool downsample = false;      // more cells than pixels
+  };
+  Geometry geometry() const;
+  // The widest row (or column) label at the current font: measured once per matrix and font, as a
+  // trained model's vocabulary axis has thousands of labels and geometry() runs for every cell rect.
+  double longestLabel(bool rows) const;
+  QRectF plotRect() const;
+  void rebuildImage();
+  QRgb cellColor(int r0, int r1, int c0, int c1) const;  // one image pixel for a block of cells
+  void paintMarks(QPainter& p, const QRectF& plot) const;  // hatch masked, mark NaN
+  void paintLabels(QPainter& p, const Geometry& g) const;
+  void paintHover(QPainter& p) const;
+
+  std::vector<float> values_;
+  std::vector<char> masked_;  // rows × cols, or empty
+  int rows_ = 0, cols_ = 0;
+  std::vector<std::string> rowLabels_, colLabels_;
+  ColorMap map_;
+  QImage image_;
+  QString title_;
+  bool showLabels_ = true, highlighted_ = false, downsampled_ = false;
+  QPoint hover_{-1, -1};
+  mutable QFont measuredFont_;
+  mutable double longestRow_ = -1, longestCol_ = -1;  // -1: not measured for this matrix and font
+};
+
+}  // namespace attnlab::ui

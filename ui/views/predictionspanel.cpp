@@ -1,0 +1,161 @@
+#include "views/predictionspanel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "input/samplemodels.h"
+#include "window/smallwidgets.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+QString text(const std::string& s) { return QString::fromStdString(s); }
+
+// A language model's most telling guess: after the last word. After a closing full stop there is
+// nothing to guess (the models have no end-of-text token), so the position before it.
+int lastWordPosition(const std::vector<std::string>& tokens, int count) {
+  const QString last = count > 0 ? QString::fromStdString(tokens[static_cast<size_t>(count - 1)]) : QString();
+  const bool punctuation = last.size() == 1 && last[0].isPunct();
+  return count > 1 && punctuation ? count - 2 : count - 1;
+}
+
+}  // namespace
+
+PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  empty_ = wrappedLabel(QStringLiteral("predictionsEmpty"));
+  empty_->setText(tr("Predictions need a trained model. Choose one under <b>Model</b> in the input panel: its "
+                     "output head then turns the last layer's vectors into guesses, and this panel shows them."));
+  v->addWidget(empty_);
+  body_ = new QWidget;
+  auto* b = new QVBoxLayout(body_);
+  b->setContentsMargins(0, 0, 0, 0);
+  title_ = wrappedLabel(QStringLiteral("predictionsTitle"));
+  note_ = shadedLabel(QStringLiteral("modelNote"));
+  b->addWidget(title_);
+  auto* form = new QFormLayout;
+  sentence_ = new QComboBox;
+  sentence_->setObjectName(QStringLiteral("predictionSentence"));
+  position_ = new QComboBox;
+  position_->setObjectName(QStringLiteral("predictionPosition"));
+  form->addRow(tr("Sentence:"), sentence_);
+  form->addRow(tr("Position:"), position_);
+  b->addLayout(form);
+  question_ = wrappedLabel(QStringLiteral("predictionQuestion"));
+  b->addWidget(question_);
+  auto* grid = new QGridLayout;
+  for (int r = 0; r < kTopK; ++r) {
+    Row row{new QLabel, new QProgressBar};
+    row.token->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    row.bar->setRange(0, 1000);
+    row.bar->setFormat(QStringLiteral("%p%"));
+    row.bar->setMinimumWidth(120);
+    grid->addWidget(new QLabel(tr("%1.").arg(r + 1)), r, 0);
+    grid->addWidget(row.token, r, 1);
+    grid->addWidget(row.bar, r, 2);
+    rows_.push_back(row);
+  }
+  grid->setColumnStretch(2, 1);
+  b->addLayout(grid);
+  answer_ = wrappedLabel(QStringLiteral("predictionAnswer"));
+  b->addWidget(answer_);
+  b->addWidget(note_);  // which heads to look at: after the guesses, which come first
+  v->addWidget(body_);
+  v->addStretch(1);
+  body_->hide();
+  connect(sentence_, &QComboBox::currentIndexChanged, this, &PredictionsPanel::showSentence);
+  connect(position_, &QComboBox::currentIndexChanged, this, &PredictionsPanel::showPosition);
+  connect(position_, &QComboBox::activated, this, [this] { picked_ = true; });
+}
+
+void PredictionsPanel::setResult(TraceResultPtr result) {
+  result_ = std::move(result);
+  top_.clear();
+  const Step* probs = nullptr;
+  if (result_ && result_->vocab()) {
+    probs = result_->trace.find(std::string(result_->cfg.cross ? "decoder" : "encoder") + ".output_head.probs");
+    if (probs) top_ = top_predictions(probs->tensor, *result_->vocab(), result_->batch.text.lengths, kTopK);
+  }
+  empty_->setVisible(top_.empty());
+  body_->setVisible(!top_.empty());
+  if (top_.empty()) return;
+  const TrainedVocab& v = *result_->vocab();
+  title_->setText(tr("<b>%1</b> — %2")
+                      .arg(modelTitle(v, tr("Trained model")).toHtmlEscaped(),
+                           v.task == Task::NextToken ? tr("each position guesses the next token")
+                                                     : tr("each position gives the answer's token at that place")));
+  const QString note = modelNote(v);
+  note_->setText(note);
+  note_->setVisible(!note.isEmpty());
+  const int keep = sentence_->currentIndex();
+  const QSignalBlocker block(sentence_);
+  sentence_->clear();
+  for (size_t s = 0; s < top_.size(); ++s) sentence_->addItem(tr("Sentence %1").arg(s + 1));
+  sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
+  showSentence();
+}
+
+void PredictionsPanel::showSentence() {
+  const int b = sentence_->currentIndex();
+  if (b < 0 || static_cast<size_t>(b) >= top_.size()) return;
+  const auto& tokens = result_->batch.text.tokens[static_cast<size_t>(b)];
+  const int keep = position_->currentIndex();
+  // A position the learner picked stays while the model and the sentence's length do; otherwise a
+  // language model's most interesting guess is after the last word, a task's at its first place.
+  const bool same = picked_ && shownVocab_ == result_->vocab().get() && shownBatch_ == b &&
+                    shownLength_ == static_cast<int>(top_[static_cast<size_t>(b)].size());
+  const QSignalBlocker block(position_);
+  position_->clear();
+  for (size_t i = 0; i < top_[static_cast<size_t>(b)].size(); ++i)
+    position_->addItem(tr("%1: %2").arg(i + 1).arg(text(tokens[i])));
+  const bool next = result_->vocab()->task == Task::NextToken;
+  position_->setCurrentIndex(same && keep >= 0 && keep < position_->count() ? keep
+                             : next ? lastWordPosition(tokens, position_->count())
+                                    : 0);
+  picked_ = same;
+  shownVocab_ = result_->vocab().get();
+  shownBatch_ = b;
+  shownLength_ = position_->count();
+  QStringList guesses;
+  for (const auto& cell : top_[static_cast<size_t>(b)]) guesses << text(cell.front().token);
+  answer_->setText((next ? tr("Its top guess after each position: %1") : tr("Its answer, position by position: %1"))
+                       .arg(guesses.join(QLatin1Char(' '))));
+  showPosition();
+}
+
+void PredictionsPanel::showPosition() {
+  const int b = sentence_->currentIndex(), i = position_->currentIndex();
+  if (b < 0 || i < 0 || static_cast<size_t>(b) >= top_.size()) return;
+  const auto& tokens = result_->batch.text.tokens[static_cast<size_t>(b)];
+  if (result_->vocab()->task == Task::NextToken) {
+    QStringList before;
+    for (int k = 0; k <= i; ++k) before << text(tokens[static_cast<size_t>(k)]);
+    question_->setText(tr("After “%1” the model expects:").arg(before.join(QLatin1Char(' '))));
+  } else {
+    question_->setText(tr("At position %1 of the answer the model expects:").arg(i + 1));
+  }
+  const auto& cell = top_[static_cast<size_t>(b)][static_cast<size_t>(i)];
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    const bool has = r < cell.size();
+    const bool finite = has && std::isfinite(cell[r].prob);  // NaN: a planted bug broke the run
+    rows_[r].token->setText(has ? text(cell[r].token) + (finite ? QString() : tr(" (NaN)")) : QString());
+    rows_[r].bar->setValue(finite ? qRound(cell[r].prob * 1000.0f) : 0);
+  }
+}
+
+QString PredictionsPanel::rowToken(int r) const {
+  return r >= 0 && r < static_cast<int>(rows_.size()) ? rows_[static_cast<size_t>(r)].token->text() : QString();
+}
+
+int PredictionsPanel::rowPerMille(int r) const {
+  return r >= 0 && r < static_cast<int>(rows_.size()) ? rows_[static_cast<size_t>(r)].bar->value() : 0;
+}
+
+}  // namespace attnlab::ui

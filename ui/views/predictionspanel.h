@@ -1,0 +1,56 @@
+// What a trained model's attention is for: its output head's top-k guesses at one position of one
+// sentence (the next word — by default after the last word —, or the answer's token there), the top guess at every position, and the
+// model's note on which heads to look at. Reads the trace's {stack}.output_head.probs (B, S, V).
+#pragma once
+
+#include <QWidget>
+
+#include "window/traceresult.h"
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+
+namespace attnlab::ui {
+
+class PredictionsPanel : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kTopK = 5;
+  explicit PredictionsPanel(QWidget* parent = nullptr);
+
+  // A result without a trained model shows how to choose one. Keeps the sentence and position
+  // when they still exist.
+  void setResult(TraceResultPtr result);
+  bool hasPredictions() const { return !top_.empty(); }
+
+  QComboBox* sentenceBox() const { return sentence_; }
+  QComboBox* positionBox() const { return position_; }
+  // Row r of the top-k list: the token's text and its probability in per cent ("" when empty).
+  QString rowToken(int r) const;
+  int rowPerMille(int r) const;
+  QLabel* questionLabel() const { return question_; }
+  QLabel* answerLabel() const { return answer_; }
+  QLabel* noteLabel() const { return note_; }
+
+ private:
+  void showSentence();
+  void showPosition();
+
+  TraceResultPtr result_;
+  std::vector<std::vector<std::vector<Prediction>>> top_;  // [b][s][rank]
+  QLabel *title_, *note_, *question_, *answer_, *empty_;
+  QComboBox *sentence_, *position_;
+  QWidget* body_;
+  struct Row {
+    QLabel* token;
+    QProgressBar* bar;
+  };
+  std::vector<Row> rows_;
+  // What the position list was made for, and whether the learner picked a position in it.
+  const TrainedVocab* shownVocab_ = nullptr;
+  int shownBatch_ = -1, shownLength_ = -1;
+  bool picked_ = false;
+};
+
+}  // namespace attnlab::ui

@@ -1,0 +1,212 @@
+#include "window/controller.h"
+
+#include <QEventLoop>
+#include <QtConcurrent>
+
+#include <chrono>
+#include <mutex>
+
+#include "forward/memory.h"
+#include "forward/overflow.h"
+#include "io/bundle.h"
+#include "model/weights.h"
+#include "text/errors.h"
+#include "words/qtstrings.h"
+
+namespace attnlab::ui {
+
+namespace {
+// One Vulkan device for the whole session. Never destroyed: at exit the driver's own atexit
+// handlers have already run, and tearing a device down after them is not safe.
+BackendCache& backendCache() {
+  static auto* cache = new BackendCache;
+  return *cache;
+}
+
+// The weights of the last configuration: a sentence, mask, norm or step change reuses them; a
+// size or seed change makes them anew. Keyed by the seed and every parameter's name and shape.
+Weights cachedWeights(const ModelConfig& cfg) {
+  static std::mutex mutex;
+  static std::string key;
+  static Weights weights;
+  std::string want = std::to_string(cfg.seed);
+  for (const auto& [name, shape] : expected_parameters(cfg)) want += ';' + name + shape_str(shape);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (want != key) {
+    weights = init_weights(cfg);
+    key = std::move(want);
+  }
+  return weights;  // tensors share their storage; nobody writes to them
+}
+
+// Imported weights fix the sizes, the norm placement, the activation, the position code and the
+// seed (the input panel locks those knobs); a decoder they lack (or hold) is the one mismatch a
+// user can still make, with the cross-attention box. Every tensor's shape and finiteness was
+// checked once, when the file was loaded (load_weights): here only that the sizes still agree.
+const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg) {
+  const ModelConfig& f = iw.loaded.cfg;
+  if (cfg.d_model != f.d_model || cfg.d_ff != f.d_ff || cfg.layers != f.layers)
+    throw DataError(QObject::tr("The imported weights (%1) are for d_model %2, d_ff %3 and %4 layer(s), not the "
+                                "configuration asked for: use seeded weights to change the sizes.")
+                        .arg(iw.name)
+                        .arg(f.d_model)
+                        .arg(f.d_ff)
+                        .arg(f.layers)
+                        .toStdString());
+  if (cfg.cross != f.cross)
+    throw DataError((f.cross ? QObject::tr("The imported weights (%1) are an encoder–decoder model: turn on "
+                                           "cross-attention and give a source sentence, or use seeded weights.")
+                             : QObject::tr("The imported weights (%1) hold an encoder only: turn off cross-attention, "
+                                           "or use seeded weights."))
+                        .arg(iw.name)
+                        .toStdString());
+  return iw.loaded.weights;
+}
+
+}  // namespace
+
+TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch) {
+  auto out = std::make_shared<TraceResult>();
+  out->cfg = r.cfg;
+  out->cfg.cross = !r.memoryTexts.isEmpty();
+  out->cfg.validate();
+  const TrainedVocab* trained = r.weights ? r.weights->loaded.weights.vocab().get() : nullptr;
+  out->batch = make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
+  const auto& b = out->batch;
+  const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
+                                   static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
+  out->estimateBytes = est.total();
+  try {
+    check_memory_budget(est, r.memoryBudgetMiB);
+  } catch (const DataError& e) {
+    qint64 tiled = 0;
+    if (out->cfg.overview_cap == 0 && out->cfg.faults.empty()) {  // the tiled path would apply
+      ModelConfig t = out->cfg;
+      t.overview_cap = kOverviewCap;
+      tiled = estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
+                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr)
+                  .total();
+    }
+    throw OverBudget(e.what(), est.total(), tiled, r.memoryBudgetMiB);
+  }
+  const Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
+  out->weights = w;
+  BackendNote note;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto be = run_on_backend(
+      r.backend,
+      [&](Backend& b) {
+        out->trace = Trace();
+        b.reset_timing();
+        if (!watch || !watch->cancel) {
+          forward(out->cfg, w, out->batch, out->trace, b);
+          return;
+        }
+        // + the output head's two steps
+        const qint64 total = count_steps(out->cfg, out->batch.encoder_tokens().seq()) + (trained ? 2 : 0);
+        WatchedRecorder rec(out->trace, *watch->cancel, [&](int64_t done) {
+          if (watch->progress) watch->progress(done, total);
+        });
+        forward(out->cfg, w, out->batch, rec, b);
+      },
+      &note, &backendCache());
+  // A page of NaN from overflowing weights is a message instead (a planted bug's NaN is its lesson).
+  if (out->cfg.faults.empty()) check_no_overflow(out->trace, w);
+  out->forward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out->device_ms = be->device_ms();
+  out->backend = QString::fromStdString(be->name());
+  out->device = QString::fromStdString(be->device());
+  out->note = QString::fromStdString(note.text);
+  if (r.hideFaults && !out->cfg.faults.empty()) {
+    ModelConfig clean = out->cfg;
+    clean.faults.clear();
+    Trace correct;
+    forward(clean, w, out->batch, correct);
+    out->trace = without_fault_labels(out->trace, correct);
+  }
+  out->generation = generation;
+  return out;
+}
+
+Controller::Controller(QObject* parent) : QObject(parent), watcher_(new QFutureWatcher<Outcome>(this)) {
+  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &Controller::finished);
+}
+
+Controller::~Controller() { watcher_->waitForFinished(); }
+
+void Controller::request(const Request& r) {
+  if (running_) {
+    pending_ = r;  // replaces any older pending request
+    if (cancel_) cancel_->store(true);  // the running one is stale: stop it at its next step
+    return;
+  }
+  start(r);
+}
+
+void Controller::start(const Request& r) {
+  running_ = true;
+  emit busyChanged(true);
+  const quint64 gen = ++generation_;
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  // Progress crosses to the GUI thread as queued calls, one per percent at most.
+  auto report = [this, last = std::make_shared<std::atomic<qint64>>(-1)](qint64 done, qint64 total) {
+    const qint64 percent = total > 0 ? done * 100 / total : 0;
+    if (last->exchange(percent) == percent) return;
+    QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
+  };
+  watcher_->setFuture(QtConcurrent::run([r, gen, flag = cancel_, report]() -> Outcome {
+    const Watch watch{flag.get(), report};
+    try {
+      return {compute(r, gen, &watch), {}};
+    } catch (const Cancelled&) {
+      return {nullptr, {}, true, {}};
+    } catch (const OverBudget& e) {
+      return {nullptr, QString::fromStdString(e.what()), false, e};
+    } catch (const std::bad_alloc&) {
+      return {nullptr, QObject::tr("Out of memory: try shorter sentences, fewer layers or a smaller d_model.")};
+    } catch (const std::exception& e) {
+      return {nullptr, QString::fromStdString(e.what())};
+    }
+  }));
+}
+
+void Controller::cancel() {
+  pending_.reset();
+  if (cancel_) cancel_->store(true);
+}
+
+void Controller::finished() {
+  const Outcome o = watcher_->result();
+  running_ = false;
+  if (pending_) {  // a newer request arrived meanwhile: this result (if any) is already stale
+    const Request next = *pending_;
+    pending_.reset();
+    start(next);
+    return;
+  }
+  emit busyChanged(false);
+  if (o.cancelled) {
+    emit cancelled();
+    return;
+  }
+  if (o.result) {
+    current_ = o.result;
+    emit resultReady(o.result);
+  } else {
+    if (o.overBudget)
+      emit overBudget(o.overBudget->needBytes, o.overBudget->tiledBytes, o.overBudget->budgetMiB);
+    emit failed(o.error);
+  }
+}
+
+void Controller::waitForIdle() {
+  while (running_) {
+    QEventLoop loop;
+    connect(this, &Controller::busyChanged, &loop, [&loop](bool busy) {
+      if (!busy) loop.quit();
+    });
+    if (running_) loop.exec();
+  }
+}
+
+}  // namespace attnlab::ui

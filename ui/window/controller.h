@@ -1,0 +1,108 @@
+// Owns what the user asked for and computes it off the GUI thread. Only the newest request is
+// ever delivered: a request that arrives while one forward pass runs stops that pass at its next
+// step and waits as the one pending request (later ones replace it).
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "io/weights_file.h"
+#include "text/errors.h"
+#include "window/traceresult.h"
+
+namespace attnlab::ui {
+
+// The tiled path's heatmaps: at most 256 × 256 cells per head (ModelConfig::overview_cap).
+inline constexpr int64_t kOverviewCap = 256;
+
+// Weights imported from a .safetensors file (ui/input/weightsimport.h): the configuration they fix and
+// the file's bytes, kept so that a session can embed them.
+struct ImportedWeights {
+  QString name;       // the file's name
+  QString path;       // where it was read ("" when it came embedded in a session)
+  std::string bytes;  // the whole file
+  LoadedWeights loaded;
+};
+using ImportedWeightsPtr = std::shared_ptr<const ImportedWeights>;
+
+struct Request {
+  ModelConfig cfg;           // cfg.cross follows whether memoryTexts is non-empty
+  QStringList texts;         // the batch
+  QStringList memoryTexts;   // cross-attention sources (empty: encoder only)
+  qint64 memoryBudgetMiB = 4096;
+  BackendKind backend = BackendKind::Cpu;  // where the products run (auto: a real GPU if there is one)
+  // With faults planted: label the steps as the correct model would (a find-the-bug exercise
+  // before it is answered; core's without_fault_labels). Costs one more forward pass.
+  bool hideFaults = false;
+  ImportedWeightsPtr weights;  // null: seeded weights from cfg
+};
+
+// A request over its memory budget: what it needs with every score tensor kept, and what the
+// tiled path (overview heatmaps) would need instead; tiledBytes is 0 where that is no way out
+// (the request is tiled already, or has faults planted, which the tiled path ignores).
+struct OverBudget : DataError {
+  OverBudget(const std::string& what, qint64 need, qint64 tiled, qint64 budget)
+      : DataError(what), needBytes(need), tiledBytes(tiled), budgetMiB(budget) {}
+  qint64 needBytes, tiledBytes, budgetMiB;
+};
+
+// What the worker reports while it runs, and how it is told to stop.
+struct Watch {
+  const std::atomic<bool>* cancel = nullptr;                    // set: stop at the next step
+  std::function<void(qint64 done, qint64 total)> progress;      // steps recorded / expected
+};
+
+// Runs one request to completion (the worker's job); throws ConfigError / DataError, and
+// Cancelled when watch->cancel is set during the run.
+TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch = nullptr);
+
+class Controller : public QObject {
+  Q_OBJECT
+ public:
+  explicit Controller(QObject* parent = nullptr);
+  ~Controller() override;
+
+  // Queues a computation; the newest request wins.
+  void request(const Request& r);
+  // Stops the running computation at its next step and drops any pending one; the current
+  // result stays. Emits cancelled() once the worker has stopped.
+  void cancel();
+  bool busy() const { return running_; }
+  TraceResultPtr current() const { return current_; }
+  // Blocks until nothing is running or pending (tests, shutdown).
+  void waitForIdle();
+
+ signals:
+  void resultReady(attnlab::ui::TraceResultPtr result);
+  void failed(const QString& message);
+  void busyChanged(bool busy);
+  void progress(qint64 done, qint64 total);  // from the running computation, at most ~100 times
+  void cancelled();
+  // The newest request was over its memory budget (failed() follows with the message).
+  void overBudget(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
+
+ private:
+  struct Outcome {
+    TraceResultPtr result;
+    QString error;
+    bool cancelled = false;
+    std::optional<OverBudget> overBudget;
+  };
+  void start(const Request& r);
+  void finished();
+
+  QFutureWatcher<Outcome>* watcher_;
+  std::optional<Request> pending_;
+  TraceResultPtr current_;
+  std::shared_ptr<std::atomic<bool>> cancel_;  // the running computation's flag
+  quint64 generation_ = 0;
+  bool running_ = false;
+};
+
+}  // namespace attnlab::ui

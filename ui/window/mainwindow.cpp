@@ -1,0 +1,452 @@
+#include "window/mainwindow.h"
+
+#include <QAbstractSpinBox>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabBar>
+
+#include "input/inputpanel.h"
+#include "input/weightsimport.h"
+#include "io/files.h"
+#include "lessons/guidedtour.h"
+#include "lessons/samplegallery.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
+#include "text/tokenizer.h"
+#include "views/colormap.h"
+#include "views/heatmapgrid.h"
+#include "views/predictionspanel.h"
+#include "views/variantpanel.h"
+#include "window/busyindicator.h"
+#include "window/presenter.h"
+#include "words/errortext.h"
+
+namespace attnlab::ui {
+
+MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
+    : QMainWindow(parent), settingsKey_(settingsKey), controller_(new Controller(this)) {
+  setWindowTitle(tr("Attention Lab"));
+  baseFontPt_ = font().pointSizeF() > 0 ? font().pointSizeF() : 10;
+  panel_ = new StepPanel;
+  scroll_ = new QScrollArea;
+  scroll_->setWidget(panel_);
+  scroll_->setWidgetResizable(true);
+  setCentralWidget(scroll_);
+
+  inputs_ = new InputPanel;
+  auto* inputDock = new QDockWidget(tr("Input and model"), this);
+  inputDock->setObjectName(QStringLiteral("inputDock"));
+  auto* inputScroll = new QScrollArea;
+  inputScroll->setWidget(inputs_);
+  inputScroll->setWidgetResizable(true);
+  inputScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // chips and labels wrap instead
+  inputDock->setWidget(inputScroll);
+  addDockWidget(Qt::RightDockWidgetArea, inputDock);
+
+  navigator_ = new StepNavigator;
+  auto* navDock = new QDockWidget(tr("Steps"), this);
+  navDock->setObjectName(QStringLiteral("stepsDock"));
+  navDock->setWidget(navigator_);
+  addDockWidget(Qt::LeftDockWidgetArea, navDock);
+  // Steps on the left, inputs on the right, the step itself gets the middle.
+  resizeDocks({navDock, inputDock}, {260, 360}, Qt::Horizontal);
+  buildExercises(inputDock);
+  // A trained model's guesses, under the inputs (shown when the first trained result arrives).
+  predictions_ = new PredictionsPanel;
+  predictionsDock_ = addPanelDock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
+  buildVariantDock();
+
+  status_ = new QLabel;
+  busy_ = new BusyIndicator;
+  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(busy_);
+
+  connect(inputs_, &InputPanel::requestChanged, this, &MainWindow::send);
+  connect(inputs_, &InputPanel::importFileRequested, this, [this] {
+    if (auto* a = findChild<QAction*>(QStringLiteral("importWeights"))) a->trigger();
+  });
+  connect(controller_, &Controller::resultReady, this, &MainWindow::showResult);
+  connect(controller_, &Controller::failed, this, [this](const QString& core) {
+    pendingView_.reset();  // an opened session's view belongs to its own result only
+    const QString msg = ErrorText::translate(core);
+    inputs_->setError(msg);
+    status_->setText(tr("Not recomputed: %1").arg(msg));
+  });
+  connect(controller_, &Controller::busyChanged, busy_, &BusyIndicator::setBusy);
+  connect(controller_, &Controller::progress, busy_, &BusyIndicator::setProgress);
+  connect(busy_, &BusyIndicator::cancelRequested, controller_, &Controller::cancel);
+  connect(controller_, &Controller::overBudget, this, &MainWindow::offerTiled);
+  connect(controller_, &Controller::cancelled, this, [this] {
+    status_->setText(tr("Cancelled: the window still shows the previous result. Change an input to compute again."));
+  });
+  connect(navigator_, &StepNavigator::currentChanged, this, &MainWindow::showStep);
+  connect(panel_, &StepPanel::stepRequested, this, [this](const QString& id) {
+    if (const auto r = controller_->current()) navigator_->setCurrent(r->indexOf(id.toStdString()));
+  });
+  presenter_ = new PresenterMode(this);
+  buildMenus();
+  qApp->installEventFilter(this);
+  restoreSettings();
+  nameDockTabs();
+  send(inputs_->currentRequest());
+}
+
+MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* samples = file->addAction(tr("&Samples…"), this, [this] {
+    auto* gallery = new SampleGallery(this);
+    gallery->setAttribute(Qt::WA_DeleteOnClose);
+    connect(gallery, &SampleGallery::openRequested, this, [this](const QString& path) { openSession(path); });
+    gallery->open();
+  });
+  samples->setObjectName(QStringLiteral("samplesAction"));
+  samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  buildSessionMenu(file);
+  file->addSeparator();
+  buildExportMenu(file);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* zoomIn = view->addAction(tr("Zoom &in"), this, [this] { setZoom(zoom_ * 1.2); });
+  // Ctrl+= as well as Ctrl++ (the + needs Shift on most keyboards).
+  zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+  view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { setZoom(zoom_ / 1.2); });
+  view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { setZoom(1.0); });
+  buildColorMenu(view);
+  buildLanguageMenu(view);
+  view->addSeparator();
+  QAction* present = view->addAction(tr("&Presenter mode"));
+  present->setObjectName(QStringLiteral("presenterAction"));
+  present->setCheckable(true);
+  present->setShortcut(QKeySequence(Qt::Key_F11));
+  addAction(present);  // its shortcut keeps working while the menu bar is hidden
+  connect(present, &QAction::toggled, presenter_, &PresenterMode::setActive);
+  connect(presenter_, &PresenterMode::activeChanged, present, &QAction::setChecked);
+  QAction* showPredictions = predictionsDock_->toggleViewAction();
+  showPredictions->setText(tr("P&redictions panel"));
+  view->addAction(showPredictions);
+  QAction* showVariants = variantDock_->toggleViewAction();
+  showVariants->setText(tr("&Variant panel"));
+  view->addAction(showVariants);
+  QMenu* exercises = menuBar()->addMenu(tr("E&xercises"));
+  QAction* showExercises = exerciseDock_->toggleViewAction();
+  showExercises->setText(tr("&Exercise panel"));
+  showExercises->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exercises->addAction(showExercises);
+  exercises->addAction(tr("&Reset progress…"), this, [this] {
+    if (QMessageBox::question(this, tr("Reset progress"), tr("Forget which exercises are solved and the score?")) ==
+        QMessageBox::Yes)
+      resetExerciseProgress();
+  });
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* tour = help->addAction(tr("Guided &tour"), this, [this] { startTour(); });
+  tour->setObjectName(QStringLiteral("tourAction"));
+  help->addAction(tr("&Keys"), this, [this] {
+    QMessageBox::information(this, tr("Keys"),
+                             tr("← / →: previous / next step\nSpace: play / pause\nHome / End: first / last step\n"
+                                "PgUp / PgDn: previous / next layer\nCtrl + / Ctrl −: zoom (for projectors)\n"
+                                "F11: presenter mode (Esc leaves it)\nEsc: back from an enlarged head"));
+  });
+}
+
+// Over the memory budget: offer the tiled path (same outputs, overview heatmaps) when it fits,
+// otherwise say what else to change. Non-modal: the window stays usable behind it.
+void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB) {
+  const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1024.0 * 1024.0), 'f', 0); };
+  auto* box = new QMessageBox(this);
+  box->setObjectName(QStringLiteral("overBudgetOffer"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setIcon(QMessageBox::Warning);
+  box->setWindowTitle(tr("Over the memory budget"));
+  QString text = tr("Keeping every score tensor of this text needs about %1 MiB, more than the memory budget of "
+                    "%2 MiB.").arg(mib(needBytes)).arg(budgetMiB);
+  const bool fits = tiledBytes > 0 && tiledBytes <= budgetMiB * 1024 * 1024;
+  if (fits) {
+    text += QLatin1Char(' ') + tr("The tiled path computes the same outputs block by block without the "
+                                  "(heads × queries × keys) tensors and shows overview heatmaps: about %1 MiB.")
+                                   .arg(mib(tiledBytes));
+    QPushButton* tiled = box->addButton(tr("Compute tiled"), QMessageBox::AcceptRole);
+    tiled->setObjectName(QStringLiteral("computeTiled"));
+    box->addButton(tr("Keep the previous result"), QMessageBox::RejectRole);
+    connect(tiled, &QPushButton::clicked, this, [this] { inputs_->attentionBox()->setCurrentIndex(1); });
+  } else {
+    text += QLatin1Char(' ') + (tiledBytes > 0 ? tr("Even the tiled path would need about %1 MiB. ").arg(mib(tiledBytes))
+                                               : QString()) +
+            tr("Shorten the text, use fewer layers or a smaller d_model, or raise the memory budget.");
+    box->addButton(QMessageBox::Ok);
+  }
+  box->setText(text);
+  box->open();
+}
+
+GuidedTour* MainWindow::startTour() {
+  if (auto* running = findChild<GuidedTour*>()) running->end();
+  auto* tour = new GuidedTour(this);
+  tour->start();
+  return tour;
+}
+
+// View ▸ Language: the choice is remembered; the window is rebuilt in the new language at once.
+void MainWindow::buildLanguageMenu(QMenu* view) {
+  QMenu* menu = view->addMenu(tr("&Language"));
+  auto* group = new QActionGroup(menu);
+  const UiLanguage saved = Language::saved();
+  const struct {
+    UiLanguage lang;
+    QString text, name;
+  } choices[] = {{UiLanguage::System, tr("Follow the &system"), QStringLiteral("languageSystem")},
+                 {UiLanguage::English, QStringLiteral("English"), QStringLiteral("languageEnglish")},
+                 {UiLanguage::Chinese, QStringLiteral("简体中文"), QStringLiteral("languageChinese")}};
+  for (const auto& c : choices) {
+    QAction* a = menu->addAction(c.text);  // each language names itself in its own words
+    a->setObjectName(c.name);
+    a->setCheckable(true);
+    a->setChecked(c.lang == saved);
+    group->addAction(a);
+    connect(a, &QAction::triggered, this, [this, l = c.lang] { emit languageRequested(l); });
+  }
+}
+
+// The tab bars QMainWindow makes for tabbed docks have no name of their own.
+void MainWindow::nameDockTabs() {
+  for (QTabBar* t : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) t->setAccessibleName(tr("Panels"));
+}
+
+void MainWindow::setZoom(double factor) {
+  zoom_ = std::clamp(factor, 0.6, 4.0);
+  QFont f = font();
+  f.setPointSizeF(baseFontPt_ * zoom_);
+  setFont(f);
+  for (QDockWidget* d : findChildren<QDockWidget*>()) d->setFont(f);
+  status_->setText(tr("Zoom %1 %").arg(qRound(zoom_ * 100)));
+}
+
+// A panel in a vertically scrolling dock on the right, hidden until its first result.
+QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& objectName) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(objectName);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(panel);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  dock->setWidget(scroll);
+  addDockWidget(Qt::RightDockWidgetArea, dock, Qt::Vertical);
+  dock->hide();
+  return dock;
+}
+
+// An attention variant beside full attention (variantpanel.h), under the inputs; shown when a
+// variant is chosen, hidden again with "Full attention (none)".
+void MainWindow::buildVariantDock() {
+  variant_ = new VariantPanel;
+  variantDock_ = addPanelDock(variant_, tr("Variant"), QStringLiteral("variantDock"));
+  connect(variant_, &VariantPanel::stepRequested, this, [this](const QString& id) {
+    if (const auto r = controller_->current()) navigator_->setCurrent(r->indexOf(id.toStdString()));
+  });
+}
+
+void MainWindow::showVariant(const TraceResultPtr& result) {
+  variant_->setResult(result);
+  const bool chosen = result->cfg.variant.on();
+  if (chosen && variantDock_->isHidden()) {
+    if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating()) tabifyDockWidget(predictionsDock_, variantDock_);
+    variantDock_->show();
+    variantDock_->raise();
+    auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock"));
+    if (inputDock && !inputDock->isFloating() && predictionsDock_->isHidden())
+      resizeDocks({inputDock, variantDock_}, {height() / 2, height() / 2}, Qt::Vertical);
+    nameDockTabs();
+  } else if (!chosen && !variantDock_->isHidden()) {
+    variantDock_->hide();
+  }
+}
+
+void MainWindow::showResult(TraceResultPtr result) {
+  inputs_->setError({});
+  showVariant(result);
+  const bool hadPredictions = predictions_->hasPredictions();
+  predictions_->setResult(result);
+  if (predictions_->hasPredictions() && !hadPredictions && predictionsDock_->isHidden()) {
+    predictionsDock_->show();  // about half of the right side: the guesses are the point of a trained model
+    if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
+      resizeDocks({inputDock, predictionsDock_}, {height() / 2, height() / 2}, Qt::Vertical);
+  }
+  int index = result->indexOf(currentId_);
+  if (index < 0) index = std::min(navigator_->current(), static_cast<int>(result->trace.steps().size()) - 1);
+  navigator_->setResult(result, std::max(index, 0));
+  showStep(navigator_->current());
+  if (pendingView_) {  // an opened session: its tab, sentence and head, once
+    panel_->setCurrentTabId(pendingView_->tab);
+    panel_->setSentence(std::min(pendingView_->sentence, static_cast<int>(result->batch.text.batch()) - 1));
+    panel_->setHead(std::min(pendingView_->head, static_cast<int>(result->cfg.heads) - 1));
+    pendingView_.reset();
+  }
+  saveSettings();  // the lesson so far survives a crash: the next start reopens it
+  QString where = result->backend == QLatin1String("vulkan")
+                      ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
+                      : Language::device(result->device);
+  if (!result->note.isEmpty()) where += tr(" — %1").arg(ErrorText::translate(result->note));
+  status_->setText(tr("%1 steps computed in %2 ms, about %3 MiB (%4)")
+                       .arg(result->trace.steps().size())
+                       .arg(result->forward_ms, 0, 'f', 1)
+                       .arg(double(result->estimateBytes) / (1024.0 * 1024.0), 0, 'f', 1)
+                       .arg(where));
+}
+
+void MainWindow::showStep(int index) {
+  const TraceResultPtr r = controller_->current();
+  if (!r || index < 0) return;
+  currentId_ = r->trace.steps()[static_cast<size_t>(index)].info.id;
+  panel_->setStep(r, index);
+}
+
+bool MainWindow::handleStepKey(int key) {
+  switch (key) {
+    case Qt::Key_Right: navigator_->next(); return true;
+    case Qt::Key_Left: navigator_->previous(); return true;
+    case Qt::Key_Space: navigator_->togglePlay(); return true;
+    case Qt::Key_Home: navigator_->first(); return true;
+    case Qt::Key_End: navigator_->last(); return true;
+    case Qt::Key_PageDown: navigator_->nextLayer(); return true;
+    case Qt::Key_PageUp: navigator_->previousLayer(); return true;
+    default: return false;
+  }
+}
+
+// Stepping keys work everywhere except where the user is typing or turning a knob.
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() != QEvent::KeyPress || !isActiveWindow()) return QMainWindow::eventFilter(watched, event);
+  auto* ke = static_cast<QKeyEvent*>(event);
+  if (presenter_->active() && ke->key() == Qt::Key_Escape) {  // back from an enlarged head first
+    if (panel_->showingHeatmaps() && panel_->heatmaps()->enlargedHead() >= 0) panel_->heatmaps()->enlargeHead(-1);
+    else presenter_->setActive(false);
+    return true;
+  }
+  QWidget* focus = QApplication::focusWidget();
+  const bool typing = qobject_cast<QPlainTextEdit*>(focus) || qobject_cast<QLineEdit*>(focus) ||
+                      qobject_cast<QAbstractSpinBox*>(focus) || qobject_cast<QComboBox*>(focus);
+  if (typing || (ke->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) return QMainWindow::eventFilter(watched, event);
+  if (watched != focus && !(focus == nullptr && watched == this)) return QMainWindow::eventFilter(watched, event);
+  return handleStepKey(ke->key()) || QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveSettings();
+  controller_->waitForIdle();
+  event->accept();
+}
+
+void MainWindow::saveSettings() const {
+  QSettings s;
+  s.beginGroup(settingsKey_);
+  s.setValue(QStringLiteral("geometry"), saveGeometry());
+  s.setValue(QStringLiteral("state"), saveState());
+  s.setValue(QStringLiteral("zoom"), zoom_);
+  const Request r = inputs_->currentRequest();
+  s.setValue(QStringLiteral("texts"), r.texts);
+  s.setValue(QStringLiteral("memoryTexts"), r.memoryTexts);
+  s.setValue(QStringLiteral("d_model"), static_cast<int>(r.cfg.d_model));
+  s.setValue(QStringLiteral("heads"), static_cast<int>(r.cfg.heads));
+  s.setValue(QStringLiteral("d_ff"), static_cast<int>(r.cfg.d_ff));
+  s.setValue(QStringLiteral("layers"), static_cast<int>(r.cfg.layers));
+  s.setValue(QStringLiteral("mask"), QString::fromUtf8(mask_name(r.cfg.mask).data()));
+  s.setValue(QStringLiteral("norm"), QString::fromUtf8(norm_name(r.cfg.norm).data()));
+  s.setValue(QStringLiteral("activation"), QString::fromUtf8(activation_name(r.cfg.activation).data()));
+  s.setValue(QStringLiteral("positional"), QString::fromUtf8(positional_name(r.cfg.positional).data()));
+  s.setValue(QStringLiteral("seed"), static_cast<qulonglong>(r.cfg.seed));
+  s.setValue(QStringLiteral("step"), QString::fromStdString(currentId_));
+  s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
+  s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
+  s.setValue(QStringLiteral("variant"), QString::fromUtf8(variant_name(r.cfg.variant.kind).data()));
+  s.setValue(QStringLiteral("variantLayer"), static_cast<int>(r.cfg.variant.layer));
+  for (VariantKind k : all_variants())
+    for (const VariantParam& p : variant_params(k))
+      s.setValue(QStringLiteral("variant_") + QLatin1String(p.name), static_cast<qlonglong>(r.cfg.variant.*p.field));
+  s.setValue(QStringLiteral("memoryBudgetMiB"), r.memoryBudgetMiB);
+  s.setValue(QStringLiteral("weightsPath"), r.weights ? r.weights->path : QString());
+}
+
+// How long what the settings could not restore stays in the status bar.
+constexpr int kStartupNoteMs = 30000;
+
+void MainWindow::restoreSettings() {
+  QSettings s;
+  const int scheme = s.value(QStringLiteral("colorScheme"), 0).toInt();
+  if (scheme >= 0 && scheme <= static_cast<int>(ColorScheme::Grayscale)) setColorScheme(static_cast<ColorScheme>(scheme));
+  s.beginGroup(settingsKey_);
+  if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) {
+    // First run: most of the screen, centred; the step panel needs the room.
+    const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    resize(avail.size() * 0.9);
+    move(avail.center() - rect().center());
+  }
+  restoreState(s.value(QStringLiteral("state")).toByteArray());
+  setZoom(s.value(QStringLiteral("zoom"), 1.0).toDouble());
+  if (!s.contains(QStringLiteral("texts"))) return;
+  Request r;
+  r.texts = s.value(QStringLiteral("texts")).toStringList();
+  r.memoryTexts = s.value(QStringLiteral("memoryTexts")).toStringList();
+  // Sentences from the settings file are typed text like any other: one with a NUL or nothing
+  // but control characters is not restored (the built-in sample stays), and the status bar says so.
+  for (const QStringList* list : {&r.texts, &r.memoryTexts})
+    for (const QString& t : *list)
+      if (const std::string why = sentence_problem(t.toStdString()); !why.empty()) {
+        // A temporary message: the first results' status lines do not cover it.
+        statusBar()->showMessage(tr("The sentences saved last time were not restored: %1")
+                                     .arg(ErrorText::translate(QString::fromStdString(why))),
+                                 kStartupNoteMs);
+        return;
+      }
+  try {
+    r.cfg.d_model = s.value(QStringLiteral("d_model"), 64).toInt();
+    r.cfg.heads = s.value(QStringLiteral("heads"), 8).toInt();
+    r.cfg.d_ff = s.value(QStringLiteral("d_ff"), 256).toInt();
+    r.cfg.layers = s.value(QStringLiteral("layers"), 1).toInt();
+    r.cfg.mask = parse_mask(s.value(QStringLiteral("mask"), QStringLiteral("padding")).toString().toStdString());
+    r.cfg.norm = parse_norm(s.value(QStringLiteral("norm"), QStringLiteral("pre")).toString().toStdString());
+    r.cfg.activation = parse_activation(s.value(QStringLiteral("activation"), QStringLiteral("relu")).toString().toStdString());
+    r.cfg.positional = parse_positional(s.value(QStringLiteral("positional"), QStringLiteral("sinusoidal")).toString().toStdString());
+    r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
+    r.cfg.overview_cap = s.value(QStringLiteral("tiled"), false).toBool() ? kOverviewCap : 0;
+    r.cfg.variant.kind = parse_variant(s.value(QStringLiteral("variant"), QStringLiteral("none")).toString().toStdString());
+    r.cfg.variant.layer = s.value(QStringLiteral("variantLayer"), 0).toLongLong();
+    for (VariantKind k : all_variants())
+      for (const VariantParam& p : variant_params(k))
+        r.cfg.variant.*p.field = s.value(QStringLiteral("variant_") + QLatin1String(p.name), static_cast<qlonglong>(r.cfg.variant.*p.field)).toLongLong();
+    r.memoryBudgetMiB = s.value(QStringLiteral("memoryBudgetMiB"), 4096).toLongLong();
+  } catch (const std::exception&) {
+    return;  // a damaged settings file: keep the built-in sample
+  }
+  currentId_ = s.value(QStringLiteral("step")).toString().toStdString();
+  const int backend = s.value(QStringLiteral("backend"), 0).toInt();
+  if (backend >= 0 && backend <= static_cast<int>(BackendKind::Auto)) inputs_->setBackendKind(static_cast<BackendKind>(backend));
+  if (!r.texts.isEmpty()) inputs_->restore(r);
+  const QString weights = s.value(QStringLiteral("weightsPath")).toString();
+  if (!weights.isEmpty()) {
+    try {  // the file may have moved since: then seeded weights, and a word in the status bar
+      inputs_->setImportedWeights(importWeightsFile(weights, inputs_->currentRequest().cfg));
+    } catch (const std::exception& e) {
+      statusBar()->showMessage(tr("The weights used last time could not be loaded: %1")
+                                   .arg(ErrorText::translate(QString::fromStdString(printable_name(e.what())))),
+                               kStartupNoteMs);
+    }
+  }
+}
+
+}  // namespace attnlab::ui

@@ -1,0 +1,122 @@
+// The window: inputs and knobs (left dock), the step navigator (left dock), the step panel
+// (centre). Keyboard stepping, zoom for projectors, and the remembered layout and configuration.
+#pragma once
+
+#include <QMainWindow>
+
+#include <optional>
+
+#include "window/controller.h"
+#include "words/language.h"
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QScrollArea;
+
+namespace attnlab::ui {
+
+class BusyIndicator;
+class PresenterMode;
+class ExercisePanel;
+class InputPanel;
+class StepNavigator;
+class StepPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  // settingsKey: the QSettings group (tests pass their own to stay independent).
+  explicit MainWindow(const QString& settingsKey = QStringLiteral("main"), QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  Controller* controller() const { return controller_; }
+  InputPanel* inputs() const { return inputs_; }
+  StepNavigator* navigator() const { return navigator_; }
+  StepPanel* stepPanel() const { return panel_; }
+  ExercisePanel* exercisePanel() const { return exercises_; }
+  QDockWidget* exerciseDock() const { return exerciseDock_; }
+  class PredictionsPanel* predictions() const { return predictions_; }
+  QDockWidget* predictionsDock() const { return predictionsDock_; }
+  class VariantPanel* variantPanel() const { return variant_; }
+  QDockWidget* variantDock() const { return variantDock_; }
+  QScrollArea* centralScroll() const { return scroll_; }
+  double zoom() const { return zoom_; }
+  PresenterMode* presenter() const { return presenter_; }
+  QWidget* currentView() const;  // the view or chart on show in the step panel
+  void setZoom(double factor);  // 1.0 = the system font size
+  void nameDockTabs();           // after the docks are (re)arranged
+  // Sessions (.attnlab): "" on success, otherwise the message also shown to the user.
+  QString saveSession(const QString& path);
+  QString openSession(const QString& path);
+  QString importWeights(const QString& path);
+  class GuidedTour* startTour();  // Help ▸ Guided tour; main() also starts it on the first run  // "" on success, otherwise the message shown
+  void persist() const { saveSettings(); }  // layout, inputs and step into QSettings, now
+
+ signals:
+  void languageRequested(UiLanguage choice);  // WindowHost rebuilds the window in that language
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void buildExportMenu(QMenu* file);
+  void buildSessionMenu(QMenu* file);
+  void rememberSession(const QString& path);
+  void buildColorMenu(QMenu* view);
+  void buildLanguageMenu(QMenu* view);
+  void buildExercises(QDockWidget* besides);
+  void resetExerciseProgress();
+  // Every computation goes through here: the exercise's planted faults added, the request kept.
+  void send(Request r);
+  void startExercise(const Request& setup, const QString& concealStep, bool hasSetup);
+  // The heatmap in focus: the shown attention step (or the focused block's weights), its
+  // sentence and head; false when there is nothing to export yet.
+  bool currentPicture(struct HeatmapPicture& pic, int& stepIndex, int& b, int& h) const;
+  void exportCurrent(const QString& format);
+  void exportHandout();
+  void exportView(const QString& format);
+  void exportBundleTo();
+  void warn(const QString& what, const QString& error);
+  void showResult(TraceResultPtr result);
+  void showVariant(const TraceResultPtr& result);  // the Variant dock: shown while a variant is chosen
+  void buildVariantDock();
+  QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName);
+  void offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
+  void showStep(int index);
+  bool handleStepKey(int key);
+  void saveSettings() const;
+  void restoreSettings();
+
+  QString settingsKey_;
+  Controller* controller_;
+  InputPanel* inputs_;
+  StepNavigator* navigator_;
+  StepPanel* panel_;
+  ExercisePanel* exercises_;
+  QDockWidget* exerciseDock_;
+  class PredictionsPanel* predictions_;
+  QDockWidget* predictionsDock_;
+  class VariantPanel* variant_;
+  QDockWidget* variantDock_;
+  FaultSet exerciseFaults_;     // planted by a find-the-bug exercise, added to every request
+  bool exerciseHideFaults_ = false;  // until it is answered, the steps carry no fault labels
+  Request lastRequest_;
+  QScrollArea* scroll_;
+  QLabel* status_;
+  BusyIndicator* busy_;
+  QMenu* recentMenu_ = nullptr;
+  PresenterMode* presenter_;
+  std::string currentId_;  // kept across recomputes
+  struct ViewState {
+    QString tab;
+    int sentence = 0, head = 0;
+  };
+  std::optional<ViewState> pendingView_;  // an opened session's tab, sentence and head, for its first result
+  double zoom_ = 1.0;
+  qreal baseFontPt_ = 10;
+};
+
+}  // namespace attnlab::ui

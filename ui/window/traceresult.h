@@ -1,0 +1,45 @@
+// What the GUI shows: one finished forward pass with its inputs, shared read-only between the
+// worker thread that made it and every view.
+#pragma once
+
+#include <QString>
+
+#include <memory>
+
+#include "forward/model.h"
+#include "model/config.h"
+#include "model/trace.h"
+#include "model/trained.h"
+#include "model/weights.h"
+
+namespace attnlab::ui {
+
+struct TraceResult {
+  ModelConfig cfg;
+  Batch batch;
+  Trace trace;
+  double forward_ms = 0;
+  double device_ms = 0;  // the Vulkan device's own time (timestamp queries); 0 on the CPU
+  qint64 estimateBytes = 0;  // memory.h's estimate made before the run (trace, weights, working)
+  QString backend = QStringLiteral("cpu");
+  QString device;
+  QString note;  // why the CPU ran when Vulkan was asked for ("" otherwise)
+  quint64 generation = 0;  // the request that produced it (newest wins)
+  // The weights the run used (seeded, imported or a trained model's; tensors share storage), so
+  // that an exported bundle holds exactly them.
+  Weights weights;
+  // A trained model's vocabulary (its output head's predictions are in the trace); null otherwise.
+  const std::shared_ptr<const TrainedVocab>& vocab() const { return weights.vocab(); }
+
+  // Index of a step id in trace.steps(), or -1.
+  int indexOf(const std::string& id) const {
+    const auto& s = trace.steps();
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s[i].info.id == id) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+using TraceResultPtr = std::shared_ptr<const TraceResult>;
+
+}  // namespace attnlab::ui

@@ -1,0 +1,33 @@
+// Words about steps, for people: where a step sits (stack, layer, block), its axis names, and
+// what changed from the previous step in one plain sentence. All strings go through tr().
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+#include <QStringList>
+
+#include "model/trace.h"
+
+namespace attnlab::ui {
+
+struct StepPlace {
+  QString stack;  // "Encoder" / "Decoder"
+  int layer = -1; // 0-based; -1 for the stack's own steps (input, masks)
+  QString block;  // "Self-attention", "Cross-attention", "Feed-forward", "" for layer-level steps
+};
+
+class StepNames {
+  Q_DECLARE_TR_FUNCTIONS(StepNames)
+ public:
+  static StepPlace place(const std::string& id);
+  // "Layer 1 · Self-attention · 6/14 · Scale by √d_head": position counted within the group of
+  // steps that share the same stack, layer and block.
+  static QString location(const Trace& trace, int index);
+  // Axis names of a step's tensor, e.g. {"B", "H", "S", "Dh"}; cross-attention uses T for
+  // queries and S for keys; the decoder's own steps use T.
+  static QStringList axisNames(const std::string& id, int dims);
+  // One plain sentence: what this step did to the shape/values relative to its inputs.
+  static QString whatChanged(const Trace& trace, int index);
+};
+
+}  // namespace attnlab::ui

@@ -1,0 +1,36 @@
+// The words of a step in the user's language. Core is Qt-free and English: it gives each step a
+// stable id and an English title and formula. Here the UI owns their translations:
+//   - title and formula: a table of the English forms core writes (with the numbers and letters
+//     that vary captured), each with a tr() template;
+//   - explanation: "what happens here and why", keyed by the step's kind (its id without stack,
+//     layer and block), with a sentence more for cross-attention.
+// A form that the table does not know is shown in English and reported by known(); the test
+// (tests/ui/test_language) runs every kind of step and fails on any unknown form.
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+#include "model/faults.h"
+#include "model/trace.h"
+
+namespace attnlab::ui {
+
+class StepText {
+  Q_DECLARE_TR_FUNCTIONS(StepText)
+ public:
+  static QString title(const StepInfo& info);
+  static QString formula(const StepInfo& info);
+  // Two to four sentences; "" for a kind without one (the test forbids that).
+  static QString explanation(const std::string& id);
+  // A planted bug's name (core's FaultInfo::title, translated by the fault's id).
+  static QString faultTitle(Fault f);
+  // The step's kind: "encoder.layers.0.self_attn.q_proj" → "q_proj"; "…ffn.linear1" → "ffn.linear1";
+  // "…residual2" → "residual".
+  static std::string kind(const std::string& id);
+  // Whether title(info) / formula(info) came from the table (a formula without prose needs none).
+  static bool knownTitle(const StepInfo& info);
+  static bool knownFormula(const StepInfo& info);
+};
+
+}  // namespace attnlab::ui
