@@ -66,7 +66,7 @@ ModelConfig check_bench(const CLI::App& sub, const BenchArgs& a) {
   cfg.mask = MaskKind::None;
   cfg.validate();
   if (a.attention != "full" && a.attention != "tiled" && a.attention != "auto")
-    throw ConfigError("--attention: '" + a.attention + "' is not one of full, tiled, auto");
+    throw ConfigError(Text(Msg::cli_not_one_of_attention, a.attention));
   parse_backend(a.model.backend);
   return cfg;
 }
@@ -104,8 +104,8 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
       [&](Backend& b) {
         b.set_fused_attention(tiled(a));
         check_memory_budget(estimated(a, b, cfg, threads), a.model.memory_budget_mib,
-                            a.trace ? "leave out --trace, use a shorter --seq or fewer --layers"
-                                    : "use --attention tiled (no score matrix) or a shorter --seq");
+                            Text(a.trace ? Msg::en_advice_leave_out_trace_shorter_seq
+                                         : Msg::en_advice_attention_tiled_shorter_seq));
         ms.clear();
         device_ms.clear();
         once(b, device_ms);
@@ -125,7 +125,7 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
                   {"d_ff", cfg.d_ff}, {"layers", cfg.layers}, {"norm", norm_name(cfg.norm)},
                   {"repeat", a.repeat}, {"threads", threads}, {"trace", a.trace}}}};
   if (be->name() == "vulkan") out["gpu_ms"] = median_of(device_ms);
-  if (!note.text.empty()) out["backend_note"] = note.text;
+  if (!note.text.empty()) out["backend_note"] = note.text.english();
   std::cout << out.dump() << std::endl;
 }
 

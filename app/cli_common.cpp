@@ -121,7 +121,7 @@ ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given) {
   c.positional = parse_positional(o.positional);
   c.eps = o.eps;
   c.seed = o.seed;
-  if (o.memory_budget_mib <= 0) throw ConfigError("--memory-budget: must be a positive number of MiB");
+  if (o.memory_budget_mib <= 0) throw ConfigError(Text(Msg::cli_memory_budget_positive));
   parse_backend(o.backend);
   return c;
 }
@@ -134,7 +134,7 @@ std::set<std::string> given_options(const CLI::App& app) {
 }
 
 void print_note(const BackendNote& note) {
-  if (note.failure && !note.text.empty()) std::cerr << "attnlab: note: " << note.text << std::endl;
+  if (note.failure && !note.text.empty()) std::cerr << "attnlab: note: " << note.text.english() << std::endl;
 }
 
 void sanitize_thread_environment() {

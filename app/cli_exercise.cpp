@@ -33,7 +33,7 @@ std::vector<Exercise> load_all(const ExerciseArgs& a) {
 
 const Exercise& need(const std::vector<Exercise>& all, const std::string& option, const std::string& id) {
   if (const Exercise* e = find_exercise(all, id)) return *e;
-  throw ConfigError(option + ": no exercise \"" + id + "\" (attnlab exercise --list shows the ids)");
+  throw ConfigError(Text(Msg::cli_no_exercise, option, id));
 }
 
 template <typename Json>
@@ -45,10 +45,10 @@ void print(const Json& j) {
 void check_exercise(const CLI::App& sub, const ExerciseArgs& a) {
   const int modes = int(a.list) + int(sub.count("--show") > 0) + int(sub.count("--check") > 0) +
                     int(sub.count("--solution") > 0);
-  if (modes != 1) throw ConfigError("exercise: give exactly one of --list, --show ID, --check ID, --solution ID");
-  if (sub.count("--check") && !sub.count("--answer")) throw ConfigError("--check: needs --answer TEXT");
-  if (!sub.count("--check") && sub.count("--answer")) throw ConfigError("--answer: only with --check ID");
-  if (sub.count("--attempt") && !sub.count("--check")) throw ConfigError("--attempt: only with --check ID");
+  if (modes != 1) throw ConfigError(Text(Msg::cli_exercise_one_mode));
+  if (sub.count("--check") && !sub.count("--answer")) throw ConfigError(Text(Msg::cli_check_needs_answer));
+  if (!sub.count("--check") && sub.count("--answer")) throw ConfigError(Text(Msg::cli_answer_only_with_check));
+  if (sub.count("--attempt") && !sub.count("--check")) throw ConfigError(Text(Msg::cli_attempt_only_with_check));
   parse_lang(a.lang);
 }
 

@@ -37,7 +37,7 @@ struct ExportArgs {
 // One sentence per line; a UTF-8 BOM is skipped, blank lines ignored. Only a regular file of
 // at most 16 MiB is read (a FIFO or /dev/zero is refused by name, never read until it ends).
 std::vector<std::string> read_text_file(const std::string& path) {
-  const std::string text = read_regular_file(path, kMaxTextFileBytes, "--text-file");
+  const std::string text = read_regular_file(path, kMaxTextFileBytes, Msg::io_text_file_option);
   std::vector<std::string> lines;
   size_t start = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
   for (int number = 1; start < text.size(); ++number) {
@@ -45,14 +45,14 @@ std::vector<std::string> read_text_file(const std::string& path) {
     std::string line = text.substr(start, nl - start);
     start = nl + 1;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    const std::string where = "--text-file: '" + printable_name(path) + "' line " + std::to_string(number);
-    if (!is_valid_utf8(line)) throw DataError(where + " is not valid UTF-8");
-    if (line.find('\0') != std::string::npos) throw DataError(where + " contains a NUL character");
+    const Text where(Msg::cli_text_file_line, printable_name(path), number);
+    if (!is_valid_utf8(line)) throw DataError(where + Text(Msg::cli_line_not_utf8));
+    if (line.find('\0') != std::string::npos) throw DataError(where + Text(Msg::cli_line_has_nul));
     if (line.find_first_not_of(" \t\v\f") == std::string::npos) continue;  // blank lines are skipped
-    if (const std::string why = text_problem(line); !why.empty()) throw DataError(where + ": " + why);
+    if (Text why = text_problem(line); !why.empty()) throw DataError(where + verbatim(": ") + std::move(why));
     lines.push_back(line);
   }
-  if (lines.empty()) throw ConfigError("--text-file: '" + printable_name(path) + "' holds no sentence");
+  if (lines.empty()) throw ConfigError(Text(Msg::cli_text_file_no_sentence, printable_name(path)));
   return lines;
 }
 
@@ -63,7 +63,7 @@ FaultSet parse_faults(const std::vector<std::string>& ids) {
     try {
       out.insert(parse_fault(id));
     } catch (const ConfigError& e) {
-      throw ConfigError(std::string("--fault: ") + e.what());
+      throw ConfigError(Text(Msg::cli_fault_prefix) + e.text());
     }
   }
   return out;
@@ -87,12 +87,11 @@ Formats parse_formats(const std::string& list, ExportOptions o) {
 #ifdef ATTNLAB_HAVE_UI
       (f == "png" ? out.png : out.svg) = true;
 #else
-      throw ConfigError("--format: " + f + " is drawn by the window's renderer, which this headless build leaves out; "
-                        "use npz or csv, or the full attnlab");
+      throw ConfigError(Text(Msg::cli_format_needs_window, f));
 #endif
     }
     else
-      throw ConfigError("--format: '" + f + "' is not one of npz, png, svg, csv");
+      throw ConfigError(Text(Msg::cli_format_not_one_of, f));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -119,7 +118,7 @@ std::unique_ptr<QGuiApplication> offscreen_app() {
 void add_image_hook(ExportOptions& opt, const Batch& batch, const Trace& trace, bool png, bool svg) {
   opt.extra = [&batch, &trace, png, svg](const std::string& tmp) {
     const QString err = ui::writeHeatmapImages(batch, trace, QString::fromStdString(tmp), png, svg, 2.0);
-    if (!err.isEmpty()) throw DataError(err.toStdString());
+    if (!err.isEmpty()) throw DataError(verbatim(err.toStdString()));  // the renderer's own words
   };
 }
 #endif
@@ -143,15 +142,14 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   cfg.faults = parse_faults(a.faults);
   cfg.variant = to_variant(a.variant);
   if (cfg.variant.on() && !cfg.faults.empty())
-    throw ConfigError("--variant: cannot run beside --fault (a planted bug changes the block it is compared with); "
-                      "drop one of them");
+    throw ConfigError(Text(Msg::cli_variant_beside_fault));
   p.formats = parse_formats(a.format, {a.out, a.force});
   check_output_dir(a.out, a.force);
 
   if (sub.count("--weights") && a.weights.empty())
-    throw ConfigError("--weights: the file name is empty; give the path of a .safetensors file");
+    throw ConfigError(Text(Msg::cli_weights_name_empty));
   if (sub.count("--text-file") && a.text_file.empty())
-    throw ConfigError("--text-file: the file name is empty; give the path of a text file");
+    throw ConfigError(Text(Msg::cli_text_file_name_empty));
   if (!a.weights.empty()) {
     const VariantConfig variant = cfg.variant;  // checked below as an option, not as the file's configuration
     cfg.variant = {};
@@ -169,7 +167,7 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   if (!a.text_file.empty())
     for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));
   if (texts.empty()) {
-    if (sub.count("--text")) throw ConfigError("--text: the sentence is empty; type at least one word");
+    if (sub.count("--text")) throw ConfigError(Text(Msg::cli_text_empty));
     // A trained model's own examples (docs/cli.md "Trained models"), else the built-in sample.
     texts = trained && !trained->examples().empty() && !cross ? trained->examples() : builtin_sample();
   }
@@ -200,7 +198,7 @@ void execute_export(ExportPlan p) {
   // Exit 1 naming the step and the weights, not a bundle of NaN (a planted bug's NaN is its lesson).
   if (cfg.faults.empty()) check_no_overflow(trace, p.weights);
   const RunInfo run{be->name(), be->device(),
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), note.text};
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), note.text.english()};
 #ifdef ATTNLAB_HAVE_UI
   std::unique_ptr<QGuiApplication> app;
   if (p.formats.png || p.formats.svg) {

@@ -37,7 +37,7 @@ std::string read_text(const fs::path& p) {
 // The DataError message of reading `path`, or "" when it was read.
 std::string read_refusal(const std::string& path, uint64_t limit = 1024) {
   try {
-    read_regular_file(path, limit, "test file");
+    read_regular_file(path, limit, Msg::weights_file);
   } catch (const DataError& e) {
     return e.what();
   }
@@ -96,9 +96,9 @@ class TestFiles : public QObject {
 
   void readsARegularFileWhole() {
     write_text(dir() / "a.txt", std::string("x\0y\nz", 5));
-    QCOMPARE(read_regular_file((dir() / "a.txt").string(), 5, "test file"), std::string("x\0y\nz", 5));
+    QCOMPARE(read_regular_file((dir() / "a.txt").string(), 5, Msg::weights_file), std::string("x\0y\nz", 5));
     write_text(dir() / "empty", "");
-    QCOMPARE(read_regular_file((dir() / "empty").string(), 0, "test file"), std::string());
+    QCOMPARE(read_regular_file((dir() / "empty").string(), 0, Msg::weights_file), std::string());
   }
 
   void refusesWhatIsNotARegularFile_data() {
@@ -133,7 +133,7 @@ class TestFiles : public QObject {
     if (kind == "nul") path = std::string("a\0b", 3);
     const std::string msg = read_refusal(path, kMiB);
     QVERIFY2(QString::fromStdString(msg).contains(says), msg.c_str());
-    QVERIFY2(msg.rfind("test file '", 0) == 0, msg.c_str());  // names what it was reading
+    QVERIFY2(msg.rfind("weights file '", 0) == 0, msg.c_str());  // names what it was reading
     QVERIFY2(msg.find('\n') == std::string::npos, msg.c_str());
   }
 

@@ -255,7 +255,7 @@ class TestModel : public QObject {
     Trace t;
     forward(c, init_weights(c), make_batch({"a b c"}, {}), t);
     for (const auto& s : t.steps()) {
-      QVERIFY2(!s.info.title.empty() && !s.info.formula.empty() && !s.info.code.empty() && !s.info.result.empty(),
+      QVERIFY2(!s.info.title.english().empty() && !s.info.formula.english().empty() && !s.info.code.empty() && !s.info.result.empty(),
                s.info.id.c_str());
       for (const auto& in : s.info.inputs()) QVERIFY2(t.find(in), (s.info.id + " reads unknown " + in).c_str());
     }

@@ -341,7 +341,7 @@ class TestVariants : public QObject {
     const auto e = estimate_memory(c, 2, r.t(), 0, static_cast<int64_t>(r.batch.vocab.words.size()));
     QCOMPARE(e.trace_bytes, r.trace.storage_bytes());
     for (const Step& s : r.trace.steps())
-      if (s.info.id.starts_with(prefix)) QVERIFY2(!s.info.title.empty() && !s.info.formula.empty(), s.info.id.c_str());
+      if (s.info.id.starts_with(prefix)) QVERIFY2(!s.info.title.english().empty() && !s.info.formula.english().empty(), s.info.id.c_str());
     // with a planted bug or untraced, nothing is recorded beside the block
     ModelConfig faulty = c;
     faulty.faults.insert(Fault::NoScaling);

@@ -49,7 +49,7 @@ bool has_nan(const float* w, int64_t tk) {
 
 std::vector<double> softmax_with_temperature(const float* logits, int n, double temperature) {
   if (!(temperature > 0) || !std::isfinite(temperature))
-    throw ConfigError("softmax temperature must be a positive number, got " + format_double(temperature));
+    throw ConfigError(Text(Msg::en_softmax_temperature_must_positive, format_double(temperature)));
   double mx = -std::numeric_limits<double>::infinity();
   for (int j = 0; j < n; ++j) mx = std::max<double>(mx, logits[j]);
   std::vector<double> w(static_cast<size_t>(n), kNaN);
@@ -145,7 +145,7 @@ AttentionRow attention_row(const Tensor& weights, const Tensor& masked_scores, i
 }
 
 std::vector<int64_t> histogram(const float* values, int64_t n, int bins, double lo, double hi) {
-  if (bins < 1 || !(hi > lo)) throw ConfigError("histogram: needs at least one bin and hi > lo");
+  if (bins < 1 || !(hi > lo)) throw ConfigError(Text(Msg::en_histogram_needs_bin_hi_above_lo));
   std::vector<int64_t> counts(static_cast<size_t>(bins), 0);
   const double width = (hi - lo) / bins;
   for (int64_t k = 0; k < n; ++k) {

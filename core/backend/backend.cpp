@@ -11,8 +11,8 @@
 
 namespace attnlab {
 
-// A name for the CPU that runs: "CPU: <model name> (Eigen x.y.z, N threads)".
-std::string cpu_device_name() {
+// "CPU: <model name> (Eigen x.y.z, N threads)": the model name as /proc/cpuinfo gives it.
+Text cpu_device_text() {
   std::ifstream f("/proc/cpuinfo");
   std::string line, model = "unknown processor";
   while (std::getline(f, line))
@@ -20,12 +20,15 @@ std::string cpu_device_name() {
       model = line.substr(line.find(':') + 2);
       break;
     }
-  return "CPU: " + model + " (Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." +
-         std::to_string(EIGEN_MAJOR_VERSION) + "." + std::to_string(EIGEN_MINOR_VERSION) + ", " +
-         std::to_string(Eigen::nbThreads()) + " threads)";
+  const std::string eigen = std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                            std::to_string(EIGEN_MINOR_VERSION);
+  return Text(Msg::en_cpu_device, model, eigen, Eigen::nbThreads());
 }
 
+std::string cpu_device_name() { return cpu_device_text().english(); }
+
 std::string CpuBackend::device() const { return cpu_device_name(); }
+Text CpuBackend::device_text() const { return cpu_device_text(); }
 
 namespace {
 bool unit_last_stride(const Tensor& q, const Tensor& k, const Tensor& v) {
@@ -79,7 +82,7 @@ BackendKind parse_backend(std::string_view s) {
   if (s == "cpu") return BackendKind::Cpu;
   if (s == "vulkan") return BackendKind::Vulkan;
   if (s == "auto") return BackendKind::Auto;
-  throw ConfigError("--backend: '" + std::string(s) + "' is not one of cpu, vulkan, auto");
+  throw ConfigError(verbatim("--backend: ") + Text(Msg::not_one_of, s, "cpu, vulkan, auto"));
 }
 
 std::string_view backend_kind_name(BackendKind k) {
@@ -103,7 +106,7 @@ int device_from_env() {
   char* end = nullptr;
   const long n = std::strtol(v, &end, 10);
   if (*end != '\0' || n < 0 || n > 1000)
-    throw ConfigError(std::string("ATTNLAB_VULKAN_DEVICE: '") + v + "' is not a device index (0, 1, …; see vulkaninfo)");
+    throw ConfigError(verbatim("ATTNLAB_VULKAN_DEVICE: ") + Text(Msg::en_not_device_index_see_vulkaninfo, v));
   return static_cast<int>(n);
 }
 
@@ -120,14 +123,13 @@ std::shared_ptr<Backend> make_backend(BackendKind kind, BackendNote* note) {
     return std::make_shared<VulkanBackend>(index, kind == BackendKind::Vulkan);
   } catch (const VulkanError& e) {
     if (kind == BackendKind::Vulkan) throw;
-    if (note) *note = {std::string(e.what()) + "; computed on the CPU", !dynamic_cast<const VulkanUnavailable*>(&e)};
+    if (note) *note = {e.text() + Text(Msg::computed_cpu), !dynamic_cast<const VulkanUnavailable*>(&e)};
     return cpu_shared();
   }
 #else
   if (kind == BackendKind::Vulkan)
-    throw VulkanUnavailable("--backend vulkan: this build has no Vulkan compute path (built without the Vulkan "
-                            "headers or glslc); use --backend cpu or auto");
-  if (note) *note = {"built without Vulkan; computed on the CPU", false};
+    throw VulkanUnavailable(verbatim("--backend vulkan: ") + Text(Msg::build_has_no_vulkan_compute_path_built));
+  if (note) *note = {Text(Msg::built_without_vulkan) + Text(Msg::computed_cpu), false};
   return cpu_shared();
 #endif
 }

@@ -20,12 +20,16 @@ namespace attnlab {
 
 // A name for the CPU that runs: "CPU: <model name> (Eigen x.y.z, N threads)".
 std::string cpu_device_name();
+// The same as a Text (the template "CPU: %1 (Eigen %2, %3 threads)"), for the window to translate.
+Text cpu_device_text();
 
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;    // "cpu" | "vulkan" (the manifest's "backend")
   virtual std::string device() const = 0;  // e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+  // device() as a Text: the CPU's a catalogue message, a Vulkan device's name verbatim (the driver's words).
+  virtual Text device_text() const = 0;
 
   // x (…, In) · w[row0 : row0 + rows]ᵀ (rows, In) + b[row0 : row0 + rows] → (…, rows).
   virtual Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) = 0;
@@ -57,6 +61,7 @@ class CpuBackend : public Backend {
  public:
   std::string name() const override { return "cpu"; }
   std::string device() const override;
+  Text device_text() const override;
   Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) override {
     return attnlab::linear_rows(x, w, b, row0, rows);
   }
@@ -91,7 +96,7 @@ struct VulkanUnavailable : VulkanError {
 // Why the CPU ran when Vulkan was asked for. failure: a Vulkan device was there and failed (the
 // command line says so on stderr); otherwise there was none to use (said only in the results).
 struct BackendNote {
-  std::string text;
+  Text text;
   bool failure = false;
 };
 
@@ -130,7 +135,7 @@ std::shared_ptr<Backend> run_with_fallback(std::shared_ptr<Backend> be, BackendK
   } catch (const VulkanError& e) {
     if (cache) cache->drop(kind);
     if (kind != BackendKind::Auto || be->name() == "cpu") throw;
-    if (note) *note = {std::string(e.what()) + "; computed on the CPU instead", true};
+    if (note) *note = {e.text() + Text(Msg::en_computed_cpu_instead), true};
   }
   be = make_backend(BackendKind::Cpu);
   run(*be);

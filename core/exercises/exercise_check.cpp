@@ -303,7 +303,7 @@ nlohmann::json student_view(const Exercise& ex, Lang l) {
         if (const StepFacts* f = ex.step(in))
           inputs.push_back(
               {{"id", f->id}, {"shape", f->shape}, {"strides", f->strides}, {"contiguous", f->contiguous}});
-      task = {{"step", s.id}, {"step_title", s.title}, {"ask", shape_ask_name(ex.predict.ask)}, {"inputs", inputs}};
+      task = {{"step", s.id}, {"step_title", s.title.english()}, {"ask", shape_ask_name(ex.predict.ask)}, {"inputs", inputs}};
       format = ex.predict.ask == ShapeAsk::Contiguous
                    ? pick(l, "yes or no", "是 或 否")
                    : pick(l, "the numbers in order, e.g. (2, 4, 6, 8)", "按顺序写出各个数，例如 (2, 4, 6, 8)");

@@ -30,22 +30,25 @@ constexpr int64_t kMaxLayers = 3, kMaxMaskSize = 16, kMaxHints = 10, kMaxText = 
 
 // ----------------------------------------------------------------------------- reading fields
 
-std::string type_name(const json& v) {
-  if (v.is_null()) return "null";
-  if (v.is_boolean()) return "a boolean";
-  if (v.is_number_integer() || v.is_number_unsigned()) return "an integer";
-  if (v.is_number()) return "a number";
-  if (v.is_string()) return "a string";
-  if (v.is_array()) return "an array";
-  return "an object";
+Text type_name(const json& v) {
+  if (v.is_null()) return Text(Msg::ls_json_null);
+  if (v.is_boolean()) return Text(Msg::ls_json_boolean);
+  if (v.is_number_integer() || v.is_number_unsigned()) return Text(Msg::ls_json_integer);
+  if (v.is_number()) return Text(Msg::ls_json_number);
+  if (v.is_string()) return Text(Msg::ls_json_string);
+  if (v.is_array()) return Text(Msg::ls_json_array);
+  return Text(Msg::ls_json_object);
 }
+
+// "<file>: " before a file's message (a file name, shown as it is).
+Text file_prefix(const std::string& file) { return verbatim(file + ": "); }
 
 // Reads fields of one file; every failure names the file and the field's path.
 struct Reader {
   const std::string& file;
 
-  [[noreturn]] void fail(const std::string& field, const std::string& msg) const {
-    throw ExerciseError(file + ": field \"" + field + "\": " + msg);
+  [[noreturn]] void fail(const std::string& field, Text msg) const {
+    throw ExerciseError(file_prefix(file) + Text(Msg::field_prefix, field) + std::move(msg));
   }
   static std::string at(const std::string& path, const std::string& key) {
     return path.empty() ? key : path + "." + key;
@@ -59,7 +62,7 @@ struct Reader {
       if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; })) {
         std::string list;
         for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(at(path, k), "unknown field (expected one of: " + list + ")");
+        fail(at(path, k), Text(Msg::ls_unknown_field_expected_one_of, list));
       }
     }
   }
@@ -69,37 +72,38 @@ struct Reader {
   }
   const json& need(const json& obj, const std::string& path, const char* key) const {
     const json* v = get(obj, key);
-    if (!v) fail(at(path, key), "missing");
+    if (!v) fail(at(path, key), Text(Msg::ls_missing));
     return *v;
   }
-  void want(const json& v, const std::string& field, bool ok, const char* what) const {
-    if (!ok) fail(field, std::string("expected ") + what + ", found " + type_name(v));
+  // what: the type expected, one of the ls_json_* messages.
+  void want(const json& v, const std::string& field, bool ok, Msg what) const {
+    if (!ok) fail(field, Text(Msg::ls_expected_found, Text(what), type_name(v)));
   }
   std::string text(const json& v, const std::string& field, size_t max = kMaxText) const {
-    want(v, field, v.is_string(), "a string");
+    want(v, field, v.is_string(), Msg::ls_json_string);
     const std::string s = v.get<std::string>();
-    if (s.find_first_not_of(" \t\r\n") == std::string::npos) fail(field, "empty");
-    if (s.size() > max) fail(field, "longer than " + std::to_string(max) + " bytes");
-    if (const std::string why = text_problem(s); !why.empty()) fail(field, why);  // a NUL, control characters only
+    if (s.find_first_not_of(" \t\r\n") == std::string::npos) fail(field, Text(Msg::ls_empty));
+    if (s.size() > max) fail(field, Text(Msg::ls_longer_than_bytes, max));
+    if (Text why = text_problem(s); !why.empty()) fail(field, std::move(why));  // a NUL, control characters only
     return s;
   }
   int64_t integer(const json& v, const std::string& field, int64_t lo, int64_t hi) const {
-    want(v, field, v.is_number_integer() || v.is_number_unsigned(), "an integer");
+    want(v, field, v.is_number_integer() || v.is_number_unsigned(), Msg::ls_json_integer);
     const bool neg = v.is_number_integer() && v.get<int64_t>() < 0;
     const int64_t x = neg ? v.get<int64_t>() : static_cast<int64_t>(std::min<uint64_t>(v.get<uint64_t>(), INT64_MAX));
     if (x < lo || x > hi)
-      fail(field, std::to_string(x) + " is out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+      fail(field, Text(Msg::ls_out_of_range, x, lo, hi));
     return x;
   }
   const json& array(const json& v, const std::string& field, size_t lo, size_t hi) const {
-    want(v, field, v.is_array(), "an array");
+    want(v, field, v.is_array(), Msg::ls_json_array);
     if (v.size() < lo || v.size() > hi)
-      fail(field, "has " + std::to_string(v.size()) + " entries (expected " + std::to_string(lo) +
-                      (lo == hi ? "" : " to " + std::to_string(hi)) + ")");
+      fail(field, lo == hi ? Text(Msg::ls_has_entries_expected, v.size(), lo)
+                           : Text(Msg::ls_has_entries_expected_range, v.size(), lo, hi));
     return v;
   }
   const json& object(const json& v, const std::string& field) const {
-    want(v, field, v.is_object(), "an object");
+    want(v, field, v.is_object(), Msg::ls_json_object);
     return v;
   }
   LocalText local(const json& v, const std::string& field) const {
@@ -122,7 +126,7 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
     std::vector<std::string> out;
     const json* a = r.get(v, key);
     if (!a) {
-      if (lo > 0) r.fail(P + "." + key, "missing");
+      if (lo > 0) r.fail(P + "." + key, Text(Msg::ls_missing));
       return out;
     }
     r.array(*a, P + "." + key, lo, kMaxSentences);
@@ -131,9 +135,9 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
       std::string t = r.text((*a)[i], f, 1000);
       try {
         if (static_cast<int64_t>(tokenize(t).size()) > kMaxTokens)
-          r.fail(f, "more than " + std::to_string(kMaxTokens) + " tokens");
+          r.fail(f, Text(Msg::ls_more_than_tokens, kMaxTokens));
       } catch (const ConfigError& e) {
-        r.fail(f, e.what());
+        r.fail(f, e.text());
       }
       out.push_back(std::move(t));
     }
@@ -142,8 +146,7 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   s.texts = sentences("texts", 1);
   s.memory_texts = sentences("memory_texts", 0);
   if (s.memory_texts.size() > 1 && s.memory_texts.size() != s.texts.size())
-    r.fail(P + ".memory_texts", "give one source sentence for all, or one per text (" +
-                                    std::to_string(s.texts.size()) + ")");
+    r.fail(P + ".memory_texts", Text(Msg::ls_one_source_sentence_per_text, s.texts.size()));
   ModelConfig& c = s.config;
   c.cross = !s.memory_texts.empty();
   auto num = [&](const char* key, int64_t lo, int64_t hi, int64_t def) {
@@ -153,7 +156,7 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   c.d_model = num("d_model", 1, kMaxDModel, 64);
   c.heads = num("heads", 1, kMaxHeads, 8);
   if (c.heads > c.d_model || c.d_model % c.heads != 0)
-    r.fail(P + ".heads", std::to_string(c.heads) + " heads do not divide d_model " + std::to_string(c.d_model));
+    r.fail(P + ".heads", Text(Msg::heads_do_not_divide_d_model, c.heads, c.d_model));
   c.d_ff = num("d_ff", 1, kMaxDff, std::min<int64_t>(4 * c.d_model, kMaxDff));
   c.layers = num("layers", 1, kMaxLayers, 1);
   c.seed = static_cast<uint64_t>(num("seed", 0, int64_t(1) << 53, 0));
@@ -161,11 +164,11 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
     const json* x = r.get(v, key);
     if (!x) return def;
     const std::string f = P + "." + key;
-    r.want(*x, f, x->is_string(), "a string");
+    r.want(*x, f, x->is_string(), Msg::ls_json_string);
     try {
       return parse(x->get<std::string>());
     } catch (const ConfigError& e) {
-      r.fail(f, e.what());
+      r.fail(f, e.text());
     }
   };
   c.mask = word("mask", parse_mask, c.cross ? MaskKind::PaddingCausal : MaskKind::Padding);
@@ -173,14 +176,14 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   c.activation = word("activation", parse_activation, Activation::Relu);
   c.positional = word("positional", parse_positional, Positional::Sinusoidal);
   if (const json* e = r.get(v, "eps")) {
-    r.want(*e, P + ".eps", e->is_number(), "a number");
+    r.want(*e, P + ".eps", e->is_number(), Msg::ls_json_number);
     c.eps = e->get<double>();
-    if (!(c.eps > 0 && c.eps < 1)) r.fail(P + ".eps", "must be between 0 and 1 (exclusive)");
+    if (!(c.eps > 0 && c.eps < 1)) r.fail(P + ".eps", Text(Msg::ls_between_0_and_1_exclusive));
   }
   try {
     c.validate();
   } catch (const ConfigError& e) {
-    r.fail(P, e.what());
+    r.fail(P, e.text());
   }
 }
 
@@ -210,13 +213,13 @@ std::string need_step(const Reader& r, const std::vector<std::string>& ids, cons
   const std::string id = r.text(v, field, 200);
   if (std::find(ids.begin(), ids.end(), id) != ids.end()) return id;
   const std::string last = id.substr(id.rfind('.') == std::string::npos ? 0 : id.rfind('.') + 1);
-  std::string hint = " (the steps are listed in docs/cli.md, e.g. \"encoder.layers.0.self_attn.q\")";
+  Text hint(Msg::ls_steps_listed_in_docs);
   for (const auto& s : ids)
     if (ends_with_part(s, last)) {
-      hint = " (did you mean \"" + s + "\"?)";
+      hint = Text(Msg::ls_did_you_mean, s);
       break;
     }
-  r.fail(field, "\"" + id + "\" is not a step of this setup" + hint);
+  r.fail(field, Text(Msg::ls_not_a_step_of_setup, id) + std::move(hint));
 }
 
 std::vector<std::string> step_ids(const Exercise& ex) {
@@ -236,7 +239,7 @@ void read_predict(const Reader& r, const json& v, Exercise& ex) {
   if (ask == "shape") ex.predict.ask = ShapeAsk::Shape;
   else if (ask == "strides") ex.predict.ask = ShapeAsk::Strides;
   else if (ask == "contiguous") ex.predict.ask = ShapeAsk::Contiguous;
-  else r.fail(P + ".ask", "\"" + ask + "\" is not one of shape, strides, contiguous");
+  else r.fail(P + ".ask", Text(Msg::ls_quoted_not_one_of, ask, "shape, strides, contiguous"));
 }
 
 bool same_values(const Tensor& a, const Tensor& b) {
@@ -255,12 +258,11 @@ void read_bug(const Reader& r, const json& v, Exercise& ex) {
   try {
     ex.bug.fault = parse_fault(fid);
   } catch (const ConfigError& e) {
-    r.fail(P + ".fault", e.what());
+    r.fail(P + ".fault", e.text());
   }
-  if (ex.bug.fault == Fault::IndivisibleHeads)
-    r.fail(P + ".fault", "indivisible_heads cannot be an exercise: there is no correct run to compare with");
+  if (ex.bug.fault == Fault::IndivisibleHeads) r.fail(P + ".fault", Text(Msg::ls_indivisible_heads_not_exercise));
   if (const json* b = r.get(v, "accept_block")) {
-    r.want(*b, P + ".accept_block", b->is_boolean(), "a boolean");
+    r.want(*b, P + ".accept_block", b->is_boolean(), Msg::ls_json_boolean);
     ex.bug.accept_block = b->get<bool>();
   }
   const json& sym = r.object(r.need(v, P, "symptoms"), P + ".symptoms");
@@ -270,7 +272,7 @@ void read_bug(const Reader& r, const json& v, Exercise& ex) {
     const json& a = r.array(r.need(sym, P + ".symptoms", lang), f, 1, 30);
     for (size_t i = 0; i < a.size(); ++i) {
       ex.bug.symptoms.push_back(r.text(a[i], idx(f, i), 100));
-      if (keyword(ex.bug.symptoms.back()).empty()) r.fail(idx(f, i), "holds no word to look for");
+      if (keyword(ex.bug.symptoms.back()).empty()) r.fail(idx(f, i), Text(Msg::ls_holds_no_word));
     }
   }
   // What the fault really changes, by the engine (a faulty run may record extra steps).
@@ -286,26 +288,25 @@ void read_bug(const Reader& r, const json& v, Exercise& ex) {
       if (f == fid) ex.bug.marked.push_back(s.info.id);
   }
   ex.bug.faulty_step = need_step(r, ex.bug.steps, r.need(v, P, "faulty_step"), P + ".faulty_step");
-  if (ex.bug.marked.empty()) r.fail(P + ".fault", fid + " changes no step of this setup");
+  if (ex.bug.marked.empty()) r.fail(P + ".fault", Text(Msg::ls_fault_changes_no_step, fid));
   if (std::find(ex.bug.marked.begin(), ex.bug.marked.end(), ex.bug.faulty_step) == ex.bug.marked.end()) {
     std::string list;
     for (const auto& m : ex.bug.marked) list += (list.empty() ? "" : ", ") + m;
-    r.fail(P + ".faulty_step", "the fault " + fid + " changes " + list + ", not \"" + ex.bug.faulty_step + "\"");
+    r.fail(P + ".faulty_step", Text(Msg::ls_fault_changes_not, fid, list, ex.bug.faulty_step));
   }
   const Step* a = clean.find(ex.bug.faulty_step);
   const Step* b = bad.find(ex.bug.faulty_step);
   if (a && b && same_values(a->tensor, b->tensor))
-    r.fail(P + ".faulty_step", "with this setup the fault " + fid + " leaves \"" + ex.bug.faulty_step +
-                                   "\" unchanged (nothing to see); change the setup");
+    r.fail(P + ".faulty_step", Text(Msg::ls_fault_leaves_unchanged, fid, ex.bug.faulty_step));
 }
 
 std::vector<int> read_rows(const Reader& r, const json& v, const std::string& field, int n) {
   const std::string s = r.text(v, field, 1000);
   const auto rows = read_mask_rows(s);
-  if (rows.empty()) r.fail(field, "expected rows of 0/1 like \"1100/1110/1111\"");
+  if (rows.empty()) r.fail(field, Text(Msg::ls_expected_rows_like));
   const auto wrong_length = [&](const std::string& x) { return static_cast<int>(x.size()) != n; };
   if (static_cast<int>(rows.size()) != n || std::any_of(rows.begin(), rows.end(), wrong_length))
-    r.fail(field, "expected " + std::to_string(n) + " rows of " + std::to_string(n) + " cells");
+    r.fail(field, Text(Msg::ls_expected_rows_of_cells, n, n));
   std::vector<int> out;
   for (const auto& row : rows)
     for (char ch : row) out.push_back(ch - '0');
@@ -338,7 +339,7 @@ std::vector<std::pair<int, int>> read_rule(const Reader& r, const json& v, const
     rule.type = type == "hide" ? MaskRule::Type::Hide : MaskRule::Type::Show;
     rule.rows = positions(r, v, "rows", P, n);
     rule.cols = positions(r, v, "cols", P, n);
-    if (rule.rows.empty() && rule.cols.empty()) r.fail(P, "give rows, cols or both");
+    if (rule.rows.empty() && rule.cols.empty()) r.fail(P, Text(Msg::ls_give_rows_cols));
     for (int i : all_or(rule.rows))
       for (int j : all_or(rule.cols)) cells.push_back({(i - 1) * n + (j - 1), type == "show" ? 1 : 0});
   } else if (type == "causal" || type == "padding") {
@@ -364,7 +365,7 @@ std::vector<std::pair<int, int>> read_rule(const Reader& r, const json& v, const
     rule.type = MaskRule::Type::Self;
     for (int i = 0; i < n; ++i) cells.push_back({i * n + i, 1});
   } else {
-    r.fail(P + ".type", "\"" + type + "\" is not one of hide, show, causal, padding, window, self");
+    r.fail(P + ".type", Text(Msg::ls_quoted_not_one_of, type, "hide, show, causal, padding, window, self"));
   }
   return cells;
 }
@@ -379,8 +380,7 @@ void read_mask(const Reader& r, const json& v, Exercise& ex) {
   if (ex.has_setup) {
     const Batch b = setup_batch(ex.setup);
     if (b.text.seq() != n)
-      r.fail(P + ".size",
-             std::to_string(n) + " differs from the setup's sentence length " + std::to_string(b.text.seq()));
+      r.fail(P + ".size", Text(Msg::ls_differs_from_sentence_length, n, b.text.seq()));
     m.labels = b.text.tokens[0];
   }
   if (const json* l = r.get(v, "labels")) {
@@ -392,21 +392,20 @@ void read_mask(const Reader& r, const json& v, Exercise& ex) {
     for (int i = 1; i <= n; ++i) m.labels.push_back(std::to_string(i));
   if (const json* o = r.get(v, "others")) {
     const std::string s = r.text(*o, P + ".others", 20);
-    if (s != "visible" && s != "free") r.fail(P + ".others", "\"" + s + "\" is not one of visible, free");
+    if (s != "visible" && s != "free") r.fail(P + ".others", Text(Msg::ls_quoted_not_one_of, s, "visible, free"));
     m.others_free = s == "free";
   }
   std::vector<int> req(static_cast<size_t>(n * n), -1);  // fixed by a rule, or -1
   auto fix = [&](const std::vector<std::pair<int, int>>& cells, const std::string& field) {
     for (auto [c, val] : cells) {
       if (req[c] != -1 && req[c] != val)
-        r.fail(field, "contradicts an earlier rule at row " + std::to_string(c / n + 1) + ", column " +
-                          std::to_string(c % n + 1));
+        r.fail(field, Text(Msg::ls_contradicts_earlier_rule, c / n + 1, c % n + 1));
       req[c] = val;
     }
   };
   const json* target = r.get(v, "target");
   const json* rules = r.get(v, "rules");
-  if (!target && !rules) r.fail(P + ".rules", "missing (give rules, a target, or both)");
+  if (!target && !rules) r.fail(P + ".rules", Text(Msg::ls_missing_give_rules_target));
   if (target) {
     const auto t = read_rows(r, *target, P + ".target", n);
     std::vector<std::pair<int, int>> cells;
@@ -426,13 +425,13 @@ void read_mask(const Reader& r, const json& v, Exercise& ex) {
     if (c == -1 && !m.others_free) c = 1;
   for (int i = 0; i < n; ++i)
     if (std::all_of(req.begin() + i * n, req.begin() + (i + 1) * n, [](int c) { return c == 0; }))
-      r.fail(P + ".rules", "row " + std::to_string(i + 1) + " would hide every key (its softmax would be NaN)");
+      r.fail(P + ".rules", Text(Msg::ls_row_hides_every_key, i + 1));
   m.required = req;
   std::vector<int> start(static_cast<size_t>(n * n), 1);
   if (const json* s = r.get(v, "start")) start = read_rows(r, *s, P + ".start", n);
   bool solved = true;
   for (int c = 0; c < n * n; ++c) solved = solved && (req[c] == -1 || req[c] == start[c]);
-  if (solved) r.fail(P + ".start", "already satisfies every rule; there is nothing to do");
+  if (solved) r.fail(P + ".start", Text(Msg::ls_start_already_satisfies));
   m.start.clear();
   for (int c = 0; c < n * n; ++c) {
     if (c > 0 && c % n == 0) m.start += '/';
@@ -450,24 +449,25 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number that overflows
     std::string msg = e.what();
     const auto p = msg.find("] ");
-    throw ExerciseError(file + ": invalid JSON: " + (p == std::string::npos ? msg : msg.substr(p + 2)));
+    throw ExerciseError(file_prefix(file) +
+                        Text(Msg::ls_invalid_json, p == std::string::npos ? msg : msg.substr(p + 2)));
   }
-  if (!doc.is_object()) throw ExerciseError(file + ": expected one JSON object, found " + type_name(doc));
+  if (!doc.is_object()) throw ExerciseError(file_prefix(file) + Text(Msg::ls_expected_one_json_object, type_name(doc)));
   r.only(doc, "", {"format", "id", "kind", "level", "title", "goal", "hints", "explanation", "setup",
                    "predict_shape", "find_bug", "fix_mask"});
   if (const json* f = r.get(doc, "format"); f && r.text(*f, "format", 100) != "attnlab-exercise/1")
-    r.fail("format", "\"" + f->get<std::string>() + "\" is not attnlab-exercise/1");
+    r.fail("format", Text(Msg::ls_format_not_exercise_1, f->get<std::string>()));
   Exercise ex;
   ex.file = file;
   ex.id = r.text(r.need(doc, "", "id"), "id", 64);
   for (char c : ex.id)
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
-      r.fail("id", "\"" + ex.id + "\" may hold only a-z, 0-9, '-' and '_'");
+      r.fail("id", Text(Msg::ls_id_may_hold_only, ex.id));
   const std::string kind = r.text(r.need(doc, "", "kind"), "kind", 40);
   if (kind == "predict_shape") ex.kind = ExerciseKind::PredictShape;
   else if (kind == "find_bug") ex.kind = ExerciseKind::FindBug;
   else if (kind == "fix_mask") ex.kind = ExerciseKind::FixMask;
-  else r.fail("kind", "\"" + kind + "\" is not one of predict_shape, find_bug, fix_mask");
+  else r.fail("kind", Text(Msg::ls_quoted_not_one_of, kind, "predict_shape, find_bug, fix_mask"));
   ex.level = static_cast<int>(r.integer(r.need(doc, "", "level"), "level", 1, 5));
   ex.title = r.local(r.need(doc, "", "title"), "title");
   ex.goal = r.local(r.need(doc, "", "goal"), "goal");
@@ -476,11 +476,11 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
   for (size_t i = 0; i < hints.size(); ++i) ex.hints.push_back(r.local(hints[i], idx("hints", i)));
   for (const char* k : {"predict_shape", "find_bug", "fix_mask"}) {
     const bool mine = kind == k;
-    if (mine && !r.get(doc, k)) r.fail(k, "missing (kind is " + kind + ")");
-    if (!mine && r.get(doc, k)) r.fail(k, "not allowed for kind " + kind);
+    if (mine && !r.get(doc, k)) r.fail(k, Text(Msg::ls_missing_kind_is, kind));
+    if (!mine && r.get(doc, k)) r.fail(k, Text(Msg::ls_not_allowed_for_kind, kind));
   }
   const json* setup = r.get(doc, "setup");
-  if (!setup && ex.kind != ExerciseKind::FixMask) r.fail("setup", "missing");
+  if (!setup && ex.kind != ExerciseKind::FixMask) r.fail("setup", Text(Msg::ls_missing));
   if (setup) {
     read_setup(r, *setup, ex.setup);
     ex.has_setup = true;

@@ -25,7 +25,7 @@ std::string_view exercise_kind_name(ExerciseKind k) {
 Lang parse_lang(std::string_view s) {
   if (s == "en") return Lang::En;
   if (s == "zh") return Lang::Zh;
-  throw ConfigError("--lang: '" + std::string(s) + "' is not one of en, zh");
+  throw ConfigError(verbatim("--lang: ") + Text(Msg::not_one_of, s, "en, zh"));
 }
 
 std::string_view lang_name(Lang l) { return l == Lang::Zh ? "zh" : "en"; }
@@ -51,30 +51,30 @@ Batch setup_batch(const ExerciseSetup& s) { return make_batch(s.texts, s.memory_
 
 
 std::vector<ExerciseSource> read_exercise_folder(const std::string& dir, bool optional,
-                                                 std::vector<std::string>* problems) {
+                                                 std::vector<Text>* problems) {
   namespace fs = std::filesystem;
   std::vector<ExerciseSource> out;
   std::error_code ec;
   const auto st = fs::status(dir, ec);
   if (!fs::is_directory(st)) {
     if (optional && !fs::exists(st)) return out;
-    throw ExerciseError(printable_name(dir) + (fs::exists(st) ? ": not a folder" : ": no such folder") +
-                        " (exercise files are read from a folder of *.json)");
+    throw ExerciseError(Text(fs::exists(st) ? Msg::ls_folder_not_a_folder : Msg::ls_folder_no_such_folder,
+                             printable_name(dir)));
   }
   std::vector<fs::path> files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code kind;
     if (it->path().extension() == ".json" && !it->is_directory(kind)) files.push_back(it->path());
   }
-  if (ec) throw ExerciseError(printable_name(dir) + ": cannot list the folder: " + ec.message());
+  if (ec) throw ExerciseError(Text(Msg::ls_cannot_list_folder, printable_name(dir), ec.message()));
   std::sort(files.begin(), files.end());
   for (const auto& p : files) {
     const std::string name = (fs::path(dir) / p.filename()).string();
     try {  // a FIFO, a device or a huge file among them is refused by name, never read
-      out.push_back({name, read_regular_file(p.string(), kMaxExerciseFileBytes, "exercise file")});
+      out.push_back({name, read_regular_file(p.string(), kMaxExerciseFileBytes, Msg::exercise_file)});
     } catch (const DataError& e) {
-      if (!problems) throw ExerciseError(e.what());
-      problems->push_back(e.what());
+      if (!problems) throw ExerciseError(e.text());
+      problems->push_back(e.text());
     }
   }
   return out;
@@ -91,7 +91,8 @@ std::vector<Exercise> load_exercises(const std::vector<ExerciseSource>& sources)
   for (const auto& src : sources) {
     Exercise ex = parse_exercise(src.text, src.name);
     if (const Exercise* other = find_exercise(all, ex.id))
-      throw ExerciseError(src.name + ": field \"id\": \"" + ex.id + "\" is already used by " + other->file);
+      throw ExerciseError(verbatim(src.name + ": ") + Text(Msg::field_prefix, "id") +
+                          Text(Msg::ls_id_already_used_by, ex.id, other->file));
     all.push_back(std::move(ex));
   }
   return all;

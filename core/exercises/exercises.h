@@ -18,6 +18,7 @@
 #include "model/faults.h"
 #include "tensor/tensor.h"
 #include "text/errors.h"
+#include "text/message.h"
 
 namespace attnlab {
 
@@ -77,7 +78,8 @@ struct FixMask {
 
 // What the clean run recorded for one step.
 struct StepFacts {
-  std::string id, title;
+  std::string id;
+  Text title;  // the step's title (StepInfo::title)
   Shape shape, strides;
   bool contiguous = true;
   std::vector<std::string> inputs;
@@ -117,7 +119,7 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file);
 // regular file (a FIFO, a device), over 1 MiB, unreadable — is an ExerciseError naming it, or,
 // given `problems`, that message is appended there and the file skipped (the window lists them).
 std::vector<ExerciseSource> read_exercise_folder(const std::string& dir, bool optional = false,
-                                                 std::vector<std::string>* problems = nullptr);
+                                                 std::vector<Text>* problems = nullptr);
 // The exercises shipped with the program (sample_inputs/exercises, embedded at build time), by
 // name "sample_inputs/exercises/<file>", sorted.
 std::vector<ExerciseSource> shipped_exercise_sources();

@@ -14,6 +14,9 @@ const char* kQkv[3] = {"q", "k", "v"};
 const char* kQkvUpper[3] = {"Q", "K", "V"};
 const char* kMaskedFillZero = "mask.unsqueeze(1) == 0, 0.0)";
 
+// A title with " (fault)" after it: the step a fault changed.
+Text faulty(Text title) { return Text(Msg::st_with_fault, std::move(title)); }
+
 struct Ctx {
   const AttentionArgs& a;
   const Weights& w;
@@ -60,9 +63,8 @@ Flow project(const Ctx& c, int i) {
   auto id = record_step(c.rec, c.id(name), t, [&] {
     const std::string lo = std::to_string(row0), hi = std::to_string(row0 + c.d);
     const std::string x = kQkvUpper[i], p = shared ? "Q" : x;
-    return StepInfo{.title = x + " projection" + (shared ? " with W_Q (fault)" : ""),
-                    .formula = x + " = x·W_" + p + "ᵀ + b_" + p +
-                               (shared ? " — the Q rows of in_proj again, not the " + x + " rows" : ""),
+    return StepInfo{.title = shared ? faulty(Text(Msg::st_projection_with_w_q, x)) : Text(Msg::st_projection, x),
+                    .formula = shared ? Text(Msg::sf_1_x_w_q_b_q, x, x) : maths(x + " = x·W_" + p + "ᵀ + b_" + p),
                     .code = name + " = F.linear(x, in_proj_weight[" + lo + ":" + hi + "], in_proj_bias[" + lo + ":" + hi + "])",
                     .result = name,
                     .bindings = {step_var("x", src.id), weight_var("in_proj_weight", c.a.prefix + "in_proj_weight"),
@@ -80,9 +82,8 @@ Flow split_heads(const Ctx& c, int i, const Flow& proj) {
   if (c.has(Fault::SplitWithoutTranspose)) {
     Tensor v = proj.t.view({c.b, c.h, t_len, c.dh});
     auto id = record_step(c.rec, c.id(n), v, [&] {
-      return StepInfo{.title = "Split heads: view " + std::string(kQkvUpper[i]) + " straight to (B, H, T, Dh) (fault)",
-                      .formula = "(B, T, D) → (B, H, T, Dh) in one view, no transpose: head h takes the h-th run of "
-                                 "T·Dh numbers, so its rows mix positions and features",
+      return StepInfo{.title = faulty(Text(Msg::st_split_heads_view_1_straight_b, kQkvUpper[i])),
+                      .formula = Text(Msg::sf_b_t_d_b_h_t),
                       .code = n + " = " + n + "_proj.view(" + dims_csv(v.shape()) + ")",
                       .result = n,
                       .bindings = {step_var(n + "_proj", proj.id)},
@@ -92,16 +93,16 @@ Flow split_heads(const Ctx& c, int i, const Flow& proj) {
   }
   Tensor v = proj.t.view({c.b, t_len, c.h, c.dh});
   auto view_id = record_step(c.rec, c.id(n + "_view"), v, [&] {
-    return StepInfo{.title = "Split heads: view " + std::string(kQkvUpper[i]),
-                    .formula = "(B, T, D) → (B, T, H, Dh)",
+    return StepInfo{.title = Text(Msg::st_split_heads_view_1, kQkvUpper[i]),
+                    .formula = maths("(B, T, D) → (B, T, H, Dh)"),
                     .code = n + "_view = " + n + "_proj.view(" + dims_csv(v.shape()) + ")",
                     .result = n + "_view",
                     .bindings = {step_var(n + "_proj", proj.id)}};
   });
   Tensor tr = v.transpose(1, 2);
   auto tr_id = record_step(c.rec, c.id(n), tr, [&] {
-    return StepInfo{.title = "Split heads: transpose " + std::string(kQkvUpper[i]),
-                    .formula = "(B, T, H, Dh) → (B, H, T, Dh)",
+    return StepInfo{.title = Text(Msg::st_split_heads_transpose_1, kQkvUpper[i]),
+                    .formula = maths("(B, T, H, Dh) → (B, H, T, Dh)"),
                     .code = n + " = " + n + "_view.transpose(1, 2)",
                     .result = n,
                     .bindings = {step_var(n + "_view", view_id)}};
@@ -123,17 +124,17 @@ Flow scale_scores(const Ctx& c, const Flow& qk) {
     for (int64_t i = 0; i < n; ++i) dst[i] = src[i] / r;
   }
   auto id = record_step(c.rec, c.id("scores"), scores, [&] {
-    const std::string right = "√Dh = " + format_double(std::sqrt(static_cast<double>(c.dh)));
+    const std::string right = format_double(std::sqrt(static_cast<double>(c.dh)));  // √Dh
     if (none)
-      return StepInfo{.title = "No scaling (fault)", .formula = "S = QKᵀ — the division by √Dh is missing (" + right + ")",
+      return StepInfo{.title = faulty(Text(Msg::st_no_scaling)), .formula = Text(Msg::sf_s_qk_division_dh_missing_dh, right),
                       .code = "scores = qk", .result = "scores", .bindings = {step_var("qk", qk.id)},
                       .fault = marks(c, {Fault::NoScaling})};
     if (by_d)
-      return StepInfo{.title = "Scale by √d_model (fault)",
-                      .formula = "QKᵀ / √D, √D = " + format_double(root) + " — should be " + right,
+      return StepInfo{.title = faulty(Text(Msg::st_scale_d_model)),
+                      .formula = Text(Msg::sf_qk_d_d_1_should_dh, format_double(root), right),
                       .code = "scores = qk / math.sqrt(" + std::to_string(c.d) + ")", .result = "scores",
                       .bindings = {step_var("qk", qk.id)}, .fault = marks(c, {Fault::ScaleByDModel})};
-    return StepInfo{.title = "Scale by √d_head", .formula = "QKᵀ / √Dh, √Dh = " + format_double(root),
+    return StepInfo{.title = Text(Msg::st_scale_d_head), .formula = maths("QKᵀ / √Dh, √Dh = " + format_double(root)),
                     .code = "scores = qk / math.sqrt(" + std::to_string(c.dh) + ")", .result = "scores",
                     .bindings = {step_var("qk", qk.id)}};
   });
@@ -150,12 +151,12 @@ Flow mask_scores(const Ctx& c, const Flow& scores) {
     masked_fill_neg_inf_inplace(masked, c.a.mask->t);
   auto id = record_step(c.rec, c.id("masked_scores"), masked, [&] {
     if (zero)
-      return StepInfo{.title = "Apply the mask with 0, not −∞ (fault)",
-                      .formula = "scores with 0 where mask = 0: a masked key keeps e^(0 − max) / Σ > 0 of the weight",
+      return StepInfo{.title = faulty(Text(Msg::st_apply_mask_0_not)),
+                      .formula = Text(Msg::sf_scores_0_where_mask_0_masked),
                       .code = std::string("masked = scores.masked_fill(") + kMaskedFillZero, .result = "masked",
                       .bindings = {step_var("scores", scores.id), step_var("mask", c.a.mask->id)},
                       .fault = marks(c, {Fault::MaskFillZero})};
-    return StepInfo{.title = "Apply the mask", .formula = "scores + (−∞ where mask = 0)",
+    return StepInfo{.title = Text(Msg::st_apply_mask), .formula = Text(Msg::sf_scores_where_mask_0),
                     .code = "masked = scores.masked_fill(mask.unsqueeze(1) == 0, float('-inf'))",
                     .result = "masked", .bindings = {step_var("scores", scores.id), step_var("mask", c.a.mask->id)}};
   });
@@ -184,9 +185,9 @@ Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
   const bool over_queries = c.has(Fault::SoftmaxOverQueries);
   Tensor raw = softmax_of(c, scores.t);
   auto raw_id = record_step(c.rec, c.id("unmasked_weights"), raw, [&] {
-    return StepInfo{.title = std::string("Softmax before the mask (fault)") + (over_queries ? ", over the queries" : ""),
-                    .formula = std::string("softmax(scores, dim = ") + (over_queries ? "−2" : "−1") +
-                               ") of the unmasked scores: masked keys take their share too",
+    return StepInfo{.title = over_queries ? Text(Msg::st_softmax_before_mask_fault_over_queries)
+                                          : faulty(Text(Msg::st_softmax_before_mask)),
+                    .formula = Text(Msg::sf_softmax_scores_dim_1_unmasked_scores, over_queries ? "−2" : "−1"),
                     .code = softmax_code(c, "unmasked_weights", "scores"), .result = "unmasked_weights",
                     .bindings = {step_var("scores", scores.id)},
                     .fault = marks(c, {Fault::SoftmaxOverQueries, Fault::MaskAfterSoftmax})};
@@ -194,8 +195,8 @@ Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
   Tensor weights = c.rec.enabled() ? raw.clone() : raw;
   fill_masked(weights, c.a.mask->t, 0.0f);
   auto w_id = record_step(c.rec, c.id("weights"), weights, [&] {
-    return StepInfo{.title = "Mask after the softmax (fault)",
-                    .formula = "A = softmax(S), then 0 where mask = 0: rows with masked keys sum to less than 1",
+    return StepInfo{.title = faulty(Text(Msg::st_mask_after_softmax)),
+                    .formula = Text(Msg::sf_softmax_s_then_0_where_mask),
                     .code = std::string("weights = unmasked_weights.masked_fill(") + kMaskedFillZero, .result = "weights",
                     .bindings = {step_var("unmasked_weights", raw_id), step_var("mask", c.a.mask->id)},
                     .fault = marks(c, {Fault::MaskAfterSoftmax})};
@@ -208,12 +209,12 @@ Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
 Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k, Flow* masked_out = nullptr) {
   Tensor kt = k.t.transpose(-2, -1);
   auto kt_id = record_step(c.rec, c.id("k_t"), kt, [&] {
-    return StepInfo{.title = "Transpose K", .formula = "Kᵀ: (B, H, Tk, Dh) → (B, H, Dh, Tk)",
+    return StepInfo{.title = Text(Msg::st_transpose_k), .formula = maths("Kᵀ: (B, H, Tk, Dh) → (B, H, Dh, Tk)"),
                     .code = "k_t = k.transpose(-2, -1)", .result = "k_t", .bindings = {step_var("k", k.id)}};
   });
   Tensor qk = c.be().matmul(q.t, kt);
   auto qk_id = record_step(c.rec, c.id("qk"), qk, [&] {
-    return StepInfo{.title = "Dot products QKᵀ", .formula = "QKᵀ (B, H, Tq, Tk)", .code = "qk = q @ k_t",
+    return StepInfo{.title = Text(Msg::st_dot_products_qk), .formula = maths("QKᵀ (B, H, Tq, Tk)"), .code = "qk = q @ k_t",
                     .result = "qk", .bindings = {step_var("q", q.id), step_var("k_t", kt_id)}};
   });
   const Flow scores = scale_scores(c, {qk, qk_id});
@@ -223,11 +224,12 @@ Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k, Flow* masked_
   Tensor weights = softmax_of(c, masked.t);
   auto w_id = record_step(c.rec, c.id("weights"), weights, [&] {
     if (c.has(Fault::SoftmaxOverQueries))
-      return StepInfo{.title = "Softmax over the queries (fault)",
-                      .formula = "A = softmax(scores, dim = −2): each column sums to 1, the rows do not",
+      return StepInfo{.title = faulty(Text(Msg::st_softmax_over_queries)),
+                      .formula = Text(Msg::sf_softmax_scores_dim_2_each_column),
                       .code = softmax_code(c, "weights", "masked"), .result = "weights",
                       .bindings = {step_var("masked", masked.id)}, .fault = marks(c, {Fault::SoftmaxOverQueries})};
-    return StepInfo{.title = "Softmax over the keys", .formula = "A = softmax(scores, dim = −1); each row sums to 1",
+    return StepInfo{.title = Text(Msg::st_softmax_over_keys),
+                    .formula = formula_parts({maths("A = softmax(scores, dim = −1)"), Text(Msg::sf_each_row_sums_1)}),
                     .code = "weights = torch.softmax(masked, dim=-1)", .result = "weights",
                     .bindings = {step_var("masked", masked.id)}};
   });
@@ -238,7 +240,7 @@ Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k, Flow* masked_
 Flow head_outputs(const Ctx& c, const Flow& weights, const Flow& v) {
   Tensor ho = c.be().matmul(weights.t, v.t);
   auto ho_id = record_step(c.rec, c.id("head_out"), ho, [&] {
-    return StepInfo{.title = "Weighted sum of values", .formula = "A·V (B, H, Tq, Dh)",
+    return StepInfo{.title = Text(Msg::st_weighted_sum_values), .formula = maths("A·V (B, H, Tq, Dh)"),
                     .code = "head_out = weights @ v", .result = "head_out",
                     .bindings = {step_var("weights", weights.id), step_var("v", v.id)}};
   });
@@ -261,9 +263,8 @@ Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& 
     const std::string rows = "torch.arange(" + std::to_string(c.tq) + ") // " + std::to_string(bq);
     const std::string cols = "torch.arange(" + std::to_string(c.tk) + ") // " + std::to_string(bk);
     return StepInfo{
-        .title = "Attention weights, tiled (overview)",
-        .formula = "A block by block, never whole; a cell: " + std::to_string(bq) + " queries' mean weight on " +
-                   std::to_string(bk) + " keys",
+        .title = Text(Msg::st_attention_weights_tiled_overview),
+        .formula = formula_parts({Text(Msg::sf_block_block_never_whole), Text(Msg::sf_cell_1_queries_mean_weight_2, bq, bk)}),
         .code = "a = " + softmax + ".nan_to_num(0.0); r = " + rows + "; a = torch.zeros(a.shape[0], a.shape[1], " +
                 "int(r.max()) + 1, a.shape[3]).index_add_(2, r, a) / torch.bincount(r).view(-1, 1); " +
                 "weights_overview = torch.zeros(*a.shape[:3], int((" + cols + ").max()) + 1).index_add_(3, " + cols +
@@ -274,9 +275,9 @@ Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& 
   auto ho_id = record_step(c.rec, c.id("head_out"), t.out, [&] {
     auto b = bindings;
     b.push_back(step_var("v", v.id));
-    return StepInfo{.title = "Weighted sum of values, tiled",
-                    .formula = "A·V with an online softmax over blocks of keys: a running maximum m and sum l per "
-                               "query, O ← O·e^(m_old − m) + e^(S − m)·V, then O / l; no (Tq, Tk) matrix kept",
+    return StepInfo{.title = Text(Msg::st_weighted_sum_values_tiled),
+                    .formula = formula_parts({Text(Msg::sf_v_online_softmax_over_blocks_keys),
+                                              Text(Msg::sf_no_tq_tk_matrix_kept)}),
                     .code = "head_out = " + softmax + " @ v", .result = "head_out", .bindings = b};
   });
   return {t.out, ho_id};
@@ -290,9 +291,8 @@ Flow merge_heads(const Ctx& c, const Flow& head_out) {
   if (c.has(Fault::MergeWithoutTranspose)) {
     Tensor ctx = ho.view({c.b, c.tq, c.d});
     auto ctx_id = record_step(c.rec, c.id("context"), ctx, [&] {
-      return StepInfo{.title = "Merge heads: view without transpose + contiguous (fault)",
-                      .formula = "(B, H, Tq, Dh) → (B, Tq, D) in one view: a row of the context strings together "
-                                 "pieces of one head at several query positions",
+      return StepInfo{.title = faulty(Text(Msg::st_merge_heads_view_without_transpose_contiguous)),
+                      .formula = Text(Msg::sf_b_h_tq_dh_b_tq),
                       .code = "context = head_out.view(" + dims_csv(ctx.shape()) + ")", .result = "context",
                       .bindings = {step_var("head_out", ho_id)}, .fault = marks(c, {Fault::MergeWithoutTranspose})};
     });
@@ -300,19 +300,19 @@ Flow merge_heads(const Ctx& c, const Flow& head_out) {
   }
   Tensor mt = ho.transpose(1, 2);
   auto mt_id = record_step(c.rec, c.id("merge_transpose"), mt, [&] {
-    return StepInfo{.title = "Merge heads: transpose", .formula = "(B, H, Tq, Dh) → (B, Tq, H, Dh)",
+    return StepInfo{.title = Text(Msg::st_merge_heads_transpose), .formula = maths("(B, H, Tq, Dh) → (B, Tq, H, Dh)"),
                     .code = "merged = head_out.transpose(1, 2)", .result = "merged",
                     .bindings = {step_var("head_out", ho_id)}};
   });
   Tensor mc = mt.contiguous();
   auto mc_id = record_step(c.rec, c.id("merge_contiguous"), mc, [&] {
-    return StepInfo{.title = "Merge heads: contiguous", .formula = "copy into C order so that view() can work",
+    return StepInfo{.title = Text(Msg::st_merge_heads_contiguous), .formula = Text(Msg::sf_copy_into_c_order_so_view),
                     .code = "merged_c = merged.contiguous()", .result = "merged_c",
                     .bindings = {step_var("merged", mt_id)}};
   });
   Tensor ctx = mc.view({c.b, c.tq, c.d});
   auto ctx_id = record_step(c.rec, c.id("context"), ctx, [&] {
-    return StepInfo{.title = "Merge heads: view", .formula = "(B, Tq, H, Dh) → (B, Tq, D)",
+    return StepInfo{.title = Text(Msg::st_merge_heads_view), .formula = maths("(B, Tq, H, Dh) → (B, Tq, D)"),
                     .code = "context = merged_c.view(" + dims_csv(ctx.shape()) + ")", .result = "context",
                     .bindings = {step_var("merged_c", mc_id)}};
   });
@@ -371,7 +371,7 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
 
   Tensor out = c.be().linear(ctx.t, w.get(a.prefix + "out_proj.weight"), w.get(a.prefix + "out_proj.bias"));
   auto out_id = record_step(rec, c.id("out"), out, [&] {
-    return StepInfo{.title = "Output projection", .formula = "out = context·W_Oᵀ + b_O",
+    return StepInfo{.title = Text(Msg::st_output_projection), .formula = maths("out = context·W_Oᵀ + b_O"),
                     .code = "out = F.linear(context, out_proj_weight, out_proj_bias)", .result = "out",
                     .bindings = {step_var("context", ctx.id), weight_var("out_proj_weight", a.prefix + "out_proj.weight"),
                                  weight_var("out_proj_bias", a.prefix + "out_proj.bias")}};

@@ -20,8 +20,8 @@ Flow norm(const LayerCtx& c, int k, const Flow& x) {
   const std::string n = "norm" + std::to_string(k);
   Tensor t = layer_norm(x.t, c.w.get(c.prefix + n + ".weight"), c.w.get(c.prefix + n + ".bias"), c.cfg.eps);
   auto id = record_step(c.rec, c.prefix + n, t, [&] {
-    return StepInfo{.title = "LayerNorm " + std::to_string(k),
-                    .formula = "(x − mean) / √(var + ε) · γ + β  (over D, biased var)",
+    return StepInfo{.title = Text(Msg::st_layernorm_1, k),
+                    .formula = Text(Msg::sf_x_mean_var_over_d_biased),
                     .code = n + " = F.layer_norm(x, (" + std::to_string(c.cfg.d_model) + ",), " + n + "_weight, " + n +
                             "_bias, eps=" + format_double(c.cfg.eps) + ")",
                     .result = n,
@@ -35,7 +35,7 @@ Flow residual(const LayerCtx& c, int k, const Flow& x, const Flow& sub) {
   const std::string n = "residual" + std::to_string(k);
   Tensor t = add(x.t, sub.t);
   auto id = record_step(c.rec, c.prefix + n, t, [&] {
-    return StepInfo{.title = "Residual connection " + std::to_string(k), .formula = "x + sublayer(x)",
+    return StepInfo{.title = Text(Msg::st_residual_connection_1, k), .formula = maths("x + sublayer(x)"),
                     .code = n + " = x + sub", .result = n,
                     .bindings = {step_var("x", x.id), step_var("sub", sub.id)}};
   });
@@ -47,7 +47,7 @@ Flow feed_forward(const LayerCtx& c, const Flow& x) {
   const std::string p = c.prefix + "ffn.";
   Tensor h1 = c.be.linear(x.t, c.w.get(c.prefix + "linear1.weight"), c.w.get(c.prefix + "linear1.bias"));
   auto h1_id = record_step(c.rec, p + "linear1", h1, [&] {
-    return StepInfo{.title = "FFN: expand to d_ff", .formula = "x·W₁ᵀ + b₁ (B, T, F)",
+    return StepInfo{.title = Text(Msg::st_ffn_expand_d_ff), .formula = maths("x·W₁ᵀ + b₁ (B, T, F)"),
                     .code = "linear1 = F.linear(x, linear1_weight, linear1_bias)", .result = "linear1",
                     .bindings = {step_var("x", x.id), weight_var("linear1_weight", c.prefix + "linear1.weight"),
                                  weight_var("linear1_bias", c.prefix + "linear1.bias")}};
@@ -55,14 +55,14 @@ Flow feed_forward(const LayerCtx& c, const Flow& x) {
   Tensor act = c.be.activate(h1, c.cfg.activation);
   const bool gelu = c.cfg.activation == Activation::Gelu;
   auto act_id = record_step(c.rec, p + "hidden", act, [&] {
-    return StepInfo{.title = gelu ? "FFN: GELU" : "FFN: ReLU",
-                    .formula = gelu ? "GELU(x) = x·Φ(x) = ½x(1 + erf(x/√2))" : "ReLU(x) = max(0, x)",
+    return StepInfo{.title = Text(Msg::st_ffn_1, gelu ? "GELU" : "ReLU"),
+                    .formula = maths(gelu ? "GELU(x) = x·Φ(x) = ½x(1 + erf(x/√2))" : "ReLU(x) = max(0, x)"),
                     .code = gelu ? "hidden = F.gelu(linear1)" : "hidden = F.relu(linear1)", .result = "hidden",
                     .bindings = {step_var("linear1", h1_id)}};
   });
   Tensor out = c.be.linear(act, c.w.get(c.prefix + "linear2.weight"), c.w.get(c.prefix + "linear2.bias"));
   auto out_id = record_step(c.rec, p + "out", out, [&] {
-    return StepInfo{.title = "FFN: back to d_model", .formula = "hidden·W₂ᵀ + b₂ (B, T, D)",
+    return StepInfo{.title = Text(Msg::st_ffn_back_d_model), .formula = maths("hidden·W₂ᵀ + b₂ (B, T, D)"),
                     .code = "ffn_out = F.linear(hidden, linear2_weight, linear2_bias)", .result = "ffn_out",
                     .bindings = {step_var("hidden", act_id), weight_var("linear2_weight", c.prefix + "linear2.weight"),
                                  weight_var("linear2_bias", c.prefix + "linear2.bias")}};
@@ -78,7 +78,7 @@ Flow sublayer(const LayerCtx& c, int k, const Flow& x, const std::function<Flow(
 
 Flow layer_output(const LayerCtx& c, const Flow& last) {
   auto id = record_step(c.rec, c.prefix + "output", last.t, [&] {
-    return StepInfo{.title = "Layer output", .formula = "the stream leaving this layer",
+    return StepInfo{.title = Text(Msg::st_layer_output), .formula = Text(Msg::sf_stream_leaving_layer),
                     .code = "output = last", .result = "output", .bindings = {step_var("last", last.id)}};
   });
   return {last.t, id};

@@ -99,16 +99,15 @@ std::string format_mib(int64_t bytes) {
   return std::string(buf, r.ptr) + " MiB";
 }
 
-void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib, const std::string& advice) {
+void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib, const Text& advice) {
+  const Text option = verbatim("--memory-budget: ");
   if (budget_mib < 1 || budget_mib > kMaxMemoryBudgetMiB)
-    throw ConfigError("--memory-budget: " + std::to_string(budget_mib) + " is outside 1 … " +
-                      std::to_string(kMaxMemoryBudgetMiB));
+    throw ConfigError(option + Text(Msg::outside, budget_mib, 1, kMaxMemoryBudgetMiB));
   if (e.total() <= budget_mib * 1024 * 1024) return;  // at most 2^50: no overflow
-  std::string parts = e.trace_bytes > 0 ? "trace " + format_mib(e.trace_bytes) + ", " : "";
-  parts += "weights " + format_mib(e.weights_bytes) + ", working " + format_mib(e.working_bytes);
-  throw DataError("--memory-budget: this run needs about " + format_mib(e.total()) + " (" + parts +
-                  "), more than the budget of " + std::to_string(budget_mib) + " MiB; " + advice +
-                  ", or raise --memory-budget");
+  Text t = option + Text(Msg::run_needs_about, format_mib(e.total()));
+  if (e.trace_bytes > 0) t += Text(Msg::memory_trace_part, format_mib(e.trace_bytes));
+  t += Text(Msg::weights_working, format_mib(e.weights_bytes), format_mib(e.working_bytes));
+  throw DataError(std::move(t) + Text(Msg::more_than_budget_mib, budget_mib) + advice + Text(Msg::raise_memory_budget));
 }
 
 }  // namespace attnlab

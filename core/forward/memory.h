@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/config.h"
+#include "text/message.h"
 
 namespace attnlab {
 
@@ -35,9 +36,10 @@ MemoryEstimate estimate_fast_memory(const ModelConfig& cfg, int64_t b, int64_t s
 inline constexpr int64_t kMaxMemoryBudgetMiB = int64_t{1} << 30;  // --memory-budget 1 … 2^30 MiB
 
 // Throws DataError when the estimate exceeds budget_mib, with both numbers and what to do.
-// `advice`: what to do instead (the default suits a traced run of typed text).
+// `advice`: what to do instead (the default, "shorten the text, use fewer layers or a smaller
+// d_model", suits a traced run of typed text).
 void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib,
-                         const std::string& advice = "shorten the text, use fewer layers or a smaller d_model");
+                         const Text& advice = Text(Msg::shorten_text_use_fewer_layers_smaller_d_model));
 
 std::string format_mib(int64_t bytes);  // "12.3 MiB"
 

@@ -10,6 +10,17 @@
 
 namespace attnlab {
 
+Text formula_parts(std::initializer_list<Text> parts) {
+  Text out;
+  bool first = true;
+  for (const Text& p : parts) {
+    if (!first) out += Text(Msg::sf_separator);
+    out += p;
+    first = false;
+  }
+  return out;
+}
+
 std::string dims_csv(const Shape& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
@@ -49,14 +60,12 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
     std::vector<std::string> mem = memory_texts;
     if (mem.size() == 1) mem.assign(texts.size(), memory_texts[0]);
     if (mem.size() != texts.size())
-      throw ConfigError("--memory-text: give one source sentence for all, or one per --text (" +
-                        std::to_string(texts.size()) + " sentences, " + std::to_string(memory_texts.size()) +
-                        " source sentences)");
+      throw ConfigError(verbatim("--memory-text: ") +
+                        Text(Msg::give_source_sentence_all_per_text_sentences, texts.size(), memory_texts.size()));
     b.memory = make_token_batch(mem, "--memory-text");
   }
   if (b.text.batch() > Limits::kMaxBatch)
-    throw ConfigError("--text: " + std::to_string(b.text.batch()) + " sentences are more than the limit of " +
-                      std::to_string(Limits::kMaxBatch));
+    throw ConfigError(verbatim("--text: ") + Text(Msg::sentences_are_more_than_limit, b.text.batch(), Limits::kMaxBatch));
   if (trained) {
     b.vocab = trained->vocabulary;
     return b;
@@ -103,9 +112,10 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
   const int64_t bsz = tb.batch(), s = tb.seq(), d = cfg.d_model;
   Flow ids{token_ids(tb, vocab, trained), stack + ".token_ids"};
   record_step(rec, ids.id, ids.t, [&] {
-    return StepInfo{.title = "Token ids",
-                    .formula = trained ? "the model's vocabulary index of each token; [PAD] = 0, unknown → [UNK] = 1"
-                                       : "vocabulary index of each token; [PAD] = 0",
+    return StepInfo{.title = Text(Msg::st_token_ids),
+                    .formula = trained ? formula_parts({Text(Msg::sf_models_vocabulary_index_each_token),
+                                                        Text(Msg::sf_pad_0_unknown_unk_1)})
+                                       : formula_parts({Text(Msg::sf_vocabulary_index_each_token), maths("[PAD] = 0")}),
                     .code = "# ids: tokens → vocabulary indices (see the manifest's tokens)", .result = "ids",
                     .is_data = true};
   });
@@ -115,12 +125,14 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
     std::copy_n(table.t.data() + row * d, d, emb.data() + i * d);
   }
   auto emb_id = record_step(rec, stack + ".embedding", emb, [&] {
-    return StepInfo{.title = "Token embeddings", .formula = "E[ids] (B, S, D)", .code = "emb = table[ids.long()]",
+    return StepInfo{.title = Text(Msg::st_token_embeddings), .formula = maths("E[ids] (B, S, D)"),
+                    .code = "emb = table[ids.long()]",
                     .result = "emb", .bindings = {step_var("table", table.id), step_var("ids", ids.id)}};
   });
   if (cfg.positional == Positional::None) {
     auto in_id = record_step(rec, stack + ".input", emb, [&] {
-      return StepInfo{.title = "Layer input (no position code)", .formula = "x = E[ids]", .code = "x = emb",
+      return StepInfo{.title = Text(Msg::st_layer_input_no_position_code), .formula = maths("x = E[ids]"),
+                      .code = "x = emb",
                       .result = "x", .bindings = {step_var("emb", emb_id)}};
     });
     return {ids, {emb, in_id}};
@@ -128,8 +140,8 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
   Tensor pe = sinusoidal_positions(s, d);
   auto pe_id = record_step(rec, stack + ".positional", pe, [&] {
     const std::string S = std::to_string(s), D = std::to_string(d), half = std::to_string(d / 2);
-    return StepInfo{.title = "Sinusoidal position code",
-                    .formula = "PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(p / 10000^(2i/D))",
+    return StepInfo{.title = Text(Msg::st_sinusoidal_position_code),
+                    .formula = maths("PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(p / 10000^(2i/D))"),
                     .code = "pos = torch.arange(" + S + ", dtype=torch.float64).unsqueeze(1)\n"
                             "div = torch.pow(10000.0, torch.arange(0, " + D + ", 2, dtype=torch.float64) / " + D + ")\n"
                             "pe = torch.zeros(" + S + ", " + D + ", dtype=torch.float64)\n"
@@ -142,7 +154,7 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
   for (int64_t b = 0; b < bsz; ++b)
     for (int64_t i = 0; i < s * d; ++i) x.data()[b * s * d + i] = emb.data()[b * s * d + i] + pe.data()[i];
   auto x_id = record_step(rec, stack + ".input", x, [&] {
-    return StepInfo{.title = "Layer input: embedding + position", .formula = "x = E[ids] + PE",
+    return StepInfo{.title = Text(Msg::st_layer_input_embedding_position), .formula = maths("x = E[ids] + PE"),
                     .code = "x = emb + pe", .result = "x", .bindings = {step_var("emb", emb_id), step_var("pe", pe_id)}};
   });
   return {ids, {x, x_id}};
@@ -167,7 +179,7 @@ Tensor faulty_mask(bool pad, bool causal, bool pad_queries, bool future, const s
 
 // mask (B, Tq, Tk) for the given kind; code recomputes it from the key token ids. `faults` apply
 // to self-attention masks only (the cross mask passes an empty set).
-Flow mask_step(MaskKind kind, const std::string& id, const std::string& title, const Flow& key_ids,
+Flow mask_step(MaskKind kind, const std::string& id, Msg title, const Flow& key_ids,
                const std::vector<int>& k_len, int64_t tq, const FaultSet& faults, Recorder& rec) {
   const int64_t bsz = key_ids.t.size(0), tk = key_ids.t.size(1);
   const bool pad = kind == MaskKind::Padding || kind == MaskKind::PaddingCausal;
@@ -187,17 +199,18 @@ Flow mask_step(MaskKind kind, const std::string& id, const std::string& title, c
       case MaskKind::Causal: code = "mask = " + tri + ".repeat(" + B + ", 1, 1)"; break;
       case MaskKind::PaddingCausal: code = "mask = " + keys + ".float() * " + tri; break;
     }
-    std::string formula = "1 = may attend, 0 = masked (" + std::string(mask_name(kind)) + ")", fault;
+    Text formula(Msg::sf_1_may_attend_0_masked_1, mask_name(kind));
+    std::string fault;
     if (wrong_axis) {
-      formula += "; the padding is laid along the queries, not the keys: [PAD] queries see no key, every query sees "
-                 "the [PAD] keys";
+      formula = formula_parts({formula, Text(Msg::sf_padding_laid_along_queries_not_keys)});
       fault = fault_info(Fault::MaskWrongBroadcast).id;
     }
     if (future) {
-      formula += "; the look-ahead triangle is transposed: token i sees keys j ≥ i (the future), not j ≤ i";
+      formula = formula_parts({formula, Text(Msg::sf_look_ahead_triangle_transposed_token_i)});
       fault += (fault.empty() ? "" : ",") + std::string(fault_info(Fault::CausalTransposed).id);
     }
-    return StepInfo{.title = title + (fault.empty() ? "" : " (fault)"), .formula = formula, .code = code,
+    return StepInfo{.title = fault.empty() ? Text(title) : Text(Msg::st_with_fault, Text(title)),
+                    .formula = formula, .code = code,
                     .result = "mask", .bindings = {step_var("ids", key_ids.id)}, .fault = fault};
   });
   return {m, id};
@@ -210,9 +223,8 @@ Flow table_step(const ModelConfig& cfg, const Weights& w, const Batch& batch, Re
   if (w.vocab()) {
     Flow table{w.get("embedding.weight"), id};
     record_step(rec, id, table.t, [&] {
-      return StepInfo{.title = "Embedding table (trained)",
-                      .formula = "the model's learned vector for each of its " + std::to_string(w.vocab()->size()) +
-                                 " vocabulary entries (V, D)",
+      return StepInfo{.title = Text(Msg::st_embedding_table_trained),
+                      .formula = Text(Msg::sf_models_learned_vector_each_1_vocabulary, w.vocab()->size()),
                       .code = "table = embedding_weight", .result = "table",
                       .bindings = {weight_var("embedding_weight", "embedding.weight")}};
     });
@@ -220,7 +232,8 @@ Flow table_step(const ModelConfig& cfg, const Weights& w, const Batch& batch, Re
   }
   Flow table{embedding_table(batch.vocab, cfg.d_model, cfg.seed), id};
   record_step(rec, id, table.t, [&] {
-    return StepInfo{.title = "Embedding table", .formula = "one seeded vector per distinct token; [PAD] → 0",
+    return StepInfo{.title = Text(Msg::st_embedding_table),
+                    .formula = formula_parts({Text(Msg::sf_seeded_vector_per_distinct_token), maths("[PAD] → 0")}),
                     .code = "# table[v] = seeded normal vector of token v (docs/cli.md)", .result = "table",
                     .is_data = true};
   });
@@ -233,8 +246,8 @@ void output_head(const Weights& w, const std::string& stack, const Flow& x, Reco
   const Tensor& wt = w.get("output_head.weight");  // (V, D)
   Flow logits{be.linear(x.t, wt, w.get("output_head.bias")), stack + ".output_head.logits"};
   record_step(rec, logits.id, logits.t, [&] {
-    return StepInfo{.title = "Output head: logits",
-                    .formula = "logits = x Wᵀ + b, one score per vocabulary entry (B, S, V)",
+    return StepInfo{.title = Text(Msg::st_output_head_logits),
+                    .formula = Text(Msg::sf_logits_x_w_b_score_per),
                     .code = "logits = F.linear(x, output_head_weight, output_head_bias)", .result = "logits",
                     .bindings = {step_var("x", x.id), weight_var("output_head_weight", "output_head.weight"),
                                  weight_var("output_head_bias", "output_head.bias")}};
@@ -244,9 +257,9 @@ void output_head(const Weights& w, const std::string& stack, const Flow& x, Reco
   be.softmax_lastdim_inplace(probs);
   record_step(rec, stack + ".output_head.probs", probs, [&] {
     const bool next = w.vocab()->task == Task::NextToken;
-    return StepInfo{.title = "Output head: probabilities",
-                    .formula = next ? "softmax over the vocabulary: position i's guess at token i + 1"
-                                    : "softmax over the vocabulary: position i's guess at the answer's token i",
+    return StepInfo{.title = Text(Msg::st_output_head_probabilities),
+                    .formula = Text(next ? Msg::sf_softmax_over_vocabulary_position_guess_token
+                                         : Msg::sf_softmax_over_vocabulary_position_guess_answers),
                     .code = "probs = torch.softmax(logits, dim=-1)", .result = "probs",
                     .bindings = {step_var("logits", logits.id)}};
   });
@@ -256,17 +269,17 @@ void output_head(const Weights& w, const std::string& stack, const Flow& x, Reco
 
 Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Recorder& rec, Backend& be) {
   if (cfg.cross != batch.cross())
-    throw ConfigError(cfg.cross ? "cross-attention needs --memory-text" : "--memory-text needs a decoder");
+    throw ConfigError(Text(cfg.cross ? Msg::en_cross_attention_needs_memory_text : Msg::en_memory_text_needs_decoder));
   const TrainedVocab* trained = w.vocab().get();
   if (trained && static_cast<int64_t>(batch.vocab.words.size()) != trained->size())
-    throw ConfigError("the sentences were prepared without the trained model's vocabulary; prepare them with it");
+    throw ConfigError(Text(Msg::en_sentences_prepared_without_trained_vocabulary));
   if (rec.enabled() && cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   const Flow table = table_step(cfg, w, batch, rec);
   const TokenBatch& src = batch.encoder_tokens();
   const Embedded enc = embed(cfg, "encoder", src, batch.vocab, trained, table, rec);
   const MaskKind enc_mask = cfg.cross ? MaskKind::Padding : cfg.mask;
   const Flow mask =
-      mask_step(enc_mask, "encoder.mask", "Attention mask", enc.ids, src.lengths, src.seq(), cfg.faults, rec);
+      mask_step(enc_mask, "encoder.mask", Msg::st_attention_mask, enc.ids, src.lengths, src.seq(), cfg.faults, rec);
   Flow x = enc.input;
   for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
   if (!cfg.cross) {
@@ -276,9 +289,9 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
 
   const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, trained, table, rec);
   const int64_t t = batch.text.seq();
-  const Flow self_mask = mask_step(cfg.mask, "decoder.self_mask", "Decoder self-attention mask", dec.ids,
+  const Flow self_mask = mask_step(cfg.mask, "decoder.self_mask", Msg::st_decoder_self_attention_mask, dec.ids,
                                    batch.text.lengths, t, cfg.faults, rec);
-  const Flow cross_mask = mask_step(MaskKind::Padding, "decoder.cross_mask", "Cross-attention mask", enc.ids,
+  const Flow cross_mask = mask_step(MaskKind::Padding, "decoder.cross_mask", Msg::st_cross_attention_mask, enc.ids,
                                     src.lengths, t, FaultSet{}, rec);
   Flow y = dec.input;
   for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec, be);

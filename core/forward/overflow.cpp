@@ -66,14 +66,16 @@ std::optional<Overflow> first_overflow(const Trace& trace) {
 void check_no_overflow(const Trace& trace, const Weights& w) {
   const auto o = first_overflow(trace);
   if (!o) return;
-  std::string reads;
+  Text reads;
   for (const auto& name : o->weights) {
     const std::string m = largest_magnitude(w, name);
-    reads += (reads.empty() ? "" : ", ") + ("'" + name + "'") + (m.empty() ? "" : " (largest |value| " + m + ")");
+    if (!reads.empty()) reads += verbatim(", ");
+    reads += verbatim("'" + name + "'");
+    if (!m.empty()) reads += Text(Msg::largest_value, m);
   }
-  throw DataError("the forward pass overflowed float32 at step '" + o->step + "' (" + o->title +
-                  "): it made ∞ or NaN from finite inputs" + (reads.empty() ? "" : "; it reads " + reads) +
-                  ". The weights are too large for this input: check the weights file, or scale them down");
+  Text t(Msg::forward_pass_overflowed_float32_step_made_nan, o->step, o->title);
+  if (!reads.empty()) t += Text(Msg::reads) + std::move(reads);
+  throw DataError(std::move(t) + Text(Msg::weights_are_too_large_input_check_weights));
 }
 
 }  // namespace attnlab

@@ -14,7 +14,7 @@ namespace attnlab {
 
 struct Overflow {
   std::string step;                  // the id of the first step that made ∞ or NaN of finite inputs
-  std::string title;                 // its title
+  Text title;                        // its title
   std::vector<std::string> weights;  // the weights that step reads
 };
 

@@ -42,22 +42,23 @@ std::string base64_encode(std::string_view bytes) {
 }
 
 std::string base64_decode(std::string_view text, const std::string& what) {
-  if (text.size() % 4 != 0) throw DataError(what + ": base64 text whose length is not a multiple of 4");
+  const auto refuse = [&what](Text why) { return DataError(Text(Msg::io_name_colon, what) + std::move(why)); };
+  if (text.size() % 4 != 0) throw refuse(Text(Msg::base64_text_whose_length_not_multiple));
   std::string out;
   out.reserve(text.size() / 4 * 3);
   for (size_t i = 0; i < text.size(); i += 4) {
     const bool last = i + 4 == text.size();
     const int pad = last ? (text[i + 3] == '=') + (text[i + 2] == '=') : 0;
-    if (pad == 1 && text[i + 2] == '=') throw DataError(what + ": misplaced base64 padding");
+    if (pad == 1 && text[i + 2] == '=') throw refuse(Text(Msg::misplaced_base64_padding));
     uint32_t v = 0;
     for (int k = 0; k < 4; ++k) {
       const unsigned char c = static_cast<unsigned char>(text[i + k]);
       const int d = k >= 4 - pad ? 0 : kReverse[c];
-      if (d < 0) throw DataError(what + ": '" + std::string(1, static_cast<char>(c)) + "' is not a base64 character");
+      if (d < 0) throw refuse(Text(Msg::not_base64_character, std::string(1, static_cast<char>(c))));
       v = v << 6 | static_cast<uint32_t>(d);
     }
     if ((pad == 1 && (v & 0xFF) != 0) || (pad == 2 && (v & 0xFFFF) != 0))
-      throw DataError(what + ": base64 padding bits that are not zero");
+      throw refuse(Text(Msg::base64_padding_bits_are_not_zero));
     out += static_cast<char>(v >> 16);
     if (pad < 2) out += static_cast<char>((v >> 8) & 255);
     if (pad < 1) out += static_cast<char>(v & 255);

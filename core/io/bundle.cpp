@@ -31,9 +31,11 @@ fs::path output_path(const std::string& dir) {
 
 namespace {
 
-// "--out: '<dir>' <why>": one line, the name escaped.
-[[noreturn]] void refuse_out(const std::string& dir, const std::string& why) {
-  throw ConfigError("--out: '" + printable_name(dir) + "' " + why);
+// "--out: '<dir>' <why>": one line, the name escaped. `id` is a whole "--out: '%1' …" message,
+// %1 the folder and its other arguments `more`.
+template <typename... A>
+[[noreturn]] void refuse_out(Msg id, const std::string& dir, A&&... more) {
+  throw ConfigError(Text(id, printable_name(dir), std::forward<A>(more)...));
 }
 
 bool is_same_or_ancestor(const fs::path& p, const fs::path& of) {
@@ -46,25 +48,23 @@ bool is_same_or_ancestor(const fs::path& p, const fs::path& of) {
 }  // namespace
 
 void check_output_dir(const std::string& dir, bool force) {
-  if (dir.empty()) throw ConfigError("--out: a folder name is required");
+  if (dir.empty()) throw ConfigError(Text(Msg::io_out_folder_name_required));
   const fs::path target = output_path(dir);
-  if (target == target.root_path()) refuse_out(dir, "is the root folder; name a new folder for the bundle");
+  if (target == target.root_path()) refuse_out(Msg::io_out_root_folder, dir);
   std::error_code ec;
   if (is_same_or_ancestor(target, fs::current_path(ec)))
-    refuse_out(dir, "is the current folder or holds it; name a new folder for the bundle, e.g. --out ./bundle");
+    refuse_out(Msg::io_out_current_folder, dir);
   if (target.filename().string().size() > max_output_name_bytes())
-    refuse_out(dir, "has a name of " + std::to_string(target.filename().string().size()) + " bytes; use at most " +
-                        std::to_string(max_output_name_bytes()) + " (its temporary sibling needs the rest)");
+    refuse_out(Msg::io_out_name_too_long, dir, target.filename().string().size(), max_output_name_bytes());
   const auto link = fs::symlink_status(target, ec);
   if (fs::is_symlink(link))
-    refuse_out(dir, "is a symbolic link; give the folder itself or a new name (a link is never replaced)");
+    refuse_out(Msg::io_out_symbolic_link, dir);
   if (!fs::exists(link)) return;
-  if (!fs::is_directory(link)) refuse_out(dir, "exists and is not a folder; choose a new name");
+  if (!fs::is_directory(link)) refuse_out(Msg::io_out_not_folder, dir);
   if (fs::is_empty(target, ec) && !ec) return;
-  if (!force) refuse_out(dir, "exists and is not empty; choose a new folder, or add --force to replace an earlier bundle");
+  if (!force) refuse_out(Msg::io_out_not_empty, dir);
   if (!is_bundle_folder(target.string()))
-    refuse_out(dir, "is not an Attention Lab bundle (no manifest.json of one), so even --force does not replace it; "
-                    "choose a new folder");
+    refuse_out(Msg::out_not_attention_lab_bundle_no_manifest, dir);
 }
 
 namespace {
@@ -72,8 +72,8 @@ namespace {
 json step_json(const Step& s) {
   json vars = json::object(), weights = json::object();
   for (const auto& b : s.info.bindings) (b.weight ? weights : vars)[b.var] = b.source;
-  json j = {{"id", s.info.id},           {"title", s.info.title},
-            {"formula", s.info.formula}, {"code", s.info.code},
+  json j = {{"id", s.info.id},           {"title", s.info.title.english()},
+            {"formula", s.info.formula.english()}, {"code", s.info.code},
             {"inputs", s.info.inputs()}, {"shape", s.tensor.shape()},
             {"strides", s.tensor.strides()}, {"contiguous", s.tensor.is_contiguous()},
             {"result", s.info.result},   {"vars", vars},
@@ -84,10 +84,13 @@ json step_json(const Step& s) {
 
 void write_file(const fs::path& p, const std::string& bytes) {
   std::ofstream f(p, std::ios::binary | std::ios::trunc);
-  if (!f) throw DataError("cannot create '" + p.string() + "': " + std::strerror(errno));
+  if (!f) {
+    const int err = errno;
+    throw DataError(Text(Msg::io_cannot_create, p.string()) + verbatim(std::strerror(err)));
+  }
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   f.close();
-  if (!f) throw DataError("cannot write '" + p.string() + "' (disk full?)");
+  if (!f) throw DataError(Text(Msg::io_cannot_write_disk_full, p.string()));
 }
 
 std::string csv_field(const std::string& s) {
@@ -238,8 +241,7 @@ void move_bundle(TempDir& tmp, const fs::path& target, bool force) {
     exchange_into_place(tmp.path(), target);
     if (!is_bundle_folder(tmp.path().string())) {  // something else took its place meanwhile: put it back
       exchange_into_place(tmp.path(), target);
-      throw ConfigError("--out: '" + printable_name(target.string()) +
-                        "' changed while the export ran and is no longer a bundle; nothing was replaced");
+      throw ConfigError(Text(Msg::out_changed_while_export_ran_no_longer, printable_name(target.string())));
     }
     return;  // tmp now holds the earlier bundle: its destructor removes it
   }

@@ -42,68 +42,76 @@ std::string mib_text(uint64_t bytes) {
   return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : "") + " MiB";
 }
 
-// Why a stat()ed path is not a readable regular file of at most max_bytes, or "".
-std::string kind_problem(const struct stat& st, uint64_t max_bytes) {
-  if (S_ISDIR(st.st_mode)) return "is a folder, not a file";
-  if (S_ISFIFO(st.st_mode)) return "is a named pipe (FIFO), not a regular file";
-  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "is a device, not a regular file";
-  if (S_ISSOCK(st.st_mode)) return "is a socket, not a regular file";
-  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+// Why a stat()ed path is not a readable regular file of at most max_bytes, or an empty Text.
+Text kind_problem(const struct stat& st, uint64_t max_bytes) {
+  if (S_ISDIR(st.st_mode)) return Text(Msg::folder_not_file);
+  if (S_ISFIFO(st.st_mode)) return Text(Msg::named_pipe_fifo_not_regular_file);
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return Text(Msg::device_not_regular_file);
+  if (S_ISSOCK(st.st_mode)) return Text(Msg::socket_not_regular_file);
+  if (!S_ISREG(st.st_mode)) return Text(Msg::not_regular_file);
   if (static_cast<uint64_t>(st.st_size) > max_bytes)
-    return "is " + mib_text(static_cast<uint64_t>(st.st_size)) + ", larger than the limit of " + mib_text(max_bytes) +
-           " for such a file";
-  return "";
+    return Text(Msg::larger_than_limit_such_file, mib_text(static_cast<uint64_t>(st.st_size)), mib_text(max_bytes));
+  return Text();
 }
 
-std::string errno_problem(int err) {
+Text errno_problem(int err) {
   switch (err) {
-    case ENOENT: return "no such file";
-    case ENOTDIR: return "a part of the path is not a folder";
-    case ELOOP: return "too many symbolic links (a link that points to itself?)";
-    case EACCES: return "permission denied";
-    case ENAMETOOLONG: return "the name is too long";
-    default: return std::strerror(err);
+    case ENOENT: return Text(Msg::no_such_file);
+    case ENOTDIR: return Text(Msg::part_path_not_folder);
+    case ELOOP: return Text(Msg::too_many_symbolic_links_link_points_itself);
+    case EACCES: return Text(Msg::permission_denied);
+    case ENAMETOOLONG: return Text(Msg::name_too_long);
+    default: return verbatim(std::strerror(err));  // the system's own words
   }
 }
 
-[[noreturn]] void refuse(std::string_view what, const std::string& path, const std::string& why) {
-  throw DataError(std::string(what) + " '" + printable_name(path) + "': " + why);
+[[noreturn]] void refuse(Msg what, const std::string& path, Text why) {
+  throw DataError(Text(what, printable_name(path)) + std::move(why));
 }
 
 }  // namespace
 
-std::string regular_file_problem(const std::string& path, uint64_t max_bytes) {
-  if (path.empty()) return "no file name given";
-  if (path.find('\0') != std::string::npos) return "the file name contains a NUL character";
+Text regular_file_problem(const std::string& path, uint64_t max_bytes) {
+  if (path.empty()) return Text(Msg::no_file_name_given);
+  if (path.find('\0') != std::string::npos) return Text(Msg::file_name_contains_nul_character);
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return errno_problem(errno);
   return kind_problem(st, max_bytes);
 }
 
-std::string read_regular_file(const std::string& path, uint64_t max_bytes, std::string_view what) {
-  if (const std::string why = regular_file_problem(path, max_bytes); !why.empty()) refuse(what, path, why);
+std::string read_regular_file(const std::string& path, uint64_t max_bytes, Msg what) {
+  if (Text why = regular_file_problem(path, max_bytes); !why.empty()) refuse(what, path, std::move(why));
   // O_NONBLOCK: should the path have become a FIFO since the check, opening it does not wait
   // for a writer; fstat below refuses it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) refuse(what, path, "cannot open it: " + errno_problem(errno));
+  if (fd < 0) {
+    const int err = errno;  // before anything else may set it
+    refuse(what, path, Text(Msg::cannot_open) + errno_problem(err));
+  }
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0) refuse(what, path, "cannot read it: " + errno_problem(errno));
-  if (const std::string why = kind_problem(st, max_bytes); !why.empty()) refuse(what, path, why);
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    refuse(what, path, Text(Msg::cannot_read) + errno_problem(err));
+  }
+  if (Text why = kind_problem(st, max_bytes); !why.empty()) refuse(what, path, std::move(why));
   const auto size = static_cast<size_t>(st.st_size);
   std::string bytes(size + 1, '\0');  // one byte more: a file that grew while read is noticed
   size_t got = 0;
   while (got < bytes.size()) {
     const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) refuse(what, path, "cannot read it: " + errno_problem(errno));
+    if (n < 0) {
+      const int err = errno;
+      refuse(what, path, Text(Msg::cannot_read) + errno_problem(err));
+    }
     if (n == 0) break;
     got += static_cast<size_t>(n);
   }
-  if (got != size) refuse(what, path, "it changed while being read; try again");
+  if (got != size) refuse(what, path, Text(Msg::changed_while_being_read_try_again));
   bytes.resize(size);
   return bytes;
 }

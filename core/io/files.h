@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+#include "text/message.h"
+
 namespace attnlab {
 
 // Size limits, checked before a byte is read.
@@ -32,12 +34,13 @@ std::string printable_name(std::string_view name);
 
 // The whole of a regular file. Throws DataError "<what> '<path>': <why>" when the path is empty,
 // missing, unreadable, not a regular file (folder, FIFO, device, socket), a symbolic-link loop,
-// larger than max_bytes, or changes size while being read. `what` is e.g. "weights file".
-std::string read_regular_file(const std::string& path, uint64_t max_bytes, std::string_view what);
+// larger than max_bytes, or changes size while being read. `what` is the message that names the
+// file, a template of one argument (the path), e.g. Msg::weights_file ("weights file '%1': ").
+std::string read_regular_file(const std::string& path, uint64_t max_bytes, Msg what);
 
-// Why `path` cannot be read as a regular file, or "" when it can (the checks of
+// Why `path` cannot be read as a regular file, or an empty Text when it can (the checks of
 // read_regular_file, without reading; for lists that show broken entries instead of failing).
-std::string regular_file_problem(const std::string& path, uint64_t max_bytes);
+Text regular_file_problem(const std::string& path, uint64_t max_bytes);
 
 // A temporary folder beside `target` (".NAME<tag>PID-N"), created exclusively, holding a marker
 // that names this process; removed on a signal until released. `tag` is ".tmp-" or ".old-".

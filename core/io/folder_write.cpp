@@ -138,7 +138,7 @@ pid_t temp_owner(const std::string& name) {
 bool looks_like_ours(const fs::path& dir, long long* marker_start) {
   std::error_code ec;
   if (fs::is_symlink(dir, ec) || !fs::is_directory(dir, ec)) return false;
-  if (const std::string m = regular_file_problem((dir / kMarker).string(), 4096); m.empty()) {
+  if (regular_file_problem((dir / kMarker).string(), 4096).empty()) {
     std::ifstream f(dir / kMarker);
     long long pid = 0, start = -1;
     f >> pid >> start;
@@ -174,7 +174,7 @@ bool is_bundle_folder(const std::string& dir) {
   const std::string manifest = (fs::path(dir) / "manifest.json").string();
   if (!regular_file_problem(manifest, kMaxManifestBytes).empty()) return false;
   try {
-    const auto m = nlohmann::json::parse(read_regular_file(manifest, kMaxManifestBytes, "manifest"), nullptr, false);
+    const auto m = nlohmann::json::parse(read_regular_file(manifest, kMaxManifestBytes, Msg::io_manifest_file), nullptr, false);
     return m.is_object() && m.value("format", nlohmann::json()) == "attnlab-trace";
   } catch (const DataError&) {
     return false;
@@ -188,10 +188,13 @@ TempDir::TempDir(const fs::path& target, std::string_view tag) {
       path_ = p;
       break;
     }
-    if (errno != EEXIST)
-      throw DataError("cannot create a folder beside '" + printable_name(target.string()) + "': " + std::strerror(errno));
+    if (errno != EEXIST) {
+      const int err = errno;
+      throw DataError(Text(Msg::io_cannot_create_folder_beside, printable_name(target.string())) +
+                      verbatim(std::strerror(err)));
+    }
   }
-  if (path_.empty()) throw DataError("cannot create a folder beside '" + printable_name(target.string()) + "'");
+  if (path_.empty()) throw DataError(Text(Msg::io_cannot_create_folder_beside_no_reason, printable_name(target.string())));
   slot_ = register_temp(path_);
   std::ofstream m(path_ / kMarker);
   m << ::getpid() << ' ' << process_start(::getpid()) << '\n';
@@ -234,10 +237,8 @@ void move_into_place(const fs::path& tmp, const fs::path& target) {
     }
   }
   if (err == EEXIST || err == ENOTEMPTY)
-    throw ConfigError("--out: '" + printable_name(target.string()) +
-                      "' appeared while the export ran (another export or program made it); nothing was replaced. "
-                      "Choose another folder, or add --force to replace an earlier bundle");
-  throw DataError("cannot move the bundle into '" + printable_name(target.string()) + "': " + std::strerror(err));
+    throw ConfigError(Text(Msg::out_appeared_while_export_ran_another_export, printable_name(target.string())));
+  throw DataError(Text(Msg::cannot_move_bundle_into, printable_name(target.string())) + verbatim(std::strerror(err)));
 }
 
 void move_file_into_place(const fs::path& from, const fs::path& to) {
@@ -251,15 +252,15 @@ void move_file_into_place(const fs::path& from, const fs::path& to) {
     }
     err = errno;
   }
-  if (err == EEXIST) throw ConfigError("'" + printable_name(to.string()) + "' exists already; nothing was replaced");
-  throw DataError("cannot move a file into '" + printable_name(to.string()) + "': " + std::strerror(err));
+  if (err == EEXIST) throw ConfigError(Text(Msg::exists_already_nothing_was_replaced, printable_name(to.string())));
+  throw DataError(Text(Msg::io_cannot_move_file_into, printable_name(to.string())) + verbatim(std::strerror(err)));
 }
 
 void exchange_into_place(const fs::path& tmp, const fs::path& target) {
   if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) return;
   const int err = errno;
   if (err != EINVAL && err != ENOSYS && err != ENOTSUP)
-    throw DataError("cannot move the bundle into '" + printable_name(target.string()) + "': " + std::strerror(err));
+    throw DataError(Text(Msg::cannot_move_bundle_into, printable_name(target.string())) + verbatim(std::strerror(err)));
   // No RENAME_EXCHANGE on this file system: the old folder aside under a name of ours (not
   // registered: a signal now must not remove the only copy), the new one in its place, then the
   // old one where the caller expects it.
@@ -267,12 +268,14 @@ void exchange_into_place(const fs::path& tmp, const fs::path& target) {
   std::error_code ec;
   for (int attempt = 0; attempt < 16 && (old.empty() || fs::exists(old, ec)); ++attempt)
     old = sibling_name(target, ".old-");
-  if (::rename(target.c_str(), old.c_str()) != 0)
-    throw DataError("cannot move '" + printable_name(target.string()) + "' aside: " + std::strerror(errno));
+  if (::rename(target.c_str(), old.c_str()) != 0) {
+    const int e = errno;
+    throw DataError(Text(Msg::io_cannot_move_aside, printable_name(target.string())) + verbatim(std::strerror(e)));
+  }
   if (::rename(tmp.c_str(), target.c_str()) != 0) {
     const int e = errno;
     ::rename(old.c_str(), target.c_str());
-    throw DataError("cannot move the bundle into '" + printable_name(target.string()) + "': " + std::strerror(e));
+    throw DataError(Text(Msg::cannot_move_bundle_into, printable_name(target.string())) + verbatim(std::strerror(e)));
   }
   if (::rename(old.c_str(), tmp.c_str()) != 0) fs::remove_all(old, ec);
 }

@@ -94,7 +94,7 @@ void write_npz(const std::string& path, const std::vector<std::pair<std::string,
     zip_error_init_with_code(&ze, err);
     const std::string msg = zip_error_strerror(&ze);
     zip_error_fini(&ze);
-    throw DataError("cannot create '" + path + "': " + msg);
+    throw DataError(Text(Msg::io_cannot_create, path) + verbatim(msg));  // libzip's own words
   }
   for (const auto& [name, t] : arrays) {
     auto* state = new NpySource{npy_header(t.shape()), t};
@@ -103,34 +103,34 @@ void write_npz(const std::string& path, const std::vector<std::pair<std::string,
       delete state;
       const std::string msg = zip_message(z);
       zip_discard(z);
-      throw DataError("cannot write '" + path + "': " + msg);
+      throw DataError(Text(Msg::io_cannot_write, path) + verbatim(msg));
     }
     const zip_int64_t idx = zip_file_add(z, (name + ".npy").c_str(), src, ZIP_FL_ENC_UTF_8);
     if (idx < 0) {
       zip_source_free(src);
       const std::string msg = zip_message(z);
       zip_discard(z);
-      throw DataError("cannot add '" + name + "' to '" + path + "': " + msg);
+      throw DataError(Text(Msg::io_cannot_add_to, name, path) + verbatim(msg));
     }
     zip_set_file_compression(z, static_cast<zip_uint64_t>(idx), ZIP_CM_STORE, 0);
   }
   if (zip_close(z) != 0) {
     const std::string msg = zip_message(z);
     zip_discard(z);
-    throw DataError("cannot write '" + path + "': " + msg);
+    throw DataError(Text(Msg::io_cannot_write, path) + verbatim(msg));
   }
 }
 
 namespace {
 
 Tensor parse_npy(const std::string& name, const std::string& b) {
-  if (b.size() < 10 || b.compare(0, 6, "\x93NUMPY") != 0) throw DataError("npz: '" + name + "' is not a .npy array");
+  if (b.size() < 10 || b.compare(0, 6, "\x93NUMPY") != 0) throw DataError(Text(Msg::io_npz_not_npy_array, name));
   const size_t hl = static_cast<unsigned char>(b[8]) | (static_cast<unsigned char>(b[9]) << 8);
-  if (b[6] != 1 || 10 + hl > b.size()) throw DataError("npz: '" + name + "' has an unsupported .npy header");
+  if (b[6] != 1 || 10 + hl > b.size()) throw DataError(Text(Msg::io_npz_unsupported_npy_header, name));
   const std::string h = b.substr(10, hl);
   const bool f8 = h.find("'<f8'") != std::string::npos;
   if ((!f8 && h.find("'<f4'") == std::string::npos) || h.find("'fortran_order': False") == std::string::npos)
-    throw DataError("npz: '" + name + "' is not a little-endian f4/f8 C-order array");
+    throw DataError(Text(Msg::io_npz_not_f4_f8_c_order, name));
   const size_t open = h.find('(', h.find("'shape'")), close = h.find(')', open);
   Shape shape;
   for (size_t p = open + 1; p < close;) {
@@ -138,12 +138,12 @@ Tensor parse_npy(const std::string& name, const std::string& b) {
     if (p >= close) break;
     size_t q = p;
     while (q < close && std::isdigit(static_cast<unsigned char>(h[q]))) ++q;
-    if (q == p) throw DataError("npz: '" + name + "' has a malformed shape");
+    if (q == p) throw DataError(Text(Msg::io_npz_malformed_shape, name));
     shape.push_back(std::stoll(h.substr(p, q - p)));
     p = q;
   }
   const size_t width = f8 ? 8 : 4, n = static_cast<size_t>(numel_of(shape));
-  if (b.size() - 10 - hl != n * width) throw DataError("npz: '" + name + "' data does not match its shape");
+  if (b.size() - 10 - hl != n * width) throw DataError(Text(Msg::io_npz_data_does_not_match_shape, name));
   Tensor t(shape);
   const char* src = b.data() + 10 + hl;
   for (size_t i = 0; i < n; ++i) {
@@ -163,19 +163,19 @@ Tensor parse_npy(const std::string& name, const std::string& b) {
 std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path) {
   int err = 0;
   std::unique_ptr<zip_t, decltype(&zip_discard)> z(zip_open(path.c_str(), ZIP_RDONLY, &err), &zip_discard);
-  if (!z) throw DataError("cannot open '" + path + "' as a zip archive");
+  if (!z) throw DataError(Text(Msg::io_cannot_open_zip_archive, path));
   std::vector<std::pair<std::string, Tensor>> out;
   const zip_int64_t count = zip_get_num_entries(z.get(), 0);
   for (zip_int64_t i = 0; i < count; ++i) {
     zip_stat_t st;
-    if (zip_stat_index(z.get(), static_cast<zip_uint64_t>(i), 0, &st) != 0) throw DataError("npz: bad entry");
+    if (zip_stat_index(z.get(), static_cast<zip_uint64_t>(i), 0, &st) != 0) throw DataError(Text(Msg::io_npz_bad_entry));
     std::string name = st.name;
     std::string bytes(st.size, '\0');
     zip_file_t* f = zip_fopen_index(z.get(), static_cast<zip_uint64_t>(i), 0);
-    if (!f) throw DataError("npz: cannot read '" + name + "'");
+    if (!f) throw DataError(Text(Msg::io_npz_cannot_read, name));
     const zip_int64_t got = zip_fread(f, bytes.data(), st.size);
     zip_fclose(f);
-    if (got != static_cast<zip_int64_t>(st.size)) throw DataError("npz: short read of '" + name + "'");
+    if (got != static_cast<zip_int64_t>(st.size)) throw DataError(Text(Msg::io_npz_short_read, name));
     if (name.ends_with(".npy")) name.resize(name.size() - 4);
     out.push_back({name, parse_npy(name, bytes)});
   }

@@ -19,7 +19,7 @@ namespace {
 using json = nlohmann::json;
 constexpr uint64_t kMaxHeader = 100u << 20;  // the reference implementation's limit
 
-[[noreturn]] void fail(const std::string& what) { throw DataError("safetensors: " + what); }
+[[noreturn]] void fail(Text what) { throw DataError(Text(Msg::io_safetensors_prefix) + std::move(what)); }
 
 uint64_t read_u64_le(const char* p) {
   uint64_t v = 0;
@@ -61,19 +61,19 @@ float decode(const unsigned char* p, int width, const std::string& dtype) {
 int dtype_width(const std::string& dtype, const std::string& name) {
   if (dtype == "F32") return 4;
   if (dtype == "F16" || dtype == "BF16") return 2;
-  fail("tensor '" + name + "' has dtype " + dtype + "; only F32, F16 and BF16 are supported");
+  fail(Text(Msg::tensor_has_dtype_only_f32_f16_bf16, name, dtype));
 }
 
 Shape parse_shape(const json& j, const std::string& name) {
-  if (!j.is_array() || j.size() > 8) fail("tensor '" + name + "' has an invalid shape");
+  if (!j.is_array() || j.size() > 8) fail(Text(Msg::tensor_has_invalid_shape, name));
   Shape s;
   constexpr uint64_t kMaxElements = 1ull << 40;
   uint64_t n = 1;
   for (const auto& d : j) {
     if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxElements)
-      fail("tensor '" + name + "' has an invalid dimension in its shape");
+      fail(Text(Msg::tensor_has_invalid_dimension_shape, name));
     const uint64_t dim = d.get<uint64_t>();
-    if (dim != 0 && n > kMaxElements / dim) fail("tensor '" + name + "' is impossibly large");
+    if (dim != 0 && n > kMaxElements / dim) fail(Text(Msg::tensor_impossibly_large, name));
     n *= dim;
     s.push_back(static_cast<int64_t>(dim));
   }
@@ -84,8 +84,8 @@ Shape parse_shape(const json& j, const std::string& name) {
 // most with spaces, and no name twice in one object (nlohmann would keep the last silently).
 json parse_header(std::string_view text) {
   if (text.find('\0') != std::string_view::npos)
-    fail("the header holds a NUL byte (padded with NULs? only spaces may pad it)");
-  if (text.empty() || text[0] != '{') fail("header is not a JSON object (it must start with '{')");
+    fail(Text(Msg::header_holds_nul_byte_padded_nuls_only));
+  if (text.empty() || text[0] != '{') fail(Text(Msg::header_not_json_object_must_start));
   std::vector<std::set<std::string>> seen;  // the names of each object being read
   std::string duplicate;
   const json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
@@ -97,19 +97,18 @@ json parse_header(std::string_view text) {
     return true;
   };
   json header = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
-  if (header.is_discarded() || !header.is_object()) fail("header is not a JSON object");
-  if (!duplicate.empty()) fail("the header names '" + printable_name(duplicate) + "' twice; a name may appear once");
+  if (header.is_discarded() || !header.is_object()) fail(Text(Msg::header_not_json_object));
+  if (!duplicate.empty()) fail(Text(Msg::header_names_twice_name_may_appear_once, printable_name(duplicate)));
   return header;
 }
 
 }  // namespace
 
 SafetensorsFile parse_safetensors(const std::string& bytes) {
-  if (bytes.size() < 8) fail("file is shorter than its 8-byte header length");
+  if (bytes.size() < 8) fail(Text(Msg::file_shorter_than_byte_header_length));
   const uint64_t n = read_u64_le(bytes.data());
   if (n > kMaxHeader || n > bytes.size() - 8)
-    fail("header length " + std::to_string(n) + " runs past the end of the file (" + std::to_string(bytes.size()) +
-         " bytes)");
+    fail(Text(Msg::header_length_runs_past_end_file_bytes, n, bytes.size()));
   const json header = parse_header(std::string_view(bytes).substr(8, n));
   const uint64_t data_size = bytes.size() - 8 - n;
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + 8 + n);
@@ -118,30 +117,28 @@ SafetensorsFile parse_safetensors(const std::string& bytes) {
   std::vector<std::tuple<uint64_t, uint64_t, std::string>> ranges;
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") {
-      if (!entry.is_object()) fail("__metadata__ is not an object of strings");
+      if (!entry.is_object()) fail(Text(Msg::metadata_not_object_strings));
       for (const auto& [k, v] : entry.items()) {
-        if (!v.is_string()) fail("__metadata__ value '" + k + "' is not a string");
+        if (!v.is_string()) fail(Text(Msg::metadata_value_not_string, k));
         out.metadata[k] = v.get<std::string>();
       }
       continue;
     }
     if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets") ||
         !entry["dtype"].is_string())
-      fail("tensor '" + name + "' lacks dtype, shape or data_offsets");
+      fail(Text(Msg::tensor_lacks_dtype_shape_data_offsets, name));
     const std::string dtype = entry["dtype"].get<std::string>();
     const int width = dtype_width(dtype, name);
     const Shape shape = parse_shape(entry["shape"], name);
     const json& off = entry["data_offsets"];
     if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
-      fail("tensor '" + name + "' has invalid data_offsets");
+      fail(Text(Msg::tensor_has_invalid_data_offsets, name));
     const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
     if (begin > end || end > data_size)
-      fail("tensor '" + name + "' has data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
-           "] outside the " + std::to_string(data_size) + " data bytes");
+      fail(Text(Msg::tensor_has_data_offsets_outside_data_bytes, name, begin, end, data_size));
     const uint64_t count = static_cast<uint64_t>(numel_of(shape));
     if (end - begin != count * static_cast<uint64_t>(width))
-      fail("tensor '" + name + "' shape " + shape_str(shape) + " needs " + std::to_string(count * width) +
-           " bytes but its data_offsets span " + std::to_string(end - begin));
+      fail(Text(Msg::tensor_shape_needs_bytes_but_data_offsets_span, name, shape_str(shape), count * width, end - begin));
     ranges.emplace_back(begin, end, name);
     Tensor t(shape);
     float* dst = t.data();
@@ -155,24 +152,22 @@ SafetensorsFile parse_safetensors(const std::string& bytes) {
   for (size_t i = 0; i < ranges.size(); ++i) {
     const auto& [begin, end, name] = ranges[i];
     if (begin < covered)
-      fail("tensors '" + std::get<2>(ranges[i - 1]) + "' and '" + name + "' overlap (data_offsets)");
+      fail(Text(Msg::tensors_overlap_data_offsets, std::get<2>(ranges[i - 1]), name));
     if (begin > covered)
-      fail("the data bytes " + std::to_string(covered) + " … " + std::to_string(begin) + " before tensor '" + name +
-           "' belong to no tensor (a gap in data_offsets)");
+      fail(Text(Msg::data_bytes_before_tensor_belong_no_tensor, covered, begin, name));
     covered = end;
   }
   if (covered != data_size)
-    fail("the file has " + std::to_string(data_size - covered) + " bytes after its last tensor that belong to none "
-         "(trailing bytes)");
+    fail(Text(Msg::file_has_bytes_after_last_tensor_belong, data_size - covered));
   return out;
 }
 
 SafetensorsFile read_safetensors(const std::string& path) {
-  const std::string bytes = read_regular_file(path, kMaxWeightsFileBytes, "weights file");
+  const std::string bytes = read_regular_file(path, kMaxWeightsFileBytes, Msg::weights_file);
   try {
     return parse_safetensors(bytes);
   } catch (const DataError& e) {
-    throw DataError(printable_name(path) + ": " + e.what());
+    throw DataError(Text(Msg::io_name_colon, printable_name(path)) + e.text());
   }
 }
 

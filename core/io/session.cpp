@@ -26,8 +26,9 @@ class Fields {
  public:
   explicit Fields(const std::string& origin) : origin_(origin) {}
 
-  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
-    throw DataError(origin_ + ": " + (field.empty() ? "" : "field \"" + field + "\": ") + what);
+  [[noreturn]] void fail(const std::string& field, Text what) const {
+    throw DataError(Text(Msg::io_name_colon, origin_) + (field.empty() ? Text() : Text(Msg::field_prefix, field)) +
+                    std::move(what));
   }
   const json* find(const json& obj, const char* key) const {
     const auto it = obj.find(key);
@@ -36,9 +37,9 @@ class Fields {
   std::string text(const json& obj, const char* key, const std::string& fallback, const std::string& path = "") const {
     const json* v = find(obj, key);
     if (!v) return fallback;
-    if (!v->is_string()) fail(path + key, "should be a string");
+    if (!v->is_string()) fail(path + key, Text(Msg::should_string));
     std::string out = v->get<std::string>();
-    if (const std::string why = text_problem(out); !why.empty()) fail(path + key, why);
+    if (Text why = text_problem(out); !why.empty()) fail(path + key, std::move(why));
     return out;
   }
   // A whole number that fits int64 (a larger one would wrap): anything else names the field.
@@ -46,25 +47,25 @@ class Fields {
     const json* v = find(obj, key);
     if (!v) return fallback;
     if (!v->is_number_integer() || (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX)))
-      fail(path + key, "should be a whole number");
+      fail(path + key, Text(Msg::should_whole_number));
     return v->get<int64_t>();
   }
   uint64_t unsigned_integer(const json& obj, const std::string& path, const char* key, uint64_t fallback) const {
     const json* v = find(obj, key);
     if (!v) return fallback;
-    if (!v->is_number_unsigned()) fail(path + key, "should be a whole number 0 … 2^64 − 1");
+    if (!v->is_number_unsigned()) fail(path + key, Text(Msg::should_whole_number_0_64));
     return v->get<uint64_t>();
   }
   std::vector<std::string> lines(const json& obj, const char* key) const {
     const json* v = find(obj, key);
     if (!v) return {};
-    if (!v->is_array() || v->size() > kMaxSentences) fail(key, "should be a list of at most 4096 sentences");
+    if (!v->is_array() || v->size() > kMaxSentences) fail(key, Text(Msg::should_list_most_4096_sentences));
     std::vector<std::string> out;
     for (const json& s : *v) {
       if (!s.is_string() || s.get_ref<const std::string&>().size() > kMaxSentenceBytes)
-        fail(key, "every sentence should be a string of at most 1 MiB");
-      if (const std::string why = sentence_problem(s.get_ref<const std::string&>()); !why.empty())
-        fail(std::string(key) + "[" + std::to_string(out.size()) + "]", why);
+        fail(key, Text(Msg::every_sentence_should_string_most_mib));
+      if (Text why = sentence_problem(s.get_ref<const std::string&>()); !why.empty())
+        fail(std::string(key) + "[" + std::to_string(out.size()) + "]", std::move(why));
       out.push_back(s.get<std::string>());
     }
     return out;
@@ -76,7 +77,7 @@ class Fields {
 
 // "config.variant": {"kind", "layer", and the kind's knobs} (variant_params).
 VariantConfig read_variant(const Fields& f, const json& v) {
-  if (!v.is_object()) f.fail("config.variant", "should be an object");
+  if (!v.is_object()) f.fail("config.variant", Text(Msg::should_object));
   VariantConfig out;
   out.kind = parse_variant(f.text(v, "kind", "none", "config.variant."));
   out.layer = f.integer(v, "config.variant.", "layer", 0);
@@ -86,7 +87,7 @@ VariantConfig read_variant(const Fields& f, const json& v) {
 
 // The session's "config" object → a ModelConfig, each knob checked as the command line does.
 ModelConfig read_config(const Fields& f, const json& c, bool cross) {
-  if (!c.is_object()) f.fail("config", "should be an object");
+  if (!c.is_object()) f.fail("config", Text(Msg::should_object));
   ModelConfig cfg;
   cfg.cross = cross;  // the encoder's mask (what a variant sees) depends on it
   try {
@@ -100,11 +101,11 @@ ModelConfig read_config(const Fields& f, const json& c, bool cross) {
     cfg.norm = parse_norm(f.text(c, "norm", std::string(norm_name(cfg.norm)), "config."));
     cfg.activation = parse_activation(f.text(c, "activation", std::string(activation_name(cfg.activation)), "config."));
     cfg.positional = parse_positional(f.text(c, "positional", std::string(positional_name(cfg.positional)), "config."));
-    if (cfg.overview_cap < 0 || cfg.overview_cap > 4096) f.fail("config.overview_cap", "should be 0 or 1 … 4096");
+    if (cfg.overview_cap < 0 || cfg.overview_cap > 4096) f.fail("config.overview_cap", Text(Msg::should_0_4096));
     if (const json* v = f.find(c, "variant")) cfg.variant = read_variant(f, *v);
     cfg.validate();
   } catch (const ConfigError& e) {
-    f.fail("config", std::string("cannot be used: ") + e.what());
+    f.fail("config", Text(Msg::cannot_used) + e.text());
   }
   return cfg;
 }
@@ -115,22 +116,22 @@ LessonText read_lesson_text(const Fields& f, const json& lesson, const char* key
   const json* v = f.find(lesson, key);
   if (!v) return {};
   const std::string path = std::string("lesson.") + key + ".";
-  if (!v->is_object()) f.fail(path.substr(0, path.size() - 1), "should be an object with \"en\" and \"zh\"");
+  if (!v->is_object()) f.fail(path.substr(0, path.size() - 1), Text(Msg::should_object_en_zh));
   return {f.text(*v, "en", "", path), f.text(*v, "zh", "", path)};
 }
 
 SessionWeights read_weights(const Fields& f, const json& w) {
-  if (!w.is_object()) f.fail("weights", "should be an object");
+  if (!w.is_object()) f.fail("weights", Text(Msg::should_object));
   SessionWeights out;
   out.name = f.text(w, "name", "", "weights.");
   out.file = f.text(w, "file", "", "weights.");
   const std::string embedded = f.text(w, "embedded", "", "weights.");
-  if (out.file.empty() == embedded.empty()) f.fail("weights", "needs exactly one of \"file\" and \"embedded\"");
+  if (out.file.empty() == embedded.empty()) f.fail("weights", Text(Msg::needs_exactly_file_embedded));
   if (!embedded.empty()) {
     try {
       out.bytes = base64_decode(embedded, "base64");
     } catch (const DataError& e) {
-      f.fail("weights.embedded", e.what());
+      f.fail("weights.embedded", e.text());
     }
   }
   return out;
@@ -169,55 +170,52 @@ std::string session_json(const Session& s) {
 
 Session parse_session(std::string_view text, const std::string& origin) {
   const Fields f(origin);
-  if (text.size() > kMaxSessionBytes) f.fail("", "larger than 16 MiB: not a session file");
+  if (text.size() > kMaxSessionBytes) f.fail("", Text(Msg::larger_than_16_mib_not_session_file));
   const json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded()) f.fail("", "not valid JSON (damaged or not a session file)");
+  if (j.is_discarded()) f.fail("", Text(Msg::not_valid_json_damaged_not_session_file));
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
-    f.fail("", "not an Attention Lab session (no \"format\": \"attnlab-session\")");
+    f.fail("", Text(Msg::not_attention_lab_session_no_format_attnlab));
   const int64_t version = f.integer(j, "", "version", -1);
-  if (version < 1) f.fail("version", "missing or not a positive whole number");
+  if (version < 1) f.fail("version", Text(Msg::missing_not_positive_whole_number));
   if (version > kSessionVersion)
-    f.fail("", "saved by a newer Attention Lab (session version " + std::to_string(version) +
-                   "; this one reads up to version " + std::to_string(kSessionVersion) +
-                   "): open it with a newer Attention Lab");
+    f.fail("", Text(Msg::saved_newer_attention_lab_session_version_reads, version, int{kSessionVersion}));
   Session s;
   s.texts = f.lines(j, "texts");
-  if (s.texts.empty()) f.fail("texts", "no sentences: a session needs at least one");
+  if (s.texts.empty()) f.fail("texts", Text(Msg::no_sentences_session_needs_least));
   s.memory_texts = f.lines(j, "memory_texts");
   if (s.memory_texts.size() > 1 && s.memory_texts.size() != s.texts.size())
-    f.fail("memory_texts", "should hold one source sentence for all, or one per sentence (" +
-                               std::to_string(s.texts.size()) + " sentences, " + std::to_string(s.memory_texts.size()) +
-                               " source sentences)");
+    f.fail("memory_texts",
+           Text(Msg::should_hold_source_sentence_all_per_sentence, s.texts.size(), s.memory_texts.size()));
   s.cfg = read_config(f, j.contains("config") ? j["config"] : json::object(), !s.memory_texts.empty());
   try {  // a session that cannot run is refused now, not when the window computes it
     const Batch batch = make_batch(s.texts, s.memory_texts);
     if (s.cfg.traces_variant()) check_walk_length(s.cfg.variant, batch.encoder_tokens().seq());
   } catch (const ConfigError& e) {
-    f.fail("texts", std::string("cannot be used: ") + e.what());
+    f.fail("texts", Text(Msg::cannot_used) + e.text());
   }
   s.step = f.text(j, "step", "");
   if (const json* v = f.find(j, "view")) {
-    if (!v->is_object()) f.fail("view", "should be an object");
+    if (!v->is_object()) f.fail("view", Text(Msg::should_object));
     try {
       s.backend = parse_backend(f.text(*v, "backend", "cpu", "view."));
     } catch (const ConfigError& e) {
-      f.fail("view.backend", e.what());
+      f.fail("view.backend", e.text());
     }
     s.memory_budget_mib = f.integer(*v, "view.", "memory_budget_mib", 4096);
     if (s.memory_budget_mib < 1 || s.memory_budget_mib > (int64_t{1} << 30))
-      f.fail("view.memory_budget_mib", "should be between 1 and 2^30");
+      f.fail("view.memory_budget_mib", Text(Msg::should_between_30));
     s.view_tab = f.text(*v, "tab", "values", "view.");
     if (std::find(std::begin(kViewTabs), std::end(kViewTabs), s.view_tab) == std::end(kViewTabs))
-      f.fail("view.tab", "'" + s.view_tab + "' is not one of values, lines, model, neuron, masks, charts");
+      f.fail("view.tab", Text(Msg::not_one_of, s.view_tab, "values, lines, model, neuron, masks, charts"));
     s.sentence = f.integer(*v, "view.", "sentence", 0);
     s.head = f.integer(*v, "view.", "head", 0);
     if (s.sentence < 0 || s.sentence >= static_cast<int64_t>(s.texts.size()))
-      f.fail("view.sentence", "should be 0 … the number of sentences − 1");
-    if (s.head < 0 || s.head >= s.cfg.heads) f.fail("view.head", "should be 0 … heads − 1");
+      f.fail("view.sentence", Text(Msg::should_0_number_sentences));
+    if (s.head < 0 || s.head >= s.cfg.heads) f.fail("view.head", Text(Msg::should_0_heads));
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
   if (const json* l = f.find(j, "lesson")) {
-    if (!l->is_object()) f.fail("lesson", "should be an object");
+    if (!l->is_object()) f.fail("lesson", Text(Msg::should_object));
     s.title = read_lesson_text(f, *l, "title");
     s.description = read_lesson_text(f, *l, "description");
   }

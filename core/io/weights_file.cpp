@@ -36,7 +36,7 @@ T parse_number(const std::string& path, const std::string& key, const std::strin
   T out{};
   auto r = std::from_chars(v.data(), v.data() + v.size(), out);
   if (r.ec != std::errc() || r.ptr != v.data() + v.size())
-    throw DataError(path + ": metadata '" + key + "' = '" + v + "' is not a number");
+    throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::metadata_not_number, key, v));
   return out;
 }
 
@@ -45,8 +45,8 @@ template <typename T, typename Show>
 void apply(T& field, T file_value, const std::set<std::string>& given, const std::string& opt,
            const std::string& path, Show show) {
   if (given.count(opt) && field != file_value)
-    throw ConfigError(opt + ": " + show(field) + " conflicts with " + show(file_value) + " stored in '" + path +
-                      "'; drop the option or use another weights file");
+    throw ConfigError(Text(Msg::io_name_colon, opt) +
+                      Text(Msg::conflicts_stored_drop_option_use_another_weights, show(field), show(file_value), path));
   field = file_value;
 }
 
@@ -83,44 +83,50 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
 
   // What the shapes say.
   const int64_t layers = count_layers(f, "encoder");
-  if (layers == 0) throw DataError(path + ": tensor 'encoder.layers.0.self_attn.in_proj_weight' is missing");
+  if (layers == 0)
+    throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_missing, "encoder.layers.0.self_attn.in_proj_weight"));
   const Tensor* in_proj = find(f, "encoder.layers.0.self_attn.in_proj_weight");
   const Tensor* lin1 = find(f, "encoder.layers.0.linear1.weight");
   if (in_proj->dim() != 2 || in_proj->size(0) != 3 * in_proj->size(1))
-    throw DataError(path + ": tensor 'encoder.layers.0.self_attn.in_proj_weight' has shape " +
-                    shape_str(in_proj->shape()) + ", expected (3·D, D)");
-  if (!lin1 || lin1->dim() != 2) throw DataError(path + ": tensor 'encoder.layers.0.linear1.weight' is missing or not 2-D");
+    throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_has_shape_expected_d_d,
+                                                          "encoder.layers.0.self_attn.in_proj_weight",
+                                                          shape_str(in_proj->shape())));
+  if (!lin1 || lin1->dim() != 2)
+    throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_missing_not_d, "encoder.layers.0.linear1.weight"));
   const bool cross = count_layers(f, "decoder") > 0;
   if (cross != cli.cross)
-    throw ConfigError(cross ? "--memory-text: '" + path + "' holds an encoder–decoder model; give a source sentence"
-                            : "--memory-text: '" + path + "' holds an encoder only; cross-attention needs decoder layers");
+    throw ConfigError(Text(Msg::io_name_colon, "--memory-text") +
+                      (cross ? Text(Msg::holds_encoder_decoder_model_give_source_sentence, path)
+                             : Text(Msg::holds_encoder_only_cross_attention_needs_decoder, path)));
 
   if (f.metadata.empty()) {
     if (!given.count("--heads"))
-      throw ConfigError("--heads: '" + path + "' has no metadata, so the number of heads must be given");
+      throw ConfigError(Text(Msg::io_name_colon, "--heads") + Text(Msg::has_no_metadata_so_number_heads_must, path));
     // The shapes decide, and an explicit option that says otherwise is refused (docs/cli.md).
     apply(c.d_model, in_proj->size(1), given, "--d-model", path, str);
     apply(c.d_ff, lin1->size(0), given, "--d-ff", path, str);
     apply(c.layers, layers, given, "--layers", path, str);
     if (c.heads < 1 || c.heads > c.d_model || c.d_model % c.heads != 0)
-      throw ConfigError("--heads: " + std::to_string(c.heads) + " heads do not divide d_model " +
-                        std::to_string(c.d_model) + " of '" + path + "'");
+      throw ConfigError(Text(Msg::io_name_colon, "--heads") +
+                        Text(Msg::io_heads_do_not_divide_d_model_of_file, c.heads, c.d_model, path));
   } else {
     const auto& m = f.metadata;
     auto get = [&](const std::string& k) -> const std::string& {
       auto it = m.find(k);
-      if (it == m.end()) throw DataError(path + ": metadata field '" + k + "' is missing");
+      if (it == m.end()) throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::metadata_field_missing, k));
       return it->second;
     };
     if (get("format") != "attnlab-weights/1")
-      throw DataError(path + ": metadata format '" + get("format") + "' is not attnlab-weights/1 (a newer version?)");
+      throw DataError(Text(Msg::io_name_colon, path) +
+                      Text(Msg::metadata_format_not_attnlab_weights_newer_version, get("format")));
     // cross_attention, when stored, must be a word this reader knows and agree with the layers.
     if (auto it = m.find("cross_attention"); it != m.end()) {
       if (it->second != "true" && it->second != "false")
-        throw DataError(path + ": metadata 'cross_attention' = '" + it->second + "' is not one of true, false");
+        throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::metadata_cross_attention_not_true_false, it->second));
       if ((it->second == "true") != cross)
-        throw DataError(path + ": metadata 'cross_attention' = '" + it->second + "' contradicts its tensors (" +
-                        (cross ? "it has decoder layers" : "it has no decoder layers") + ")");
+        throw DataError(Text(Msg::io_name_colon, path) +
+                        (cross ? Text(Msg::metadata_cross_attention_contradicts_tensors_has_decoder_layers, it->second)
+                               : Text(Msg::metadata_cross_attention_contradicts_tensors_has_no_decoder, it->second)));
     }
     apply(c.d_model, parse_number<int64_t>(path, "d_model", get("d_model")), given, "--d-model", path, str);
     apply(c.heads, parse_number<int64_t>(path, "heads", get("heads")), given, "--heads", path, str);
@@ -133,7 +139,7 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
       try {
         return parse(get(k));
       } catch (const ConfigError& e) {
-        throw DataError(path + ": metadata '" + k + "': " + e.what());
+        throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::io_metadata_prefix, k) + e.text());
       }
     };
     apply(c.norm, from_file(parse_norm, "norm"), given, "--norm", path,
@@ -152,22 +158,21 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
   try {
     c.validate();
   } catch (const ConfigError& e) {
-    throw DataError(path + ": the stored configuration is invalid: " + e.what());
+    throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::stored_configuration_invalid) + e.text());
   }
   const auto expected = expected_parameters(c, out.weights.vocab() ? out.weights.vocab()->size() : 0);
   for (const auto& [name, t] : f.tensors) {
     bool known = false;
     for (const auto& [k, s] : expected) known = known || k == name;
     if (!known && !out.weights.vocab() && (name.starts_with("embedding.") || name.starts_with("output_head.")))
-      throw DataError(path + ": tensor '" + name + "' belongs to a trained model, but metadata 'vocab' (its "
-                      "vocabulary) is missing");
-    if (!known) throw DataError(path + ": tensor '" + name + "' is not a parameter of this model");
+      throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::io_tensor_of_trained_model_without_vocab, name));
+    if (!known) throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_not_parameter_model, name));
     out.weights.set(name, t);
   }
   try {
     check_weights(c, out.weights);
   } catch (const DataError& e) {
-    throw DataError(path + ": " + e.what());
+    throw DataError(Text(Msg::io_name_colon, path) + e.text());
   }
   return out;
 }

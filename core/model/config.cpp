@@ -10,8 +10,7 @@ namespace attnlab {
 namespace {
 void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi) {
   if (v < lo || v > hi)
-    throw ConfigError(std::string(opt) + ": " + std::to_string(v) + " is outside " +
-                      std::to_string(lo) + " … " + std::to_string(hi));
+    throw ConfigError(verbatim(std::string(opt) + ": ") + Text(Msg::outside, v, lo, hi));
 }
 }  // namespace
 
@@ -19,14 +18,13 @@ void ModelConfig::validate() const {
   in_range("--d-model", d_model, 1, Limits::kMaxDModel);
   in_range("--heads", heads, 1, d_model);
   if (d_model % heads != 0 && !has(Fault::IndivisibleHeads))
-    throw ConfigError("--heads: " + std::to_string(heads) + " heads do not divide d_model " +
-                      std::to_string(d_model) + " (d_model must be heads × d_head; try " +
-                      std::to_string(heads) + " heads with d_model " +
-                      std::to_string(((d_model + heads - 1) / heads) * heads) + ")");
+    throw ConfigError(verbatim("--heads: ") + Text(Msg::heads_do_not_divide_d_model, heads, d_model) + verbatim(" ") +
+                      Text(Msg::d_model_must_heads_d_head_try_heads_d_model, heads,
+                           ((d_model + heads - 1) / heads) * heads));
   in_range("--d-ff", d_ff, 1, Limits::kMaxDff);
   in_range("--layers", layers, 1, Limits::kMaxLayers);
   if (!std::isfinite(eps) || eps <= 0 || eps >= 1)
-    throw ConfigError("--eps: " + format_double(eps) + " must be a positive number below 1");
+    throw ConfigError(verbatim("--eps: " + format_double(eps) + " ") + Text(Msg::must_positive_number_below));
   validate_variant(variant, layers, encoder_mask());
 }
 
@@ -35,7 +33,7 @@ std::string_view norm_name(Norm n) { return n == Norm::Pre ? "pre" : "post"; }
 Norm parse_norm(std::string_view s) {
   if (s == "pre") return Norm::Pre;
   if (s == "post") return Norm::Post;
-  throw ConfigError("--norm: '" + std::string(s) + "' is not one of pre, post");
+  throw ConfigError(verbatim("--norm: ") + Text(Msg::not_one_of, s, "pre, post"));
 }
 
 std::string_view positional_name(Positional p) {
@@ -45,7 +43,7 @@ std::string_view positional_name(Positional p) {
 Positional parse_positional(std::string_view s) {
   if (s == "sinusoidal") return Positional::Sinusoidal;
   if (s == "none") return Positional::None;
-  throw ConfigError("--positional: '" + std::string(s) + "' is not one of sinusoidal, none");
+  throw ConfigError(verbatim("--positional: ") + Text(Msg::not_one_of, s, "sinusoidal, none"));
 }
 
 std::string format_double(double v) {

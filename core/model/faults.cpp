@@ -47,7 +47,7 @@ Fault parse_fault(std::string_view id) {
     if (info.id == id) return info.fault;
     valid += (valid.empty() ? "" : ", ") + std::string(info.id);
   }
-  throw ConfigError("unknown fault '" + std::string(id) + "'; valid faults: " + valid);
+  throw ConfigError(Text(Msg::ls_unknown_fault, id, valid));
 }
 
 Trace without_fault_labels(const Trace& faulty, const Trace& correct) {
@@ -63,8 +63,8 @@ Trace without_fault_labels(const Trace& faulty, const Trace& correct) {
                                             [&](const StepInfo::Binding& b) { return b.weight || faulty.find(b.source); });
       if (sourcesExist) info.bindings = c->info.bindings;
     } else {
-      info.title = s.info.id.substr(s.info.id.rfind('.') + 1);
-      info.formula.clear();
+      info.title = verbatim(s.info.id.substr(s.info.id.rfind('.') + 1));
+      info.formula = Text();
     }
     out.record(std::move(info), s.tensor);
   }

@@ -10,17 +10,19 @@
 #include <vector>
 
 #include "tensor/tensor.h"
+#include "text/message.h"
 
 namespace attnlab {
 
-// What a step is, in words a learner reads. `code` is PyTorch (1.13+) that recomputes the
-// step's tensor into the variable `result` from `bindings`: each binding maps a variable name
+// What a step is, in words a learner reads. Title and formula are catalogue Texts
+// (text/message.h): the bundle writes their English, the window translates them by id. `code` is
+// PyTorch (1.13+) that recomputes the step's tensor into the variable `result` from `bindings`: each binding maps a variable name
 // in the code to a step id or a weight name. Data steps (token ids, the embedding table) are
 // inputs, not computations: their code is a comment.
 struct StepInfo {
   std::string id;       // e.g. "encoder.layers.0.self_attn.scores"
-  std::string title;    // e.g. "Scale by √d_head"
-  std::string formula;  // e.g. "S = QKᵀ / √Dh"
+  Text title;           // e.g. Text(Msg::st_scale_d_head): "Scale by √d_head"
+  Text formula;         // e.g. maths("QKᵀ / √Dh, √Dh = 2.83"); prose parts are catalogue messages
   std::string code;     // e.g. "scores = qk / math.sqrt(8)"
   std::string result;   // the variable the code assigns, e.g. "scores"
   struct Binding {

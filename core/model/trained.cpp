@@ -19,28 +19,28 @@ constexpr const char* kInfoKeys[] = {"title", "title_zh", "note", "note_zh", "ex
 Task parse_task(const std::string& s, const std::string& origin) {
   if (s == "next-token" || s.empty()) return Task::NextToken;
   if (s == "per-position") return Task::PerPosition;
-  throw DataError(origin + ": metadata 'task' = '" + s + "' is not next-token or per-position");
+  throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_task_not_next_token, s));
 }
 
 std::vector<std::string> parse_words(const std::string& text, const std::string& origin) {
-  const auto bad = [&](const std::string& why) {
-    return DataError(origin + ": metadata 'vocab' " + why + "; it must be a JSON array of distinct tokens starting \"" +
-                     kPadToken + "\", \"" + kUnkToken + "\"");
+  const auto bad = [&](Text why) {
+    return DataError(verbatim(origin + ": ") +
+                     Text(Msg::ls_metadata_vocab_must_be, std::move(why), kPadToken, kUnkToken));
   };
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception&) {
-    throw bad("is not valid JSON");
+    throw bad(Text(Msg::ls_is_not_valid_json));
   }
-  if (!j.is_array()) throw bad("is not an array");
+  if (!j.is_array()) throw bad(Text(Msg::ls_is_not_an_array));
   std::vector<std::string> words;
   for (const auto& w : j) {
-    if (!w.is_string() || w.get<std::string>().empty()) throw bad("holds an entry that is not a non-empty string");
+    if (!w.is_string() || w.get<std::string>().empty()) throw bad(Text(Msg::ls_holds_entry_not_non_empty_string));
     words.push_back(w.get<std::string>());
   }
   if (words.size() < 2 || words[0] != kPadToken || words[1] != kUnkToken)
-    throw bad("does not start with \"" + std::string(kPadToken) + "\", \"" + kUnkToken + "\"");
+    throw bad(Text(Msg::ls_does_not_start_with, kPadToken, kUnkToken));
   return words;
 }
 
@@ -49,26 +49,25 @@ std::vector<std::string> parse_words(const std::string& text, const std::string&
 std::vector<std::string> parse_examples(const std::string& text, const std::string& origin) {
   std::vector<std::string> out;
   if (text.empty()) return out;
-  const auto bad = [&](const std::string& why) {
-    return DataError(origin + ": metadata 'examples' " + why + "; it must be a JSON array of one-line sentences");
+  const auto bad = [&](Text why) {
+    return DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_examples_must_be, std::move(why)));
   };
   const auto j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_array()) throw bad("is not a JSON array");
+  if (!j.is_array()) throw bad(Text(Msg::ls_is_not_json_array));
   if (static_cast<int64_t>(j.size()) > Limits::kMaxBatch)
-    throw bad("holds " + std::to_string(j.size()) + " sentences, more than a batch of " +
-              std::to_string(Limits::kMaxBatch));
+    throw bad(Text(Msg::ls_holds_sentences_more_than_batch, j.size(), Limits::kMaxBatch));
   for (size_t i = 0; i < j.size(); ++i) {
-    const std::string where = "entry " + std::to_string(i + 1);
-    if (!j[i].is_string()) throw bad(where + " is not a string");
+    const size_t entry = i + 1;
+    if (!j[i].is_string()) throw bad(Text(Msg::ls_entry_not_string, entry));
     const std::string s = j[i].get<std::string>();
-    if (s.find_first_of("\r\n") != std::string::npos) throw bad(where + " spans several lines");
+    if (s.find_first_of("\r\n") != std::string::npos) throw bad(Text(Msg::ls_entry_spans_lines, entry));
     bool empty = true;
     try {
       empty = tokenize(s).empty();
     } catch (const ConfigError& e) {
-      throw bad(where + ": " + e.what());
+      throw bad(Text(Msg::ls_entry_prefix, entry) + e.text());
     }
-    if (empty) throw bad(where + " has no token");
+    if (empty) throw bad(Text(Msg::ls_entry_has_no_token, entry));
     out.push_back(s);
   }
   return out;
@@ -99,21 +98,20 @@ TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string
   const std::vector<std::string> words = parse_words(get("vocab"), origin);
   for (size_t i = 0; i < words.size(); ++i)
     if (const int first = v.vocabulary.id_of(words[i]); first != static_cast<int>(i))  // [PAD] is there already
-      throw DataError(origin + ": metadata 'vocab' lists \"" + words[i] + "\" twice (entries " +
-                      std::to_string(first) + " and " + std::to_string(i) + ")");
+      throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_vocab_lists_twice, words[i], first, i));
   v.task = parse_task(get("task"), origin);
   if (!get("mask").empty()) {
     try {
       v.mask = parse_mask(get("mask"));
     } catch (const ConfigError& e) {
-      throw DataError(origin + ": metadata 'mask': " + e.what());
+      throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_mask_prefix) + e.text());
     }
   }
   for (const char* k : kInfoKeys)
     if (!get(k).empty()) v.info[k] = get(k);
   v.examples_ = parse_examples(v.field("examples"), origin);
   if (!v.field("metrics").empty() && !nlohmann::json::parse(v.field("metrics"), nullptr, false).is_object())
-    throw DataError(origin + ": metadata 'metrics' is not a JSON object");
+    throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_metrics_not_object));
   return v;
 }
 

@@ -20,10 +20,12 @@ constexpr Named kNames[] = {
     {VariantKind::KvCache, "kv_cache"},   {VariantKind::Tiled, "tiled"},
 };
 
-void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi, std::string_view why = {}) {
+// why: a parenthesised note after the range, e.g. Msg::layers_count_from_0; empty for none.
+void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi, Text why = {}) {
   if (v >= lo && v <= hi) return;
-  throw ConfigError(std::string(opt) + ": " + std::to_string(v) + " is outside " + std::to_string(lo) + " … " +
-                    std::to_string(hi) + (why.empty() ? "" : " (" + std::string(why) + ")"));
+  Text msg = verbatim(std::string(opt) + ": ") + Text(Msg::outside, v, lo, hi);
+  if (!why.empty()) msg += verbatim(" ") + std::move(why);
+  throw ConfigError(std::move(msg));
 }
 
 }  // namespace
@@ -40,7 +42,7 @@ VariantKind parse_variant(std::string_view s) {
     if (s == n.name) return n.kind;
     all += (all.empty() ? "" : ", ") + std::string(n.name);
   }
-  throw ConfigError("--variant: '" + std::string(s) + "' is not one of " + all);
+  throw ConfigError(verbatim("--variant: ") + Text(Msg::not_one_of, s, all));
 }
 
 std::vector<VariantKind> all_variants() {
@@ -72,23 +74,21 @@ std::vector<VariantParam> variant_params(VariantKind k) {
 void validate_variant(const VariantConfig& v, int64_t layers, MaskKind mask) {
   for (VariantKind k : all_variants())  // every knob, whether or not the chosen kind reads it
     for (const auto& p : variant_params(k)) in_range(p.option, v.*p.field, p.min, VariantLimits::kMaxParam);
-  in_range("--variant-layer", v.layer, 0, v.on() ? layers - 1 : VariantLimits::kMaxParam, "layers count from 0");
+  in_range("--variant-layer", v.layer, 0, v.on() ? layers - 1 : VariantLimits::kMaxParam,
+           Text(Msg::layers_count_from_0));
   if (!v.on()) return;
   if (v.kind == VariantKind::Linformer && (mask == MaskKind::Causal || mask == MaskKind::PaddingCausal))
-    throw ConfigError("--variant linformer: a causal mask cannot be kept, because the projection mixes every "
-                      "position's key, the future included; use --mask padding or none");
+    throw ConfigError(verbatim("--variant linformer: ") + Text(Msg::causal_mask_cannot_kept_because_projection_mixes));
 }
 
 void check_walk_length(const VariantConfig& v, int64_t t) {
   const int64_t most = VariantLimits::kMaxWalkRounds;
   if (v.kind == VariantKind::KvCache && t > most)
-    throw ConfigError("--variant kv_cache: the walk-through records 4 steps per token, and " + std::to_string(t) +
-                      " tokens would make " + std::to_string(4 * t + 3) + " of them; use at most " +
-                      std::to_string(most) + " tokens, or another variant");
+    throw ConfigError(verbatim("--variant kv_cache: ") +
+                      Text(Msg::walk_through_records_steps_per_token_tokens, t, 4 * t + 3, most));
   if (v.kind == VariantKind::Tiled && (t + v.tile - 1) / v.tile > most)
-    throw ConfigError("--variant-tile: " + std::to_string(t) + " tokens in blocks of " + std::to_string(v.tile) +
-                      " keys make " + std::to_string((t + v.tile - 1) / v.tile) + " rounds of the walk-through; raise it to at least " +
-                      std::to_string((t + most - 1) / most) + " (at most " + std::to_string(most) + " rounds)");
+    throw ConfigError(verbatim("--variant-tile: ") + Text(Msg::tokens_blocks_keys_make_rounds_walk_through, t, v.tile,
+                                                          (t + v.tile - 1) / v.tile, (t + most - 1) / most, most));
 }
 
 }  // namespace attnlab

@@ -14,7 +14,7 @@ void Weights::set(const std::string& name, Tensor t) {
 
 const Tensor& Weights::get(const std::string& name) const {
   auto it = map_.find(name);
-  if (it == map_.end()) throw DataError("weights: tensor '" + name + "' is missing");
+  if (it == map_.end()) throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_missing, name));
   return it->second;
 }
 
@@ -103,13 +103,12 @@ void check_weights(const ModelConfig& cfg, const Weights& w) {
   for (const auto& [name, shape] : expected_parameters(cfg, w.vocab() ? w.vocab()->size() : 0)) {
     const Tensor& t = w.get(name);
     if (t.shape() != shape)
-      throw DataError("weights: tensor '" + name + "' has shape " + shape_str(t.shape()) +
-                      " but the configuration needs " + shape_str(shape));
+      throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_has_shape_but_configuration_needs, name,
+                                                          shape_str(t.shape()), shape_str(shape)));
     const float* p = t.data();
     for (int64_t i = 0; i < t.numel(); ++i)
       if (!std::isfinite(p[i]))
-        throw DataError("weights: tensor '" + name + "' holds a non-finite value (NaN or ∞) at element " +
-                        std::to_string(i));
+        throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_holds_non_finite_value_nan_element, name, i));
   }
 }
 

@@ -265,7 +265,7 @@ MaskKind parse_mask(std::string_view s) {
   if (s == "padding") return MaskKind::Padding;
   if (s == "causal") return MaskKind::Causal;
   if (s == "padding+causal") return MaskKind::PaddingCausal;
-  throw ConfigError("--mask: '" + std::string(s) + "' is not one of none, padding, causal, padding+causal");
+  throw ConfigError(verbatim("--mask: ") + Text(Msg::not_one_of, s, "none, padding, causal, padding+causal"));
 }
 
 std::string_view mask_name(MaskKind m) {
@@ -281,7 +281,7 @@ std::string_view mask_name(MaskKind m) {
 Activation parse_activation(std::string_view s) {
   if (s == "relu") return Activation::Relu;
   if (s == "gelu") return Activation::Gelu;
-  throw ConfigError("--activation: '" + std::string(s) + "' is not one of relu, gelu");
+  throw ConfigError(verbatim("--activation: ") + Text(Msg::not_one_of, s, "relu, gelu"));
 }
 
 std::string_view activation_name(Activation a) { return a == Activation::Relu ? "relu" : "gelu"; }

@@ -59,10 +59,10 @@ CharClass classify(utf8proc_int32_t cp) {
 std::string nfc(std::string_view text) {
   // utf8proc_NFC needs a NUL-terminated string and rejects invalid UTF-8 with NULL.
   std::string z(text);
-  if (z.find('\0') != std::string::npos) throw ConfigError("text contains a NUL character");
+  if (z.find('\0') != std::string::npos) throw ConfigError(Text(Msg::text_contains_nul_character));
   std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> out(
       utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(z.c_str())), &std::free);
-  if (!out) throw ConfigError("text is not valid UTF-8");
+  if (!out) throw ConfigError(Text(Msg::text_not_valid_utf));
   return reinterpret_cast<const char*>(out.get());
 }
 
@@ -81,7 +81,7 @@ std::vector<std::string> tokenize(std::string_view text) {
   while (left > 0) {
     utf8proc_int32_t cp;
     const utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
-    if (n <= 0) throw ConfigError("text is not valid UTF-8");
+    if (n <= 0) throw ConfigError(Text(Msg::text_not_valid_utf));
     const std::string ch(reinterpret_cast<const char*>(p), static_cast<size_t>(n));
     switch (classify(cp)) {
       case CharClass::Word: word += ch; break;
@@ -108,9 +108,9 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
-std::string text_problem(std::string_view text) {
-  if (text.find('\0') != std::string_view::npos) return "text contains a NUL character";
-  if (!is_valid_utf8(text)) return "text is not valid UTF-8";
+Text text_problem(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) return Text(Msg::text_contains_nul_character);
+  if (!is_valid_utf8(text)) return Text(Msg::text_not_valid_utf);
   const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
   utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(text.size());
   bool control = false;
@@ -119,21 +119,22 @@ std::string text_problem(std::string_view text) {
     const utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
     const auto cat = utf8proc_category(cp);
     if (cat == UTF8PROC_CATEGORY_CC) control = true;
-    else if (cat != UTF8PROC_CATEGORY_ZS && cat != UTF8PROC_CATEGORY_ZL && cat != UTF8PROC_CATEGORY_ZP) return "";
+    else if (cat != UTF8PROC_CATEGORY_ZS && cat != UTF8PROC_CATEGORY_ZL && cat != UTF8PROC_CATEGORY_ZP) return Text();
     p += n;
     left -= n;
   }
-  return control ? "text holds only control characters" : "";
+  return control ? Text(Msg::text_holds_only_control_characters) : Text();
 }
 
-std::string sentence_problem(std::string_view text) {
-  if (std::string why = text_problem(text); !why.empty()) return why;
-  if (tokenize(text).empty()) return "the sentence is empty or blank; type at least one word";
-  return "";
+Text sentence_problem(std::string_view text) {
+  if (Text why = text_problem(text); !why.empty()) return why;
+  if (tokenize(text).empty()) return Text(Msg::sentence_empty_blank_type_least_word);
+  return Text();
 }
 
 TokenBatch make_token_batch(const std::vector<std::string>& sentences, std::string_view what) {
-  if (sentences.empty()) throw ConfigError(std::string(what) + ": no sentence given");
+  const Text option = verbatim(std::string(what) + ": ");  // "--text: "
+  if (sentences.empty()) throw ConfigError(option + Text(Msg::no_sentence_given));
   TokenBatch b;
   size_t longest = 0;
   for (size_t i = 0; i < sentences.size(); ++i) {
@@ -141,11 +142,10 @@ TokenBatch make_token_batch(const std::vector<std::string>& sentences, std::stri
     try {
       toks = tokenize(sentences[i]);
     } catch (const ConfigError& e) {
-      throw ConfigError(std::string(what) + ": sentence " + std::to_string(i + 1) + ": " + e.what());
+      throw ConfigError(option + Text(Msg::en_sentence_prefix, i + 1) + e.text());
     }
     if (toks.empty())
-      throw ConfigError(std::string(what) + ": sentence " + std::to_string(i + 1) +
-                        " is empty or blank; type at least one word");
+      throw ConfigError(option + Text(Msg::sentence_empty_blank_type_least_word_2, i + 1));
     longest = std::max(longest, toks.size());
     b.lengths.push_back(static_cast<int>(toks.size()));
     b.tokens.push_back(std::move(toks));

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "text/message.h"
+
 namespace attnlab {
 
 inline constexpr const char* kPadToken = "[PAD]";
@@ -18,12 +20,12 @@ std::vector<std::string> tokenize(std::string_view text);
 bool is_cjk_single(char32_t cp);  // a code point that is always a token by itself
 bool is_valid_utf8(std::string_view text);
 
-// Why a typed text field (a title, a name, a hint) cannot be used, or "" when it can: it
+// Why a typed text field (a title, a name, a hint) cannot be used, or an empty Text when it can: it
 // contains a NUL character, is not valid UTF-8, or holds only control characters (and spaces).
 // An empty text is fine here; the caller decides whether the field may be empty.
-std::string text_problem(std::string_view text);
+Text text_problem(std::string_view text);
 // The same for a sentence, which must also hold at least one word (what tokenize keeps).
-std::string sentence_problem(std::string_view text);
+Text sentence_problem(std::string_view text);
 
 // Sentences padded on the right with [PAD] to the longest one.
 struct TokenBatch {

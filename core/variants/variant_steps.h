@@ -46,7 +46,7 @@ Sparse sparse_attention(const Tensor& q, const Tensor& k, const Tensor& v, const
 // Records weights, head_out and error for a variant whose weights are (B, H, T, T) applied to v.
 // `weights_code` assigns `weights` from `bindings`.
 Tensor record_weights_out_error(const Ctx& c, const Sparse& s, const std::string& weights_name,
-                                const std::string& title, const std::string& formula, const std::string& weights_code,
+                                const Text& title, const Text& formula, const std::string& weights_code,
                                 std::vector<StepInfo::Binding> bindings);
 // Records `head_out` (given) and then `error` against the reference flow.
 std::string record_error(const Ctx& c, const Flow& head_out, const Flow& reference);

@@ -118,9 +118,9 @@ Tensor error_of(const Tensor& a, const Tensor& ref, const Tensor& mask) {
 
 std::string record_error(const Ctx& c, const Flow& head_out, const Flow& reference) {
   return record_step(c.rec, c.id("error"), error_of(head_out.t, reference.t, c.in.mask.t), [&] {
-    return StepInfo{.title = "Difference from full attention",
-                    .formula = "max over heads and Dh of |O_variant − O_full| per query; 0 where the query's own "
-                               "key is masked",
+    return StepInfo{.title = Text(Msg::st_v_difference_from_full_attention),
+                    .formula = formula_parts({Text(Msg::sf_v_max_over_heads_dh_o_variant),
+                                              Text(Msg::sf_v_0_where_querys_own_key_masked)}),
                     .code = "error = (head_out - reference).abs().amax(dim=(1, 3)) * mask.diagonal(dim1=1, dim2=2)",
                     .result = "error",
                     .bindings = {step_var("head_out", head_out.id), step_var("reference", reference.id),
@@ -129,15 +129,15 @@ std::string record_error(const Ctx& c, const Flow& head_out, const Flow& referen
 }
 
 Tensor record_weights_out_error(const Ctx& c, const Sparse& s, const std::string& weights_name,
-                                const std::string& title, const std::string& formula, const std::string& weights_code,
+                                const Text& title, const Text& formula, const std::string& weights_code,
                                 std::vector<StepInfo::Binding> bindings) {
   const std::string w_id = record_step(c.rec, c.id(weights_name), s.weights, [&] {
     return StepInfo{.title = title, .formula = formula, .code = weights_code, .result = "weights",
                     .bindings = bindings};
   });
   const std::string o_id = record_step(c.rec, c.id("head_out"), s.out, [&] {
-    return StepInfo{.title = "Weighted sum of values (variant)",
-                    .formula = "A·V over the computed pairs only (B, H, T, Dh)",
+    return StepInfo{.title = Text(Msg::st_v_weighted_sum_values_variant),
+                    .formula = Text(Msg::sf_v_v_over_computed_pairs_only_b),
                     .code = "head_out = weights @ v", .result = "head_out",
                     .bindings = {step_var("weights", w_id), step_var("v", c.in.v.id)}};
   });

@@ -36,9 +36,8 @@ Tensor record_linformer(const Ctx& c) {
   const auto real = real_keys(c.in.mask.t);
   const Mat em = ConstMatMap(e.data(), r, c.t);
   const std::string e_id = record_step(c.rec, c.id("projection"), e, [&] {
-    return StepInfo{.title = "Linformer projection E",
-                    .formula = shape_str({r, c.t}) + " seeded normals / √" + std::to_string(r) +
-                               ", shared by keys and values",
+    return StepInfo{.title = Text(Msg::st_v_linformer_projection_e),
+                    .formula = Text(Msg::sf_v_1_2_seeded_normals_3_shared, r, c.t, r),
                     .code = "# seeded: streams 'variant.linformer.row{r}' (docs/cli.md, Attention variants)",
                     .result = "projection",
                     .is_data = true};
@@ -51,9 +50,8 @@ Tensor record_linformer(const Ctx& c) {
       for (int64_t h = 0; h < c.h; ++h) put_head(t, b, h, em * head_of(kv[i], b, h));
     const std::string n = i == 0 ? "k" : "v";
     low[i] = {t, record_step(c.rec, c.id(n + "_low"), t, [&] {
-                return StepInfo{.title = i == 0 ? "Project the keys to rank k" : "Project the values to rank k",
-                                .formula = (i == 0 ? "K̃ = E·K" : "Ṽ = E·V") + std::string(" (B, H, ") + std::to_string(r) +
-                                           ", Dh): T rows mixed into " + std::to_string(r),
+                return StepInfo{.title = Text(i == 0 ? Msg::st_v_project_keys_rank_k : Msg::st_v_project_values_rank_k),
+                                .formula = Text(Msg::sf_v_1_b_h_2_dh_t, maths(i == 0 ? "K̃ = E·K" : "Ṽ = E·V"), r, r),
                                 .code = n + "_low = projection @ (" + n + " * " + kKeyMask + ")",
                                 .result = n + "_low",
                                 .bindings = {step_var("projection", e_id), step_var(n, i == 0 ? c.in.k.id : c.in.v.id),
@@ -71,15 +69,15 @@ Tensor record_linformer(const Ctx& c) {
       put_head(w, b, h, s);
     }
   const std::string w_id = record_step(c.rec, c.id("low_weights"), w, [&] {
-    return StepInfo{.title = "Softmax over the projected keys",
-                    .formula = "A = softmax(Q K̃ᵀ / √Dh) (B, H, T, " + std::to_string(r) + "): no (T, T) matrix",
+    return StepInfo{.title = Text(Msg::st_v_softmax_over_projected_keys),
+                    .formula = Text(Msg::sf_v_softmax_q_k_dh_b_h, r),
                     .code = "low_weights = torch.softmax(q @ k_low.transpose(-2, -1) / " + c.root() + ", dim=-1)",
                     .result = "low_weights",
                     .bindings = {step_var("q", c.in.q.id), step_var("k_low", low[0].id)}};
   });
   const Tensor out = batched_matmul(w, low[1].t);
   const std::string o_id = record_step(c.rec, c.id("head_out"), out, [&] {
-    return StepInfo{.title = "Weighted sum of the projected values", .formula = "O = A·Ṽ (B, H, T, Dh)",
+    return StepInfo{.title = Text(Msg::st_v_weighted_sum_projected_values), .formula = maths("O = A·Ṽ (B, H, T, Dh)"),
                     .code = "head_out = low_weights @ v_low", .result = "head_out",
                     .bindings = {step_var("low_weights", w_id), step_var("v_low", low[1].id)}};
   });
@@ -92,8 +90,8 @@ Tensor record_linformer(const Ctx& c) {
       put_head(eff, b, h, m);
     }
   record_step(c.rec, c.id("effective"), eff, [&] {
-    return StepInfo{.title = "Linformer: effective weights",
-                    .formula = "A·E (B, H, T, T): O = (A·E)·V; rows sum to Σ E, not 1, and may go negative",
+    return StepInfo{.title = Text(Msg::st_v_linformer_effective_weights),
+                    .formula = formula_parts({maths("A·E (B, H, T, T): O = (A·E)·V"), Text(Msg::sf_v_rows_sum_e_not_1_may)}),
                     .code = "effective = (low_weights @ projection) * mask.amax(dim=1)[:, None, None, :]",
                     .result = "effective",
                     .bindings = {step_var("low_weights", w_id), step_var("projection", e_id),
@@ -118,12 +116,13 @@ Tensor record_linear(const Ctx& c) {
       put_head(phi[1], b, h, pk);
     }
   const std::string pq_id = record_step(c.rec, c.id("phi_q"), phi[0], [&] {
-    return StepInfo{.title = "Feature map of the queries", .formula = "φ(Q) = elu(Q) + 1 > 0",
+    return StepInfo{.title = Text(Msg::st_v_feature_map_queries), .formula = maths("φ(Q) = elu(Q) + 1 > 0"),
                     .code = "phi_q = (F.elu(q) + 1).contiguous()", .result = "phi_q",
                     .bindings = {step_var("q", c.in.q.id)}};
   });
   const std::string pk_id = record_step(c.rec, c.id("phi_k"), phi[1], [&] {
-    return StepInfo{.title = "Feature map of the keys", .formula = "φ(K) = elu(K) + 1; rows of masked keys 0",
+    return StepInfo{.title = Text(Msg::st_v_feature_map_keys),
+                    .formula = formula_parts({maths("φ(K) = elu(K) + 1"), Text(Msg::sf_v_rows_masked_keys_0)}),
                     .code = std::string("phi_k = ((F.elu(k) + 1) * ") + kKeyMask + ").contiguous()", .result = "phi_k",
                     .bindings = {step_var("k", c.in.k.id), step_var("mask", c.in.mask.id)}};
   });
@@ -149,27 +148,27 @@ Tensor record_linear(const Ctx& c) {
       std::copy(z.data(), z.data() + c.dh, ksum.data() + (b * c.h + h) * c.dh);
     }
   const std::string kv_id = record_step(c.rec, c.id("kv"), kv, [&] {
-    return StepInfo{.title = "Key–value summary",
-                    .formula = "S = φ(K)ᵀ·V (B, H, Dh, Dh): every key folded into one small matrix" +
-                               std::string(causal ? "; causal: the state after the last key" : ""),
+    return StepInfo{.title = Text(Msg::st_v_key_value_summary),
+                    .formula = causal ? formula_parts({Text(Msg::sf_v_s_k_v_b_h_dh), Text(Msg::sf_v_causal_state_after_last_key)})
+                                      : Text(Msg::sf_v_s_k_v_b_h_dh),
                     .code = "kv = phi_k.transpose(-2, -1) @ v", .result = "kv",
                     .bindings = {step_var("phi_k", pk_id), step_var("v", c.in.v.id)}};
   });
   record_step(c.rec, c.id("k_sum"), ksum, [&] {
-    return StepInfo{.title = "Key sum (the normaliser)", .formula = "z = Σⱼ φ(kⱼ) (B, H, Dh)",
+    return StepInfo{.title = Text(Msg::st_v_key_sum_normaliser), .formula = maths("z = Σⱼ φ(kⱼ) (B, H, Dh)"),
                     .code = "k_sum = phi_k.sum(dim=2)", .result = "k_sum", .bindings = {step_var("phi_k", pk_id)}};
   });
   const std::string o_id = record_step(c.rec, c.id("head_out"), out, [&] {
     if (causal)
       return StepInfo{
-          .title = "Linear attention output (running sums)",
-          .formula = "oᵢ = φ(qᵢ)·Σ_{j≤i} φ(kⱼ)ᵀvⱼ / φ(qᵢ)·Σ_{j≤i} φ(kⱼ): O(T·Dh²), no (T, T) matrix",
+          .title = Text(Msg::st_v_linear_attention_output_running_sums),
+          .formula = Text(Msg::sf_v_1_o_t_dh_no_t, maths("oᵢ = φ(qᵢ)·Σ_{j≤i} φ(kⱼ)ᵀvⱼ / φ(qᵢ)·Σ_{j≤i} φ(kⱼ)")),
           .code = "head_out = torch.einsum('bhtd,bhtde->bhte', phi_q, torch.einsum('bhtd,bhte->bhtde', phi_k, "
                   "v).cumsum(2)) / torch.einsum('bhtd,bhtd->bht', phi_q, phi_k.cumsum(2)).unsqueeze(-1)",
           .result = "head_out",
           .bindings = {step_var("phi_q", pq_id), step_var("phi_k", pk_id), step_var("v", c.in.v.id)}};
-    return StepInfo{.title = "Linear attention output",
-                    .formula = "O = φ(Q)·S / φ(Q)·z: O(T·Dh²), no (T, T) matrix",
+    return StepInfo{.title = Text(Msg::st_v_linear_attention_output),
+                    .formula = Text(Msg::sf_v_1_o_t_dh_no_t, maths("O = φ(Q)·S / φ(Q)·z")),
                     .code = "head_out = (phi_q @ kv) / (phi_q @ k_sum.unsqueeze(-1))", .result = "head_out",
                     .bindings = {step_var("phi_q", pq_id), step_var("kv", kv_id), step_var("k_sum", c.id("k_sum"))}};
   });
@@ -183,16 +182,15 @@ Tensor record_linear(const Ctx& c) {
       put_head(quad, b, h, a);
     }
   const std::string q_id = record_step(c.rec, c.id("quadratic"), quad, [&] {
-    return StepInfo{.title = "The same weights, the quadratic way",
-                    .formula = "A = φ(Q)φ(K)ᵀ" + std::string(causal ? " (lower triangle)" : "") +
-                               ", each row divided by its sum (B, H, T, T)",
+    return StepInfo{.title = Text(Msg::st_v_same_weights_quadratic_way),
+                    .formula = Text(causal ? Msg::sf_v_q_k_lower_triangle_each_row : Msg::sf_v_q_k_each_row_divided_sum),
                     .code = std::string("a = (phi_q @ phi_k.transpose(-2, -1))") + (causal ? ".tril()" : "") +
                             "; quadratic = a / a.sum(-1, keepdim=True)",
                     .result = "quadratic",
                     .bindings = {step_var("phi_q", pq_id), step_var("phi_k", pk_id)}};
   });
   record_step(c.rec, c.id("quadratic_out"), batched_matmul(quad, c.in.v.t), [&] {
-    return StepInfo{.title = "Quadratic form's output", .formula = "A·V: equal to the O(T) result",
+    return StepInfo{.title = Text(Msg::st_v_quadratic_forms_output), .formula = Text(Msg::sf_v_v_equal_o_t_result),
                     .code = "quadratic_out = quadratic @ v", .result = "quadratic_out",
                     .bindings = {step_var("quadratic", q_id), step_var("v", c.in.v.id)}};
   });

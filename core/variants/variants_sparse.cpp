@@ -21,8 +21,9 @@ std::vector<StepInfo::Binding> qk_pattern(const Ctx& c, const std::string& patte
 Tensor pattern_weights(const Ctx& c, const Tensor& pattern, const std::string& pattern_id) {
   const Sparse s = sparse_attention(c.in.q.t, c.in.k.t, c.in.v.t, pattern, c.root_f());
   return record_weights_out_error(
-      c, s, "weights", "Softmax over the pattern's keys",
-      "A = softmax(QKᵀ/√Dh over the pattern's keys); only those pairs are computed; a row with none is 0",
+      c, s, "weights", Text(Msg::st_v_softmax_over_patterns_keys),
+      formula_parts({Text(Msg::sf_v_softmax_qk_dh_over_patterns_keys), Text(Msg::sf_v_only_those_pairs_are_computed),
+                     Text(Msg::sf_v_row_none_0)}),
       "weights = " + std::string(kSparseSoftmax) + c.root() + kSparseTail, qk_pattern(c, pattern_id));
 }
 
@@ -44,8 +45,8 @@ Tensor record_window(const Ctx& c) {
   const std::string w = std::to_string(v.window), g = std::to_string(v.globals);
   const std::string id = record_pattern(
       c, "pattern", p,
-      StepInfo{.title = "Sliding-window pattern",
-               .formula = "keep |i − j| ≤ " + w + ", plus the first " + g + " tokens as global rows and columns",
+      StepInfo{.title = Text(Msg::st_v_sliding_window_pattern),
+               .formula = Text(Msg::sf_v_keep_i_j_1_plus_first, w, g),
                .code = pattern_code(c, "pattern", "((i[:, None] - i[None, :]).abs() <= " + w + ") | (i[:, None] < " + g +
                                                      ") | (i[None, :] < " + g + ")"),
                .result = "pattern",
@@ -60,10 +61,8 @@ Tensor record_bigbird(const Ctx& c) {
   const Tensor p = pattern_tensor(heads, c.in.mask.t);
   const std::string id = record_pattern(
       c, "pattern", p,
-      StepInfo{.title = "BigBird block pattern",
-               .formula = "blocks of " + std::to_string(v.block) + " tokens: own block ±1, the first " +
-                          std::to_string(v.globals) + " blocks global, " + std::to_string(v.random_blocks) +
-                          " seeded random blocks per query block and head",
+      StepInfo{.title = Text(Msg::st_v_bigbird_block_pattern),
+               .formula = Text(Msg::sf_v_blocks_1_tokens_own_block_1, v.block, v.globals, v.random_blocks),
                .code = "# seeded: stream 'variant.bigbird' (docs/cli.md, Attention variants), intersected with the mask",
                .result = "pattern",
                .is_data = true});
@@ -86,9 +85,9 @@ Tensor record_topk(const Ctx& c) {
   }
   const std::string id = record_pattern(
       c, "pattern", p,
-      StepInfo{.title = "Top-k pattern",
-               .formula = "per query, keep the keys scoring at least its " + std::to_string(k) +
-                          "-th largest visible score (ties kept); chosen from the scores, so it changes with the input",
+      StepInfo{.title = Text(Msg::st_v_top_k_pattern),
+               .formula = formula_parts({Text(Msg::sf_v_per_query_keep_keys_scoring_least, k),
+                                         Text(Msg::sf_v_chosen_from_scores_so_changes_input)}),
                .code = "kth = masked.topk(" + std::to_string(k) +
                        ", dim=-1).values[..., -1:]; pattern = ((masked >= kth) & (masked > float('-inf'))).float()",
                .result = "pattern",
@@ -111,9 +110,8 @@ Tensor record_bias(const Ctx& c) {
   } else {
     const Tensor table = relative_bias_table(H, m, c.in.seed);
     table_id = record_step(c.rec, c.id("table"), table, [&] {
-      return StepInfo{.title = "Relative-bias table",
-                      .formula = "one number per head and offset j − i clipped to ±" + std::to_string(m) + " (H, " +
-                                 std::to_string(2 * m + 1) + ")",
+      return StepInfo{.title = Text(Msg::st_v_relative_bias_table),
+                      .formula = Text(Msg::sf_v_number_per_head_offset_j_i, m, 2 * m + 1),
                       .code = "# seeded: stream 'variant.relative_bias' (docs/cli.md, Attention variants)",
                       .result = "table",
                       .is_data = true};
@@ -126,14 +124,13 @@ Tensor record_bias(const Ctx& c) {
   const std::string ts = std::to_string(t), ms = std::to_string(m), hs = std::to_string(H);
   const std::string bias_id = record_step(c.rec, c.id("bias"), bias, [&] {
     if (alibi)
-      return StepInfo{.title = "ALiBi bias",
-                      .formula = "−m_h·|i − j| with slopes m_h = 2^(−8(h+1)/H): far keys lose score, steeply in the "
-                                 "first heads",
+      return StepInfo{.title = Text(Msg::st_v_alibi_bias),
+                      .formula = Text(Msg::sf_v_m_h_i_j_slopes_m),
                       .code = "i = torch.arange(" + ts + "); slopes = 2.0 ** (-8.0 * torch.arange(1, " + hs +
                               " + 1) / " + hs + "); bias = -slopes[:, None, None] * (i[None, :] - i[:, None]).abs()",
                       .result = "bias"};
-    return StepInfo{.title = "Relative-position bias",
-                    .formula = "bias[h, i, j] = table[h, clip(j − i, −" + ms + ", " + ms + ")]",
+    return StepInfo{.title = Text(Msg::st_v_relative_position_bias),
+                    .formula = maths("bias[h, i, j] = table[h, clip(j − i, −" + ms + ", " + ms + ")]"),
                     .code = "i = torch.arange(" + ts + "); bias = table[:, (i[None, :] - i[:, None]).clamp(-" + ms +
                             ", " + ms + ") + " + ms + "]",
                     .result = "bias",
@@ -142,7 +139,7 @@ Tensor record_bias(const Ctx& c) {
   const Tensor pattern = pattern_tensor(std::vector(static_cast<size_t>(H), std::vector<uint8_t>(static_cast<size_t>(t * t), 1)), c.in.mask.t);
   const Sparse s = sparse_attention(c.in.q.t, c.in.k.t, c.in.v.t, pattern, c.root_f(), &bias);
   return record_weights_out_error(
-      c, s, "weights", "Softmax of the biased scores", "A = softmax(QKᵀ/√Dh + bias, −∞ where masked)",
+      c, s, "weights", Text(Msg::st_v_softmax_biased_scores), Text(Msg::sf_v_softmax_qk_dh_bias_where_masked),
       "weights = torch.softmax((q @ k.transpose(-2, -1) / " + c.root() +
           " + bias).masked_fill(mask.unsqueeze(1) == 0, float('-inf')), dim=-1).nan_to_num(0.0)",
       {step_var("q", c.in.q.id), step_var("k", c.in.k.id), step_var("bias", bias_id), step_var("mask", c.in.mask.id)});
@@ -163,9 +160,9 @@ Tensor record_axial(const Ctx& c) {
     const Tensor p = pattern_tensor(std::vector(static_cast<size_t>(c.h), axial_pattern(c.t, w, rows)), c.in.mask.t);
     const std::string p_id = record_pattern(
         c, n + "_pattern", p,
-        StepInfo{.title = rows ? "Axial pattern: same grid row" : "Axial pattern: same grid column",
-                 .formula = "tokens laid out " + ws + " per row; keep keys in the query's " +
-                            (rows ? "row" : "column"),
+        StepInfo{.title = Text(rows ? Msg::st_v_axial_pattern_same_grid_row : Msg::st_v_axial_pattern_same_grid_column),
+                 .formula = formula_parts({Text(Msg::sf_v_tokens_laid_out_1_per_row, ws),
+                                           Text(rows ? Msg::sf_v_keep_keys_querys_row : Msg::sf_v_keep_keys_querys_column)}),
                  .code = pattern_code(c, n + "_pattern", rows ? "i[:, None] // " + ws + " == i[None, :] // " + ws
                                                                   : "i[:, None] % " + ws + " == i[None, :] % " + ws),
                  .result = n + "_pattern",
@@ -173,8 +170,8 @@ Tensor record_axial(const Ctx& c) {
     // The column stage mixes the row stage's outputs, not v.
     const Sparse s = sparse_attention(c.in.q.t, c.in.k.t, out.t, p, c.root_f());
     const std::string w_id = record_step(c.rec, c.id(n + "_weights"), s.weights, [&] {
-      return StepInfo{.title = rows ? "Axial: softmax within the row" : "Axial: softmax within the column",
-                      .formula = "A = softmax(QKᵀ/√Dh over the " + std::string(rows ? "row" : "column") + "'s keys)",
+      return StepInfo{.title = Text(rows ? Msg::st_v_axial_softmax_within_row : Msg::st_v_axial_softmax_within_column),
+                      .formula = Text(rows ? Msg::sf_v_softmax_qk_dh_over_rows_keys : Msg::sf_v_softmax_qk_dh_over_columns_keys),
                       .code = n + "_weights = " + kSparseSoftmax + c.root() +
                               ").masked_fill(" + n + "_pattern == 0, float('-inf')), dim=-1).nan_to_num(0.0)",
                       .result = n + "_weights",
@@ -182,8 +179,8 @@ Tensor record_axial(const Ctx& c) {
     });
     const std::string o_name = rows ? "row_out" : "head_out";
     const std::string o_id = record_step(c.rec, c.id(o_name), s.out, [&] {
-      return StepInfo{.title = rows ? "Axial: row outputs" : "Axial: column outputs (the result)",
-                      .formula = rows ? "A_row·V" : "A_col·(A_row·V): in two hops a query reaches every key whose row has a token in its column",
+      return StepInfo{.title = Text(rows ? Msg::st_v_axial_row_outputs : Msg::st_v_axial_column_outputs_result),
+                      .formula = rows ? maths("A_row·V") : Text(Msg::sf_v_col_row_v_two_hops_query),
                       .code = o_name + " = " + n + "_weights @ " + (rows ? "v" : "row_out"),
                       .result = o_name,
                       .bindings = {step_var(n + "_weights", w_id), step_var(rows ? "v" : "row_out", out.id)}};
@@ -193,8 +190,8 @@ Tensor record_axial(const Ctx& c) {
       first_id = w_id;
     } else {
       record_step(c.rec, c.id("effective"), batched_matmul(s.weights, first_weights), [&] {
-        return StepInfo{.title = "Axial: effective weights",
-                        .formula = "A_col·A_row: how much each key reaches each query through both stages",
+        return StepInfo{.title = Text(Msg::st_v_axial_effective_weights),
+                        .formula = Text(Msg::sf_v_col_row_how_much_each_key),
                         .code = "effective = col_weights @ row_weights",
                         .result = "effective",
                         .bindings = {step_var("col_weights", w_id), step_var("row_weights", first_id)}};

@@ -78,9 +78,12 @@ Tensor record_kv_cache(const Ctx& c) {
                         code = n + " = torch.cat([" + prev + ", " + token_code(c, t, (i + 1) * d) + "], dim=2)";
                         b.push_back(step_var(prev, before.id));
                       }
-                      return StepInfo{.title = i == 0 ? "KV cache: append the new key" : "KV cache: append the new value",
-                                      .formula = "project token " + std::to_string(t) + " only; the cache grows to " +
-                                                 std::to_string(t + 1) + (i == 0 ? " keys" : " values"),
+                      return StepInfo{.title = Text(i == 0 ? Msg::st_v_kv_cache_append_new_key
+                                                           : Msg::st_v_kv_cache_append_new_value),
+                                      .formula = formula_parts({Text(Msg::sf_v_project_token_1_only, t),
+                                                                Text(i == 0 ? Msg::sf_v_cache_grows_1_keys
+                                                                            : Msg::sf_v_cache_grows_1_values,
+                                                                     t + 1)}),
                                       .code = code, .result = n, .bindings = b};
                     })};
     }
@@ -103,8 +106,8 @@ Tensor record_kv_cache(const Ctx& c) {
       b.push_back(step_var("k_cache", kc.id));
       b.push_back(step_var("mask", c.in.mask.id));
       const std::string lo = std::to_string(t), hi = std::to_string(t + 1);
-      return StepInfo{.title = "KV cache: the new token attends to the cache",
-                      .formula = "q_t = x_t·W_Qᵀ + b_Q; softmax(q_t·K_cacheᵀ / √Dh) over keys 0…" + lo,
+      return StepInfo{.title = Text(Msg::st_v_kv_cache_new_token_attends_cache),
+                      .formula = formula_parts({maths("q_t = x_t·W_Qᵀ + b_Q"), Text(Msg::sf_v_softmax_q_t_k_cache_dh, lo)}),
                       .code = "q_t = " + token_code(c, t, 0) + "; attn = torch.softmax((q_t @ k_cache.transpose(-2, -1) / " +
                               c.root() + ").masked_fill(mask[:, " + lo + ":" + hi + ", :" + hi +
                               "].unsqueeze(1) == 0, float('-inf')), dim=-1).nan_to_num(0.0)",
@@ -112,7 +115,8 @@ Tensor record_kv_cache(const Ctx& c) {
                       .bindings = b};
     });
     outs.push_back({out, record_step(c.rec, c.id(ts + "out"), out, [&] {
-                      return StepInfo{.title = "KV cache: output of the new token", .formula = "o_t = attn·V_cache (B, H, 1, Dh)",
+                      return StepInfo{.title = Text(Msg::st_v_kv_cache_output_new_token),
+                                      .formula = maths("o_t = attn·V_cache (B, H, 1, Dh)"),
                                       .code = "out = attn @ v_cache", .result = "out",
                                       .bindings = {step_var("attn", a_id), step_var("v_cache", vc.id)}};
                     })});
@@ -123,7 +127,7 @@ Tensor record_kv_cache(const Ctx& c) {
       std::copy(outs[static_cast<size_t>(t)].t.data() + bh * c.dh, outs[static_cast<size_t>(t)].t.data() + (bh + 1) * c.dh,
                 all.data() + (bh * t_len + t) * c.dh);
   const std::string o_id = record_step(c.rec, c.id("head_out"), all, [&] {
-    StepInfo info{.title = "KV cache: every step's output", .formula = "(B, H, T, Dh): the outputs of steps 0…T−1 stacked",
+    StepInfo info{.title = Text(Msg::st_v_kv_cache_every_steps_output), .formula = Text(Msg::sf_v_b_h_t_dh_outputs_steps),
                   .result = "head_out"};
     std::string list;
     for (int64_t t = 0; t < t_len; ++t) {
@@ -153,8 +157,8 @@ Tensor record_kv_cache(const Ctx& c) {
       put_head(ref, b, h, s * head_of(c.in.v.t, b, h));
     }
   const std::string r_id = record_step(c.rec, c.id("reference"), ref, [&] {
-    return StepInfo{.title = "Full causal attention (the reference)",
-                    .formula = "softmax(QKᵀ/√Dh, −∞ above the diagonal and where masked)·V, all at once",
+    return StepInfo{.title = Text(Msg::st_v_full_causal_attention_reference),
+                    .formula = Text(Msg::sf_v_softmax_qk_dh_above_diagonal_where),
                     .code = "reference = torch.softmax((q @ k.transpose(-2, -1) / " + c.root() + ").masked_fill((mask * torch.ones(" +
                             c.dims({t_len, t_len}) + ").tril()).unsqueeze(1) == 0, float('-inf')), dim=-1).nan_to_num(0.0) @ v",
                     .result = "reference",
@@ -207,8 +211,8 @@ Tensor record_tiled(const Ctx& c) {
         put_head(sc, b, h, s);
       }
     const std::string s_id = record_step(c.rec, c.id(ts + "scores"), sc, [&] {
-      return StepInfo{.title = "Tiled: scores of one key block",
-                      .formula = "S_j = Q·K[" + as + ":" + es + "]ᵀ / √Dh, −∞ where masked (B, H, T, " + std::to_string(n) + ")",
+      return StepInfo{.title = Text(Msg::st_v_tiled_scores_key_block),
+                      .formula = Text(Msg::sf_v_s_j_q_k_1_2, as, es, n),
                       .code = "scores = (q @ k[:, :, " + as + ":" + es + "].transpose(-2, -1) / " + c.root() +
                               ").masked_fill(mask[:, :, " + as + ":" + es + "].unsqueeze(1) == 0, float('-inf'))",
                       .result = "scores",
@@ -216,7 +220,7 @@ Tensor record_tiled(const Ctx& c) {
     });
     const Flow m_prev = m, l_prev = l, o_prev = o;
     m = {mn, record_step(c.rec, c.id(ts + "m"), mn, [&] {
-           StepInfo info{.title = "Tiled: running maximum", .formula = "m ← max(m, rowmax S_j) (B, H, T, 1)",
+           StepInfo info{.title = Text(Msg::st_v_tiled_running_maximum), .formula = maths("m ← max(m, rowmax S_j) (B, H, T, 1)"),
                          .result = "m", .bindings = {step_var("scores", s_id)}};
            info.code = j ? "m = torch.maximum(m_prev, scores.amax(-1, keepdim=True))" : "m = scores.amax(-1, keepdim=True)";
            if (j) info.bindings.push_back(step_var("m_prev", m_prev.id));
@@ -225,14 +229,14 @@ Tensor record_tiled(const Ctx& c) {
     std::string r_id;
     if (j)
       r_id = record_step(c.rec, c.id(ts + "rescale"), rs, [&] {
-        return StepInfo{.title = "Tiled: rescale factor",
-                        .formula = "r = e^(m_old − m_new) ≤ 1: what was summed under the old maximum shrinks",
+        return StepInfo{.title = Text(Msg::st_v_tiled_rescale_factor),
+                        .formula = Text(Msg::sf_v_r_e_m_old_m_new),
                         .code = "rescale = torch.exp(m_prev - m).nan_to_num(0.0)", .result = "rescale",
                         .bindings = {step_var("m_prev", m_prev.id), step_var("m", m.id)}};
       });
     const std::string p = "torch.exp(scores - m).nan_to_num(0.0)";
     l = {ln, record_step(c.rec, c.id(ts + "l"), ln, [&] {
-           StepInfo info{.title = "Tiled: running sum", .formula = "l ← l·r + Σ e^(S_j − m)", .result = "l",
+           StepInfo info{.title = Text(Msg::st_v_tiled_running_sum), .formula = maths("l ← l·r + Σ e^(S_j − m)"), .result = "l",
                          .bindings = {step_var("scores", s_id), step_var("m", m.id)}};
            info.code = (j ? "l = l_prev * rescale + " : "l = ") + p + ".sum(-1, keepdim=True)";
            if (j) {
@@ -242,7 +246,7 @@ Tensor record_tiled(const Ctx& c) {
            return info;
          })};
     o = {on, record_step(c.rec, c.id(ts + "o"), on, [&] {
-           StepInfo info{.title = "Tiled: running output", .formula = "O ← O·r + e^(S_j − m)·V_j (unnormalised)",
+           StepInfo info{.title = Text(Msg::st_v_tiled_running_output), .formula = Text(Msg::sf_v_o_o_r_e_s_j),
                          .result = "o", .bindings = {step_var("scores", s_id), step_var("m", m.id), step_var("v", c.in.v.id)}};
            info.code = (j ? "o = o_prev * rescale + " : "o = ") + p + " @ v[:, :, " + as + ":" + es + "]";
            if (j) {
@@ -259,7 +263,7 @@ Tensor record_tiled(const Ctx& c) {
       out.data()[r * c.dh + k] = std::isnan(v) ? 0.0f : v;
     }
   const std::string o_id = record_step(c.rec, c.id("head_out"), out, [&] {
-    return StepInfo{.title = "Tiled: normalise", .formula = "O / l: equal to softmax(QKᵀ/√Dh)·V, never holding (T, T)",
+    return StepInfo{.title = Text(Msg::st_v_tiled_normalise), .formula = Text(Msg::sf_v_o_l_equal_softmax_qk_dh),
                     .code = "head_out = (o / l).nan_to_num(0.0)", .result = "head_out",
                     .bindings = {step_var("o", o.id), step_var("l", l.id)}};
   });

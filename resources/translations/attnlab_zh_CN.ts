@@ -501,6 +501,574 @@
         <source>the file has %1 bytes after its last tensor that belong to none (trailing bytes)</source>
         <translation>文件在最后一个张量之后还有 %1 个不属于任何张量的字节（多余的尾部字节）</translation>
     </message>
+    <message>
+        <source>--attention: &apos;%1&apos; is not one of full, tiled, auto</source>
+        <translation>--attention：“%1”不是 full、tiled、auto 之一</translation>
+    </message>
+    <message>
+        <source>--memory-budget: must be a positive number of MiB</source>
+        <translation>--memory-budget：必须是以 MiB 计的正数</translation>
+    </message>
+    <message>
+        <source>%1: no exercise &quot;%2&quot; (attnlab exercise --list shows the ids)</source>
+        <translation>%1：没有练习 &quot;%2&quot;（attnlab exercise --list 列出所有 id）</translation>
+    </message>
+    <message>
+        <source>exercise: give exactly one of --list, --show ID, --check ID, --solution ID</source>
+        <translation>exercise：请恰好给出 --list、--show ID、--check ID、--solution ID 之一</translation>
+    </message>
+    <message>
+        <source>--check: needs --answer TEXT</source>
+        <translation>--check：需要 --answer TEXT</translation>
+    </message>
+    <message>
+        <source>--answer: only with --check ID</source>
+        <translation>--answer：只能与 --check ID 一起使用</translation>
+    </message>
+    <message>
+        <source>--attempt: only with --check ID</source>
+        <translation>--attempt：只能与 --check ID 一起使用</translation>
+    </message>
+    <message>
+        <source>--text-file: &apos;%1&apos; line %2</source>
+        <translation>--text-file：“%1”第 %2 行</translation>
+    </message>
+    <message>
+        <source> is not valid UTF-8</source>
+        <translation> 不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source> contains a NUL character</source>
+        <translation> 含有 NUL 字符</translation>
+    </message>
+    <message>
+        <source>--text-file: &apos;%1&apos; holds no sentence</source>
+        <translation>--text-file：“%1”中没有句子</translation>
+    </message>
+    <message>
+        <source>--fault: </source>
+        <translation>--fault：</translation>
+    </message>
+    <message>
+        <source>--format: %1 is drawn by the window&apos;s renderer, which this headless build leaves out; use npz or csv, or the full attnlab</source>
+        <translation>--format：%1 由窗口的渲染器绘制，而这个无界面版本不含它；请使用 npz 或 csv，或使用完整的 attnlab</translation>
+    </message>
+    <message>
+        <source>--format: &apos;%1&apos; is not one of npz, png, svg, csv</source>
+        <translation>--format：“%1”不是 npz、png、svg、csv 之一</translation>
+    </message>
+    <message>
+        <source>--variant: cannot run beside --fault (a planted bug changes the block it is compared with); drop one of them</source>
+        <translation>--variant：不能与 --fault 同时运行（植入的错误会改变与之比较的注意力块）；请去掉其中之一</translation>
+    </message>
+    <message>
+        <source>--weights: the file name is empty; give the path of a .safetensors file</source>
+        <translation>--weights：文件名为空；请给出 .safetensors 文件的路径</translation>
+    </message>
+    <message>
+        <source>--text-file: the file name is empty; give the path of a text file</source>
+        <translation>--text-file：文件名为空；请给出文本文件的路径</translation>
+    </message>
+    <message>
+        <source>--text: the sentence is empty; type at least one word</source>
+        <translation>--text：句子为空；请至少输入一个词</translation>
+    </message>
+    <message>
+        <source>sentence %1: </source>
+        <translation>句子 %1：</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a device index (0, 1, …; see vulkaninfo)</source>
+        <translation>“%1”不是设备编号（0、1、…；参见 vulkaninfo）</translation>
+    </message>
+    <message>
+        <source>; computed on the CPU instead</source>
+        <translation>；已改用 CPU 重新计算</translation>
+    </message>
+    <message>
+        <source>Vulkan: %1 failed: %2 (%3:%4)</source>
+        <translation>Vulkan：%1 失败：%2（%3:%4）</translation>
+    </message>
+    <message>
+        <source>VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver)</source>
+        <translation>VK_ERROR_INCOMPATIBLE_DRIVER（没有 Vulkan 驱动）</translation>
+    </message>
+    <message>
+        <source>an unknown VkResult</source>
+        <translation>未知的 VkResult</translation>
+    </message>
+    <message>
+        <source>Vulkan: a buffer of %1 MiB is beyond this device&apos;s storage buffer range of %2 MiB</source>
+        <translation>Vulkan：%1 MiB 的缓冲区超出了此设备 %2 MiB 的存储缓冲区范围</translation>
+    </message>
+    <message>
+        <source>Vulkan: libvulkan.so.1 has no vkGetInstanceProcAddr</source>
+        <translation>Vulkan：libvulkan.so.1 中没有 vkGetInstanceProcAddr</translation>
+    </message>
+    <message>
+        <source>Vulkan: the loader lacks %1</source>
+        <translation>Vulkan：加载器缺少 %1</translation>
+    </message>
+    <message>
+        <source>Vulkan: the instance lacks %1</source>
+        <translation>Vulkan：实例缺少 %1</translation>
+    </message>
+    <message>
+        <source>Vulkan: the device lacks %1</source>
+        <translation>Vulkan：设备缺少 %1</translation>
+    </message>
+    <message>
+        <source>Vulkan: ATTNLAB_VULKAN_DEVICE=%1 but there are only %2 devices (0 to %3)</source>
+        <translation>Vulkan：ATTNLAB_VULKAN_DEVICE=%1，但只有 %2 个设备（0 到 %3）</translation>
+    </message>
+    <message>
+        <source>Vulkan: ATTNLAB_VULKAN_DEVICE=%1 is %2, a CPU-type device: --backend auto does not use it, --backend vulkan does</source>
+        <translation>Vulkan：ATTNLAB_VULKAN_DEVICE=%1 是 %2，一个 CPU 类型的设备：--backend auto 不会使用它，--backend vulkan 会</translation>
+    </message>
+    <message>
+        <source>Vulkan: %1 supports Vulkan 1.%2; the shaders need 1.2</source>
+        <translation>Vulkan：%1 支持 Vulkan 1.%2；着色器需要 1.2</translation>
+    </message>
+    <message>
+        <source>Vulkan: the device %1 has no compute queue</source>
+        <translation>Vulkan：设备 %1 没有计算队列</translation>
+    </message>
+    <message>
+        <source>Vulkan: no host-visible coherent memory type on %1</source>
+        <translation>Vulkan：%1 上没有主机可见且一致的内存类型</translation>
+    </message>
+    <message>
+        <source>Vulkan: the device did not finish within 120 s (%1)</source>
+        <translation>Vulkan：设备未在 120 秒内完成（%1）</translation>
+    </message>
+    <message>
+        <source>Vulkan: %1 MiB in one buffer is beyond %2&apos;s storage buffer range; use --backend cpu</source>
+        <translation>Vulkan：一个缓冲区中的 %1 MiB 超出了 %2 的存储缓冲区范围；请使用 --backend cpu</translation>
+    </message>
+    <message>
+        <source>Vulkan: a product of %1 × %2 × %3 needs more workgroups than the device guarantees</source>
+        <translation>Vulkan：%1 × %2 × %3 的乘积需要的工作组数多于设备保证的数量</translation>
+    </message>
+    <message>
+        <source>Vulkan: the weight %1 is beyond %2&apos;s storage buffer range</source>
+        <translation>Vulkan：权重 %1 超出了 %2 的存储缓冲区范围</translation>
+    </message>
+    <message>
+        <source>Vulkan: one slice of %1 @ %2 is beyond %3&apos;s storage buffer range</source>
+        <translation>Vulkan：%1 @ %2 的一个切片超出了 %3 的存储缓冲区范围</translation>
+    </message>
+    <message>
+        <source>Vulkan: a row of %1 floats is beyond the buffer range</source>
+        <translation>Vulkan：一行 %1 个浮点数超出了缓冲区范围</translation>
+    </message>
+    <message>
+        <source>cross-attention needs --memory-text</source>
+        <translation>交叉注意力需要 --memory-text</translation>
+    </message>
+    <message>
+        <source>--memory-text needs a decoder</source>
+        <translation>--memory-text 需要解码器</translation>
+    </message>
+    <message>
+        <source>the sentences were prepared without the trained model&apos;s vocabulary; prepare them with it</source>
+        <translation>这些句子准备时没有使用训练模型的词表；请用它重新准备</translation>
+    </message>
+    <message>
+        <source>softmax temperature must be a positive number, got %1</source>
+        <translation>softmax 温度必须是正数，实际为 %1</translation>
+    </message>
+    <message>
+        <source>histogram: needs at least one bin and hi &gt; lo</source>
+        <translation>histogram：至少需要一个区间，且 hi &gt; lo</translation>
+    </message>
+    <message>
+        <source>leave out --trace, use a shorter --seq or fewer --layers</source>
+        <translation>请去掉 --trace、使用更短的 --seq 或更少的 --layers</translation>
+    </message>
+    <message>
+        <source>use --attention tiled (no score matrix) or a shorter --seq</source>
+        <translation>请使用 --attention tiled（不生成分数矩阵）或更短的 --seq</translation>
+    </message>
+    <message>
+        <source>%1: </source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <source>%1 heads do not divide d_model %2 of &apos;%3&apos;</source>
+        <translation>“%3”的 d_model %2 不能被头数 %1 整除</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos;: </source>
+        <translation>元数据“%1”：</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; belongs to a trained model, but metadata &apos;vocab&apos; (its vocabulary) is missing</source>
+        <translation>张量“%1”属于训练好的模型，但缺少元数据“vocab”（它的词表）</translation>
+    </message>
+    <message>
+        <source>safetensors: </source>
+        <translation>safetensors：</translation>
+    </message>
+    <message>
+        <source>manifest &apos;%1&apos;: </source>
+        <translation>清单“%1”：</translation>
+    </message>
+    <message>
+        <source>cannot create a folder beside &apos;%1&apos;: </source>
+        <translation>无法在“%1”旁边创建文件夹：</translation>
+    </message>
+    <message>
+        <source>cannot create a folder beside &apos;%1&apos;</source>
+        <translation>无法在“%1”旁边创建文件夹</translation>
+    </message>
+    <message>
+        <source>cannot move a file into &apos;%1&apos;: </source>
+        <translation>无法把文件移到“%1”：</translation>
+    </message>
+    <message>
+        <source>cannot move &apos;%1&apos; aside: </source>
+        <translation>无法把“%1”移到一旁：</translation>
+    </message>
+    <message>
+        <source>--out: a folder name is required</source>
+        <translation>--out：需要给出文件夹名称</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; is the root folder; name a new folder for the bundle</source>
+        <translation>--out：“%1”是根文件夹；请为数据包指定一个新文件夹</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; is the current folder or holds it; name a new folder for the bundle, e.g. --out ./bundle</source>
+        <translation>--out：“%1”是当前文件夹或包含当前文件夹；请为数据包指定一个新文件夹，例如 --out ./bundle</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; has a name of %2 bytes; use at most %3 (its temporary sibling needs the rest)</source>
+        <translation>--out：“%1”的名称长 %2 字节；最多只能用 %3 字节（其余留给同级的临时文件夹）</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; is a symbolic link; give the folder itself or a new name (a link is never replaced)</source>
+        <translation>--out：“%1”是符号链接；请给出文件夹本身或一个新名称（符号链接永远不会被替换）</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; exists and is not a folder; choose a new name</source>
+        <translation>--out：“%1”已存在且不是文件夹；请换一个新名称</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; exists and is not empty; choose a new folder, or add --force to replace an earlier bundle</source>
+        <translation>--out：“%1”已存在且不为空；请选择一个新文件夹，或加上 --force 以替换之前的数据包</translation>
+    </message>
+    <message>
+        <source>cannot create &apos;%1&apos;: </source>
+        <translation>无法创建“%1”：</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos; (disk full?)</source>
+        <translation>无法写入“%1”（磁盘已满？）</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: </source>
+        <translation>无法写入“%1”：</translation>
+    </message>
+    <message>
+        <source>cannot add &apos;%1&apos; to &apos;%2&apos;: </source>
+        <translation>无法把“%1”添加到“%2”：</translation>
+    </message>
+    <message>
+        <source>npz: &apos;%1&apos; is not a .npy array</source>
+        <translation>npz：“%1”不是 .npy 数组</translation>
+    </message>
+    <message>
+        <source>npz: &apos;%1&apos; has an unsupported .npy header</source>
+        <translation>npz：“%1”的 .npy 文件头不受支持</translation>
+    </message>
+    <message>
+        <source>npz: &apos;%1&apos; is not a little-endian f4/f8 C-order array</source>
+        <translation>npz：“%1”不是小端序、C 顺序的 f4/f8 数组</translation>
+    </message>
+    <message>
+        <source>npz: &apos;%1&apos; has a malformed shape</source>
+        <translation>npz：“%1”的形状格式错误</translation>
+    </message>
+    <message>
+        <source>npz: &apos;%1&apos; data does not match its shape</source>
+        <translation>npz：“%1”的数据与其形状不符</translation>
+    </message>
+    <message>
+        <source>cannot open &apos;%1&apos; as a zip archive</source>
+        <translation>无法把“%1”作为 zip 压缩包打开</translation>
+    </message>
+    <message>
+        <source>npz: bad entry</source>
+        <translation>npz：条目损坏</translation>
+    </message>
+    <message>
+        <source>npz: cannot read &apos;%1&apos;</source>
+        <translation>npz：无法读取“%1”</translation>
+    </message>
+    <message>
+        <source>npz: short read of &apos;%1&apos;</source>
+        <translation>npz：读取“%1”时数据不完整</translation>
+    </message>
+    <message>
+        <source>--text-file &apos;%1&apos;: </source>
+        <translation>--text-file 文件“%1”：</translation>
+    </message>
+    <message>
+        <source>%1: not a folder (exercise files are read from a folder of *.json)</source>
+        <translation>%1：不是文件夹（练习文件从存放 *.json 的文件夹中读取）</translation>
+    </message>
+    <message>
+        <source>%1: no such folder (exercise files are read from a folder of *.json)</source>
+        <translation>%1：没有这个文件夹（练习文件从存放 *.json 的文件夹中读取）</translation>
+    </message>
+    <message>
+        <source>%1: cannot list the folder: %2</source>
+        <translation>%1：无法列出文件夹的内容：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is already used by %2</source>
+        <translation>&quot;%1&quot; 已被 %2 使用</translation>
+    </message>
+    <message>
+        <source>null</source>
+        <translation>null（空值）</translation>
+    </message>
+    <message>
+        <source>a boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>expected %1, found %2</source>
+        <translation>应为%1，实际为%2</translation>
+    </message>
+    <message>
+        <source>unknown field (expected one of: %1)</source>
+        <translation>未知字段（应为以下之一：%1）</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <source>longer than %1 bytes</source>
+        <translation>超过 %1 字节</translation>
+    </message>
+    <message>
+        <source>%1 is out of range (%2 to %3)</source>
+        <translation>%1 超出范围（%2 到 %3）</translation>
+    </message>
+    <message>
+        <source>has %1 entries (expected %2)</source>
+        <translation>有 %1 项（应为 %2 项）</translation>
+    </message>
+    <message>
+        <source>has %1 entries (expected %2 to %3)</source>
+        <translation>有 %1 项（应为 %2 到 %3 项）</translation>
+    </message>
+    <message>
+        <source>more than %1 tokens</source>
+        <translation>超过 %1 个词元</translation>
+    </message>
+    <message>
+        <source>give one source sentence for all, or one per text (%1)</source>
+        <translation>请给出一个供所有句子共用的源句子，或为每个 text 各给一个（%1 个）</translation>
+    </message>
+    <message>
+        <source>must be between 0 and 1 (exclusive)</source>
+        <translation>必须介于 0 和 1 之间（不含 0 和 1）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a step of this setup</source>
+        <translation>&quot;%1&quot; 不是此设置中的步骤</translation>
+    </message>
+    <message>
+        <source> (the steps are listed in docs/cli.md, e.g. &quot;encoder.layers.0.self_attn.q&quot;)</source>
+        <translation>（步骤列在 docs/cli.md 中，例如 &quot;encoder.layers.0.self_attn.q&quot;）</translation>
+    </message>
+    <message>
+        <source> (did you mean &quot;%1&quot;?)</source>
+        <translation>（你是指 &quot;%1&quot; 吗？）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not one of %2</source>
+        <translation>&quot;%1&quot; 不是以下取值之一：%2</translation>
+    </message>
+    <message>
+        <source>indivisible_heads cannot be an exercise: there is no correct run to compare with</source>
+        <translation>indivisible_heads 不能用作练习：没有可供对比的正确运行</translation>
+    </message>
+    <message>
+        <source>holds no word to look for</source>
+        <translation>不含可供查找的词</translation>
+    </message>
+    <message>
+        <source>%1 changes no step of this setup</source>
+        <translation>%1 不会改变此设置中的任何步骤</translation>
+    </message>
+    <message>
+        <source>the fault %1 changes %2, not &quot;%3&quot;</source>
+        <translation>植入的错误 %1 改变的是 %2，而不是 &quot;%3&quot;</translation>
+    </message>
+    <message>
+        <source>with this setup the fault %1 leaves &quot;%2&quot; unchanged (nothing to see); change the setup</source>
+        <translation>在此设置下，植入的错误 %1 不会改变 &quot;%2&quot;（看不出任何差别）；请修改设置</translation>
+    </message>
+    <message>
+        <source>expected rows of 0/1 like &quot;1100/1110/1111&quot;</source>
+        <translation>应为由 0/1 组成的各行，如 &quot;1100/1110/1111&quot;</translation>
+    </message>
+    <message>
+        <source>expected %1 rows of %2 cells</source>
+        <translation>应为 %1 行，每行 %2 个格</translation>
+    </message>
+    <message>
+        <source>give rows, cols or both</source>
+        <translation>请给出 rows、cols 或两者</translation>
+    </message>
+    <message>
+        <source>%1 differs from the setup&apos;s sentence length %2</source>
+        <translation>%1 与设置中句子的长度 %2 不同</translation>
+    </message>
+    <message>
+        <source>contradicts an earlier rule at row %1, column %2</source>
+        <translation>在第 %1 行第 %2 列与前面的规则矛盾</translation>
+    </message>
+    <message>
+        <source>missing (give rules, a target, or both)</source>
+        <translation>缺失（请给出 rules、target 或两者）</translation>
+    </message>
+    <message>
+        <source>row %1 would hide every key (its softmax would be NaN)</source>
+        <translation>第 %1 行会遮住所有键（其 softmax 会是 NaN）</translation>
+    </message>
+    <message>
+        <source>already satisfies every rule; there is nothing to do</source>
+        <translation>已满足所有规则；没有需要做的</translation>
+    </message>
+    <message>
+        <source>invalid JSON: %1</source>
+        <translation>无效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>expected one JSON object, found %1</source>
+        <translation>应为一个 JSON 对象，实际为%1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not attnlab-exercise/1</source>
+        <translation>&quot;%1&quot; 不是 attnlab-exercise/1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; may hold only a-z, 0-9, &apos;-&apos; and &apos;_&apos;</source>
+        <translation>&quot;%1&quot; 只能包含 a-z、0-9、“-” 和 “_”</translation>
+    </message>
+    <message>
+        <source>missing (kind is %1)</source>
+        <translation>缺失（kind 为 %1）</translation>
+    </message>
+    <message>
+        <source>not allowed for kind %1</source>
+        <translation>kind 为 %1 时不允许出现</translation>
+    </message>
+    <message>
+        <source>weights: </source>
+        <translation>权重：</translation>
+    </message>
+    <message>
+        <source>metadata &apos;task&apos; = &apos;%1&apos; is not next-token or per-position</source>
+        <translation>元数据 “task” = “%1” 不是 next-token 或 per-position</translation>
+    </message>
+    <message>
+        <source>metadata &apos;vocab&apos; %1; it must be a JSON array of distinct tokens starting &quot;%2&quot;, &quot;%3&quot;</source>
+        <translation>元数据 “vocab” %1；它必须是以 &quot;%2&quot;, &quot;%3&quot; 开头、由互不相同的词元组成的 JSON 数组</translation>
+    </message>
+    <message>
+        <source>is not valid JSON</source>
+        <translation>不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>is not an array</source>
+        <translation>不是数组</translation>
+    </message>
+    <message>
+        <source>holds an entry that is not a non-empty string</source>
+        <translation>含有不是非空字符串的条目</translation>
+    </message>
+    <message>
+        <source>does not start with &quot;%1&quot;, &quot;%2&quot;</source>
+        <translation>不是以 &quot;%1&quot;, &quot;%2&quot; 开头</translation>
+    </message>
+    <message>
+        <source>metadata &apos;vocab&apos; lists &quot;%1&quot; twice (entries %2 and %3)</source>
+        <translation>元数据 “vocab” 两次列出 &quot;%1&quot;（条目 %2 和 %3）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;examples&apos; %1; it must be a JSON array of one-line sentences</source>
+        <translation>元数据 “examples” %1；它必须是由单行句子组成的 JSON 数组</translation>
+    </message>
+    <message>
+        <source>is not a JSON array</source>
+        <translation>不是 JSON 数组</translation>
+    </message>
+    <message>
+        <source>holds %1 sentences, more than a batch of %2</source>
+        <translation>含有 %1 个句子，超过了一批最多 %2 个的上限</translation>
+    </message>
+    <message>
+        <source>entry %1 is not a string</source>
+        <translation>第 %1 项不是字符串</translation>
+    </message>
+    <message>
+        <source>entry %1 spans several lines</source>
+        <translation>第 %1 项跨越多行</translation>
+    </message>
+    <message>
+        <source>entry %1: </source>
+        <translation>第 %1 项：</translation>
+    </message>
+    <message>
+        <source>entry %1 has no token</source>
+        <translation>第 %1 项没有词元</translation>
+    </message>
+    <message>
+        <source>metadata &apos;mask&apos;: </source>
+        <translation>元数据 “mask”：</translation>
+    </message>
+    <message>
+        <source>metadata &apos;metrics&apos; is not a JSON object</source>
+        <translation>元数据 “metrics” 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>unknown fault &apos;%1&apos;; valid faults: %2</source>
+        <translation>未知的错误类型 “%1”；可用的有：%2</translation>
+    </message>
+    <message>
+        <source>%1: the sample model is missing from this build; rebuild Attention Lab</source>
+        <translation>%1：此版本缺少该示例模型；请重新构建 Attention Lab</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -1261,11 +1829,6 @@
         <translation>%1（植入的错误）</translation>
     </message>
     <message>
-        <source>; </source>
-        <comment>between the parts of a formula</comment>
-        <translation>；</translation>
-    </message>
-    <message>
         <source>The sentences become integers: each token is replaced by its row number in the vocabulary. Shorter sentences are filled up with [PAD] (id 0) so that the batch is a rectangle of B rows and S columns.</source>
         <translation>句子被转换成整数：每个词元都替换为它在词表中的行号。较短的句子用 [PAD]（id 0）补齐，使整个批次成为 B 行 S 列的矩形。</translation>
     </message>
@@ -2001,6 +2564,10 @@
     <message>
         <source>After the last block, dividing by the running sum gives exactly softmax(QKᵀ/√Dh)·V, the same as full attention, without ever holding the (S, S) matrix.</source>
         <translation>处理完最后一块后，除以累积和就恰好得到 softmax(QKᵀ/√Dh)·V，与完整注意力相同，而从未保存过 (S, S) 矩阵。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>

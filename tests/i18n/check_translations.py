@@ -6,7 +6,9 @@
   3. each translation keeps its source's placeholders (%1…, %n), accelerator letter, line breaks
      and HTML tags;
   4. no user-visible English literal is handed to a widget without tr() in ui/ (setText, setToolTip,
-     addAction, QLabel(…), …); a line may opt out with a `// not translated:` comment saying why.
+     addAction, QLabel(…), …); a line may opt out with a `// not translated:` comment saying why;
+  5. no English prose of ours reaches core's messages outside the catalogue (core/text/messages/):
+     not as verbatim("…") or maths("…") text, not as a literal argument of a catalogue message.
 The widget test test_language checks the running window as well."""
 import argparse
 import collections
@@ -72,7 +74,7 @@ def check_sources_match(lupdate, source_dir, ts):
     with tempfile.TemporaryDirectory() as tmp:
         fresh = pathlib.Path(tmp) / ts.name
         shutil.copy(ts, fresh)
-        dirs = [str(source_dir / d) for d in ("ui", "app")]
+        dirs = [str(source_dir / d) for d in ("ui", "app", "core/text/messages")]
         subprocess.run([lupdate, *dirs, "-ts", str(fresh), "-no-obsolete", "-locations", "none", "-silent"],
                        check=True, capture_output=True)
         have = collections.Counter((c, m.find("source").text) for c, m in messages(ts))
@@ -96,6 +98,40 @@ def check_literals(source_dir):
     return problems
 
 
+# Core's words reach a person only as catalogue messages (core/text/message.h): an error cannot be
+# made from a string (the compiler refuses it), and verbatim() is for names and other programs'
+# words — English prose of ours in it, or in a message's argument, would never be translated.
+VERBATIM = re.compile(r'\b(?:verbatim|maths)\(\s*"([^"]*)"')
+MESSAGE_ARG = re.compile(r'\bText\(Msg::\w+((?:[^;()]|\([^;()]*\))*)\)')
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+OPTION = re.compile(r"--[a-z][a-z0-9-]*")  # "--backend vulkan" names an option and its value
+
+
+def prose(literal):
+    return PROSE.search(OPTION.sub(" ", literal))
+
+
+def check_catalogue_literals(source_dir):
+    problems = []
+    files = [p for d in ("core", "app", "ui") for p in sorted((source_dir / d).rglob("*")) if p.suffix in (".cpp", ".h")]
+    for path in files:
+        if "messages" in path.parts:
+            continue  # the catalogue itself
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "// not translated:" in line:
+                continue
+            for m in VERBATIM.finditer(line):
+                if prose(m.group(1)):
+                    problems.append(f"{path.relative_to(source_dir)}:{n}: verbatim({m.group(1)!r}) is English prose: "
+                                    "make it a catalogue message (core/text/messages/)")
+            for m in MESSAGE_ARG.finditer(line):
+                for lit in LITERAL.findall(m.group(1)):
+                    if prose(lit):
+                        problems.append(f"{path.relative_to(source_dir)}:{n}: {lit!r} is English prose passed as a "
+                                        "message argument: put it in the template, or make it a message of its own")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lupdate", required=True)
@@ -105,7 +141,7 @@ def main():
     if not ts_files:
         print("no .ts files in resources/translations")
         return 1
-    problems = check_literals(args.source_dir)
+    problems = check_literals(args.source_dir) + check_catalogue_literals(args.source_dir)
     for ts in ts_files:
         problems += check_messages(ts) + check_sources_match(args.lupdate, args.source_dir, ts)
     for p in problems:

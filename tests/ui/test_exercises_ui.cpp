@@ -137,7 +137,7 @@ class TestExercisesUi : public QObject {
     QVERIFY(r->cfg.has(ex.bug.fault));
     // Planted but not labelled: the steps read like the correct model's until it is answered.
     QVERIFY(!anyFault(*r));
-    for (const auto& s : r->trace.steps()) QVERIFY2(s.info.title.find("fault") == std::string::npos, s.info.title.c_str());
+    for (const auto& s : r->trace.steps()) QVERIFY2(s.info.title.english().find("fault") == std::string::npos, s.info.title.english().c_str());
     // The fault survives the learner's own edits while the exercise runs.
     w_->inputs()->seedBox()->setValue(w_->inputs()->seedBox()->value() + 1);
     settle(*w_);

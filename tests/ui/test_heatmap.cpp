@@ -37,7 +37,7 @@ TraceResultPtr realResult() {
 void record(Trace& t, const std::string& name, const std::vector<float>& v) {
   StepInfo info;
   info.id = kBlock + "." + name;
-  info.title = name;
+  info.title = verbatim(name);
   t.record(info, Tensor::from({1, 1, 3, 3}, v));
 }
 

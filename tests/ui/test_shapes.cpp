@@ -230,7 +230,7 @@ class TestShapes : public QObject {
     QVERIFY2(d.moveText().startsWith(QStringLiteral("view: join H × Dh into D")), qPrintable(d.moveText()));
     d.setStep(enc_, enc_->indexOf("encoder.layers.0.self_attn.masked_scores"));
     QCOMPARE(d.boxTexts().size(), 3);  // scores and mask in, masked out
-    QCOMPARE(d.moveText(), QString::fromStdString(stepOf(enc_, "encoder.layers.0.self_attn.masked_scores").info.formula));
+    QCOMPARE(d.moveText(), QString::fromStdString(stepOf(enc_, "encoder.layers.0.self_attn.masked_scores").info.formula.english()));
     QVERIFY(d.boxTexts()[1].startsWith(QStringLiteral("mask (B 2 · S 6 · S 6)")));
   }
 

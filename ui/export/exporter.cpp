@@ -19,7 +19,7 @@
 #include "io/files.h"
 #include "model/weights.h"
 #include "text/errors.h"
-#include "words/errortext.h"
+#include "words/coretext.h"
 #include "words/stepnames.h"
 #include "words/steptext.h"
 
@@ -187,7 +187,7 @@ QString exportAllHeatmaps(TraceResultPtr result, const QString& folder, const Ex
   } catch (const std::exception& e) {
     dropFolder();
     return Exporter::tr("Cannot write into the folder “%1”: %2")
-        .arg(QDir::toNativeSeparators(folder), QString::fromStdString(e.what()));
+        .arg(QDir::toNativeSeparators(folder), CoreText::of(e));
   }
   const QString tmpPath = QFile::decodeName(tmp->path().c_str());
   QStringList written;
@@ -213,7 +213,7 @@ QString exportAllHeatmaps(TraceResultPtr result, const QString& folder, const Ex
       move_file_into_place(fsPath(QDir(tmpPath).filePath(written[i])), fsPath(QDir(folder).filePath(written[i])));
       continue;
     } catch (const std::exception& e) {
-      why = QString::fromStdString(e.what());
+      why = CoreText::of(e);
     }
     for (qsizetype j = 0; j < i; ++j) QFile::remove(QDir(folder).filePath(written[j]));  // ours: none replaced
     tmp.reset();
@@ -428,7 +428,7 @@ QString exportBundle(TraceResultPtr result, const QString& folder, const ExportF
       opt.extra = [&](const std::string& tmp) {
         const QString err = writeHeatmapImages(result->batch, result->trace, QFile::decodeName(tmp.c_str()), formats.png,
                                                formats.svg, formats.pngScale);
-        if (!err.isEmpty()) throw DataError(err.toStdString());
+        if (!err.isEmpty()) throw DataError(verbatim(err.toStdString()));  // already in the window's words
       };
     const RunInfo run{result->backend.toStdString(), result->device.toStdString(), result->forward_ms,
                       result->note.toStdString()};
@@ -438,7 +438,7 @@ QString exportBundle(TraceResultPtr result, const QString& folder, const ExportF
                  result->trace, run);
   } catch (const std::exception& e) {
     return Exporter::tr("Could not export the bundle to “%1”: %2")
-        .arg(QDir::toNativeSeparators(folder), ErrorText::translate(QString::fromStdString(printable_name(e.what()))));
+        .arg(QDir::toNativeSeparators(folder), CoreText::of(e));
   }
   return {};
 }

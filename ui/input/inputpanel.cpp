@@ -20,7 +20,7 @@
 #include "text/errors.h"
 #include "text/tokenizer.h"
 #include "window/smallwidgets.h"
-#include "words/errortext.h"
+#include "words/coretext.h"
 
 namespace attnlab::ui {
 
@@ -317,7 +317,7 @@ void InputPanel::chooseModel(int index) {
     setImportedWeights(loadSampleModel(data, currentRequest().cfg), /*withExamples=*/true);
     setError(QString());
   } catch (const std::exception& e) {
-    setError(ErrorText::translate(QString::fromUtf8(e.what())));
+    setError(CoreText::of(e));
     syncModelBox();
   }
 }

@@ -30,7 +30,7 @@ QString modelNote(const TrainedVocab& v) { return inLanguage(v, "note"); }
 ImportedWeightsPtr loadSampleModel(const QString& path, const ModelConfig& current) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly))
-    throw DataError(path.toStdString() + ": the sample model is missing from this build; rebuild Attention Lab");
+    throw DataError(Text(Msg::win_sample_model_missing, path.toStdString()));
   return importWeightsBytes(f.readAll().toStdString(), QFileInfo(path).fileName(), path, current);
 }
 

@@ -9,7 +9,7 @@
 
 #include "text/errors.h"
 #include "window/smallwidgets.h"
-#include "words/errortext.h"
+#include "words/coretext.h"
 #include "words/varianttext.h"
 
 namespace attnlab::ui {
@@ -107,7 +107,7 @@ QString VariantChooser::problem(const VariantConfig& v, int64_t layers, MaskKind
       return tr("Linformer cannot keep a causal mask: its projection blends every position's key and value into a few "
                 "rows, the later tokens included, so a token would read the future. Choose the mask \"padding\" or "
                 "\"none\", or another variant. Nothing is recomputed until then.");
-    return ErrorText::translate(QString::fromStdString(e.what()));
+    return CoreText::of(e);
   }
 }
 

@@ -15,7 +15,7 @@ ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, co
   try {
     f = parse_safetensors(bytes);
   } catch (const DataError& e) {
-    throw DataError(origin + ": " + e.what());
+    throw DataError(verbatim(origin + ": ") + e.text());
   }
   ModelConfig cli = current;
   cli.cross = weights_have_decoder(f);
@@ -44,10 +44,10 @@ ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& cur
   std::string bytes;
   if (path.startsWith(QLatin1String(":/"))) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) throw DataError("weights file '" + path.toStdString() + "': no such file");
+    if (!f.open(QIODevice::ReadOnly)) throw DataError(Text(Msg::weights_file, path.toStdString()) + Text(Msg::no_such_file));
     bytes = f.readAll().toStdString();
   } else {
-    bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, "weights file");
+    bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, Msg::weights_file);
   }
   return importWeightsBytes(std::move(bytes), QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath(), current);
 }

@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "words/errortext.h"
+#include "words/coretext.h"
 
 namespace attnlab::ui {
 
@@ -16,13 +16,13 @@ ExerciseCatalog ExerciseCatalog::load(const QString& folder) {
   std::vector<ExerciseSource> sources;
   try {
     sources = shipped_exercise_sources();
-    std::vector<std::string> unreadable;  // listed, not fatal: the other files still load
+    std::vector<Text> unreadable;  // listed, not fatal: the other files still load
     if (!c.userFolder.isEmpty())
       for (auto& s : read_exercise_folder(QFile::encodeName(c.userFolder).toStdString(), true, &unreadable))
         sources.push_back(std::move(s));
-    for (const auto& p : unreadable) c.problems << ErrorText::translate(QString::fromStdString(p));
+    for (const auto& p : unreadable) c.problems << CoreText::translate(p);
   } catch (const std::exception& e) {
-    c.problems << QString::fromStdString(e.what());
+    c.problems << CoreText::of(e);
   }
   std::set<std::string> ids;
   for (const auto& src : sources) {
@@ -35,7 +35,7 @@ ExerciseCatalog ExerciseCatalog::load(const QString& folder) {
       }
       c.exercises.push_back(std::move(ex));
     } catch (const std::exception& e) {
-      c.problems << QString::fromStdString(e.what());
+      c.problems << CoreText::of(e);
     }
   }
   return c;

@@ -16,6 +16,7 @@
 
 #include "input/maskeditor.h"
 #include "views/runcompare.h"
+#include "words/coretext.h"
 #include "words/qtstrings.h"
 #include "words/steptext.h"
 
@@ -440,7 +441,7 @@ void ExercisePanel::openComparison() {
     });
     comparison_->show();
   } catch (const std::exception& e) {
-    setFeedback(feedback_->text() + tr("<br>The comparison could not be computed: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()),
+    setFeedback(feedback_->text() + tr("<br>The comparison could not be computed: %1").arg(CoreText::of(e).toHtmlEscaped()),
                 false);
   }
 }

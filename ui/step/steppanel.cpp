@@ -21,6 +21,7 @@
 #include "views/maskcompare.h"
 #include "views/modelview.h"
 #include "views/neuronview.h"
+#include "words/coretext.h"
 #include "words/language.h"
 #include "words/stepnames.h"
 #include "words/steptext.h"
@@ -215,7 +216,7 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
     sentence_->blockSignals(false);
     sel_.batch = std::max(0, sentence_->currentIndex());
     timing_->setText(tr("%1 ms").arg(sel_.result->forward_ms, 0, 'f', 1));
-    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(Language::device(sel_.result->device)));
+    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(CoreText::translate(sel_.result->deviceText)));
   }
   refreshValues();
   refreshTab();

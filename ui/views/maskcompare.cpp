@@ -14,6 +14,7 @@
 #include "views/colormap.h"
 #include "views/heatmapview.h"
 #include "views/modelview.h"
+#include "words/coretext.h"
 
 namespace attnlab::ui {
 
@@ -86,7 +87,7 @@ std::shared_ptr<const MaskComparison::Comparison> MaskComparison::computeAll(con
       forward(cfg, w, result.batch, keep);
     }
   } catch (const std::exception& e) {
-    out->error = QString::fromStdString(e.what());
+    out->error = CoreText::of(e);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "io/bundle.h"
 #include "model/weights.h"
 #include "text/errors.h"
+#include "words/coretext.h"
 #include "words/qtstrings.h"
 
 namespace attnlab::ui {
@@ -46,20 +47,20 @@ Weights cachedWeights(const ModelConfig& cfg) {
 const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg) {
   const ModelConfig& f = iw.loaded.cfg;
   if (cfg.d_model != f.d_model || cfg.d_ff != f.d_ff || cfg.layers != f.layers)
-    throw DataError(QObject::tr("The imported weights (%1) are for d_model %2, d_ff %3 and %4 layer(s), not the "
+    throw DataError(verbatim(QObject::tr("The imported weights (%1) are for d_model %2, d_ff %3 and %4 layer(s), not the "
                                 "configuration asked for: use seeded weights to change the sizes.")
                         .arg(iw.name)
                         .arg(f.d_model)
                         .arg(f.d_ff)
                         .arg(f.layers)
-                        .toStdString());
+                        .toStdString()));  // the window's own words, translated already
   if (cfg.cross != f.cross)
-    throw DataError((f.cross ? QObject::tr("The imported weights (%1) are an encoder–decoder model: turn on "
+    throw DataError(verbatim((f.cross ? QObject::tr("The imported weights (%1) are an encoder–decoder model: turn on "
                                            "cross-attention and give a source sentence, or use seeded weights.")
                              : QObject::tr("The imported weights (%1) hold an encoder only: turn off cross-attention, "
                                            "or use seeded weights."))
                         .arg(iw.name)
-                        .toStdString());
+                        .toStdString()));
   return iw.loaded.weights;
 }
 
@@ -87,7 +88,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
                               static_cast<int64_t>(b.vocab.words.size()), trained != nullptr)
                   .total();
     }
-    throw OverBudget(e.what(), est.total(), tiled, r.memoryBudgetMiB);
+    throw OverBudget(e.text(), est.total(), tiled, r.memoryBudgetMiB);
   }
   const Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
   out->weights = w;
@@ -116,7 +117,9 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->device_ms = be->device_ms();
   out->backend = QString::fromStdString(be->name());
   out->device = QString::fromStdString(be->device());
-  out->note = QString::fromStdString(note.text);
+  out->deviceText = be->device_text();
+  out->note = QString::fromStdString(note.text.english());
+  out->noteText = note.text;
   if (r.hideFaults && !out->cfg.faults.empty()) {
     ModelConfig clean = out->cfg;
     clean.faults.clear();
@@ -161,11 +164,11 @@ void Controller::start(const Request& r) {
     } catch (const Cancelled&) {
       return {nullptr, {}, true, {}};
     } catch (const OverBudget& e) {
-      return {nullptr, QString::fromStdString(e.what()), false, e};
+      return {nullptr, e.text(), false, e};
     } catch (const std::bad_alloc&) {
-      return {nullptr, QObject::tr("Out of memory: try shorter sentences, fewer layers or a smaller d_model.")};
+      return {nullptr, {}, false, {}, true};
     } catch (const std::exception& e) {
-      return {nullptr, QString::fromStdString(e.what())};
+      return {nullptr, text_of(e)};
     }
   }));
 }
@@ -195,7 +198,8 @@ void Controller::finished() {
   } else {
     if (o.overBudget)
       emit overBudget(o.overBudget->needBytes, o.overBudget->tiledBytes, o.overBudget->budgetMiB);
-    emit failed(o.error);
+    emit failed(o.outOfMemory ? QObject::tr("Out of memory: try shorter sentences, fewer layers or a smaller d_model.")
+                              : CoreText::translate(o.error));
   }
 }
 

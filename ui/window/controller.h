@@ -47,8 +47,8 @@ struct Request {
 // tiled path (overview heatmaps) would need instead; tiledBytes is 0 where that is no way out
 // (the request is tiled already, or has faults planted, which the tiled path ignores).
 struct OverBudget : DataError {
-  OverBudget(const std::string& what, qint64 need, qint64 tiled, qint64 budget)
-      : DataError(what), needBytes(need), tiledBytes(tiled), budgetMiB(budget) {}
+  OverBudget(Text what, qint64 need, qint64 tiled, qint64 budget)
+      : DataError(std::move(what)), needBytes(need), tiledBytes(tiled), budgetMiB(budget) {}
   qint64 needBytes, tiledBytes, budgetMiB;
 };
 
@@ -90,9 +90,10 @@ class Controller : public QObject {
  private:
   struct Outcome {
     TraceResultPtr result;
-    QString error;
+    Text error;  // translated in the window's thread
     bool cancelled = false;
     std::optional<OverBudget> overBudget;
+    bool outOfMemory = false;
   };
   void start(const Request& r);
   void finished();

@@ -33,7 +33,7 @@
 #include "views/variantpanel.h"
 #include "window/busyindicator.h"
 #include "window/presenter.h"
-#include "words/errortext.h"
+#include "words/coretext.h"
 
 namespace attnlab::ui {
 
@@ -80,9 +80,8 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     if (auto* a = findChild<QAction*>(QStringLiteral("importWeights"))) a->trigger();
   });
   connect(controller_, &Controller::resultReady, this, &MainWindow::showResult);
-  connect(controller_, &Controller::failed, this, [this](const QString& core) {
+  connect(controller_, &Controller::failed, this, [this](const QString& msg) {
     pendingView_.reset();  // an opened session's view belongs to its own result only
-    const QString msg = ErrorText::translate(core);
     inputs_->setError(msg);
     status_->setText(tr("Not recomputed: %1").arg(msg));
   });
@@ -300,8 +299,8 @@ void MainWindow::showResult(TraceResultPtr result) {
   saveSettings();  // the lesson so far survives a crash: the next start reopens it
   QString where = result->backend == QLatin1String("vulkan")
                       ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
-                      : Language::device(result->device);
-  if (!result->note.isEmpty()) where += tr(" — %1").arg(ErrorText::translate(result->note));
+                      : CoreText::translate(result->deviceText);
+  if (!result->noteText.empty()) where += tr(" — %1").arg(CoreText::translate(result->noteText));
   status_->setText(tr("%1 steps computed in %2 ms, about %3 MiB (%4)")
                        .arg(result->trace.steps().size())
                        .arg(result->forward_ms, 0, 'f', 1)
@@ -406,10 +405,10 @@ void MainWindow::restoreSettings() {
   // but control characters is not restored (the built-in sample stays), and the status bar says so.
   for (const QStringList* list : {&r.texts, &r.memoryTexts})
     for (const QString& t : *list)
-      if (const std::string why = sentence_problem(t.toStdString()); !why.empty()) {
+      if (const Text why = sentence_problem(t.toStdString()); !why.empty()) {
         // A temporary message: the first results' status lines do not cover it.
         statusBar()->showMessage(tr("The sentences saved last time were not restored: %1")
-                                     .arg(ErrorText::translate(QString::fromStdString(why))),
+                                     .arg(CoreText::translate(why)),
                                  kStartupNoteMs);
         return;
       }
@@ -443,7 +442,7 @@ void MainWindow::restoreSettings() {
       inputs_->setImportedWeights(importWeightsFile(weights, inputs_->currentRequest().cfg));
     } catch (const std::exception& e) {
       statusBar()->showMessage(tr("The weights used last time could not be loaded: %1")
-                                   .arg(ErrorText::translate(QString::fromStdString(printable_name(e.what())))),
+                                   .arg(CoreText::of(e)),
                                kStartupNoteMs);
     }
   }

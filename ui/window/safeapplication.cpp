@@ -8,7 +8,7 @@
 #include <new>
 
 #include "io/files.h"
-#include "words/errortext.h"
+#include "words/coretext.h"
 
 namespace attnlab::ui {
 
@@ -20,7 +20,7 @@ bool SafeApplication::notify(QObject* receiver, QEvent* event) {
   } catch (const std::bad_alloc&) {
     report(tr("There was not enough memory for that. Try a smaller configuration or a lower memory budget."));
   } catch (const std::exception& e) {
-    report(ErrorText::translate(QString::fromStdString(printable_name(e.what()))));
+    report(CoreText::of(e));
   } catch (...) {
     report(tr("An unexpected error occurred."));
   }

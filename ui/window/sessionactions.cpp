@@ -18,7 +18,7 @@
 #include "step/steppanel.h"
 #include "text/errors.h"
 #include "window/mainwindow.h"
-#include "words/errortext.h"
+#include "words/coretext.h"
 #include "words/qtstrings.h"
 
 namespace attnlab::ui {
@@ -102,7 +102,7 @@ QString MainWindow::importWeights(const QString& path) {
   try {
     inputs_->setImportedWeights(importWeightsFile(path, inputs_->currentRequest().cfg), /*withExamples=*/true);
   } catch (const std::exception& e) {
-    error = ErrorText::translate(QString::fromStdString(e.what()));
+    error = CoreText::of(e);
   }
   warn(tr("Importing weights"), error);
   if (error.isEmpty()) status_->setText(tr("Weights imported from %1").arg(QFileInfo(path).fileName()));
@@ -150,11 +150,11 @@ QString MainWindow::openSession(const QString& path) {
       QFile f(path);
       if (f.open(QIODevice::ReadOnly)) bytes = f.readAll().toStdString();
     } else {
-      bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxSessionFileBytes, "session file");
+      bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxSessionFileBytes, Msg::session_file);
     }
     s = parse_session(bytes, QFileInfo(path).fileName().toStdString());
   } catch (const DataError& e) {
-    error = ErrorText::translate(QString::fromStdString(e.what()));
+    error = CoreText::of(e);
   }
   ImportedWeightsPtr weights;
   if (error.isEmpty() && !s.weights.empty()) {
@@ -167,7 +167,7 @@ QString MainWindow::openSession(const QString& path) {
         weights = importWeightsFile(file, s.cfg);
       }
     } catch (const std::exception& e) {
-      error = tr("%1: its weights could not be loaded: %2").arg(path, ErrorText::translate(QString::fromStdString(e.what())));
+      error = tr("%1: its weights could not be loaded: %2").arg(path, CoreText::of(e));
     }
   }
   warn(tr("Opening the session"), error);

@@ -11,6 +11,7 @@
 #include "model/trace.h"
 #include "model/trained.h"
 #include "model/weights.h"
+#include "text/message.h"
 
 namespace attnlab::ui {
 
@@ -23,7 +24,8 @@ struct TraceResult {
   qint64 estimateBytes = 0;  // memory.h's estimate made before the run (trace, weights, working)
   QString backend = QStringLiteral("cpu");
   QString device;
-  QString note;  // why the CPU ran when Vulkan was asked for ("" otherwise)
+  QString note;  // why the CPU ran when Vulkan was asked for ("" otherwise), in English (the manifest)
+  Text deviceText, noteText;  // the same two for the window (words/coretext.h translates them)
   quint64 generation = 0;  // the request that produced it (newest wins)
   // The weights the run used (seeded, imported or a trained model's; tensors share storage), so
   // that an exported bundle holds exactly them.

@@ -3,7 +3,6 @@
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QTranslator>
 
@@ -63,13 +62,5 @@ void Language::apply(UiLanguage choice) {
 }
 
 UiLanguage Language::effective() { return current(); }
-
-QString Language::device(const QString& coreText) {
-  static const QRegularExpression cpu(QStringLiteral("^CPU: (.*) \\(Eigen ([0-9.]+), (\\d+) threads\\)$"));
-  const auto m = cpu.match(coreText);
-  if (!m.hasMatch()) return coreText;
-  return QCoreApplication::translate("Language", "CPU: %1 (Eigen %2, %3 threads)")
-      .arg(m.captured(1), m.captured(2), m.captured(3));
-}
 
 }  // namespace attnlab::ui

@@ -18,9 +18,6 @@ class Language {
   static void apply(UiLanguage choice);
   static UiLanguage effective();       // English or Chinese: what apply() installed last
   static UiLanguage resolve(UiLanguage choice);
-  // Core's description of the CPU ("CPU: <model> (Eigen 3.4.0, 2 threads)") in the UI's words;
-  // anything else (a GPU's name) is shown as it is.
-  static QString device(const QString& coreText);
 };
 
 }  // namespace attnlab::ui

@@ -1,5 +1,5 @@
-#include "words/stepnames.h"
 #include "words/numbers.h"
+#include "words/stepnames.h"
 #include "words/steptext.h"
 #include "words/varianttext.h"
 

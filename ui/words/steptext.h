@@ -1,11 +1,9 @@
-// The words of a step in the user's language. Core is Qt-free and English: it gives each step a
-// stable id and an English title and formula. Here the UI owns their translations:
-//   - title and formula: a table of the English forms core writes (with the numbers and letters
-//     that vary captured), each with a tr() template;
+// The words of a step in the user's language:
+//   - title and formula: core's catalogue Texts (core/text/messages/steps*.h), translated by id;
 //   - explanation: "what happens here and why", keyed by the step's kind (its id without stack,
-//     layer and block), with a sentence more for cross-attention.
-// A form that the table does not know is shown in English and reported by known(); the test
-// (tests/ui/test_language) runs every kind of step and fails on any unknown form.
+//     layer and block), with a sentence more for cross-attention (stepexplain.cpp).
+// known*() say whether a title or formula holds English prose outside the catalogue (shown as it
+// is); the test (tests/ui/test_language) runs every kind of step and fails on any.
 #pragma once
 
 #include <QCoreApplication>
@@ -28,7 +26,7 @@ class StepText {
   // The step's kind: "encoder.layers.0.self_attn.q_proj" → "q_proj"; "…ffn.linear1" → "ffn.linear1";
   // "…residual2" → "residual".
   static std::string kind(const std::string& id);
-  // Whether title(info) / formula(info) came from the table (a formula without prose needs none).
+  // Whether title(info) / formula(info) came wholly from the catalogue (maths and names aside).
   static bool knownTitle(const StepInfo& info);
   static bool knownFormula(const StepInfo& info);
 };

@@ -1,153 +1,16 @@
 #include "words/varianttext.h"
 
-#include <QRegularExpression>
+#include <QStringList>
 
 #include <map>
 
-#include "words/englishforms.h"
 
 namespace attnlab::ui {
 
 namespace {
 
-// The titles core gives the variant steps (core/variants*.cpp), whole.
-constexpr EnglishForm kTitles[] = {
-    {"Sliding-window pattern", QT_TRANSLATE_NOOP("StepText", "Sliding-window pattern")},
-    {"BigBird block pattern", QT_TRANSLATE_NOOP("StepText", "BigBird block pattern")},
-    {"Top-k pattern", QT_TRANSLATE_NOOP("StepText", "Top-k pattern")},
-    {"Softmax over the pattern's keys", QT_TRANSLATE_NOOP("StepText", "Softmax over the pattern's keys")},
-    {"Weighted sum of values \\(variant\\)", QT_TRANSLATE_NOOP("StepText", "Weighted sum of values (variant)")},
-    {"Difference from full attention", QT_TRANSLATE_NOOP("StepText", "Difference from full attention")},
-    {"Relative-bias table", QT_TRANSLATE_NOOP("StepText", "Relative-bias table")},
-    {"Relative-position bias", QT_TRANSLATE_NOOP("StepText", "Relative-position bias")},
-    {"ALiBi bias", QT_TRANSLATE_NOOP("StepText", "ALiBi bias")},
-    {"Softmax of the biased scores", QT_TRANSLATE_NOOP("StepText", "Softmax of the biased scores")},
-    {"Axial pattern: same grid row", QT_TRANSLATE_NOOP("StepText", "Axial pattern: same grid row")},
-    {"Axial pattern: same grid column", QT_TRANSLATE_NOOP("StepText", "Axial pattern: same grid column")},
-    {"Axial: softmax within the row", QT_TRANSLATE_NOOP("StepText", "Axial: softmax within the row")},
-    {"Axial: softmax within the column", QT_TRANSLATE_NOOP("StepText", "Axial: softmax within the column")},
-    {"Axial: row outputs", QT_TRANSLATE_NOOP("StepText", "Axial: row outputs")},
-    {"Axial: column outputs \\(the result\\)", QT_TRANSLATE_NOOP("StepText", "Axial: column outputs (the result)")},
-    {"Axial: effective weights", QT_TRANSLATE_NOOP("StepText", "Axial: effective weights")},
-    {"Linformer projection E", QT_TRANSLATE_NOOP("StepText", "Linformer projection E")},
-    {"Project the keys to rank k", QT_TRANSLATE_NOOP("StepText", "Project the keys to rank k")},
-    {"Project the values to rank k", QT_TRANSLATE_NOOP("StepText", "Project the values to rank k")},
-    {"Softmax over the projected keys", QT_TRANSLATE_NOOP("StepText", "Softmax over the projected keys")},
-    {"Weighted sum of the projected values", QT_TRANSLATE_NOOP("StepText", "Weighted sum of the projected values")},
-    {"Linformer: effective weights", QT_TRANSLATE_NOOP("StepText", "Linformer: effective weights")},
-    {"Feature map of the queries", QT_TRANSLATE_NOOP("StepText", "Feature map of the queries")},
-    {"Feature map of the keys", QT_TRANSLATE_NOOP("StepText", "Feature map of the keys")},
-    {"Key–value summary", QT_TRANSLATE_NOOP("StepText", "Key–value summary")},
-    {"Key sum \\(the normaliser\\)", QT_TRANSLATE_NOOP("StepText", "Key sum (the normaliser)")},
-    {"Linear attention output \\(running sums\\)", QT_TRANSLATE_NOOP("StepText", "Linear attention output (running sums)")},
-    {"Linear attention output", QT_TRANSLATE_NOOP("StepText", "Linear attention output")},
-    {"The same weights, the quadratic way", QT_TRANSLATE_NOOP("StepText", "The same weights, the quadratic way")},
-    {"Quadratic form's output", QT_TRANSLATE_NOOP("StepText", "Quadratic form's output")},
-    {"KV cache: append the new key", QT_TRANSLATE_NOOP("StepText", "KV cache: append the new key")},
-    {"KV cache: append the new value", QT_TRANSLATE_NOOP("StepText", "KV cache: append the new value")},
-    {"KV cache: the new token attends to the cache",
-     QT_TRANSLATE_NOOP("StepText", "KV cache: the new token attends to the cache")},
-    {"KV cache: output of the new token", QT_TRANSLATE_NOOP("StepText", "KV cache: output of the new token")},
-    {"KV cache: every step's output", QT_TRANSLATE_NOOP("StepText", "KV cache: every step's output")},
-    {"Full causal attention \\(the reference\\)", QT_TRANSLATE_NOOP("StepText", "Full causal attention (the reference)")},
-    {"Tiled: scores of one key block", QT_TRANSLATE_NOOP("StepText", "Tiled: scores of one key block")},
-    {"Tiled: running maximum", QT_TRANSLATE_NOOP("StepText", "Tiled: running maximum")},
-    {"Tiled: rescale factor", QT_TRANSLATE_NOOP("StepText", "Tiled: rescale factor")},
-    {"Tiled: running sum", QT_TRANSLATE_NOOP("StepText", "Tiled: running sum")},
-    {"Tiled: running output", QT_TRANSLATE_NOOP("StepText", "Tiled: running output")},
-    {"Tiled: normalise", QT_TRANSLATE_NOOP("StepText", "Tiled: normalise")},
-};
-
-// The prose parts of the variant steps' formulas (a formula is split at "; ").
-constexpr EnglishForm kFormulaParts[] = {
-    {"keep \\|i − j\\| ≤ (\\d+), plus the first (\\d+) tokens as global rows and columns",
-     QT_TRANSLATE_NOOP("StepText", "keep |i − j| ≤ %1, plus the first %2 tokens as global rows and columns")},
-    {"blocks of (\\d+) tokens: own block ±1, the first (\\d+) blocks global, (\\d+) seeded random blocks per query "
-     "block and head",
-     QT_TRANSLATE_NOOP("StepText", "blocks of %1 tokens: own block ±1, the first %2 blocks global, %3 seeded random "
-                                   "blocks per query block and head")},
-    {"per query, keep the keys scoring at least its (\\d+)-th largest visible score \\(ties kept\\)",
-     QT_TRANSLATE_NOOP("StepText", "per query, keep the keys scoring at least its %1-th largest visible score (ties kept)")},
-    {"chosen from the scores, so it changes with the input",
-     QT_TRANSLATE_NOOP("StepText", "chosen from the scores, so it changes with the input")},
-    {"one number per head and offset j − i clipped to ±(\\d+) \\(H, (\\d+)\\)",
-     QT_TRANSLATE_NOOP("StepText", "one number per head and offset j − i clipped to ±%1 (H, %2)")},
-    {"−m_h·\\|i − j\\| with slopes m_h = 2\\^\\(−8\\(h\\+1\\)/H\\): far keys lose score, steeply in the first heads",
-     QT_TRANSLATE_NOOP("StepText", "−m_h·|i − j| with slopes m_h = 2^(−8(h+1)/H): far keys lose score, steeply in the "
-                                   "first heads")},
-    {"tokens laid out (\\d+) per row", QT_TRANSLATE_NOOP("StepText", "tokens laid out %1 per row")},
-    {"keep keys in the query's row", QT_TRANSLATE_NOOP("StepText", "keep keys in the query's row")},
-    {"keep keys in the query's column", QT_TRANSLATE_NOOP("StepText", "keep keys in the query's column")},
-    {"A = softmax\\(QKᵀ/√Dh over the row's keys\\)", QT_TRANSLATE_NOOP("StepText", "A = softmax(QKᵀ/√Dh over the row's keys)")},
-    {"A = softmax\\(QKᵀ/√Dh over the column's keys\\)",
-     QT_TRANSLATE_NOOP("StepText", "A = softmax(QKᵀ/√Dh over the column's keys)")},
-    {"A_col·\\(A_row·V\\): in two hops a query reaches every key whose row has a token in its column",
-     QT_TRANSLATE_NOOP("StepText", "A_col·(A_row·V): in two hops a query reaches every key whose row has a token in its column")},
-    {"A_col·A_row: how much each key reaches each query through both stages",
-     QT_TRANSLATE_NOOP("StepText", "A_col·A_row: how much each key reaches each query through both stages")},
-    {"A = softmax\\(QKᵀ/√Dh over the pattern's keys\\)",
-     QT_TRANSLATE_NOOP("StepText", "A = softmax(QKᵀ/√Dh over the pattern's keys)")},
-    {"only those pairs are computed", QT_TRANSLATE_NOOP("StepText", "only those pairs are computed")},
-    {"a row with none is 0", QT_TRANSLATE_NOOP("StepText", "a row with none is 0")},
-    {"A = softmax\\(QKᵀ/√Dh \\+ bias, −∞ where masked\\)",
-     QT_TRANSLATE_NOOP("StepText", "A = softmax(QKᵀ/√Dh + bias, −∞ where masked)")},
-    {"A·V over the computed pairs only \\(B, H, T, Dh\\)",
-     QT_TRANSLATE_NOOP("StepText", "A·V over the computed pairs only (B, H, T, Dh)")},
-    {"max over heads and Dh of \\|O_variant − O_full\\| per query",
-     QT_TRANSLATE_NOOP("StepText", "max over heads and Dh of |O_variant − O_full| per query")},
-    {"0 where the query's own key is masked", QT_TRANSLATE_NOOP("StepText", "0 where the query's own key is masked")},
-    {"\\((\\d+), (\\d+)\\) seeded normals / √(\\d+), shared by keys and values",
-     QT_TRANSLATE_NOOP("StepText", "(%1, %2) seeded normals / √%3, shared by keys and values")},
-    {"(K̃ = E·K|Ṽ = E·V) \\(B, H, (\\d+), Dh\\): T rows mixed into (\\d+)",
-     QT_TRANSLATE_NOOP("StepText", "%1 (B, H, %2, Dh): T rows mixed into %3")},
-    {"A = softmax\\(Q K̃ᵀ / √Dh\\) \\(B, H, T, (\\d+)\\): no \\(T, T\\) matrix",
-     QT_TRANSLATE_NOOP("StepText", "A = softmax(Q K̃ᵀ / √Dh) (B, H, T, %1): no (T, T) matrix")},
-    {"rows sum to Σ E, not 1, and may go negative", QT_TRANSLATE_NOOP("StepText", "rows sum to Σ E, not 1, and may go negative")},
-    {"rows of masked keys 0", QT_TRANSLATE_NOOP("StepText", "rows of masked keys 0")},
-    {"S = φ\\(K\\)ᵀ·V \\(B, H, Dh, Dh\\): every key folded into one small matrix",
-     QT_TRANSLATE_NOOP("StepText", "S = φ(K)ᵀ·V (B, H, Dh, Dh): every key folded into one small matrix")},
-    {"causal: the state after the last key", QT_TRANSLATE_NOOP("StepText", "causal: the state after the last key")},
-    {"(oᵢ = φ\\(qᵢ\\)·Σ_\\{j≤i\\} φ\\(kⱼ\\)ᵀvⱼ / φ\\(qᵢ\\)·Σ_\\{j≤i\\} φ\\(kⱼ\\)|O = φ\\(Q\\)·S / φ\\(Q\\)·z): "
-     "O\\(T·Dh²\\), no \\(T, T\\) matrix",
-     QT_TRANSLATE_NOOP("StepText", "%1: O(T·Dh²), no (T, T) matrix")},
-    {"A = φ\\(Q\\)φ\\(K\\)ᵀ, each row divided by its sum \\(B, H, T, T\\)",
-     QT_TRANSLATE_NOOP("StepText", "A = φ(Q)φ(K)ᵀ, each row divided by its sum (B, H, T, T)")},
-    {"A = φ\\(Q\\)φ\\(K\\)ᵀ \\(lower triangle\\), each row divided by its sum \\(B, H, T, T\\)",
-     QT_TRANSLATE_NOOP("StepText", "A = φ(Q)φ(K)ᵀ (lower triangle), each row divided by its sum (B, H, T, T)")},
-    {"A·V: equal to the O\\(T\\) result", QT_TRANSLATE_NOOP("StepText", "A·V: equal to the O(T) result")},
-    {"project token (\\d+) only", QT_TRANSLATE_NOOP("StepText", "project token %1 only")},
-    {"the cache grows to (\\d+) keys", QT_TRANSLATE_NOOP("StepText", "the cache grows to %1 keys")},
-    {"the cache grows to (\\d+) values", QT_TRANSLATE_NOOP("StepText", "the cache grows to %1 values")},
-    {"softmax\\(q_t·K_cacheᵀ / √Dh\\) over keys 0…(\\d+)",
-     QT_TRANSLATE_NOOP("StepText", "softmax(q_t·K_cacheᵀ / √Dh) over keys 0…%1")},
-    {"\\(B, H, T, Dh\\): the outputs of steps 0…T−1 stacked",
-     QT_TRANSLATE_NOOP("StepText", "(B, H, T, Dh): the outputs of steps 0…T−1 stacked")},
-    {"softmax\\(QKᵀ/√Dh, −∞ above the diagonal and where masked\\)·V, all at once",
-     QT_TRANSLATE_NOOP("StepText", "softmax(QKᵀ/√Dh, −∞ above the diagonal and where masked)·V, all at once")},
-    {"S_j = Q·K\\[(\\d+):(\\d+)\\]ᵀ / √Dh, −∞ where masked \\(B, H, T, (\\d+)\\)",
-     QT_TRANSLATE_NOOP("StepText", "S_j = Q·K[%1:%2]ᵀ / √Dh, −∞ where masked (B, H, T, %3)")},
-    {"r = e\\^\\(m_old − m_new\\) ≤ 1: what was summed under the old maximum shrinks",
-     QT_TRANSLATE_NOOP("StepText", "r = e^(m_old − m_new) ≤ 1: what was summed under the old maximum shrinks")},
-    {"O ← O·r \\+ e\\^\\(S_j − m\\)·V_j \\(unnormalised\\)",
-     QT_TRANSLATE_NOOP("StepText", "O ← O·r + e^(S_j − m)·V_j (unnormalised)")},
-    {"O / l: equal to softmax\\(QKᵀ/√Dh\\)·V, never holding \\(T, T\\)",
-     QT_TRANSLATE_NOOP("StepText", "O / l: equal to softmax(QKᵀ/√Dh)·V, never holding (T, T)")},
-};
-
-const EnglishForms& titles() {
-  static const EnglishForms t("StepText", kTitles, /*whole=*/true);
-  return t;
-}
-
-const EnglishForms& formulaParts() {
-  static const EnglishForms t("StepText", kFormulaParts, /*whole=*/true);
-  return t;
-}
-
 }  // namespace
 
-QString VariantText::title(const QString& english) { return titles().translateWhole(english); }
-QString VariantText::formulaPart(const QString& english) { return formulaParts().translateWhole(english); }
 
 QString VariantText::name(VariantKind k) {
   switch (k) {
@@ -426,9 +289,35 @@ const std::map<std::string, const char*>& explanations() {
 
 }  // namespace
 
+namespace {
+
+// "variant.kv_cache.t3.attn" → "variant.kv_cache.t.attn", "….tile2.m" → "….tile.m": a walk-through's
+// rounds share their explanation.
+std::string withoutRoundNumbers(const std::string& kind) {
+  std::string out;
+  size_t start = 0;
+  while (start <= kind.size()) {
+    size_t end = kind.find('.', start);
+    if (end == std::string::npos) end = kind.size();
+    std::string part = kind.substr(start, end - start);
+    for (const char* round : {"tile", "t"}) {
+      const size_t n = std::char_traits<char>::length(round);
+      if (part.size() > n && part.compare(0, n, round) == 0 &&
+          part.find_first_not_of("0123456789", n) == std::string::npos) {
+        part.resize(n);
+        break;
+      }
+    }
+    out += (start ? "." : "") + part;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 const char* VariantText::explanation(const std::string& kind) {
-  static const QRegularExpression round(QStringLiteral("\\.(t|tile)\\d+\\."));
-  const QString k = QString::fromStdString(kind).replace(round, QStringLiteral(".\\1."));
+  const QString k = QString::fromStdString(withoutRoundNumbers(kind));
   const auto& m = explanations();
   if (const auto it = m.find(k.toStdString()); it != m.end()) return it->second;
   const QStringList parts = k.split(QLatin1Char('.'));  // variant, kind, name…

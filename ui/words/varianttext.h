@@ -1,7 +1,7 @@
 // The words of the attention variants lab (core/variants/variants.h) for people: each variant's name and
-// one-sentence description, its knobs' labels, and the tables that translate the English titles
-// and formulas core gives the variant steps, with their "what happens here and why". StepText
-// consults the tables for every step whose id holds ".variant."; all strings go through tr().
+// one-sentence description, its knobs' labels and tips, and each variant step's "what happens
+// here and why" (its title and formula are catalogue Texts, translated like every step's). All
+// strings go through tr().
 #pragma once
 
 #include <QCoreApplication>
@@ -22,10 +22,6 @@ class VariantText {
   static QString paramLabel(VariantKind k, const std::string& param);
   static QString paramTip(VariantKind k, const std::string& param);
 
-  // Translations of core's English titles and formula parts of variant steps, in the StepText
-  // context; a null QString when the form is not in the tables.
-  static QString title(const QString& english);
-  static QString formulaPart(const QString& english);
   // The explanation source text (QT_TRANSLATE_NOOP("StepText", …)) of a variant step, by its kind
   // as StepText::kind gives it ("variant.kv_cache.t3.attn"); nullptr when there is none.
   static const char* explanation(const std::string& kind);

@@ -49,11 +49,22 @@ const char* result_name(VkResult r) {
   }
 }
 
+namespace {
+
+// result_name(r) as a Text: the two names with words of ours are catalogue messages.
+Text result_text(VkResult r) {
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) return Text(Msg::en_vk_incompatible_driver_no_driver);
+  const char* name = result_name(r);
+  if (std::strncmp(name, "VK_", 3) != 0) return Text(Msg::en_vk_unknown_result);  // "an unknown VkResult"
+  return verbatim(name);
+}
+
+}  // namespace
+
 void check(VkResult r, const char* expr, const char* file, int line) {
   if (r == VK_SUCCESS) return;
   const char* base = std::strrchr(file, '/');
-  throw VulkanError(std::string("Vulkan: ") + expr + " failed: " + result_name(r) + " (" + (base ? base + 1 : file) +
-                    ":" + std::to_string(line) + ")");
+  throw VulkanError(Text(Msg::en_vulkan_call_failed, expr, result_text(r), base ? base + 1 : file, line));
 }
 
 // ----------------------------------------------------------------------------- buffers
@@ -61,8 +72,7 @@ void check(VkResult r, const char* expr, const char* file, int line) {
 Buffer::Buffer(Context& ctx, VkDeviceSize bytes) : ctx_(ctx), bytes_(std::max<VkDeviceSize>(bytes, 16)) {
   const Functions& f = ctx.fn();
   if (bytes_ > ctx.limits().maxStorageBufferRange)
-    throw VulkanError("Vulkan: a buffer of " + std::to_string(bytes_ >> 20) + " MiB is beyond this device's storage " +
-                      "buffer range of " + std::to_string(ctx.limits().maxStorageBufferRange >> 20) + " MiB");
+    throw VulkanError(Text(Msg::en_vulkan_buffer_beyond_storage_range, bytes_ >> 20, ctx.limits().maxStorageBufferRange >> 20));
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = bytes_;
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -149,12 +159,12 @@ void Context::pin_drivers_for_leak_checks() {
 void Context::load_loader() {
   lib_ = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib_)
-    throw VulkanUnavailable("Vulkan: the loader libvulkan.so.1 is not installed (Debian: apt-get install libvulkan1)");
+    throw VulkanUnavailable(Text(Msg::vulkan_loader_libvulkan_so_not_installed_debian));
   fn_.vkGetInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(lib_, "vkGetInstanceProcAddr"));
-  if (!fn_.vkGetInstanceProcAddr) throw VulkanError("Vulkan: libvulkan.so.1 has no vkGetInstanceProcAddr");
+  if (!fn_.vkGetInstanceProcAddr) throw VulkanError(Text(Msg::en_vulkan_loader_no_get_instance_proc_addr));
 #define ATTNLAB_VK_LOAD(name)                                                                            \
   fn_.name = reinterpret_cast<PFN_##name>(fn_.vkGetInstanceProcAddr(VK_NULL_HANDLE, #name));            \
-  if (!fn_.name) throw VulkanError("Vulkan: the loader lacks " #name);
+  if (!fn_.name) throw VulkanError(Text(Msg::en_vulkan_loader_lacks, #name));
   ATTNLAB_VK_GLOBAL(ATTNLAB_VK_LOAD)
 #undef ATTNLAB_VK_LOAD
 }
@@ -198,12 +208,12 @@ void Context::create_instance() {
   if (!layers.empty()) ci.pNext = &dbg;
   const VkResult made = fn_.vkCreateInstance(&ci, nullptr, &instance_);
   if (made == VK_ERROR_INCOMPATIBLE_DRIVER)
-    throw VulkanUnavailable("Vulkan: no driver (Debian: apt-get install mesa-vulkan-drivers, or the GPU's driver)");
+    throw VulkanUnavailable(Text(Msg::vulkan_no_driver_debian_apt_get_install));
   VK_CHECK(made);
   pin_drivers_for_leak_checks();
 #define ATTNLAB_VK_LOAD(name)                                                                  \
   fn_.name = reinterpret_cast<PFN_##name>(fn_.vkGetInstanceProcAddr(instance_, #name));       \
-  if (!fn_.name) throw VulkanError("Vulkan: the instance lacks " #name);
+  if (!fn_.name) throw VulkanError(Text(Msg::en_vulkan_instance_lacks, #name));
   ATTNLAB_VK_INSTANCE(ATTNLAB_VK_LOAD)
 #undef ATTNLAB_VK_LOAD
   if (!layers.empty()) {
@@ -220,10 +230,9 @@ void Context::pick_device(int index, bool allow_cpu) {
   VK_CHECK(fn_.vkEnumeratePhysicalDevices(instance_, &n, nullptr));
   std::vector<VkPhysicalDevice> devs(n);
   VK_CHECK(fn_.vkEnumeratePhysicalDevices(instance_, &n, devs.data()));
-  if (n == 0) throw VulkanUnavailable("Vulkan: no device (install a driver; Debian's mesa-vulkan-drivers has lavapipe)");
+  if (n == 0) throw VulkanUnavailable(Text(Msg::vulkan_no_device_install_driver_debians_mesa));
   if (index >= static_cast<int>(n))
-    throw VulkanError("Vulkan: ATTNLAB_VULKAN_DEVICE=" + std::to_string(index) + " but there are only " +
-                      std::to_string(n) + " devices (0 to " + std::to_string(n - 1) + ")");
+    throw VulkanError(Text(Msg::en_vulkan_device_index_beyond_devices, index, n, n - 1));
   int best = -1, best_rank = 0;
   for (uint32_t i = 0; i < n; ++i) {
     VkPhysicalDeviceProperties p;
@@ -232,8 +241,7 @@ void Context::pick_device(int index, bool allow_cpu) {
     if (index >= 0) {
       if (static_cast<int>(i) != index) continue;
       if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && !allow_cpu)
-        throw VulkanError(std::string("Vulkan: ATTNLAB_VULKAN_DEVICE=") + std::to_string(index) + " is " + p.deviceName +
-                          ", a CPU-type device: --backend auto does not use it, --backend vulkan does");
+        throw VulkanError(Text(Msg::en_vulkan_device_index_cpu_type, index, std::string(p.deviceName)));
       best = index;
       break;
     }
@@ -244,15 +252,15 @@ void Context::pick_device(int index, bool allow_cpu) {
     }
   }
   if (best < 0)
-    throw VulkanUnavailable("Vulkan: no GPU, only a CPU-type device (lavapipe); --backend vulkan uses it, auto does not");
+    throw VulkanUnavailable(Text(Msg::vulkan_no_gpu_only_cpu_type_device));
   phys_ = devs[static_cast<size_t>(best)];
   VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   p2.pNext = &sub;
   fn_.vkGetPhysicalDeviceProperties2(phys_, &p2);
   if (p2.properties.apiVersion < VK_API_VERSION_1_2)
-    throw VulkanError(std::string("Vulkan: ") + p2.properties.deviceName + " supports Vulkan 1." +
-                      std::to_string(VK_API_VERSION_MINOR(p2.properties.apiVersion)) + "; the shaders need 1.2");
+    throw VulkanError(Text(Msg::en_vulkan_device_version_too_old, std::string(p2.properties.deviceName),
+                           VK_API_VERSION_MINOR(p2.properties.apiVersion)));
   limits_ = p2.properties.limits;
   subgroup_ = std::max(1u, sub.subgroupSize);
   info_.index = static_cast<uint32_t>(best);
@@ -270,7 +278,7 @@ void Context::pick_device(int index, bool allow_cpu) {
       timestamps_ = qf[i].timestampValidBits > 0;
       break;
     }
-  if (!info_.compute) throw VulkanError("Vulkan: the device " + info_.name + " has no compute queue");
+  if (!info_.compute) throw VulkanError(Text(Msg::en_vulkan_device_no_compute_queue, info_.name));
   timestamp_ns_ = limits_.timestampPeriod > 0 ? limits_.timestampPeriod : 1;
 }
 
@@ -286,7 +294,7 @@ void Context::create_device() {
   VK_CHECK(fn_.vkCreateDevice(phys_, &di, nullptr, &device_));
 #define ATTNLAB_VK_LOAD(name)                                                             \
   fn_.name = reinterpret_cast<PFN_##name>(fn_.vkGetDeviceProcAddr(device_, #name));       \
-  if (!fn_.name) throw VulkanError("Vulkan: the device lacks " #name);
+  if (!fn_.name) throw VulkanError(Text(Msg::en_vulkan_device_lacks, #name));
   ATTNLAB_VK_DEVICE(ATTNLAB_VK_LOAD)
 #undef ATTNLAB_VK_LOAD
   fn_.vkGetDeviceQueue(device_, family_, 0, &queue_);
@@ -318,7 +326,7 @@ uint32_t Context::memory_type(uint32_t allowed) const {
     if (best < 0 || (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) best = static_cast<int>(i);
     if (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) break;
   }
-  if (best < 0) throw VulkanError("Vulkan: no host-visible coherent memory type on " + info_.name);
+  if (best < 0) throw VulkanError(Text(Msg::en_vulkan_no_host_visible_memory, info_.name));
   return static_cast<uint32_t>(best);
 }
 
@@ -342,7 +350,7 @@ double Context::submit_and_wait() {
   VK_CHECK(fn_.vkResetFences(device_, 1, &fence_));
   VK_CHECK(fn_.vkQueueSubmit(queue_, 1, &si, fence_));
   const VkResult r = fn_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kWaitNs);
-  if (r == VK_TIMEOUT) throw VulkanError("Vulkan: the device did not finish within 120 s (" + info_.name + ")");
+  if (r == VK_TIMEOUT) throw VulkanError(Text(Msg::en_vulkan_device_did_not_finish, info_.name));
   VK_CHECK(r);
   if (!timestamps_) return 0;
   uint64_t ticks[2] = {0, 0};

@@ -257,8 +257,7 @@ std::unique_ptr<vk::Buffer> VulkanBackend::acquire(uint64_t bytes) {
     return b;
   }
   if (bytes > tiles_.max_buffer)
-    throw VulkanError("Vulkan: " + std::to_string(bytes >> 20) + " MiB in one buffer is beyond " + device() +
-                      "'s storage buffer range; use --backend cpu");
+    throw VulkanError(Text(Msg::en_vulkan_mib_in_one_buffer_beyond, bytes >> 20, device()));
   return std::make_unique<vk::Buffer>(*ctx_, bytes);
 }
 
@@ -280,8 +279,7 @@ void VulkanBackend::gemm(const Gemm& g) {
   const uint32_t gy = ceil_div(static_cast<uint64_t>(g.M), tiles_.ty * 4);
   const uint64_t gz = static_cast<uint64_t>(g.batch0 * g.batch1);
   if (gx > kMaxGroups || gy > kMaxGroups || gz > kMaxGroups)
-    throw VulkanError("Vulkan: a product of " + std::to_string(gz) + " × " + std::to_string(g.M) + " × " +
-                      std::to_string(g.N) + " needs more workgroups than the device guarantees");
+    throw VulkanError(Text(Msg::en_vulkan_product_needs_more_workgroups, gz, g.M, g.N));
   device_ms_ += gemm_->run({A.get(), B.get(), bias.get(), C.get()}, &p, gx, gy, static_cast<uint32_t>(gz));
   std::memcpy(g.c, C->data(), c_floats * 4);
   for (auto* b : {&A, &B, &C, &bias}) release(std::move(*b));
@@ -303,7 +301,7 @@ Tensor VulkanBackend::linear_rows(const Tensor& x_in, const Tensor& w, const Ten
   const uint64_t per_row = static_cast<uint64_t>(std::max(in, rows)) * 4;
   const int64_t chunk = static_cast<int64_t>(std::min<uint64_t>(static_cast<uint64_t>(m), tiles_.max_buffer / per_row));
   if (chunk < 1 || static_cast<uint64_t>(rows * in) * 4 > tiles_.max_buffer)
-    throw VulkanError("Vulkan: the weight " + shape_str({rows, in}) + " is beyond " + device() + "'s storage buffer range");
+    throw VulkanError(Text(Msg::en_vulkan_weight_beyond_storage_range, shape_str({rows, in}), device()));
   for (int64_t m0 = 0; m0 < m; m0 += chunk) {
     Gemm g;
     g.M = std::min(chunk, m - m0);
@@ -355,8 +353,7 @@ Tensor VulkanBackend::matmul(const Tensor& a, const Tensor& b) {
     chunk = (chunk + 1) / 2;
   if (slices_span(a, lead, chunk) > maxf || slices_span(b, lead, chunk) > maxf ||
       static_cast<uint64_t>(chunk * batch1 * M * N) > maxf)
-    throw VulkanError("Vulkan: one slice of " + shape_str(a.shape()) + " @ " + shape_str(b.shape()) + " is beyond " +
-                      device() + "'s storage buffer range");
+    throw VulkanError(Text(Msg::en_vulkan_slice_beyond_storage_range, shape_str(a.shape()), shape_str(b.shape()), device()));
   for (int64_t z = 0; z < batch0; z += chunk) {
     Gemm g;
     g.batch0 = std::min(chunk, batch0 - z);
@@ -387,7 +384,7 @@ Tensor VulkanBackend::matmul(const Tensor& a, const Tensor& b) {
 void VulkanBackend::rows_op(Pipeline& pipe, float* data, int64_t rows, int64_t n, uint32_t extra) {
   const bool elementwise = &pipe == act_.get();
   const int64_t chunk = std::min<int64_t>(rows, static_cast<int64_t>(tiles_.max_buffer / 4 / static_cast<uint64_t>(n)));
-  if (chunk < 1) throw VulkanError("Vulkan: a row of " + std::to_string(n) + " floats is beyond the buffer range");
+  if (chunk < 1) throw VulkanError(Text(Msg::en_vulkan_row_beyond_buffer_range, n));
   for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
     const int64_t r = std::min(chunk, rows - r0);
     const uint64_t floats = static_cast<uint64_t>(r * n);

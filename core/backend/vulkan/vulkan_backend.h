@@ -26,6 +26,7 @@ class VulkanBackend final : public Backend {
 
   std::string name() const override { return "vulkan"; }
   std::string device() const override;
+  Text device_text() const override { return verbatim(device()); }  // the driver's own words
   Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) override;
   Tensor matmul(const Tensor& a, const Tensor& b) override;
   void softmax_lastdim_inplace(Tensor& x) override;
