@@ -1,8 +1,10 @@
 // The attention variants (core/variants/variants.h) against naive references written here with dense
 // (T, T) masks and double sums, against full attention where they must agree, and as part of a
-// traced run: the model's own steps untouched, the memory estimate and the step count exact.
+// traced run: the model's own steps untouched, the memory estimate and the step count exact, and
+// the table of what each kind records (variant_table.h) true to the trace.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <tuple>
@@ -12,6 +14,7 @@
 #include "model/config.h"
 #include "model/weights.h"
 #include "text/errors.h"
+#include "variants/variant_table.h"
 #include "variants/variants.h"
 
 using namespace attnlab;
@@ -346,6 +349,88 @@ class TestVariants : public QObject {
     ModelConfig faulty = c;
     faulty.faults.insert(Fault::NoScaling);
     QVERIFY(!faulty.traces_variant());
+  }
+
+  // The table of each kind's steps (variant_table.h) is what a traced run records, at two sizes:
+  // every id in order (each matched back to its entry and round), each tensor's shape, the count
+  // and the floats; the Matrix and Weights entries (B, H, T, T), shown as heatmaps; the weights map.
+  void theStepTableMatchesTheTrace_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<bool>("large");
+    for (VariantKind k : all_variants())
+      for (bool large : {false, true})
+        QTest::newRow((std::string(variant_name(k)) + (large ? " 3 heads, 10 tokens" : " 2 heads, 7 tokens")).c_str())
+            << int(k) << large;
+  }
+  void theStepTableMatchesTheTrace() {
+    QFETCH(int, kind);
+    QFETCH(bool, large);
+    const auto k = static_cast<VariantKind>(kind);
+    ModelConfig c = config(k, large && k != VariantKind::Linformer ? MaskKind::PaddingCausal : MaskKind::Padding);
+    c.variant.tile = 3;  // 7 tokens: a last key block of 1
+    if (large) {
+      c.d_model = 12;
+      c.heads = 3;
+      c.variant = {.kind = k, .rank = 3, .max_distance = 2, .grid_width = 3, .tile = 2};
+    }
+    Run r{c, make_batch(large ? std::vector<std::string>{"a b c d e", "f g h i j k l m n o"} : kTexts, {}), {}};
+    forward(c, init_weights(c), r.batch, r.trace);
+    const int64_t b = 2, t = r.t(), h = c.heads;
+    const std::string prefix = variant_prefix(c.variant);
+    std::vector<const Step*> got;
+    for (const Step& s : r.trace.steps())
+      if (s.info.id.starts_with(prefix)) got.push_back(&s);
+    const std::vector<PlannedStep> plan = variant_plan(c.variant, t);
+    QCOMPARE(got.size(), plan.size());
+    QCOMPARE(static_cast<int64_t>(plan.size()), variant_step_count(c.variant, t));
+    const StepSizes z{b, t, h, c.d_model, c.variant};
+    int64_t floats = 0;
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const Step& s = *got[i];
+      const char* id = s.info.id.c_str();
+      QCOMPARE(s.info.id, prefix + plan[i].name);
+      const std::optional<StepMatch> m = variant_step_of(s.info.id);
+      QVERIFY2(m && m->kind == k && m->step == plan[i].step && m->round == plan[i].round, id);
+      QVERIFY2(s.tensor.shape() == m->step->shape(z, m->round), qPrintable(QStringLiteral("%1 is %2").arg(id).arg(
+                                                                    QString::fromStdString(shape_str(s.tensor.shape())))));
+      if (m->step->matrix()) QVERIFY2(s.tensor.shape() == Shape({b, h, t, t}), id);
+      QCOMPARE(is_attention_matrix(s.info.id, s.tensor, MatrixSteps::Traced), m->step->matrix());
+      floats += s.tensor.numel();
+    }
+    QCOMPARE(floats, variant_trace_floats(c.variant, b, t, h, c.d_model));
+    const auto table = variant_steps(k);
+    const bool walk = k == VariantKind::KvCache || k == VariantKind::Tiled;
+    QCOMPARE(static_cast<int>(std::count_if(table.begin(), table.end(),
+                                            [](const VariantStep& s) { return s.role == StepRole::Weights; })),
+             walk ? 0 : 1);
+    if (const std::string_view n = variant_weights_step(k); !walk) {
+      const Step* w = r.trace.find(prefix + std::string(n));
+      QVERIFY2(w && w->tensor.shape() == Shape({b, h, t, t}), std::string(n).c_str());
+    }
+  }
+
+  // Which steps are attention matrices, in the two readings (variant_table.h): the step panel's
+  // and the run comparison's, which alone counts a fault's unmasked_weights; only ever 4-D.
+  void attentionMatricesByStepId() {
+    const Tensor four({1, 1, 2, 2}), three({1, 2, 2});
+    const std::string a = "encoder.layers.0.self_attn.", v = "encoder.layers.0.variant.";
+    for (const char* n : {"qk", "scores", "masked_scores", "weights"})
+      for (MatrixSteps which : {MatrixSteps::Traced, MatrixSteps::FaultPair}) {
+        QVERIFY2(is_attention_matrix(a + n, four, which), n);
+        QVERIFY2(!is_attention_matrix(a + n, three, which), n);
+      }
+    QVERIFY(is_attention_matrix(a + "weights_overview", four, MatrixSteps::Traced));
+    QVERIFY(!is_attention_matrix(a + "weights_overview", four, MatrixSteps::FaultPair));
+    QVERIFY(!is_attention_matrix(a + "unmasked_weights", four, MatrixSteps::Traced));
+    QVERIFY(is_attention_matrix(a + "unmasked_weights", four, MatrixSteps::FaultPair));
+    QVERIFY(!is_attention_matrix(a + "head_out", four, MatrixSteps::Traced));
+    QVERIFY(is_attention_matrix(v + "axial.col_pattern", four, MatrixSteps::Traced));
+    for (const char* n : {"tiled.tile0.scores", "linformer.low_weights", "kv_cache.t0.attn", "linear.quadratic_out",
+                          "window.no_such_step", "flash.weights"})
+      QVERIFY2(!is_attention_matrix(v + n, four, MatrixSteps::Traced), n);
+    QVERIFY(!variant_step_of(v + "tiled.tile0.rescale"));  // nothing to rescale after the first block
+    QVERIFY(!variant_step_of(v + "kv_cache.tx.attn"));
+    QCOMPARE(variant_step_of(v + "tiled.tile12.rescale")->round, int64_t(12));
   }
 
   // BigBird's random blocks are the documented draw (docs/cli.md), written out here from

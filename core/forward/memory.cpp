@@ -7,7 +7,7 @@
 #include "model/weights.h"
 #include "tensor/checked.h"
 #include "text/errors.h"
-#include "variants/variants.h"
+#include "variants/variant_table.h"
 
 namespace attnlab {
 

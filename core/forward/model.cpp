@@ -6,7 +6,7 @@
 #include "model/step_builder.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
-#include "variants/variants.h"
+#include "variants/variant_table.h"
 
 namespace attnlab {
 

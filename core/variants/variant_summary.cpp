@@ -1,9 +1,8 @@
-// What a variant costs next to full attention, how far its result is from full attention's, and
-// what its steps occupy in a trace (the memory estimate).
+// What a variant costs next to full attention and how far its result is from full attention's
+// (what its steps occupy in a trace: variant_table.cpp).
 #include <algorithm>
 #include <cmath>
 
-#include "tensor/checked.h"
 #include "variants/variants.h"
 
 namespace attnlab {
@@ -110,57 +109,6 @@ std::optional<VariantSummary> summarize_variant(const VariantConfig& v, const Tr
       s.agreement = std::max(s.agreement, static_cast<double>(std::abs(o.data()[i] - q->tensor.data()[i])));
   }
   return s;
-}
-
-int64_t variant_step_count(const VariantConfig& v, int64_t t) {
-  switch (v.kind) {
-    case VariantKind::Window:
-    case VariantKind::BigBird:
-    case VariantKind::TopK:
-    case VariantKind::Alibi: return 4;        // (bias or pattern), weights, head_out, error
-    case VariantKind::RelativeBias: return 5;  // + the table
-    case VariantKind::Linformer: return 7;
-    case VariantKind::Linear:
-    case VariantKind::Axial: return 8;
-    case VariantKind::KvCache: return 4 * t + 3;  // k, v, attn, out per token; head_out, reference, error
-    case VariantKind::Tiled: {
-      const int64_t tiles = (t + v.tile - 1) / v.tile;
-      return 5 * tiles + 1;  // scores, m, l, o per tile, rescale after the first; head_out, error
-    }
-    case VariantKind::None: break;
-  }
-  return 0;
-}
-
-int64_t variant_trace_floats(const VariantConfig& v, int64_t b_, int64_t t, int64_t h_, int64_t d) {
-  // Counts saturate (checked.h): an absurd size must not wrap to a small estimate.
-  const Count b = b_, h = h_;
-  const Count sq = b * h * t * t, out = b * t * d, err = b * t, ht2 = h * t * t;
-  const int64_t dh = d / h_;
-  Count n = 0;
-  switch (v.kind) {
-    case VariantKind::Window:
-    case VariantKind::BigBird:
-    case VariantKind::TopK: n = Count(2) * sq + out + err; break;
-    case VariantKind::RelativeBias: n = h * (2 * v.max_distance + 1) + ht2 + sq + out + err; break;
-    case VariantKind::Alibi: n = ht2 + sq + out + err; break;
-    case VariantKind::Axial: n = Count(5) * sq + Count(2) * out + err; break;
-    case VariantKind::Linformer: n = Count(v.rank) * t + Count(2) * b * v.rank * d + b * h * t * v.rank + out + sq + err; break;
-    case VariantKind::Linear: n = Count(2) * out + b * h * dh * dh + b * d + out + sq + out + err; break;
-    case VariantKind::KvCache: {
-      const Count half = (Count(t) * (t + 1)).value() / 2;  // t(t+1)/2 cached keys over the walk
-      n = Count(2) * b * d * half + b * h * half + out /* the t steps' outputs */ + out + out + err;
-      break;
-    }
-    case VariantKind::Tiled: {
-      const int64_t tiles = (t + v.tile - 1) / v.tile;
-      const Count col = b * h * t;
-      n = sq + Count(2) * col * tiles + col * (tiles - 1) + out * tiles + out + err;
-      break;
-    }
-    case VariantKind::None: break;
-  }
-  return n.value();
 }
 
 }  // namespace attnlab

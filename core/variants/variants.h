@@ -10,7 +10,8 @@
 //                           0 for queries whose own key is masked ([PAD] under a padding mask)
 // where the reference is the block's own head_out (full attention under the model's mask),
 // except for the KV cache, whose reference is full attention under the causal mask (recorded as
-// its `reference` step).
+// its `reference` step). Every step each kind records, in order and with its shape:
+// variant_table.h.
 //
 // Conventions shared by every variant (docs/cli.md, "Attention variants"):
 // - a variant's pattern is intersected with the model's mask (a masked key stays masked);
@@ -31,6 +32,7 @@
 #include "model/variant_config.h"
 #include "model/weights.h"
 #include "tensor/ops.h"
+#include "variants/variant_table.h"
 
 namespace attnlab {
 
@@ -92,10 +94,7 @@ struct VariantSummary {
 // The summary of a traced run's variant; nullopt when the trace has none.
 std::optional<VariantSummary> summarize_variant(const VariantConfig& v, const Trace& trace, int64_t d_model);
 
-// How many steps a variant records over t tokens.
-int64_t variant_step_count(const VariantConfig& v, int64_t t);
-
-// The floats a traced run's variant records (memory.h's exact estimate): b sentences of t tokens.
-int64_t variant_trace_floats(const VariantConfig& v, int64_t b, int64_t t, int64_t heads, int64_t d_model);
+// The steps themselves, their count (variant_step_count) and size (variant_trace_floats), and
+// which of them are heatmaps: variant_table.h.
 
 }  // namespace attnlab

@@ -65,7 +65,7 @@ Tensor record_kv_cache(const Ctx& c) {
   std::vector<Flow> outs;
   const Tensor& mask = c.in.mask.t;
   for (int64_t t = 0; t < t_len; ++t) {
-    const std::string ts = "t" + std::to_string(t) + ".";
+    const std::string ts = round_prefix(StepRound::EveryToken, t);  // "t3." (variant_table.h)
     Flow* caches[2] = {&kc, &vc};
     for (int i = 0; i < 2; ++i) {
       const std::string n = i == 0 ? "k_cache" : "v_cache", prev = n + "_prev";
@@ -177,7 +177,7 @@ Tensor record_tiled(const Ctx& c) {
   Flow m, l, o;
   for (int64_t a = 0, j = 0; a < t_len; a += tile, ++j) {
     const int64_t e = std::min(a + tile, t_len), n = e - a;
-    const std::string ts = "tile" + std::to_string(j) + ".", as = std::to_string(a), es = std::to_string(e);
+    const std::string ts = round_prefix(StepRound::EveryTile, j), as = std::to_string(a), es = std::to_string(e);
     Tensor sc({c.b, c.h, t_len, n}), mn({c.b, c.h, t_len, 1}), rs({c.b, c.h, t_len, 1}), ln({c.b, c.h, t_len, 1}),
         on({c.b, c.h, t_len, c.dh});
     for (int64_t b = 0; b < c.b; ++b)

@@ -15,6 +15,7 @@
 #include "step/shapediagram.h"
 #include "step/tensorview.h"
 #include "text/tokenizer.h"
+#include "variants/variant_table.h"
 #include "views/chartspanel.h"
 #include "views/heatmapgrid.h"
 #include "views/lineview.h"
@@ -46,20 +47,6 @@ QScrollArea* scrolled(QWidget* view) {
   area->setWidgetResizable(true);
   area->setFrameShape(QFrame::NoFrame);
   return area;
-}
-
-// Attention matrices (B, H, Tq, Tk) are shown as per-head heatmaps: the block's own, and a
-// variant's (B, H, T, T) patterns and weights (not its walk-throughs' partial score blocks).
-bool isAttentionMatrix(const std::string& id) {
-  if (id.find(".variant.") != std::string::npos) {
-    for (const char* s : {".pattern", ".weights", ".row_pattern", ".row_weights", ".col_pattern", ".col_weights",
-                          ".effective", ".quadratic"})
-      if (id.ends_with(s)) return true;
-    return false;
-  }
-  for (const char* s : {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview"})
-    if (id.ends_with(s)) return true;
-  return false;
 }
 
 }  // namespace
@@ -225,7 +212,7 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
 void StepPanel::refreshValues() {
   if (!sel_.result || sel_.stepIndex < 0) return;
   const Step& s = sel_.result->trace.steps()[static_cast<size_t>(sel_.stepIndex)];
-  if (isAttentionMatrix(s.info.id) && s.tensor.dim() == 4) {
+  if (is_attention_matrix(s.info.id, s.tensor, MatrixSteps::Traced)) {  // per-head heatmaps
     grid_->setStep(sel_.result, sel_.stepIndex, sel_.batch);
     stack_->setCurrentWidget(grid_);
   } else {

@@ -10,20 +10,10 @@
 #include <limits>
 
 #include "step/tensorview.h"
+#include "variants/variant_table.h"
 #include "views/heatmapgrid.h"
 
 namespace attnlab::ui {
-
-namespace {
-
-bool isAttentionMatrix(const std::string& id, const Tensor& t) {
-  if (t.dim() != 4) return false;
-  for (const char* s : {".qk", ".scores", ".masked_scores", ".unmasked_weights", ".weights"})
-    if (id.ends_with(s)) return true;
-  return false;
-}
-
-}  // namespace
 
 double maxAbsDifference(const Tensor& a, const Tensor& b) {
   if (a.shape() != b.shape()) return std::numeric_limits<double>::quiet_NaN();
@@ -105,7 +95,7 @@ RunComparison::Side RunComparison::makeSide(const QString& title) {
 
 void RunComparison::fill(Side& side, const TraceResultPtr& r, int index) {
   const Step& st = r->trace.steps()[static_cast<size_t>(index)];
-  if (isAttentionMatrix(st.info.id, st.tensor)) {
+  if (is_attention_matrix(st.info.id, st.tensor, MatrixSteps::FaultPair)) {
     side.grid->setStep(r, index, 0);
     side.stack->setCurrentWidget(side.grid);
   } else {

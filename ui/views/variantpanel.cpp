@@ -33,20 +33,6 @@ std::vector<float> plane(const Tensor& t, int b, int h) {
   return out;
 }
 
-// The step whose (B, H, T, T) matrix stands for the variant's weights; "" for none (KV cache:
-// assembled from its rows, tiled: none).
-std::string matrixName(VariantKind k) {
-  switch (k) {
-    case VariantKind::Axial:
-    case VariantKind::Linformer: return "effective";
-    case VariantKind::Linear: return "quadratic";
-    case VariantKind::KvCache:
-    case VariantKind::Tiled:
-    case VariantKind::None: return {};
-    default: return "weights";
-  }
-}
-
 }  // namespace
 
 VariantPanel::VariantPanel(QWidget* parent) : QWidget(parent) {
@@ -143,8 +129,8 @@ QString VariantPanel::ratio(double variant, double reference) {
 std::string VariantPanel::variantStepId() const {
   if (!summary_) return {};
   if (summary_->kind == VariantKind::KvCache) return summary_->prefix + "t0.attn";
-  const std::string n = matrixName(summary_->kind);
-  return n.empty() ? std::string() : summary_->prefix + n;
+  const std::string_view n = variant_weights_step(summary_->kind);  // variant_table.h
+  return n.empty() ? std::string() : summary_->prefix + std::string(n);
 }
 
 QString VariantPanel::whyNone() const {
@@ -264,8 +250,8 @@ std::vector<float> VariantPanel::variantMatrix(int b, int h, int t) const {
         for (int j = 0; j <= i; ++j) m[static_cast<size_t>(i * t + j)] = row->tensor.at({b, h, 0, j});
     return m;
   }
-  const std::string n = matrixName(summary_->kind);
-  const Step* s = n.empty() ? nullptr : result_->trace.find(p + n);
+  const std::string_view n = variant_weights_step(summary_->kind);  // "" for the tiled walk-through
+  const Step* s = n.empty() ? nullptr : result_->trace.find(p + std::string(n));
   return s ? plane(s->tensor, b, h) : std::vector<float>{};
 }
 
