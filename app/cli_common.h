@@ -32,11 +32,21 @@ void add_export_command(CLI::App& app, Chosen& chosen);
 void add_bench_command(CLI::App& app, Chosen& chosen);
 void add_exercise_command(CLI::App& app, Chosen& chosen);
 
+// What the window is asked to open with, when no subcommand is given (docs/cli.md, "The window"):
+//   attnlab [FILE.attnlab] [--step STEP_ID] [--presenter] [--language en|zh]
+struct WindowRequest {
+  std::string session;   // a session to open; "" = the window as it was left
+  std::string step;      // a step id (as in a manifest) shown instead of the session's own
+  bool presenter = false;  // open in presenter mode, full screen
+  std::string language;  // "en" or "zh" for this run only; "" = the saved choice
+};
+using WindowEntry = std::function<int(int, char**, const WindowRequest&)>;
+
 // The whole command line (app/cli_app.cpp): parses argv, runs the subcommand, or with none
-// returns gui(argc, argv); every error is one "attnlab: error: …" line on stderr and exit status
-// 2 (options) or 1 (data, files, memory). With check_only, the subcommand's check runs instead of
-// its work (the fuzzer's entry point).
-int run_command_line(int argc, char** argv, const std::function<int(int, char**)>& gui, bool check_only = false);
+// returns gui(argc, argv, request); every error is one "attnlab: error: …" line on stderr and exit
+// status 2 (options) or 1 (data, files, memory). With check_only, the subcommand's check runs
+// instead of its work (the fuzzer's entry point).
+int run_command_line(int argc, char** argv, const WindowEntry& gui, bool check_only = false);
 
 void add_model_options(CLI::App& app, ModelOptions& o);
 

@@ -1,21 +1,26 @@
 // attnlab: the command line. Subcommands run headless; without one the GUI opens (issue 3).
 #include <malloc.h>
 
+#include <cstdio>
+#include <optional>
+
 #include <QApplication>
+#include <QFile>
 #include <QIcon>
-#include <QSettings>
-#include <QTimer>
 
 #include "cli_common.h"
 #include "io/files.h"
+#include "window/launch.h"
 #include "window/mainwindow.h"
 #include "window/safeapplication.h"
 #include "window/windowhost.h"
 
 namespace {
 
-// No subcommand: the step-through window on the built-in sample.
-int run_gui(int argc, char** argv) {
+// No subcommand: the step-through window — as it was left, or on the session, step, mode and
+// language the command line names (ui/window/launch.h). What cannot be opened is said on stderr
+// as well as in the window, which opens anyway.
+int run_gui(int argc, char** argv, const attnlab::cli::WindowRequest& request) {
   attnlab::ui::SafeApplication qapp(argc, argv);  // an escaped exception becomes a message, not a crash
   QApplication::setOrganizationName(QStringLiteral("AttentionLab"));
   QApplication::setApplicationName(QStringLiteral("attnlab"));
@@ -24,10 +29,18 @@ int run_gui(int argc, char** argv) {
   QIcon icon;
   for (const char* size : {"48", "256"}) icon.addFile(QStringLiteral(":/icons/attnlab-%1.png").arg(QLatin1String(size)));
   QApplication::setWindowIcon(icon);
-  attnlab::ui::WindowHost host;  // the window, in the saved language; rebuilt when it changes
-  host.window()->show();
-  if (!QSettings().value(QStringLiteral("tourSeen"), false).toBool())  // the first start: the guided tour
-    QTimer::singleShot(0, host.window(), [&host] { host.window()->startTour(); });
+  std::optional<attnlab::ui::UiLanguage> language;
+  if (request.language == "en") language = attnlab::ui::UiLanguage::English;
+  if (request.language == "zh") language = attnlab::ui::UiLanguage::Chinese;
+  attnlab::ui::WindowHost host(QStringLiteral("main"), nullptr, language);  // rebuilt when the language changes
+  const auto say = [](const QString& problem) {
+    std::fprintf(stderr, "attnlab: error: %s\n", qPrintable(QString(problem).replace(QLatin1Char('\n'), QLatin1Char(' '))));
+  };
+  QObject::connect(host.window(), &attnlab::ui::MainWindow::stepMissing, say);
+  for (const QString& problem :
+       attnlab::ui::launch(host, {QFile::decodeName(request.session.c_str()), QString::fromStdString(request.step),
+                                  request.presenter}))
+    say(problem);
   return QApplication::exec();
 }
 

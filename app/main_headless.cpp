@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   attnlab::cli::sanitize_thread_environment();
   attnlab::install_cleanup_on_signals();
-  return attnlab::cli::run_command_line(argc, argv, [](int, char**) {
+  return attnlab::cli::run_command_line(argc, argv, [](int, char**, const attnlab::cli::WindowRequest&) {
     std::fprintf(stderr, "attnlab: error: this headless build has no window; give a subcommand (export, bench, exercise)\n");
     return 2;
   });

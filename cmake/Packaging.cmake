@@ -7,6 +7,9 @@ include(GNUInstallDirs)
 set(ATTNLAB_APP_ID org.attnlab.AttentionLab)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/${ATTNLAB_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/${ATTNLAB_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+# .attnlab sessions as a MIME type (the .desktop entry opens them: Exec=attnlab %f).
+install(FILES ${PROJECT_SOURCE_DIR}/resources/${ATTNLAB_APP_ID}.mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages
+        RENAME ${ATTNLAB_APP_ID}.xml)
 foreach(size 16 32 48 64 128 256)
   install(FILES ${PROJECT_SOURCE_DIR}/resources/icons/attnlab-${size}.png
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/${size}x${size}/apps RENAME attnlab.png)

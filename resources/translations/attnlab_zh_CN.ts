@@ -1069,6 +1069,14 @@
         <source>%1: the sample model is missing from this build; rebuild Attention Lab</source>
         <translation>%1：此版本缺少该示例模型；请重新构建 Attention Lab</translation>
     </message>
+    <message>
+        <source>%1: only for opening the window; it does not go with a subcommand (export, bench, exercise)</source>
+        <translation>%1：只用于打开窗口，不能与子命令（export、bench、exercise）一起使用</translation>
+    </message>
+    <message>
+        <source>out of memory; try a smaller configuration or a lower --memory-budget</source>
+        <translation>内存不足；请换用更小的配置，或调低 --memory-budget</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -4116,6 +4124,10 @@ Esc：从放大的头返回</translation>
     <message>
         <source>“%1” holds other files, which stay as they are. Write the bundle into a new folder “%2” inside it?</source>
         <translation>“%1”中有其他文件，它们会保持原样。要把数据包写入其中的新文件夹“%2”吗？</translation>
+    </message>
+    <message>
+        <source>There is no step “%1” in this trace; the window shows “%2” instead.</source>
+        <translation>此轨迹中没有步骤“%1”；窗口改为显示“%2”。</translation>
     </message>
 </context>
 <context>

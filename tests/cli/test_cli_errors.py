@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -97,6 +98,37 @@ class CliCase(lib.TempDirCase):
                 self.assertEqual(leftovers, [], "temporary siblings left behind" + why)
                 self.assertEqual(after, parent_before, "the folder holding --out changed" + why)
         return r
+
+
+# --------------------------------------------------------------------------- the window's options
+
+class WindowOptions(CliCase):
+    """attnlab [FILE.attnlab] [--step ID] [--presenter] [--language en|zh] (docs/cli.md, "The window")."""
+
+    def test_bad_language_and_options_beside_a_subcommand(self):
+        self.assert_error(["--language", "fr"], 2, ["--language", "'fr'", "en, zh"])
+        out = self.path("out")
+        self.assert_error(["--presenter", "export", "--out", out, "--text", TEXT], 2, ["--presenter", "subcommand"],
+                          out=out)
+        self.assert_error(["--step", "encoder.input", "bench"], 2, ["--step"])
+        self.assert_error(["lesson.attnlab", "export", "--out", out], 2, ["file"], out=out, cwd=self.tmp)
+
+    def test_a_file_that_cannot_be_opened_is_said_and_the_window_stays(self):
+        """The refusal File > Open gives, on stderr too, and the window keeps running (offscreen)."""
+        missing = self.path("no-such-lesson.attnlab")
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=self.tmp, XDG_CONFIG_HOME=self.path("config"),
+                   XDG_DATA_HOME=self.path("data"), XDG_RUNTIME_DIR=self.path("run"), OMP_NUM_THREADS="2")
+        os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
+        proc = subprocess.Popen([lib.attnlab_bin(), missing, "--language", "en"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env)
+        try:
+            out, err = proc.communicate(timeout=6)
+            self.fail("the window exited (status %s) instead of staying open: %r" % (proc.returncode, err))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        err = err.decode("utf-8", "replace")
+        self.assertIn(PREFIX + "session file '%s': no such file" % missing, err)
 
 
 # --------------------------------------------------------------------------- command line

@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   const int rc = attnlab::cli::run_command_line(static_cast<int>(args.size()), argv.data(),
-                                                [](int, char**) { return 0; }, /*check_only=*/true);
+                                                [](int, char**, const attnlab::cli::WindowRequest&) { return 0; }, /*check_only=*/true);
   if (rc < 0 || rc > 2) std::abort();
   return 0;
 }

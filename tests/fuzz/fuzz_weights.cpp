@@ -28,7 +28,7 @@ int check(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  return attnlab::cli::run_command_line(static_cast<int>(args.size()), argv.data(), [](int, char**) { return 0; },
+  return attnlab::cli::run_command_line(static_cast<int>(args.size()), argv.data(), [](int, char**, const attnlab::cli::WindowRequest&) { return 0; },
                                         /*check_only=*/true);
 }
 

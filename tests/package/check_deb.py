@@ -17,8 +17,10 @@ import shutil
 import struct
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 import tempfile
 
+SESSION_MIME = "application/x-attnlab-session"
 APP_ID = "org.attnlab.AttentionLab"
 ICON_SIZES = [16, 32, 48, 64, 128, 256]
 
@@ -86,7 +88,8 @@ def check_tree(root):
     if not cp.read(desktop, encoding="utf-8"):
         fail("no .desktop entry")
     entry = cp["Desktop Entry"]
-    for key, want in [("Type", "Application"), ("Exec", "attnlab"), ("Icon", "attnlab"), ("Terminal", "false")]:
+    for key, want in [("Type", "Application"), ("Exec", "attnlab %f"), ("Icon", "attnlab"), ("Terminal", "false"),
+                      ("MimeType", SESSION_MIME + ";")]:
         if entry.get(key) != want:
             fail(".desktop %s = %r, want %r" % (key, entry.get(key), want))
     if "Education;" not in entry.get("Categories", "") or "Name[zh_CN]" not in entry:
@@ -99,6 +102,14 @@ def check_tree(root):
             fail("%s is %s, not %dx%d" % (icon, png_size(icon), size, size))
     if not os.path.exists(os.path.join(usr, "share", "icons", "hicolor", "scalable", "apps", "attnlab.svg")):
         fail("no scalable icon")
+    mime = os.path.join(usr, "share", "mime", "packages", APP_ID + ".xml")
+    if not os.path.exists(mime):
+        fail("no shared-mime-info entry for .attnlab sessions")
+    types = ET.parse(mime).getroot().findall("{http://www.freedesktop.org/standards/shared-mime-info}mime-type")
+    if [t.get("type") for t in types] != [SESSION_MIME] or \
+            not any(g.get("pattern") == "*.attnlab" for t in types for g in t.findall(
+                "{http://www.freedesktop.org/standards/shared-mime-info}glob")):
+        fail("the MIME entry does not declare %s for *.attnlab" % SESSION_MIME)
     metainfo = os.path.join(usr, "share", "metainfo", APP_ID + ".metainfo.xml")
     if not os.path.exists(metainfo):
         fail("no AppStream metainfo")

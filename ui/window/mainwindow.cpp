@@ -37,6 +37,10 @@
 
 namespace attnlab::ui {
 
+// How long a note about the start (what the settings or the command line could not restore)
+// stays in the status bar: the first results' status lines do not cover it.
+constexpr int kStartupNoteMs = 30000;
+
 MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     : QMainWindow(parent), settingsKey_(settingsKey), controller_(new Controller(this)) {
   setWindowTitle(tr("Attention Lab"));
@@ -287,9 +291,18 @@ void MainWindow::showResult(TraceResultPtr result) {
       resizeDocks({inputDock, predictionsDock_}, {height() / 2, height() / 2}, Qt::Vertical);
   }
   int index = result->indexOf(currentId_);
+  const bool missing = askedStep_ && index < 0;
+  if (missing) index = result->indexOf(askedStep_->before);
   if (index < 0) index = std::min(navigator_->current(), static_cast<int>(result->trace.steps().size()) - 1);
   navigator_->setResult(result, std::max(index, 0));
   showStep(navigator_->current());
+  if (missing) {
+    const QString msg = tr("There is no step “%1” in this trace; the window shows “%2” instead.")
+                            .arg(QString::fromStdString(askedStep_->id), QString::fromStdString(currentId_));
+    statusBar()->showMessage(msg, kStartupNoteMs);
+    emit stepMissing(msg);
+  }
+  askedStep_.reset();
   if (pendingView_) {  // an opened session: its tab, sentence and head, once
     panel_->setCurrentTabId(pendingView_->tab);
     panel_->setSentence(std::min(pendingView_->sentence, static_cast<int>(result->batch.text.batch()) - 1));
@@ -306,6 +319,12 @@ void MainWindow::showResult(TraceResultPtr result) {
                        .arg(result->forward_ms, 0, 'f', 1)
                        .arg(double(result->estimateBytes) / (1024.0 * 1024.0), 0, 'f', 1)
                        .arg(where));
+}
+
+void MainWindow::showStepId(const std::string& id) {
+  askedStep_ = AskedStep{id, currentId_};
+  currentId_ = id;
+  if (const TraceResultPtr r = controller_->current(); r && !controller_->busy()) showResult(r);  // nothing pending
 }
 
 void MainWindow::showStep(int index) {
@@ -380,9 +399,6 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("memoryBudgetMiB"), r.memoryBudgetMiB);
   s.setValue(QStringLiteral("weightsPath"), r.weights ? r.weights->path : QString());
 }
-
-// How long what the settings could not restore stays in the status bar.
-constexpr int kStartupNoteMs = 30000;
 
 void MainWindow::restoreSettings() {
   QSettings s;

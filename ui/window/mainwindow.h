@@ -48,13 +48,19 @@ class MainWindow : public QMainWindow {
   void nameDockTabs();           // after the docks are (re)arranged
   // Sessions (.attnlab): "" on success, otherwise the message also shown to the user.
   QString saveSession(const QString& path);
-  QString openSession(const QString& path);
+  // dialog: a refusal is also shown in a dialog that waits for OK; otherwise in one that does not
+  // wait (the window opening from the command line goes on meanwhile).
+  QString openSession(const QString& path, bool dialog = true);
   QString importWeights(const QString& path);
   class GuidedTour* startTour();  // Help ▸ Guided tour; main() also starts it on the first run  // "" on success, otherwise the message shown
   void persist() const { saveSettings(); }  // layout, inputs and step into QSettings, now
+  // The next result opens at step `id` (a manifest step id, e.g. from --step); when its trace has
+  // no such step, the status bar says so and stepMissing carries the same words.
+  void showStepId(const std::string& id);
 
  signals:
   void languageRequested(UiLanguage choice);  // WindowHost rebuilds the window in that language
+  void stepMissing(const QString& message);    // showStepId asked for a step the trace lacks
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -110,6 +116,10 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   PresenterMode* presenter_;
   std::string currentId_;  // kept across recomputes
+  struct AskedStep {
+    std::string id, before;  // showStepId's step, and the one shown when the trace lacks it
+  };
+  std::optional<AskedStep> askedStep_;  // checked against the next result
   struct ViewState {
     QString tab;
     int sentence = 0, head = 0;

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QMenu>
 #include <QSaveFile>
 #include <QSettings>
@@ -141,7 +142,7 @@ QString MainWindow::saveSession(const QString& path) {
   return {};
 }
 
-QString MainWindow::openSession(const QString& path) {
+QString MainWindow::openSession(const QString& path, bool dialog) {
   QString error;
   Session s;
   try {  // a shipped lesson is a Qt resource; anything else goes through core's careful reader
@@ -170,7 +171,13 @@ QString MainWindow::openSession(const QString& path) {
       error = tr("%1: its weights could not be loaded: %2").arg(path, CoreText::of(e));
     }
   }
-  warn(tr("Opening the session"), error);
+  if (dialog) {
+    warn(tr("Opening the session"), error);
+  } else if (!error.isEmpty()) {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Opening the session"), error, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  }
   if (!error.isEmpty()) return error;  // the window keeps what it had
   Request r;
   r.weights = weights;

@@ -8,8 +8,9 @@
 
 namespace attnlab::ui {
 
-WindowHost::WindowHost(const QString& settingsKey, QObject* parent) : QObject(parent), settingsKey_(settingsKey) {
-  Language::apply(Language::saved());
+WindowHost::WindowHost(const QString& settingsKey, QObject* parent, std::optional<UiLanguage> forThisRun)
+    : QObject(parent), settingsKey_(settingsKey) {
+  Language::apply(forThisRun.value_or(Language::saved()));
   window_ = build();
 }
 

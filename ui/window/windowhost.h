@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <optional>
+
 #include "words/language.h"
 
 namespace attnlab::ui {
@@ -15,7 +17,9 @@ class MainWindow;
 class WindowHost : public QObject {
   Q_OBJECT
  public:
-  explicit WindowHost(const QString& settingsKey = QStringLiteral("main"), QObject* parent = nullptr);
+  // forThisRun: the language of this run (attnlab --language), not saved; else the saved choice.
+  explicit WindowHost(const QString& settingsKey = QStringLiteral("main"), QObject* parent = nullptr,
+                      std::optional<UiLanguage> forThisRun = {});
   ~WindowHost() override;
   MainWindow* window() const { return window_; }
   void switchLanguage(UiLanguage choice);
