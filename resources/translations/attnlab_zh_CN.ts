@@ -4129,6 +4129,42 @@ Esc：从放大的头返回</translation>
         <source>There is no step “%1” in this trace; the window shows “%2” instead.</source>
         <translation>此轨迹中没有步骤“%1”；窗口改为显示“%2”。</translation>
     </message>
+    <message>
+        <source>User &amp;guide</source>
+        <translation>用户指南(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;About Attention Lab</source>
+        <translation>关于 Attention Lab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Steps panel</source>
+        <translation>步骤面板(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Inputs panel</source>
+        <translation>输入面板(&amp;I)</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <source>The user guide is not installed with this build. It is docs/guide.md in Attention Lab&apos;s sources, and /usr/share/doc/attnlab/guide.md once installed.</source>
+        <translation>此版本没有安装用户指南。它在 Attention Lab 源代码的 docs/guide.md 中，安装后位于 /usr/share/doc/attnlab/guide.md。</translation>
+    </message>
+    <message>
+        <source>No program is set to open %1; open it with a text editor or a Markdown viewer.</source>
+        <translation>没有设置用于打开 %1 的程序；请用文本编辑器或 Markdown 阅读器打开它。</translation>
+    </message>
+    <message>
+        <source>About Attention Lab</source>
+        <translation>关于 Attention Lab</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention Lab %1&lt;/b&gt;&lt;br&gt;Multi-head attention, step by step: every operation of an encoder and a decoder with its shapes, formula, PyTorch line and heatmaps, checked against PyTorch.&lt;br&gt;&lt;br&gt;Qt %2, Eigen %3.%4.%5.</source>
+        <translation>&lt;b&gt;Attention Lab %1&lt;/b&gt;&lt;br&gt;逐步演示多头注意力：编码器和解码器的每一步运算，连同形状、公式、PyTorch 代码和热力图，都与 PyTorch 核对过。&lt;br&gt;&lt;br&gt;Qt %2，Eigen %3.%4.%5。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>

@@ -3,9 +3,11 @@
 
 #include <QClipboard>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QLabel>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -382,6 +384,38 @@ class TestMainWindow : public QObject {
       QVERIFY(!w_->stepPanel()->locationText().isEmpty());
       QVERIFY(img.save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/mainwindow-%1x%2.png").arg(size.width()).arg(size.height())));
     }
+  }
+
+  // Every dock can be closed, so every dock can be reopened from View; Ctrl+E only ever brings
+  // the exercises forward; Help has the guide and an About box.
+  void everyPanelComesBackAndHelpSaysWhatThisIs() {
+    QMenu* view = nullptr;
+    for (QAction* a : w_->menuBar()->actions())
+      if (a->menu() && a->text().remove(QLatin1Char('&')) == QLatin1String("View")) view = a->menu();
+    QVERIFY(view);
+    const auto docks = w_->findChildren<QDockWidget*>();
+    QVERIFY(docks.size() >= 5);
+    for (QDockWidget* d : docks) {
+      QVERIFY2(view->actions().contains(d->toggleViewAction()), qPrintable(d->objectName()));
+      d->close();
+      d->toggleViewAction()->trigger();
+      QVERIFY2(d->isVisible(), qPrintable(d->objectName()));
+    }
+    QAction* exercises = w_->findChild<QAction*>(QStringLiteral("showExercisesAction"));
+    QVERIFY(exercises);
+    QCOMPARE(exercises->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+    w_->exerciseDock()->hide();
+    for (int i = 0; i < 2; ++i) {  // twice: never a toggle that hides them again
+      exercises->trigger();
+      QVERIFY(w_->exerciseDock()->isVisible());
+    }
+    QString text;
+    test::acceptNextMessage(&text);
+    w_->findChild<QAction*>(QStringLiteral("aboutAction"))->trigger();
+    QVERIFY2(text.contains(QStringLiteral(ATTNLAB_VERSION)) && text.contains(QStringLiteral("Qt")), qPrintable(text));
+    test::acceptNextMessage(&text);  // a test binary has no guide beside it: the box says where it is
+    w_->findChild<QAction*>(QStringLiteral("guideAction"))->trigger();
+    QVERIFY2(text.contains(QStringLiteral("docs/guide.md")), qPrintable(text));
   }
 };
 

@@ -1,7 +1,6 @@
 #include "window/mainwindow.h"
 
 #include <QAbstractSpinBox>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -23,7 +22,6 @@
 #include "input/weightsimport.h"
 #include "io/files.h"
 #include "lessons/guidedtour.h"
-#include "lessons/samplegallery.h"
 #include "step/stepnavigator.h"
 #include "step/steppanel.h"
 #include "text/tokenizer.h"
@@ -110,64 +108,6 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
 
 MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
 
-void MainWindow::buildMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* samples = file->addAction(tr("&Samples…"), this, [this] {
-    auto* gallery = new SampleGallery(this);
-    gallery->setAttribute(Qt::WA_DeleteOnClose);
-    connect(gallery, &SampleGallery::openRequested, this, [this](const QString& path) { openSession(path); });
-    gallery->open();
-  });
-  samples->setObjectName(QStringLiteral("samplesAction"));
-  samples->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-  buildSessionMenu(file);
-  file->addSeparator();
-  buildExportMenu(file);
-  file->addSeparator();
-  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  QAction* zoomIn = view->addAction(tr("Zoom &in"), this, [this] { setZoom(zoom_ * 1.2); });
-  // Ctrl+= as well as Ctrl++ (the + needs Shift on most keyboards).
-  zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
-  view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { setZoom(zoom_ / 1.2); });
-  view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { setZoom(1.0); });
-  buildColorMenu(view);
-  buildLanguageMenu(view);
-  view->addSeparator();
-  QAction* present = view->addAction(tr("&Presenter mode"));
-  present->setObjectName(QStringLiteral("presenterAction"));
-  present->setCheckable(true);
-  present->setShortcut(QKeySequence(Qt::Key_F11));
-  addAction(present);  // its shortcut keeps working while the menu bar is hidden
-  connect(present, &QAction::toggled, presenter_, &PresenterMode::setActive);
-  connect(presenter_, &PresenterMode::activeChanged, present, &QAction::setChecked);
-  QAction* showPredictions = predictionsDock_->toggleViewAction();
-  showPredictions->setText(tr("P&redictions panel"));
-  view->addAction(showPredictions);
-  QAction* showVariants = variantDock_->toggleViewAction();
-  showVariants->setText(tr("&Variant panel"));
-  view->addAction(showVariants);
-  QMenu* exercises = menuBar()->addMenu(tr("E&xercises"));
-  QAction* showExercises = exerciseDock_->toggleViewAction();
-  showExercises->setText(tr("&Exercise panel"));
-  showExercises->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-  exercises->addAction(showExercises);
-  exercises->addAction(tr("&Reset progress…"), this, [this] {
-    if (QMessageBox::question(this, tr("Reset progress"), tr("Forget which exercises are solved and the score?")) ==
-        QMessageBox::Yes)
-      resetExerciseProgress();
-  });
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  QAction* tour = help->addAction(tr("Guided &tour"), this, [this] { startTour(); });
-  tour->setObjectName(QStringLiteral("tourAction"));
-  help->addAction(tr("&Keys"), this, [this] {
-    QMessageBox::information(this, tr("Keys"),
-                             tr("← / →: previous / next step\nSpace: play / pause\nHome / End: first / last step\n"
-                                "PgUp / PgDn: previous / next layer\nCtrl + / Ctrl −: zoom (for projectors)\n"
-                                "F11: presenter mode (Esc leaves it)\nEsc: back from an enlarged head"));
-  });
-}
-
 // Over the memory budget: offer the tiled path (same outputs, overview heatmaps) when it fits,
 // otherwise say what else to change. Non-modal: the window stays usable behind it.
 void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB) {
@@ -203,27 +143,6 @@ GuidedTour* MainWindow::startTour() {
   auto* tour = new GuidedTour(this);
   tour->start();
   return tour;
-}
-
-// View ▸ Language: the choice is remembered; the window is rebuilt in the new language at once.
-void MainWindow::buildLanguageMenu(QMenu* view) {
-  QMenu* menu = view->addMenu(tr("&Language"));
-  auto* group = new QActionGroup(menu);
-  const UiLanguage saved = Language::saved();
-  const struct {
-    UiLanguage lang;
-    QString text, name;
-  } choices[] = {{UiLanguage::System, tr("Follow the &system"), QStringLiteral("languageSystem")},
-                 {UiLanguage::English, QStringLiteral("English"), QStringLiteral("languageEnglish")},
-                 {UiLanguage::Chinese, QStringLiteral("简体中文"), QStringLiteral("languageChinese")}};
-  for (const auto& c : choices) {
-    QAction* a = menu->addAction(c.text);  // each language names itself in its own words
-    a->setObjectName(c.name);
-    a->setCheckable(true);
-    a->setChecked(c.lang == saved);
-    group->addAction(a);
-    connect(a, &QAction::triggered, this, [this, l = c.lang] { emit languageRequested(l); });
-  }
 }
 
 // The tab bars QMainWindow makes for tabbed docks have no name of their own.

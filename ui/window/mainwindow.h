@@ -73,6 +73,11 @@ class MainWindow : public QMainWindow {
   void rememberSession(const QString& path);
   void buildColorMenu(QMenu* view);
   void buildLanguageMenu(QMenu* view);
+  void addPanelToggles(QMenu* view);  // menus.cpp
+  void raiseDock(QDockWidget* dock);
+  QString guidePath() const;  // "" when the guide is not found
+  void openGuide();
+  void showAbout();
   void buildExercises(QDockWidget* besides);
   void resetExerciseProgress();
   // Every computation goes through here: the exercise's planted faults added, the request kept.
