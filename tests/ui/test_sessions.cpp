@@ -13,6 +13,7 @@
 #include "input/inputpanel.h"
 #include "io/session.h"
 #include "step/stepnavigator.h"
+#include "window/dialogfolders.h"
 #include "step/steppanel.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
@@ -31,6 +32,24 @@ class TestSessions : public QObject {
 
  private slots:
   void initTestCase() { test::isolateSettings(); }
+
+  // File dialogs open where that kind of file was last chosen, as long as the folder exists.
+  void dialogsOpenWhereTheLastFileWas() {
+    QTemporaryDir dir;
+    QCOMPARE(dialogFolder("sessions"), QDir::homePath());
+    rememberDialogFolder("sessions", dir.filePath(QStringLiteral("lesson.attnlab")));
+    QCOMPARE(dialogFolder("sessions"), dir.path());
+    QCOMPARE(dialogPath("sessions", QStringLiteral("next.attnlab")), dir.filePath(QStringLiteral("next.attnlab")));
+    QCOMPARE(dialogFolder("weights"), QDir::homePath());  // each kind its own
+    rememberDialogFolder("bundles", dir.path(), /*isFolder=*/true);
+    QCOMPARE(dialogFolder("bundles"), dir.path());
+    rememberDialogFolder("sessions", QString());  // a cancelled dialog changes nothing
+    QCOMPARE(dialogFolder("sessions"), dir.path());
+    const QString gone = dir.path();
+    dir.remove();
+    QCOMPARE(dialogFolder("sessions"), QDir::homePath());  // moved away since: home, not a dead folder
+    QVERIFY(gone != QDir::homePath());
+  }
 
   void saveThenOpenGivesTheSameTrace() {
     QTemporaryDir dir;

@@ -22,6 +22,7 @@
 #include "views/colormap.h"
 #include "views/heatmapgrid.h"
 #include "window/mainwindow.h"
+#include "window/dialogfolders.h"
 
 namespace attnlab::ui {
 
@@ -103,9 +104,10 @@ void MainWindow::exportCurrent(const QString& format) {
     return;
   }
   const QString base = QString::fromStdString(heatmapFileBase(r->trace.steps()[static_cast<size_t>(step)].info.id, b, h));
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"), QDir::home().filePath(base + QLatin1Char('.') + format),
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"), dialogPath("images", base + QLatin1Char('.') + format),
                                                     format.toUpper() + QStringLiteral(" (*.") + format + QLatin1Char(')'));
   if (path.isEmpty()) return;
+  rememberDialogFolder("images", path);
   QString error;
   if (format == QLatin1String("png")) {
     bool ok = false;
@@ -138,9 +140,10 @@ void MainWindow::exportView(const QString& format) {
     return;
   }
   const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export %1").arg(name), QDir::home().filePath(name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QLatin1Char('.') + format),
+      this, tr("Export %1").arg(name), dialogPath("images", name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QLatin1Char('.') + format),
       format.toUpper() + QStringLiteral(" (*.") + format + QLatin1Char(')'));
   if (path.isEmpty()) return;
+  rememberDialogFolder("images", path);
   double scale = 2;
   if (format == QLatin1String("png")) {
     bool ok = false;
@@ -156,9 +159,10 @@ void MainWindow::exportView(const QString& format) {
 void MainWindow::exportHandout() {
   const TraceResultPtr r = controller_->current();
   if (!r) return;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export handout"), QDir::home().filePath(QStringLiteral("attention-lab-handout.pdf")),
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export handout"), dialogPath("handouts", QStringLiteral("attention-lab-handout.pdf")),
                                                     tr("PDF (*.pdf)"));
   if (path.isEmpty()) return;
+  rememberDialogFolder("handouts", path);
   QProgressDialog progress(tr("Writing the handout…"), tr("Cancel"), 0, 100, this);
   progress.setWindowModality(Qt::WindowModal);
   progress.setMinimumDuration(300);
@@ -175,8 +179,9 @@ void MainWindow::exportHandout() {
 void MainWindow::exportBundleTo() {
   const TraceResultPtr r = controller_->current();
   if (!r) return;
-  QString folder = QFileDialog::getExistingDirectory(this, tr("Export bundle into folder"), QDir::homePath());
+  QString folder = QFileDialog::getExistingDirectory(this, tr("Export bundle into folder"), dialogFolder("bundles"));
   if (folder.isEmpty()) return;
+  rememberDialogFolder("bundles", folder, /*isFolder=*/true);
   // An empty folder takes the bundle; an earlier bundle may be replaced (core swaps it out
   // atomically); any other folder keeps its files, and the bundle goes into a new folder inside.
   bool replace = false;

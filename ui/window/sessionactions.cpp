@@ -21,6 +21,7 @@
 #include "window/mainwindow.h"
 #include "words/coretext.h"
 #include "words/qtstrings.h"
+#include "window/dialogfolders.h"
 
 namespace attnlab::ui {
 
@@ -61,20 +62,23 @@ SessionWeights sessionWeights(const ImportedWeights& w, const QString& sessionPa
 
 void MainWindow::buildSessionMenu(QMenu* file) {
   file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QDir::homePath(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), dialogFolder("sessions"),
                                                       tr("Attention Lab sessions (*.attnlab);;All files (*)"));
+    rememberDialogFolder("sessions", path);
     if (!path.isEmpty()) openSession(path);
   });
   file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), QDir::home().filePath(QStringLiteral("lesson.attnlab")),
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), dialogPath("sessions", QStringLiteral("lesson.attnlab")),
                                                 tr("Attention Lab sessions (*.attnlab)"));
     if (path.isEmpty()) return;
+    rememberDialogFolder("sessions", path);
     if (!path.endsWith(QLatin1String(".attnlab"))) path += QStringLiteral(".attnlab");
     saveSession(path);
   });
   QAction* import = file->addAction(tr("&Import weights…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import weights"), QDir::homePath(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import weights"), dialogFolder("weights"),
                                                       tr("Weights (*.safetensors);;All files (*)"));
+    rememberDialogFolder("weights", path);
     if (!path.isEmpty()) importWeights(path);
   });
   import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
