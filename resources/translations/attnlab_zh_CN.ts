@@ -4165,6 +4165,14 @@ Esc：从放大的头返回</translation>
         <source>&lt;b&gt;Attention Lab %1&lt;/b&gt;&lt;br&gt;Multi-head attention, step by step: every operation of an encoder and a decoder with its shapes, formula, PyTorch line and heatmaps, checked against PyTorch.&lt;br&gt;&lt;br&gt;Qt %2, Eigen %3.%4.%5.</source>
         <translation>&lt;b&gt;Attention Lab %1&lt;/b&gt;&lt;br&gt;逐步演示多头注意力：编码器和解码器的每一步运算，连同形状、公式、PyTorch 代码和热力图，都与 PyTorch 核对过。&lt;br&gt;&lt;br&gt;Qt %2，Eigen %3.%4.%5。</translation>
     </message>
+    <message>
+        <source>the inputs cannot run as they are; the note under the knobs says why.</source>
+        <translation>按现在的输入无法运行；旋钮下方的说明解释了原因。</translation>
+    </message>
+    <message>
+        <source>Showing the last result (d_model %1, %2 heads, %3 layers): %4</source>
+        <translation>显示的是上一次的结果（d_model %1，%2 个头，%3 层）：%4</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>

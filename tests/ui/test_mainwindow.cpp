@@ -417,6 +417,26 @@ class TestMainWindow : public QObject {
     w_->findChild<QAction*>(QStringLiteral("guideAction"))->trigger();
     QVERIFY2(text.contains(QStringLiteral("docs/guide.md")), qPrintable(text));
   }
+
+  // Inputs that cannot run leave the last result on show, marked as such over the step with its
+  // own sizes, and the reason under the knobs in view; a result that can run clears the mark.
+  void aConfigurationThatCannotRunMarksTheLastResultStale() {
+    QVERIFY(w_->stepPanel()->staleNote().isEmpty());
+    QCOMPARE(w_->controller()->current()->cfg.heads, 8);
+    w_->inputs()->headsBox()->setValue(7);  // 7 does not divide d_model 64
+    QCoreApplication::processEvents();
+    const QString note = w_->stepPanel()->staleNote();
+    QVERIFY2(note.contains(QStringLiteral("8 heads")) && note.contains(QStringLiteral("d_model 64")), qPrintable(note));
+    auto* why = w_->inputs()->findChild<QLabel*>(QStringLiteral("explanation"));
+    QVERIFY(why && why->isVisible() && why->text().contains(QStringLiteral("7 heads")));
+    test::settle(*w_);
+    QCOMPARE(w_->controller()->current()->cfg.heads, 8);  // nothing recomputed meanwhile
+    QVERIFY(!w_->stepPanel()->staleNote().isEmpty());
+    w_->inputs()->headsBox()->setValue(4);
+    test::settle(*w_);
+    QCOMPARE(w_->controller()->current()->cfg.heads, 4);
+    QVERIFY(w_->stepPanel()->staleNote().isEmpty());
+  }
 };
 
 QTEST_MAIN(TestMainWindow)

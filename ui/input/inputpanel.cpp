@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -426,6 +427,18 @@ void InputPanel::changed() {
   explain_->setVisible(!why.isEmpty());
   if (why.isEmpty()) debounce_->start();
   else debounce_->stop();
+  if (!why.isEmpty())  // in view: the note sits under the knobs, which may be scrolled away
+    QTimer::singleShot(0, this, [this] {
+      for (QWidget* p = parentWidget(); p; p = p->parentWidget())
+        if (auto* scroll = qobject_cast<QScrollArea*>(p)) {
+          scroll->ensureWidgetVisible(explain_);
+          break;
+        }
+    });
+  if (why != lastProblem_) {
+    lastProblem_ = why;
+    emit problemChanged(why);
+  }
 }
 
 void InputPanel::emitRequest() {

@@ -68,6 +68,8 @@ class InputPanel : public QWidget {
   void requestChanged(const attnlab::ui::Request& r);
   // "Weights file…" in the model chooser: the window opens its file dialog (File ▸ Import weights…).
   void importFileRequested();
+  // The inputs cannot run as they are (why), or can again (""): nothing is recomputed meanwhile.
+  void problemChanged(const QString& why);
 
  private:
   QWidget* buildKnobs();
@@ -93,6 +95,7 @@ class InputPanel : public QWidget {
   QPushButton* seeded_;
   ImportedWeightsPtr weights_;
   QLabel* error_;
+  QString lastProblem_;  // what problemChanged said last
   QTimer* debounce_;
   bool restoring_ = false;
 };

@@ -53,6 +53,13 @@ QScrollArea* scrolled(QWidget* view) {
 
 StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
+  stale_ = new QLabel;
+  stale_->setObjectName(QStringLiteral("staleNote"));
+  stale_->setWordWrap(true);
+  stale_->setStyleSheet(QStringLiteral("QLabel { color: #8a4b00; background: #fff4e0; border: 1px solid #e0a040; "
+                                       "padding: 6px; border-radius: 4px; font-weight: bold; }"));
+  stale_->hide();
+  v->addWidget(stale_);
   v->addWidget(buildHeader());
   grid_ = new HeatmapGrid;
   values_ = new TensorView;
@@ -244,6 +251,13 @@ void StepPanel::setQuery(int query) {
   sel_.query = query;
   refreshTab();
 }
+
+void StepPanel::setStale(const QString& note) {
+  stale_->setText(note);
+  stale_->setVisible(!note.isEmpty());
+}
+
+QString StepPanel::staleNote() const { return stale_->isVisible() ? stale_->text() : QString(); }
 
 void StepPanel::setConcealed(const QString& id) {
   concealed_ = id;

@@ -35,6 +35,10 @@ class StepPanel : public QWidget {
   // what changed, its values; "?" in every shape diagram) for a predict-the-shape exercise; an
   // empty id shows everything again. Re-shows the current step.
   void setConcealed(const QString& id);
+  // A note over the step that what is on show is the last result, not what the inputs now say
+  // ("" when the result is current again).
+  void setStale(const QString& note);
+  QString staleNote() const;  // "" when hidden
   QString concealed() const { return concealed_; }
 
   QString locationText() const;
@@ -76,6 +80,7 @@ class StepPanel : public QWidget {
   ViewSelection sel_;
   QString concealed_;
   QLabel* concealNote_ = nullptr;
+  QLabel* stale_ = nullptr;
   QLabel *location_ = nullptr, *title_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr, *explain_ = nullptr,
          *timing_ = nullptr;
   QComboBox* sentence_;

@@ -86,6 +86,10 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     pendingView_.reset();  // an opened session's view belongs to its own result only
     inputs_->setError(msg);
     status_->setText(tr("Not recomputed: %1").arg(msg));
+    markStale(msg);
+  });
+  connect(inputs_, &InputPanel::problemChanged, this, [this](const QString& why) {
+    if (!why.isEmpty()) markStale(tr("the inputs cannot run as they are; the note under the knobs says why."));
   });
   connect(controller_, &Controller::busyChanged, busy_, &BusyIndicator::setBusy);
   connect(controller_, &Controller::progress, busy_, &BusyIndicator::setProgress);
@@ -199,8 +203,21 @@ void MainWindow::showVariant(const TraceResultPtr& result) {
   }
 }
 
+// The step on show is the last result, not what the inputs now ask for: said over the step,
+// with that result's sizes, until the next result arrives.
+void MainWindow::markStale(const QString& why) {
+  const TraceResultPtr r = controller_->current();
+  if (!r) return;
+  panel_->setStale(tr("Showing the last result (d_model %1, %2 heads, %3 layers): %4")
+                       .arg(r->cfg.d_model)
+                       .arg(r->cfg.heads)
+                       .arg(r->cfg.layers)
+                       .arg(why));
+}
+
 void MainWindow::showResult(TraceResultPtr result) {
   inputs_->setError({});
+  panel_->setStale({});
   showVariant(result);
   const bool hadPredictions = predictions_->hasPredictions();
   predictions_->setResult(result);

@@ -92,6 +92,7 @@ class MainWindow : public QMainWindow {
   void exportBundleTo();
   void warn(const QString& what, const QString& error);
   void showResult(TraceResultPtr result);
+  void markStale(const QString& why);
   void showVariant(const TraceResultPtr& result);  // the Variant dock: shown while a variant is chosen
   void buildVariantDock();
   QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName);
