@@ -4170,8 +4170,8 @@ Esc：从放大的头返回</translation>
         <translation>按现在的输入无法运行；旋钮下方的说明解释了原因。</translation>
     </message>
     <message>
-        <source>Showing the last result (d_model %1, %2 heads, %3 layers): %4</source>
-        <translation>显示的是上一次的结果（d_model %1，%2 个头，%3 层）：%4</translation>
+        <source>Showing the last result (d_model %1, heads %2, layers %3): %4</source>
+        <translation>显示的是上一次的结果（d_model %1，头数 %2，层数 %3）：%4</translation>
     </message>
 </context>
 <context>

@@ -426,7 +426,7 @@ class TestMainWindow : public QObject {
     w_->inputs()->headsBox()->setValue(7);  // 7 does not divide d_model 64
     QCoreApplication::processEvents();
     const QString note = w_->stepPanel()->staleNote();
-    QVERIFY2(note.contains(QStringLiteral("8 heads")) && note.contains(QStringLiteral("d_model 64")), qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("heads 8")) && note.contains(QStringLiteral("d_model 64")), qPrintable(note));
     auto* why = w_->inputs()->findChild<QLabel*>(QStringLiteral("explanation"));
     QVERIFY(why && why->isVisible() && why->text().contains(QStringLiteral("7 heads")));
     test::settle(*w_);

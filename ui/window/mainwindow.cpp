@@ -208,7 +208,7 @@ void MainWindow::showVariant(const TraceResultPtr& result) {
 void MainWindow::markStale(const QString& why) {
   const TraceResultPtr r = controller_->current();
   if (!r) return;
-  panel_->setStale(tr("Showing the last result (d_model %1, %2 heads, %3 layers): %4")
+  panel_->setStale(tr("Showing the last result (d_model %1, heads %2, layers %3): %4")
                        .arg(r->cfg.d_model)
                        .arg(r->cfg.heads)
                        .arg(r->cfg.layers)
