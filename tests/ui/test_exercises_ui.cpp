@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -91,6 +92,37 @@ class TestExercisesUi : public QObject {
   void cleanup() {
     w_.reset();
     QSettings().clear();
+  }
+
+  // The teacher's setup survives a round of exercises: sentences, model, step and view are back
+  // exactly as they were after Leave, however many exercises ran in between.
+  void leaveRestoresTheTeachersWindow() {
+    w_->inputs()->sentencesEdit()->setPlainText(QStringLiteral("my own lesson sentence\nand a second one"));
+    w_->inputs()->dModelBox()->setValue(32);
+    w_->inputs()->headsBox()->setValue(4);
+    settle(*w_);
+    const auto before = w_->controller()->current();
+    const std::string step = "encoder.layers.0.self_attn.scores";
+    w_->navigator()->setCurrent(before->indexOf(step));
+    w_->stepPanel()->setCurrentTabId(QStringLiteral("lines"));
+    w_->stepPanel()->setSentence(1);
+    w_->stepPanel()->setHead(3);
+    const QString texts = w_->inputs()->sentencesEdit()->toPlainText();
+
+    startByClick("shape-q-view");
+    QVERIFY(w_->inputs()->sentencesEdit()->toPlainText() != texts);  // the exercise's own setup
+    startByClick("bug-flat-softmax");  // a second exercise: still the teacher's window to go back to
+    p_->stop();
+    settle(*w_);
+    const auto after = w_->controller()->current();
+    QCOMPARE(w_->inputs()->sentencesEdit()->toPlainText(), texts);
+    QCOMPARE(after->cfg.d_model, 32);
+    QCOMPARE(after->cfg.heads, 4);
+    QVERIFY(after->cfg.faults.empty());
+    QCOMPARE(after->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id, step);
+    QCOMPARE(w_->stepPanel()->currentTabId(), QStringLiteral("lines"));
+    QCOMPARE(w_->stepPanel()->sentence(), 1);
+    QCOMPARE(w_->stepPanel()->selection().head, 3);
   }
 
   void predictTheShapeHidesItUntilAnswered() {

@@ -35,9 +35,14 @@ void MainWindow::buildExercises(QDockWidget* besides) {
   connect(exercises_, &ExercisePanel::stopped, this, [this] {
     panel_->setConcealed({});
     exerciseHideFaults_ = false;
-    if (exerciseFaults_.empty()) return;
     exerciseFaults_.clear();
-    send(inputs_->currentRequest());  // the same inputs without the bug
+    if (beforeExercise_) {  // the teacher's sentences, model, step and view, exactly
+      inputs_->restore(beforeExercise_->request, /*quiet=*/true);
+      currentId_ = beforeExercise_->step;
+      pendingView_ = beforeExercise_->view;
+      beforeExercise_.reset();
+    }
+    send(inputs_->currentRequest());  // without the bug, on what the window had
   });
 }
 
@@ -49,6 +54,9 @@ void MainWindow::send(Request r) {
 }
 
 void MainWindow::startExercise(const Request& setup, const QString& concealStep, bool hasSetup) {
+  if (!beforeExercise_)  // the first exercise of a run keeps what the teacher had; later ones do not
+    beforeExercise_ = Before{inputs_->currentRequest(), currentId_,
+                             ViewState{panel_->currentTabId(), panel_->sentence(), panel_->selection().head}};
   exerciseFaults_ = setup.cfg.faults;
   exerciseHideFaults_ = setup.hideFaults;
   panel_->setConcealed(concealStep);

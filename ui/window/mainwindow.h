@@ -130,6 +130,14 @@ class MainWindow : public QMainWindow {
     QString tab;
     int sentence = 0, head = 0;
   };
+  // The teacher's window before the first exercise started (inputs, weights, step, view), put back
+  // when the learner leaves the exercises.
+  struct Before {
+    Request request;
+    std::string step;
+    ViewState view;
+  };
+  std::optional<Before> beforeExercise_;
   std::optional<ViewState> pendingView_;  // an opened session's tab, sentence and head, for its first result
   double zoom_ = 1.0;
   qreal baseFontPt_ = 10;
