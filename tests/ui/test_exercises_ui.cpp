@@ -176,6 +176,14 @@ class TestExercisesUi : public QObject {
     QVERIFY(w_->controller()->current()->cfg.has(ex.bug.fault));
     QVERIFY(!anyFault(*w_->controller()->current()));
     QCOMPARE(p_->bugStepBox()->count(), static_cast<int>(ex.bug.steps.size()));
+    for (int i = 0; i < p_->bugStepBox()->count(); ++i) {  // by the navigator's names; the id is the data
+      QCOMPARE(p_->bugStepBox()->itemData(i).toString(), QString::fromStdString(ex.bug.steps[static_cast<size_t>(i)]));
+      QVERIFY2(!p_->bugStepBox()->itemText(i).contains(QStringLiteral("layers.")), qPrintable(p_->bugStepBox()->itemText(i)));
+    }
+    QStringList names;
+    for (int i = 0; i < p_->bugStepBox()->count(); ++i) names << p_->bugStepBox()->itemText(i);
+    names.removeDuplicates();
+    QCOMPARE(names.size(), p_->bugStepBox()->count());  // two steps never share a name
 
     p_->bugStepBox()->setCurrentIndex(0);
     QTest::keyClicks(p_->symptomEdit(), QStringLiteral("looks fine to me"));
@@ -183,7 +191,7 @@ class TestExercisesUi : public QObject {
     QVERIFY(!p_->answered());
     QVERIFY(p_->comparison() == nullptr);
 
-    p_->bugStepBox()->setCurrentText(QString::fromStdString(ex.bug.faulty_step));
+    p_->bugStepBox()->setCurrentIndex(p_->bugStepBox()->findData(QString::fromStdString(ex.bug.faulty_step)));
     p_->symptomEdit()->clear();
     QTest::keyClicks(p_->symptomEdit(), QString::fromStdString(ex.bug.symptoms.front()));
     QTest::mouseClick(p_->checkButton(), Qt::LeftButton);

@@ -18,6 +18,7 @@
 #include "views/runcompare.h"
 #include "words/coretext.h"
 #include "words/qtstrings.h"
+#include "words/stepnames.h"
 #include "words/steptext.h"
 
 namespace attnlab::ui {
@@ -311,8 +312,7 @@ void ExercisePanel::start(int index) {
       break;
     case ExerciseKind::FindBug:
       answerStack_->setCurrentIndex(BugPage);
-      bugStep_->clear();
-      bugStep_->addItems(toQStrings(ex.bug.steps));
+      fillBugSteps(ex);
       break;
     case ExerciseKind::FixMask:
       answerStack_->setCurrentIndex(MaskPage);
@@ -339,7 +339,7 @@ QString ExercisePanel::currentAnswer() const {
   if (!ex) return {};
   switch (ex->kind) {
     case ExerciseKind::PredictShape: return answer_->text();
-    case ExerciseKind::FindBug: return bugStep_->currentText() + QLatin1Char(' ') + symptom_->text();
+    case ExerciseKind::FindBug: return bugStep_->currentData().toString() + QLatin1Char(' ') + symptom_->text();
     case ExerciseKind::FixMask: return maskEditor_->rowsText();
   }
   return {};
@@ -386,7 +386,7 @@ void ExercisePanel::reveal() {
   if (ex->kind == ExerciseKind::FixMask) maskEditor_->setMask(answer, ex->mask.labels);
   if (ex->kind == ExerciseKind::PredictShape) answer_->setText(answer);
   if (ex->kind == ExerciseKind::FindBug) {
-    bugStep_->setCurrentText(QString::fromStdString(ex->bug.faulty_step));
+    bugStep_->setCurrentIndex(bugStep_->findData(QString::fromStdString(ex->bug.faulty_step)));
     symptom_->setText(QString::fromStdString(ex->bug.symptoms.front()));
   }
   setFeedback(tr("<b>The answer:</b> %1<br>%2").arg(answer.toHtmlEscaped(), tx(ex->explanation).toHtmlEscaped()), true);
@@ -416,6 +416,22 @@ void ExercisePanel::stop() {
   showDetails(list_->currentRow());
   updateButtons();
   emit stopped();
+}
+
+// The faulty run's steps by the names the navigator shows (the id in the item's data and tooltip).
+void ExercisePanel::fillBugSteps(const Exercise& ex) {
+  std::vector<std::pair<std::string, Text>> steps;
+  for (const std::string& id : ex.bug.steps) {
+    const StepFacts* f = ex.step(id);
+    steps.emplace_back(id, f ? f->title : verbatim(id));
+  }
+  const QStringList names = StepNames::listNames(steps);
+  bugStep_->clear();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const QString id = QString::fromStdString(steps[i].first);
+    bugStep_->addItem(names[static_cast<qsizetype>(i)], id);
+    bugStep_->setItemData(static_cast<int>(i), id, Qt::ToolTipRole);
+  }
 }
 
 void ExercisePanel::openComparison() {

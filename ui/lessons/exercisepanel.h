@@ -72,6 +72,7 @@ class ExercisePanel : public QWidget {
   void stopped();
 
  private:
+  void fillBugSteps(const Exercise& ex);  // the faulty run's steps by name
   QWidget* buildTask();
   void fillList();
   void showDetails(int index);  // title, goal and task of the selected exercise (not started)

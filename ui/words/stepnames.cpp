@@ -1,5 +1,6 @@
-#include "words/numbers.h"
 #include "words/stepnames.h"
+
+#include "words/numbers.h"
 #include "words/steptext.h"
 #include "words/varianttext.h"
 
@@ -414,6 +415,25 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
   r.clear();
   for (int i = 0; i < dims; ++i) r << tr("axis %1").arg(i);
   return r;
+}
+
+QStringList StepNames::listNames(const std::vector<std::pair<std::string, Text>>& steps) {
+  QStringList titles;
+  for (const auto& [id, title] : steps) titles << StepText::title(StepInfo{.id = id, .title = title});
+  QStringList out;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const QString& t = titles[static_cast<qsizetype>(i)];
+    if (titles.count(t) == 1) {
+      out << t;
+      continue;
+    }
+    const StepPlace p = place(steps[i].first);
+    QStringList parts{t, p.stack};
+    if (p.layer >= 0) parts << tr("Layer %1").arg(p.layer + 1);
+    if (!p.block.isEmpty()) parts << p.block;
+    out << parts.join(QStringLiteral(" · "));
+  }
+  return out;
 }
 
 QString StepNames::whatChanged(const Trace& trace, int index) {
