@@ -191,12 +191,17 @@ class TestExport : public QObject {
     QCOMPARE(svg.images, 0);
     QSvgRenderer renderer(path);  // and it draws back as the same picture
     QVERIFY(renderer.isValid());
-    QImage img(renderer.defaultSize(), QImage::Format_RGB32);
+    // At the viewBox's own size: QSvgRenderer's defaultSize reads the width in mm at 90 dpi, not
+    // the 96 the file was written at, and would scale the picture by 15/16.
+    const QSize box = renderer.viewBox().size();
+    QCOMPARE(box, HeatmapRenderer::naturalSize(pic, opt));
+    QImage img(box, QImage::Format_RGB32);
     img.fill(Qt::white);
     QPainter p(&img);
-    renderer.render(&p);
+    renderer.render(&p, QRectF(QPointF(0, 0), box));
     p.end();
-    QCOMPARE(QColor(img.pixel(g.cellRect(2, 3).center().toPoint())), pic.map.color(pic.value(2, 3)));
+    for (const auto& [r, c] : {std::pair{2, 3}, std::pair{0, 0}, std::pair{pic.rows - 1, pic.cols - 1}})
+      QCOMPARE(QColor(img.pixel(g.cellRect(r, c).center().toPoint())), pic.map.color(pic.value(r, c)));
     img.save(shot(QStringLiteral("export_b0_head2_svg_rendered.png")));
   }
 

@@ -17,8 +17,10 @@
 #include "model/weights.h"
 #include "views/colormap.h"
 #include "views/heatmapgrid.h"
+#include "views/heatmaprender.h"
 #include "views/heatmapview.h"
 #include "window/traceresult.h"
+#include "words/steptext.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -103,6 +105,7 @@ class TestHeatmap : public QObject {
   void largeMatrixIsDownsampled();
   void screenshotsAreNotBlank();
   void manyTokensAndHeads();
+  void exportedPictureIsTitledByTheStepName();
 };
 
 void TestHeatmap::colorMapFits() {
@@ -374,6 +377,16 @@ void TestHeatmap::manyTokensAndHeads() {
   QTest::mouseMove(v, v->cellRect(29, 0).center().toPoint());
   QTRY_VERIFY(grid.hoverText().startsWith(QStringLiteral("query ‘word29’ (row 29) → key ‘word0’ (col 0)")));
   QVERIFY(grid.describeCell(5, 0, 1).contains(QStringLiteral("masked (−∞) → weight 0")));  // causal
+}
+
+// An exported heatmap says which step it is by the name the navigator shows.
+void TestHeatmap::exportedPictureIsTitledByTheStepName() {
+  const TraceResultPtr r = realResult();
+  const int index = r->indexOf(kBlock + ".weights");
+  const HeatmapPicture pic = headPicture(r->batch, r->trace, index, 1, 2);
+  const QString name = StepText::title(r->trace.steps()[static_cast<size_t>(index)].info);
+  QCOMPARE(pic.title, name + QStringLiteral(" · sentence 2 · head 2"));
+  QVERIFY(!name.contains(QStringLiteral("layers.")));  // a name, not the block's id
 }
 
 QTEST_MAIN(TestHeatmap)

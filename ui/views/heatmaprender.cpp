@@ -1,4 +1,5 @@
 #include "views/heatmaprender.h"
+#include "words/steptext.h"
 
 #include <QFontMetricsF>
 #include <QGuiApplication>
@@ -453,7 +454,8 @@ HeatmapPicture headPicture(const Batch& batch, const Trace& trace, int stepIndex
     pic.masked.resize(plane);
     for (size_t i = 0; i < plane; ++i) pic.masked[i] = isNegInf(p[i]);
   }
-  pic.title = HeatmapRenderer::tr("%1 · sentence %2 · head %3").arg(QString::fromStdString(block)).arg(b + 1).arg(h);
+  // Titled by the step's name as the navigator shows it (the file name keeps the block's id).
+  pic.title = HeatmapRenderer::tr("%1 · sentence %2 · head %3").arg(StepText::title(s.info)).arg(b + 1).arg(h);
   pic.legendTitle = kind == "weights" ? HeatmapRenderer::tr("weight")
                     : kind == "qk"    ? HeatmapRenderer::tr("raw score")
                                       : HeatmapRenderer::tr("score");
