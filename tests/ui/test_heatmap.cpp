@@ -6,6 +6,7 @@
 #include <QPushButton>
 #include <QSet>
 #include <QSignalSpy>
+#include <QToolTip>
 #include <QtTest>
 
 #include <bit>
@@ -376,6 +377,7 @@ void TestHeatmap::manyTokensAndHeads() {
   HeatmapView* v = grid.headView(5);
   QTest::mouseMove(v, v->cellRect(29, 0).center().toPoint());
   QTRY_VERIFY(grid.hoverText().startsWith(QStringLiteral("query ‘word29’ (row 29) → key ‘word0’ (col 0)")));
+  QTRY_COMPARE(QToolTip::text(), grid.hoverText());  // the readout by the cursor, not only under the grid
   QVERIFY(grid.describeCell(5, 0, 1).contains(QStringLiteral("masked (−∞) → weight 0")));  // causal
 }
 

@@ -1,6 +1,8 @@
 #include "views/heatmapgrid.h"
 
+#include <QCursor>
 #include <QGridLayout>
+#include <QToolTip>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
@@ -273,10 +275,13 @@ QString HeatmapGrid::describeCell(int head, int i, int j) const {
 void HeatmapGrid::onHover(int head, int row, int col) {
   if (row < 0 || col < 0 || head < 0) {
     info_->setText(defaultInfo());
+    QToolTip::hideText();
     return;
   }
   hoverText_ = describeCell(head, row, col);
   info_->setText(hoverText_);
+  // By the cursor too: the line under the grid may be off screen on a projector.
+  if (HeatmapView* v = headView(head)) QToolTip::showText(QCursor::pos(), hoverText_, v, v->cellRect(row, col).toRect());
 }
 
 // Rows whose every key is masked (NaN weights, or all −∞ scores), then any other NaN, then
