@@ -111,6 +111,10 @@ class TestExercisesUi : public QObject {
 
     startByClick("shape-q-view");
     QVERIFY(w_->inputs()->sentencesEdit()->toPlainText() != texts);  // the exercise's own setup
+    w_->persist();  // a window closed (or rebuilt for another language) now keeps the teacher's lesson
+    QCOMPARE(QSettings().value(QStringLiteral("exerciseTest/texts")).toStringList().join(QLatin1Char('\n')), texts);
+    QCOMPARE(QSettings().value(QStringLiteral("exerciseTest/d_model")).toInt(), 32);
+    QCOMPARE(QSettings().value(QStringLiteral("exerciseTest/step")).toString(), QString::fromStdString(step));
     startByClick("bug-flat-softmax");  // a second exercise: still the teacher's window to go back to
     p_->stop();
     settle(*w_);

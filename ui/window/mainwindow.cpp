@@ -312,7 +312,9 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("geometry"), saveGeometry());
   s.setValue(QStringLiteral("state"), saveState());
   s.setValue(QStringLiteral("zoom"), zoom_);
-  const Request r = inputs_->currentRequest();
+  // During an exercise, the teacher's inputs and step (what Leave gives back), never the exercise's:
+  // a window closed or rebuilt mid-exercise must not lose the lesson.
+  const Request r = beforeExercise_ ? beforeExercise_->request : inputs_->currentRequest();
   s.setValue(QStringLiteral("texts"), r.texts);
   s.setValue(QStringLiteral("memoryTexts"), r.memoryTexts);
   s.setValue(QStringLiteral("d_model"), static_cast<int>(r.cfg.d_model));
@@ -324,7 +326,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("activation"), QString::fromUtf8(activation_name(r.cfg.activation).data()));
   s.setValue(QStringLiteral("positional"), QString::fromUtf8(positional_name(r.cfg.positional).data()));
   s.setValue(QStringLiteral("seed"), static_cast<qulonglong>(r.cfg.seed));
-  s.setValue(QStringLiteral("step"), QString::fromStdString(currentId_));
+  s.setValue(QStringLiteral("step"), QString::fromStdString(beforeExercise_ ? beforeExercise_->step : currentId_));
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
   s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
   s.setValue(QStringLiteral("variant"), QString::fromUtf8(variant_name(r.cfg.variant.kind).data()));
