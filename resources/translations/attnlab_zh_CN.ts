@@ -4733,6 +4733,10 @@ The window keeps what it had; you can go on working.</source>
         <source>Computed in %1 ms on %2</source>
         <translation>在 %2 上计算用时 %1 ms</translation>
     </message>
+    <message>
+        <source>Source sentence:</source>
+        <translation>源句子：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::TensorView</name>

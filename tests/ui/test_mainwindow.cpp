@@ -19,6 +19,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -436,6 +437,27 @@ class TestMainWindow : public QObject {
     test::settle(*w_);
     QCOMPARE(w_->controller()->current()->cfg.heads, 4);
     QVERIFY(w_->stepPanel()->staleNote().isEmpty());
+  }
+
+  // In cross mode the encoder reads the source: its steps' sentence chooser says "Source" and
+  // lists the source sentences; the decoder's steps list the sentences themselves.
+  void encoderStepsOfCrossAttentionNameTheSource() {
+    w_->inputs()->crossBox()->setChecked(true);
+    w_->inputs()->sourceEdit()->setPlainText(QStringLiteral("le chat dort"));
+    w_->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat sleeps"));
+    test::settle(*w_);
+    const auto r = w_->controller()->current();
+    QVERIFY(r && r->batch.cross());
+    auto* label = w_->stepPanel()->findChild<QLabel*>(QStringLiteral("sentenceLabel"));
+    auto* chooser = w_->stepPanel()->findChild<QComboBox*>(QStringLiteral("sentence"));
+    QVERIFY(label && chooser);
+    w_->navigator()->setCurrent(r->indexOf("encoder.layers.0.self_attn.weights"));
+    QCOMPARE(label->text(), QStringLiteral("Source sentence:"));
+    QVERIFY2(chooser->itemText(0).contains(QStringLiteral("chat")), qPrintable(chooser->itemText(0)));
+    w_->navigator()->setCurrent(r->indexOf("decoder.layers.0.self_attn.weights"));
+    QCOMPARE(label->text(), QStringLiteral("Sentence:"));
+    QVERIFY2(chooser->itemText(0).contains(QStringLiteral("cat")) && !chooser->itemText(0).contains(QStringLiteral("chat")),
+             qPrintable(chooser->itemText(0)));
   }
 };
 

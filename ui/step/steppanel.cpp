@@ -157,7 +157,9 @@ QWidget* StepPanel::buildHeader() {
   sentence_->setObjectName(QStringLiteral("sentence"));
   for (QWidget* w : std::initializer_list<QWidget*>{location_, explain_, title_, formula_, code_, change_, diagram_}) v->addWidget(w);
   auto* row = new QHBoxLayout;
-  row->addWidget(new QLabel(tr("Sentence:")));
+  sentenceLabel_ = new QLabel(tr("Sentence:"));
+  sentenceLabel_->setObjectName(QStringLiteral("sentenceLabel"));
+  row->addWidget(sentenceLabel_);
   row->addWidget(sentence_, 1);
   row->addWidget(timing_);
   v->addLayout(row);
@@ -195,20 +197,10 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   concealNote_->setVisible(hidden);
   diagram_->setConcealed(concealed_.toStdString());
   diagram_->setStep(sel_.result, index);
+  // In cross mode an encoder step runs on the source sentences: the chooser says so and lists them.
+  const bool source = sel_.result->batch.cross() && sel_.result->trace.steps()[static_cast<size_t>(index)].info.id.starts_with("encoder.");
+  if (newResult || source != sentencesAreSource_) fillSentences(source);
   if (newResult) {
-    const int keep = sentence_->currentIndex();
-    sentence_->blockSignals(true);
-    sentence_->clear();
-    const auto& rows = sel_.result->batch.text.tokens;
-    for (size_t b = 0; b < rows.size(); ++b) {
-      QString preview;
-      for (const auto& t : rows[b])
-        if (t != kPadToken) preview += QString::fromStdString(t) + QLatin1Char(' ');
-      sentence_->addItem(tr("%1: %2").arg(b + 1).arg(preview.left(60).trimmed()));
-    }
-    sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
-    sentence_->blockSignals(false);
-    sel_.batch = std::max(0, sentence_->currentIndex());
     timing_->setText(tr("%1 ms").arg(sel_.result->forward_ms, 0, 'f', 1));
     timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(CoreText::translate(sel_.result->deviceText)));
   }
@@ -250,6 +242,24 @@ void StepPanel::setQuery(int query) {
   if (query == sel_.query) return;
   sel_.query = query;
   refreshTab();
+}
+
+void StepPanel::fillSentences(bool source) {
+  sentencesAreSource_ = source;
+  sentenceLabel_->setText(source ? tr("Source sentence:") : tr("Sentence:"));
+  const int keep = sentence_->currentIndex();
+  sentence_->blockSignals(true);
+  sentence_->clear();
+  const auto& rows = (source ? sel_.result->batch.memory : sel_.result->batch.text).tokens;
+  for (size_t b = 0; b < rows.size(); ++b) {
+    QString preview;
+    for (const auto& t : rows[b])
+      if (t != kPadToken) preview += QString::fromStdString(t) + QLatin1Char(' ');
+    sentence_->addItem(tr("%1: %2").arg(b + 1).arg(preview.left(60).trimmed()));
+  }
+  sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
+  sentence_->blockSignals(false);
+  sel_.batch = std::max(0, sentence_->currentIndex());
 }
 
 void StepPanel::setStale(const QString& note) {

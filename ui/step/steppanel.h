@@ -84,6 +84,9 @@ class StepPanel : public QWidget {
   QLabel *location_ = nullptr, *title_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr, *explain_ = nullptr,
          *timing_ = nullptr;
   QComboBox* sentence_;
+  QLabel* sentenceLabel_ = nullptr;
+  bool sentencesAreSource_ = false;  // the chooser lists the source sentences (an encoder step in cross mode)
+  void fillSentences(bool source);
   ShapeDiagram* diagram_;
   QTabWidget* tabs_;
   QStackedWidget* stack_;
