@@ -105,7 +105,7 @@ std::optional<int64_t> round_in(std::string_view rest, const VariantStep& s) {
   if (!rest.ends_with(s.name)) return std::nullopt;
   const std::string_view head = rest.substr(0, rest.size() - s.name.size());  // "t3." or ""
   if (s.round == Once) return head.empty() ? std::optional<int64_t>(0) : std::nullopt;
-  const std::string_view word = s.round == EveryToken ? "t" : "tile";
+  const std::string_view word = round_word(s.round);
   if (head.size() < word.size() + 2 || !head.starts_with(word) || !head.ends_with('.')) return std::nullopt;
   const char* first = head.data() + word.size();
   const char* last = head.data() + head.size() - 1;
@@ -138,9 +138,11 @@ std::span<const VariantStep> variant_steps(VariantKind k) {
   return {};
 }
 
+std::string_view round_word(StepRound r) { return r == Once ? "" : r == EveryToken ? "t" : "tile"; }
+
 std::string round_prefix(StepRound r, int64_t i) {
   if (r == Once) return {};
-  std::string out = r == EveryToken ? "t" : "tile";  // appended piecewise: GCC 12 warns falsely on "t" + string&&
+  std::string out(round_word(r));  // appended piecewise: GCC 12 warns falsely on "t" + string&&
   out += std::to_string(i);
   out += '.';
   return out;

@@ -56,6 +56,8 @@ struct VariantStep {
 // round by round over its consecutive repeated steps). Empty for None.
 std::span<const VariantStep> variant_steps(VariantKind k);
 
+// "" (Once), "t" (EveryToken), "tile" (either tile kind): the word before a round's number.
+std::string_view round_word(StepRound r);
 // "" (Once), "t3." (EveryToken), "tile2." (either tile kind): the round's part of an id.
 std::string round_prefix(StepRound r, int64_t i);
 // The rounds [first, end) a step is recorded in over t tokens ([0, 1) for Once).

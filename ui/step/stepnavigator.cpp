@@ -5,12 +5,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSlider>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "variants/variant_table.h"
 #include "words/stepnames.h"
 #include "words/steptext.h"
 
@@ -26,12 +26,12 @@ QString groupName(const StepPlace& p) {
 }
 // A walk-through's round in front of its title: "token 3 · KV cache: append the new key".
 QString titleOf(const StepInfo& info) {
-  static const QRegularExpression round(QStringLiteral("\\.variant\\.[a-z_]+\\.(t|tile)(\\d+)\\."));
   const QString title = StepText::title(info);
-  const auto m = round.match(QString::fromStdString(info.id));
-  if (!m.hasMatch()) return title;
-  return (m.captured(1) == QLatin1String("t") ? StepNavigator::tr("token %1 · %2") : StepNavigator::tr("block %1 · %2"))
-      .arg(m.captured(2), title);
+  const std::optional<StepMatch> m = variant_step_of(info.id);  // the variants' step table reads the round
+  if (!m || m->step->round == StepRound::Once) return title;
+  return (m->step->round == StepRound::EveryToken ? StepNavigator::tr("token %1 · %2") : StepNavigator::tr("block %1 · %2"))
+      .arg(m->round)
+      .arg(title);
 }
 }  // namespace
 

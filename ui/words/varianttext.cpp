@@ -3,6 +3,9 @@
 #include <QStringList>
 
 #include <map>
+#include <optional>
+
+#include "variants/variant_table.h"
 
 
 namespace attnlab::ui {
@@ -292,26 +295,12 @@ const std::map<std::string, const char*>& explanations() {
 namespace {
 
 // "variant.kv_cache.t3.attn" → "variant.kv_cache.t.attn", "….tile2.m" → "….tile.m": a walk-through's
-// rounds share their explanation.
+// rounds share their explanation (the round read by the variants' step table).
 std::string withoutRoundNumbers(const std::string& kind) {
-  std::string out;
-  size_t start = 0;
-  while (start <= kind.size()) {
-    size_t end = kind.find('.', start);
-    if (end == std::string::npos) end = kind.size();
-    std::string part = kind.substr(start, end - start);
-    for (const char* round : {"tile", "t"}) {
-      const size_t n = std::char_traits<char>::length(round);
-      if (part.size() > n && part.compare(0, n, round) == 0 &&
-          part.find_first_not_of("0123456789", n) == std::string::npos) {
-        part.resize(n);
-        break;
-      }
-    }
-    out += (start ? "." : "") + part;
-    start = end + 1;
-  }
-  return out;
+  const std::optional<StepMatch> m = variant_step_of("." + kind);
+  if (!m || m->step->round == StepRound::Once) return kind;
+  return "variant." + std::string(variant_name(m->kind)) + "." + std::string(round_word(m->step->round)) + "." +
+         std::string(m->step->name);
 }
 
 }  // namespace
