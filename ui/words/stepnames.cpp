@@ -363,6 +363,18 @@ StepPlace StepNames::place(const std::string& id) {
   return out;
 }
 
+// Where a step sits, in words: "Layer 2", "Self-attention"; with the stack named ("Encoder layer 2")
+// when there are two stacks, or when asked.
+QStringList StepNames::placeWords(const StepPlace& where, bool withStack) {
+  QStringList parts;
+  if (where.layer < 0 && where.block.isEmpty()) parts << where.stack << tr("input");
+  else if (where.layer < 0) parts << where.stack;  // the output head, after the last layer
+  else if (withStack) parts << tr("%1 layer %2").arg(where.stack).arg(where.layer + 1);
+  else parts << tr("Layer %1").arg(where.layer + 1);
+  if (!where.block.isEmpty()) parts << where.block;
+  return parts;
+}
+
 QString StepNames::location(const Trace& trace, int index) {
   const auto& steps = trace.steps();
   if (index < 0 || index >= static_cast<int>(steps.size())) return {};
@@ -376,13 +388,7 @@ QString StepNames::location(const Trace& trace, int index) {
     ++total;
     if (static_cast<int>(i) <= index) ++pos;
   }
-  const StepPlace where = place(steps[static_cast<size_t>(index)].info.id);
-  QStringList parts;
-  if (where.layer < 0 && where.block.isEmpty()) parts << where.stack << tr("input");
-  else if (where.layer < 0) parts << where.stack;  // the output head, after the last layer
-  else if (cross) parts << tr("%1 layer %2").arg(where.stack).arg(where.layer + 1);
-  else parts << tr("Layer %1").arg(where.layer + 1);
-  if (!where.block.isEmpty()) parts << where.block;
+  QStringList parts = placeWords(place(steps[static_cast<size_t>(index)].info.id), cross);
   parts << tr("%1/%2").arg(pos).arg(total) << StepText::title(steps[static_cast<size_t>(index)].info);
   return parts.join(QStringLiteral(" · "));
 }
@@ -427,11 +433,7 @@ QStringList StepNames::listNames(const std::vector<std::pair<std::string, Text>>
       out << t;
       continue;
     }
-    const StepPlace p = place(steps[i].first);
-    QStringList parts{t, p.stack};
-    if (p.layer >= 0) parts << tr("Layer %1").arg(p.layer + 1);
-    if (!p.block.isEmpty()) parts << p.block;
-    out << parts.join(QStringLiteral(" · "));
+    out << (QStringList{t} + placeWords(place(steps[i].first), /*withStack=*/true)).join(QStringLiteral(" · "));
   }
   return out;
 }

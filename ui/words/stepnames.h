@@ -28,8 +28,11 @@ class StepNames {
   static QStringList axisNames(const std::string& id, int dims);
   // One plain sentence: what this step did to the shape/values relative to its inputs.
   static QString whatChanged(const Trace& trace, int index);
+  // Where a step sits, as the location line says it ("Layer 2", "Self-attention"); withStack
+  // names the stack too ("Encoder layer 2").
+  static QStringList placeWords(const StepPlace& where, bool withStack);
   // Names for a list of steps (id, title) as the navigator shows them: the title, and where two
-  // steps share a title, the place too ("Q projection · Encoder · Layer 2 · Self-attention").
+  // steps share a title, the place too ("Q projection · Encoder layer 2 · Self-attention").
   static QStringList listNames(const std::vector<std::pair<std::string, Text>>& steps);
 };
 
