@@ -224,7 +224,7 @@ class TestBackend : public QObject {
     std::vector<int> lengths{static_cast<int>(tk), static_cast<int>(std::max<int64_t>(1, tk / 2))};
     Tensor mask = make_mask(tq == tk ? MaskKind::PaddingCausal : MaskKind::Padding, lengths, tq, tk);
     if (fully_masked_row)
-      for (int64_t j = 0; j < tk; ++j) mask.data()[(1 * tq + 2) * tk + j] = 0.0f;  // sentence 2, query 3
+      for (int64_t j = 0; j < tk; ++j) mask.data()[(1 * tq + 2) * tk + j] = 0.0f;  // sentence 1, query 2
     const float root = static_cast<float>(std::sqrt(static_cast<double>(dh)));
     const Tensor fused = vk_->attention(q, k, v, mask, root);
     const Tensor want = cpu_backend().attention(q, k, v, mask, root);

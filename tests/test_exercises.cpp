@@ -277,8 +277,12 @@ class TestExercises : public QObject {
     QVERIFY(has(fb("no idea"), "could not read"));
     QVERIFY(has(check_answer(ex("contiguous-single-head"), "perhaps", 1, Lang::En).feedback, "yes or no"));
     const Exercise& m = ex("mask-hide-two");
-    QVERIFY(has(check_answer(m, "11111/11111/11111/11111/11111", 1, Lang::En).feedback, "Token 3 (green) can still see token 4 (tea)"));
+    // Tokens by position from 0, as the mask editor labels its rows ("2 green").
+    QVERIFY(has(check_answer(m, "11111/11111/11111/11111/11111", 1, Lang::En).feedback, "Token 2 (green) can still see token 3 (tea)"));
+    QVERIFY(has(check_answer(m, "11111/11111/11111/11111/11111", 1, Lang::Zh).feedback, "词元 2 (green) 仍然能看到词元 3 (tea)"));
+    QVERIFY(has(check_answer(m, "11111/11111/00000/11111/11111", 1, Lang::En).feedback, "Row 2 (green) hides every key"));
     QVERIFY(has(check_answer(m, "11111/11111/00000/11111/11111", 1, Lang::En).feedback, "NaN"));
+    QVERIFY(has(check_answer(m, "11111/11111/00000/11111/11111", 1, Lang::Zh).feedback, "行 2 (green) 把所有键都遮住了"));
     QVERIFY(has(check_answer(m, "111/111/111", 1, Lang::En).feedback, "5 rows of 5"));
     const Exercise& b = ex("bug-flat-softmax");
     QVERIFY(has(check_answer(b, "encoder.layers.0.self_attn.scores looks odd", 1, Lang::En).feedback, "Right place"));
@@ -457,6 +461,10 @@ class TestExercises : public QObject {
     json j = base_exercise();
     const std::string text = "// a note\n" + j.dump();
     QCOMPARE(parse_exercise(text, "c.json").id, std::string("base"));
+    // A mask without labels or setup numbers its tokens by position from 0, as the window does.
+    const Exercise m = parse_exercise(base_mask().dump(), "m.json");
+    QCOMPARE(m.mask.labels, (std::vector<std::string>{"0", "1", "2"}));
+    QVERIFY(has(check_answer(m, "111/111/111", 1, Lang::En).feedback, "Token 0 (0) can still see token 1 (1)"));
   }
 
   void duplicateIdNamesBothFiles() {

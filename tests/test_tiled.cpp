@@ -133,7 +133,7 @@ class TestTiled : public QObject {
   void rowWithEveryKeyMaskedIsNaN() {
     const Tensor q = random({1, 2, 5, 4}, "q"), k = random({1, 2, 6, 4}, "k"), v = random({1, 2, 6, 4}, "v");
     Tensor m = make_mask(MaskKind::None, {6}, 5, 6);
-    for (int64_t j = 0; j < 6; ++j) m.data()[2 * 6 + j] = 0.0f;  // query 3 sees nothing
+    for (int64_t j = 0; j < 6; ++j) m.data()[2 * 6 + j] = 0.0f;  // query 2 sees nothing
     const Tensor t = attention_tiled(q, k, v, m, 2.0f, {2, 4});
     QVERIFY(std::isnan(t.at({0, 1, 2, 0})));
     QVERIFY(!std::isnan(t.at({0, 1, 1, 0})));

@@ -115,9 +115,9 @@ class TestTrained : public QObject {
     QVERIFY(err("[\"[PAD]\", \"[UNK]\", \"a\", \"a\"]").find("lists \"a\" twice (entries 2 and 3)") != std::string::npos);
     QVERIFY(err(vocab_json(), "masked").find("'task' = 'masked'") != std::string::npos);
     const auto examples = [&](const std::string& ex) { return refusal({{"vocab", vocab_json()}, {"examples", ex}}); };
-    QVERIFY(examples("[\"the cat\", \"\"]").find("'examples' entry 2 has no token") != std::string::npos);
-    QVERIFY(examples("[\"the cat\", 7]").find("'examples' entry 2 is not a string") != std::string::npos);
-    QVERIFY(examples("[\"the\\ncat\"]").find("'examples' entry 1 spans several lines") != std::string::npos);
+    QVERIFY(examples("[\"the cat\", \"\"]").find("'examples' entry 1 has no token") != std::string::npos);
+    QVERIFY(examples("[\"the cat\", 7]").find("'examples' entry 1 is not a string") != std::string::npos);
+    QVERIFY(examples("[\"the\\ncat\"]").find("'examples' entry 0 spans several lines") != std::string::npos);
     QVERIFY(examples("\"the cat\"").find("'examples' is not a JSON array") != std::string::npos);
     QVERIFY(examples("[\"the cat\", \"a mat\"]").empty());
     QVERIFY(err(vocab_json()).find("m.safetensors") == std::string::npos);  // a good one loads

@@ -129,13 +129,14 @@ std::string check_mask(const Exercise& ex, std::string_view answer, Lang l, bool
                     " zeros and ones, rows separated by '/' (like 1100/1110/…). ",
                 "请把掩码写成 " + ns + " 行、每行 " + ns + " 个 0 或 1，行与行之间用 '/' 分开（如 1100/1110/…）。");
   auto cell = [&](int i, int j) { return rows[i][j] - '0'; };
-  auto who = [&](int i) { return std::to_string(i + 1) + " (" + m.labels[i] + ")"; };
+  // A token by its position, from 0 as the mask editor's labels and every view number them.
+  auto who = [&](int i) { return std::to_string(i) + " (" + m.labels[i] + ")"; };
   for (int i = 0; i < n; ++i) {
     bool any = false;
     for (int j = 0; j < n; ++j) any = any || cell(i, j) == 1;
     if (!any)
       return pick(l, "Row " + who(i) + " hides every key: its softmax would be 0/0, a row of NaN. ",
-                  "第 " + who(i) + " 行把所有键都遮住了：softmax 会变成 0/0，整行都是 NaN。");
+                  "行 " + who(i) + " 把所有键都遮住了：softmax 会变成 0/0，整行都是 NaN。");
   }
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {

@@ -389,7 +389,7 @@ void read_mask(const Reader& r, const json& v, Exercise& ex) {
     for (size_t i = 0; i < l->size(); ++i) m.labels.push_back(r.text((*l)[i], idx(P + ".labels", i), 40));
   }
   if (m.labels.empty())
-    for (int i = 1; i <= n; ++i) m.labels.push_back(std::to_string(i));
+    for (int i = 0; i < n; ++i) m.labels.push_back(std::to_string(i));  // positions, from 0
   if (const json* o = r.get(v, "others")) {
     const std::string s = r.text(*o, P + ".others", 20);
     if (s != "visible" && s != "free") r.fail(P + ".others", Text(Msg::ls_quoted_not_one_of, s, "visible, free"));

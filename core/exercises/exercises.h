@@ -68,7 +68,7 @@ struct MaskRule {
 
 struct FixMask {
   int size = 0;                     // n
-  std::vector<std::string> labels;  // n token labels (setup's first sentence, given, or "1"…"n")
+  std::vector<std::string> labels;  // n token labels (setup's first sentence, given, or "0"…"n−1")
   std::string start;                // the grid shown first, as "1111/…"
   std::vector<MaskRule> rules;
   bool others_free = false;         // cells no rule names may be 0 or 1 (default: must stay 1)

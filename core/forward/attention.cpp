@@ -27,6 +27,14 @@ struct Ctx {
   Backend& be() const { return a.backend ? *a.backend : cpu_backend(); }
 };
 
+// The sequence axes by the letters the shape diagram under a formula gives them (the window's
+// StepNames::axisNames, docs/cli.md): S in the encoder, T in the decoder; cross-attention's keys
+// and values come from the encoder, so they run along S.
+std::string query_axis(const Ctx& c) { return c.a.prefix.starts_with("decoder.") ? "T" : "S"; }
+std::string key_axis(const Ctx& c) {
+  return c.a.prefix.find(".multihead_attn.") != std::string::npos ? "S" : query_axis(c);
+}
+
 // StepInfo::fault: the ids of those of `faults` that are on, joined by ','; "" when none is.
 std::string marks(const Ctx& c, std::initializer_list<Fault> faults) {
   std::string out;
@@ -92,9 +100,10 @@ Flow split_heads(const Ctx& c, int i, const Flow& proj) {
     return {v, id};
   }
   Tensor v = proj.t.view({c.b, t_len, c.h, c.dh});
+  const std::string T = i == 0 ? query_axis(c) : key_axis(c);
   auto view_id = record_step(c.rec, c.id(n + "_view"), v, [&] {
     return StepInfo{.title = Text(Msg::st_split_heads_view_1, kQkvUpper[i]),
-                    .formula = maths("(B, T, D) → (B, T, H, Dh)"),
+                    .formula = maths("(B, " + T + ", D) → (B, " + T + ", H, Dh)"),
                     .code = n + "_view = " + n + "_proj.view(" + dims_csv(v.shape()) + ")",
                     .result = n + "_view",
                     .bindings = {step_var(n + "_proj", proj.id)}};
@@ -102,7 +111,7 @@ Flow split_heads(const Ctx& c, int i, const Flow& proj) {
   Tensor tr = v.transpose(1, 2);
   auto tr_id = record_step(c.rec, c.id(n), tr, [&] {
     return StepInfo{.title = Text(Msg::st_split_heads_transpose_1, kQkvUpper[i]),
-                    .formula = maths("(B, T, H, Dh) → (B, H, T, Dh)"),
+                    .formula = maths("(B, " + T + ", H, Dh) → (B, H, " + T + ", Dh)"),
                     .code = n + " = " + n + "_view.transpose(1, 2)",
                     .result = n,
                     .bindings = {step_var(n + "_view", view_id)}};
@@ -209,12 +218,14 @@ Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
 Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k, Flow* masked_out = nullptr) {
   Tensor kt = k.t.transpose(-2, -1);
   auto kt_id = record_step(c.rec, c.id("k_t"), kt, [&] {
-    return StepInfo{.title = Text(Msg::st_transpose_k), .formula = maths("Kᵀ: (B, H, Tk, Dh) → (B, H, Dh, Tk)"),
+    const std::string Tk = key_axis(c);
+    return StepInfo{.title = Text(Msg::st_transpose_k), .formula = maths("Kᵀ: (B, H, " + Tk + ", Dh) → (B, H, Dh, " + Tk + ")"),
                     .code = "k_t = k.transpose(-2, -1)", .result = "k_t", .bindings = {step_var("k", k.id)}};
   });
   Tensor qk = c.be().matmul(q.t, kt);
   auto qk_id = record_step(c.rec, c.id("qk"), qk, [&] {
-    return StepInfo{.title = Text(Msg::st_dot_products_qk), .formula = maths("QKᵀ (B, H, Tq, Tk)"), .code = "qk = q @ k_t",
+    return StepInfo{.title = Text(Msg::st_dot_products_qk),
+                    .formula = maths("QKᵀ (B, H, " + query_axis(c) + ", " + key_axis(c) + ")"), .code = "qk = q @ k_t",
                     .result = "qk", .bindings = {step_var("q", q.id), step_var("k_t", kt_id)}};
   });
   const Flow scores = scale_scores(c, {qk, qk_id});
@@ -240,7 +251,7 @@ Flow attention_weights(const Ctx& c, const Flow& q, const Flow& k, Flow* masked_
 Flow head_outputs(const Ctx& c, const Flow& weights, const Flow& v) {
   Tensor ho = c.be().matmul(weights.t, v.t);
   auto ho_id = record_step(c.rec, c.id("head_out"), ho, [&] {
-    return StepInfo{.title = Text(Msg::st_weighted_sum_values), .formula = maths("A·V (B, H, Tq, Dh)"),
+    return StepInfo{.title = Text(Msg::st_weighted_sum_values), .formula = maths("A·V (B, H, " + query_axis(c) + ", Dh)"),
                     .code = "head_out = weights @ v", .result = "head_out",
                     .bindings = {step_var("weights", weights.id), step_var("v", v.id)}};
   });
@@ -300,7 +311,9 @@ Flow merge_heads(const Ctx& c, const Flow& head_out) {
   }
   Tensor mt = ho.transpose(1, 2);
   auto mt_id = record_step(c.rec, c.id("merge_transpose"), mt, [&] {
-    return StepInfo{.title = Text(Msg::st_merge_heads_transpose), .formula = maths("(B, H, Tq, Dh) → (B, Tq, H, Dh)"),
+    const std::string Tq = query_axis(c);
+    return StepInfo{.title = Text(Msg::st_merge_heads_transpose),
+                    .formula = maths("(B, H, " + Tq + ", Dh) → (B, " + Tq + ", H, Dh)"),
                     .code = "merged = head_out.transpose(1, 2)", .result = "merged",
                     .bindings = {step_var("head_out", ho_id)}};
   });
@@ -312,7 +325,8 @@ Flow merge_heads(const Ctx& c, const Flow& head_out) {
   });
   Tensor ctx = mc.view({c.b, c.tq, c.d});
   auto ctx_id = record_step(c.rec, c.id("context"), ctx, [&] {
-    return StepInfo{.title = Text(Msg::st_merge_heads_view), .formula = maths("(B, Tq, H, Dh) → (B, Tq, D)"),
+    const std::string Tq = query_axis(c);
+    return StepInfo{.title = Text(Msg::st_merge_heads_view), .formula = maths("(B, " + Tq + ", H, Dh) → (B, " + Tq + ", D)"),
                     .code = "context = merged_c.view(" + dims_csv(ctx.shape()) + ")", .result = "context",
                     .bindings = {step_var("merged_c", mc_id)}};
   });

@@ -42,12 +42,14 @@ Flow residual(const LayerCtx& c, int k, const Flow& x, const Flow& sub) {
   return {t, id};
 }
 
-// linear1 → activation → linear2: (B, T, D) → (B, T, F) → (B, T, D).
+// linear1 → activation → linear2: (B, T, D) → (B, T, F) → (B, T, D), with T written as the shape
+// diagram names the stack's sequence axis: S in the encoder, T in the decoder.
 Flow feed_forward(const LayerCtx& c, const Flow& x) {
   const std::string p = c.prefix + "ffn.";
+  const std::string T = c.prefix.starts_with("decoder.") ? "T" : "S";
   Tensor h1 = c.be.linear(x.t, c.w.get(c.prefix + "linear1.weight"), c.w.get(c.prefix + "linear1.bias"));
   auto h1_id = record_step(c.rec, p + "linear1", h1, [&] {
-    return StepInfo{.title = Text(Msg::st_ffn_expand_d_ff), .formula = maths("x·W₁ᵀ + b₁ (B, T, F)"),
+    return StepInfo{.title = Text(Msg::st_ffn_expand_d_ff), .formula = maths("x·W₁ᵀ + b₁ (B, " + T + ", F)"),
                     .code = "linear1 = F.linear(x, linear1_weight, linear1_bias)", .result = "linear1",
                     .bindings = {step_var("x", x.id), weight_var("linear1_weight", c.prefix + "linear1.weight"),
                                  weight_var("linear1_bias", c.prefix + "linear1.bias")}};
@@ -62,7 +64,7 @@ Flow feed_forward(const LayerCtx& c, const Flow& x) {
   });
   Tensor out = c.be.linear(act, c.w.get(c.prefix + "linear2.weight"), c.w.get(c.prefix + "linear2.bias"));
   auto out_id = record_step(c.rec, p + "out", out, [&] {
-    return StepInfo{.title = Text(Msg::st_ffn_back_d_model), .formula = maths("hidden·W₂ᵀ + b₂ (B, T, D)"),
+    return StepInfo{.title = Text(Msg::st_ffn_back_d_model), .formula = maths("hidden·W₂ᵀ + b₂ (B, " + T + ", D)"),
                     .code = "ffn_out = F.linear(hidden, linear2_weight, linear2_bias)", .result = "ffn_out",
                     .bindings = {step_var("hidden", act_id), weight_var("linear2_weight", c.prefix + "linear2.weight"),
                                  weight_var("linear2_bias", c.prefix + "linear2.bias")}};

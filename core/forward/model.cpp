@@ -125,7 +125,9 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
     std::copy_n(table.t.data() + row * d, d, emb.data() + i * d);
   }
   auto emb_id = record_step(rec, stack + ".embedding", emb, [&] {
-    return StepInfo{.title = Text(Msg::st_token_embeddings), .formula = maths("E[ids] (B, S, D)"),
+    // (B, S, D) in the encoder, (B, T, D) in the decoder: the letters of the shape diagram
+    return StepInfo{.title = Text(Msg::st_token_embeddings),
+                    .formula = maths(stack == "decoder" ? "E[ids] (B, T, D)" : "E[ids] (B, S, D)"),
                     .code = "emb = table[ids.long()]",
                     .result = "emb", .bindings = {step_var("table", table.id), step_var("ids", ids.id)}};
   });

@@ -57,7 +57,7 @@ std::vector<std::string> parse_examples(const std::string& text, const std::stri
   if (static_cast<int64_t>(j.size()) > Limits::kMaxBatch)
     throw bad(Text(Msg::ls_holds_sentences_more_than_batch, j.size(), Limits::kMaxBatch));
   for (size_t i = 0; i < j.size(); ++i) {
-    const size_t entry = i + 1;
+    const size_t entry = i;  // from 0, as the vocabulary's entries and the sentences everywhere
     if (!j[i].is_string()) throw bad(Text(Msg::ls_entry_not_string, entry));
     const std::string s = j[i].get<std::string>();
     if (s.find_first_of("\r\n") != std::string::npos) throw bad(Text(Msg::ls_entry_spans_lines, entry));

@@ -142,10 +142,10 @@ TokenBatch make_token_batch(const std::vector<std::string>& sentences, std::stri
     try {
       toks = tokenize(sentences[i]);
     } catch (const ConfigError& e) {
-      throw ConfigError(option + Text(Msg::en_sentence_prefix, i + 1) + e.text());
+      throw ConfigError(option + Text(Msg::en_sentence_prefix, i) + e.text());  // sentences count from 0
     }
     if (toks.empty())
-      throw ConfigError(option + Text(Msg::sentence_empty_blank_type_least_word_2, i + 1));
+      throw ConfigError(option + Text(Msg::sentence_empty_blank_type_least_word_2, i));
     longest = std::max(longest, toks.size());
     b.lengths.push_back(static_cast<int>(toks.size()));
     b.tokens.push_back(std::move(toks));

@@ -1039,19 +1039,19 @@
     </message>
     <message>
         <source>entry %1 is not a string</source>
-        <translation>第 %1 项不是字符串</translation>
+        <translation>条目 %1 不是字符串</translation>
     </message>
     <message>
         <source>entry %1 spans several lines</source>
-        <translation>第 %1 项跨越多行</translation>
+        <translation>条目 %1 跨越多行</translation>
     </message>
     <message>
         <source>entry %1: </source>
-        <translation>第 %1 项：</translation>
+        <translation>条目 %1：</translation>
     </message>
     <message>
         <source>entry %1 has no token</source>
-        <translation>第 %1 项没有词元</translation>
+        <translation>条目 %1 没有词元</translation>
     </message>
     <message>
         <source>metadata &apos;mask&apos;: </source>
@@ -1204,8 +1204,8 @@
         <translation>阅读说明</translation>
     </message>
     <message>
-        <source>One page per step: where it sits, what it computes (formula and the PyTorch line that recomputes it), what changed, and the shapes and strides of its tensor and inputs. After each softmax come every head&apos;s weights for sentence 1: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
-        <translation>每个步骤占一页：它所处的位置、计算内容（公式以及重新计算它的 PyTorch 代码）、发生了哪些变化，以及其张量和输入的形状与步长。每个 softmax 之后列出句子 1 在每个头上的权重：行是查询，列是键；被掩码的键显示为灰色斜线，NaN 显示为品红色。</translation>
+        <source>One page per step: where it sits, what it computes (formula and the PyTorch line that recomputes it), what changed, and the shapes and strides of its tensor and inputs. After each softmax come every head&apos;s weights for sentence 0: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
+        <translation>每个步骤占一页：它所处的位置、计算内容（公式以及重新计算它的 PyTorch 代码）、发生了哪些变化，以及其张量和输入的形状与步长。每个 softmax 之后列出句子 0 在每个头上的权重：行是查询，列是键；被掩码的键显示为灰色斜线，NaN 显示为品红色。</translation>
     </message>
     <message>
         <source>Step %1 of %2 · %3</source>
@@ -1240,8 +1240,8 @@
         <translation>%1 = %2 — %3</translation>
     </message>
     <message>
-        <source>%1 — every head, sentence 1</source>
-        <translation>%1 —— 所有头，句子 1</translation>
+        <source>%1 — every head, sentence 0</source>
+        <translation>%1 —— 所有头，句子 0</translation>
     </message>
     <message>
         <source>Head %1</source>
@@ -1328,7 +1328,7 @@
     </message>
     <message>
         <source>%1 · layer %2</source>
-        <translation>%1 · 第 %2 层</translation>
+        <translation>%1 · 层 %2</translation>
     </message>
     <message>
         <source>There is nothing on screen to export.</source>
@@ -1511,11 +1511,11 @@
     </message>
     <message>
         <source>%1 layer %2</source>
-        <translation>%1第 %2 层</translation>
+        <translation>%1层 %2</translation>
     </message>
     <message>
         <source>Layer %1</source>
-        <translation>第 %1 层</translation>
+        <translation>层 %1</translation>
     </message>
     <message>
         <source>%1/%2</source>
@@ -3353,7 +3353,7 @@
     </message>
     <message>
         <source>%1 · sentence %2 · %3</source>
-        <translation>%1 · 第 %2 个句子 · %3</translation>
+        <translation>%1 · 句子 %2 · %3</translation>
     </message>
     <message>
         <source>Head %1</source>
@@ -3365,7 +3365,7 @@
     </message>
     <message>
         <source>query ‘%1’ (row %2) → key ‘%3’ (col %4)</source>
-        <translation>查询 ‘%1’（第 %2 行）→ 键 ‘%3’（第 %4 列）</translation>
+        <translation>查询 ‘%1’（行 %2）→ 键 ‘%3’（列 %4）</translation>
     </message>
     <message>
         <source>raw score qk = %1</source>
@@ -3434,6 +3434,14 @@
     <message>
         <source>1 computed, 0 skipped</source>
         <translation>1 计算，0 跳过</translation>
+    </message>
+    <message>
+        <source>skipped by the pattern</source>
+        <translation>被模式跳过</translation>
+    </message>
+    <message>
+        <source>The mask set %1 of the %2 scores of each head to −∞ (hatched); before this step they held numbers like the others.</source>
+        <translation>掩码把每个头的 %2 个分数中的 %1 个设为 −∞（斜线标出）；在这一步之前，它们和其他分数一样是普通数值。</translation>
     </message>
 </context>
 <context>
@@ -3666,7 +3674,7 @@
     </message>
     <message>
         <source>Show or hide the lines of head %1</source>
-        <translation>显示或隐藏第 %1 个头的连线</translation>
+        <translation>显示或隐藏头 %1 的连线</translation>
     </message>
     <message>
         <source>All</source>
@@ -3704,11 +3712,11 @@
     </message>
     <message>
         <source>Query “%1” (row %2): the numbers beside the keys are its weights, one per visible head; each head&apos;s row sums to 1.</source>
-        <translation>查询“%1”（第 %2 行）：键旁边的数字是它的权重，每个可见头一个；每个头的这一行之和为 1。</translation>
+        <translation>查询“%1”（行 %2）：键旁边的数字是它的权重，每个可见头一个；每个头的这一行之和为 1。</translation>
     </message>
     <message>
         <source>Key “%1” (column %2): the numbers beside the queries are the weights they give it, one per visible head.</source>
-        <translation>键“%1”（第 %2 列）：查询旁边的数字是各查询分配给它的权重，每个可见头一个。</translation>
+        <translation>键“%1”（列 %2）：查询旁边的数字是各查询分配给它的权重，每个可见头一个。</translation>
     </message>
 </context>
 <context>
@@ -3771,7 +3779,7 @@
     </message>
     <message>
         <source>Copied head %1 of sentence %2 to the clipboard.</source>
-        <translation>已将句子 %2 的第 %1 个头复制到剪贴板。</translation>
+        <translation>已将句子 %2 的头 %1 复制到剪贴板。</translation>
     </message>
     <message>
         <source>Export heatmap</source>
@@ -4260,7 +4268,7 @@ Esc：从放大的头返回</translation>
     <name>attnlab::ui::ModelView</name>
     <message>
         <source>%1 layer %2</source>
-        <translation>%1第 %2 层</translation>
+        <translation>%1层 %2</translation>
     </message>
     <message>
         <source>%1 · %2</source>
@@ -4268,7 +4276,7 @@ Esc：从放大的头返回</translation>
     </message>
     <message>
         <source>Sentence %1 · rows: attention blocks · columns: heads · click one to open it</source>
-        <translation>第 %1 个句子 · 行：注意力模块 · 列：头 · 点击任意一个即可打开</translation>
+        <translation>句子 %1 · 行：注意力模块 · 列：头 · 点击任意一个即可打开</translation>
     </message>
     <message>
         <source>No model yet.</source>
@@ -4426,7 +4434,7 @@ Esc：从放大的头返回</translation>
     </message>
     <message>
         <source>At position %1 of the answer the model expects:</source>
-        <translation>在答案的第 %1 个位置，模型预计：</translation>
+        <translation>在答案的位置 %1，模型预计：</translation>
     </message>
     <message>
         <source> (NaN)</source>
@@ -4737,6 +4745,14 @@ The window keeps what it had; you can go on working.</source>
         <source>Source sentence:</source>
         <translation>源句子：</translation>
     </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show the explanation, formula, code and change in full, the step id and the shape diagram</source>
+        <translation>完整显示说明、公式、代码和变化，以及步骤编号和形状图</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::TensorView</name>
@@ -4908,7 +4924,7 @@ The window keeps what it had; you can go on working.</source>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; beside the self-attention of layer %2</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;，在第 %2 层的自注意力旁</translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，在层 %2 的自注意力旁</translation>
     </message>
     <message>
         <source>Difference from full causal attention over %1 tokens: max |Δ| = %2, relative error %3.</source>

@@ -53,8 +53,9 @@ COLUMNS = {"previous": "key i − 1", "self": "key i (the query's own position)"
 
 
 def who(l, h, first):
+    """A head by layer and head index, both from 0 as the window labels them ("Layer 0", "Head 0")."""
     en = f"Look at layer {l}, head {h}: it" if first else f"Layer {l}, head {h}"
-    zh = f"最值得看的是第 {l} 层的头 {h}：它" if first else f"第 {l} 层的头 {h}"
+    zh = f"最值得看的是层 {l} 的头 {h}：它" if first else f"层 {l} 的头 {h}"
     return en, zh
 
 
@@ -68,7 +69,7 @@ def pick_heads(scores, baseline, patterns, must_first=None, most=3):
         flat = scores[:, :, k]
         l, h = divmod(int(flat.argmax()), flat.shape[1])
         v, b = float(flat[l, h]), float(baseline[k])
-        best.append({"pattern": p, "layer": l + 1, "head": h, "score": round(v, 4), "uniform": round(b, 4),
+        best.append({"pattern": p, "layer": l, "head": h, "score": round(v, 4), "uniform": round(b, 4),
                      "excess": v - b, "strong": v >= 0.2 and v >= 1.5 * b})
     chosen, seen = [], set()
     order = sorted(best, key=lambda r: (r["pattern"] != must_first, -r["excess"]))
@@ -94,9 +95,9 @@ def head_sentences(chosen, en_t, zh_t, **kw):
 
 
 def uniform_layers(scores, patterns, limit):
-    """Layers whose heads all stay within `limit` of an even spread: → [(layer, lo, hi)]."""
+    """Layers whose heads all stay within `limit` of an even spread: → [(layer from 0, lo, hi)]."""
     k = patterns.index("off_uniform")
-    return [(l + 1, float(scores[l, :, k].min()), float(scores[l, :, k].max()))
+    return [(l, float(scores[l, :, k].min()), float(scores[l, :, k].max()))
             for l in range(scores.shape[0]) if scores[l, :, k].max() < limit]
 
 
@@ -107,7 +108,7 @@ def sort_notes(cfg, metrics, scores, baseline):
         en.append(f"Layer {l}'s heads stay close to an even spread (they move only {lo:.2f}–{hi:.2f} of their weight "
                   "away from uniform): averaging over all digits hands every position the same summary, how often "
                   "each digit occurs, and the answer is worked out from these counts.")
-        zh.append(f"第 {l} 层的各个头都接近平均分配（与均匀分布只差 {lo:.2f}–{hi:.2f} 的权重）：对全部数字取平均，"
+        zh.append(f"层 {l} 的各个头都接近平均分配（与均匀分布只差 {lo:.2f}–{hi:.2f} 的权重）：对全部数字取平均，"
                   "相当于告诉每个位置每个数字各出现了几次，答案就从这些计数中算出。")
     seq, tok = metrics["sequence_accuracy"], metrics["token_accuracy"]
     en = [f"Type 1 to 10 digits separated by spaces; at position i the model outputs the i-th smallest digit, so "
@@ -126,31 +127,31 @@ def lm_notes(cfg, metrics, scores, baseline, favourites):
     en, zh = head_sentences(chosen, LM_EN, {k: v.replace("{unit}", unit_zh) for k, v in LM_ZH.items()}, unit=unit)
     # the head that singles out particular tokens most (its top three against an even spread)
     seen = {(r["layer"], r["head"]) for r in chosen}
-    cands = [(sum(v for _, v in favourites[l][h][:3]) / 3, l + 1, h) for l in range(len(favourites))
-             for h in range(len(favourites[0])) if (l + 1, h) not in seen and len(favourites[l][h]) >= 3]
+    cands = [(sum(v for _, v in favourites[l][h][:3]) / 3, l, h) for l in range(len(favourites))
+             for h in range(len(favourites[0])) if (l, h) not in seen and len(favourites[l][h]) >= 3]
     if cands:
         mean, l, h = max(cands)
-        fav = favourites[l - 1][h][:3]
+        fav = favourites[l][h][:3]
         q = "、".join(f"“{t}”" for t, _ in fav)
         en.append(f"Layer {l}, head {h} picks out particular {unit}s wherever they stand: it gives "
                   + ", ".join(f"'{t}'" for t, _ in fav[:2]) + f" and '{fav[2][0]}' {fav[2][1]:.1f}–{fav[0][1]:.1f} "
                   "times the weight an even spread would.")
-        zh.append(f"第 {l} 层的头 {h} 挑选特定的{unit_zh}，不管它们在哪里：{q}得到的权重是平均分配时的 "
+        zh.append(f"层 {l} 的头 {h} 挑选特定的{unit_zh}，不管它们在哪里：{q}得到的权重是平均分配时的 "
                   f"{fav[2][1]:.1f}–{fav[0][1]:.1f} 倍。")
         chosen = chosen + [{"pattern": "favourite_keys", "layer": l, "head": h, "keys": fav}]
     k = L.LM_PATTERNS.index("distance")
     dist = [float(scores[l, :, k].mean()) for l in range(scores.shape[0])]
     if len(dist) > 1 and dist[-1] > 1.2 * dist[0]:
-        en.append(f"Layer {len(dist)} looks further back than layer 1 (on average {dist[-1]:.1f} against "
-                  f"{dist[0]:.1f} {unit}s; uniform: {baseline[k]:.1f}): it works on what layer 1 has already "
+        en.append(f"Layer {len(dist) - 1} looks further back than layer 0 (on average {dist[-1]:.1f} against "
+                  f"{dist[0]:.1f} {unit}s; uniform: {baseline[k]:.1f}): it works on what layer 0 has already "
                   "gathered next to each position.")
-        zh.append(f"第 {len(dist)} 层比第 1 层看得更远（平均往回 {dist[-1]:.1f} 个{unit_zh}，第 1 层为 {dist[0]:.1f}，"
-                  f"均匀分配为 {baseline[k]:.1f}）：它处理的是第 1 层已经汇集到各个位置上的信息。")
+        zh.append(f"层 {len(dist) - 1} 比层 0 看得更远（平均往回 {dist[-1]:.1f} 个{unit_zh}，层 0 为 {dist[0]:.1f}，"
+                  f"均匀分配为 {baseline[k]:.1f}）：它处理的是层 0 已经汇集到各个位置上的信息。")
     for l, lo, hi in uniform_layers(scores, L.LM_PATTERNS, 0.15)[:1]:
         en.append(f"Layer {l}'s heads spread their weight almost evenly over the context (only {lo:.2f}–{hi:.2f} of "
                   f"it away from uniform): an average of the {unit}s so far, saying what the sentence is about "
                   "rather than where things are.")
-        zh.append(f"第 {l} 层的各个头几乎平均地看待前文（与均匀分布只差 {lo:.2f}–{hi:.2f} 的权重）：相当于对目前为止的"
+        zh.append(f"层 {l} 的各个头几乎平均地看待前文（与均匀分布只差 {lo:.2f}–{hi:.2f} 的权重）：相当于对目前为止的"
                   f"{unit_zh}取平均，表示句子在讲什么，而不是什么在哪里。")
     en, zh = en[:4], zh[:4]  # at most six sentences with the two below
     english = cfg["name"].startswith("english")
@@ -255,8 +256,8 @@ def write_card(cfg, metrics, scores, baseline, patterns, note, note_zh, chosen, 
             "every real position after the first (same_token: only queries whose token occurred earlier)")
     out += ["## Attention heads", "",
             f"Mean attention weight per head ({what}), computed with the reference model; `uniform` is what a "
-            "head spreading its weight evenly over the keys it may see would score. Layers are numbered from 1 "
-            "and heads from 0, as the window labels them (\"Layer 1\", \"Head 0\").", "",
+            "head spreading its weight evenly over the keys it may see would score. Layers and heads are numbered "
+            "from 0, as the window labels them (\"Layer 0\", \"Head 0\").", "",
             L.score_table(scores, patterns),
             "| uniform | – | " + " | ".join(f"{v:.3f}" for v in baseline) + " |", ""]
     out += ["Columns: " + "; ".join(f"`{p}`: {COLUMNS[p]}" for p in patterns) + ".", ""]
@@ -264,7 +265,7 @@ def write_card(cfg, metrics, scores, baseline, patterns, note, note_zh, chosen, 
         out += ["Favourite keys: per head, the key tokens (seen as a key at least 20 times) that get the most "
                 "weight relative to an even spread (ratio = mean of w[i, j] · (i + 1) over the queries that "
                 "see the key; 1 = uniform):", "", "| layer | head | favourite keys (× uniform) |", "|---|---|---|"]
-        out += [f"| {l + 1} | {h} | " + ", ".join(f"`{t}` {v:.1f}" for t, v in favourites[l][h]) + " |"
+        out += [f"| {l} | {h} | " + ", ".join(f"`{t}` {v:.1f}" for t, v in favourites[l][h]) + " |"
                 for l in range(len(favourites)) for h in range(len(favourites[l]))]
         out += [""]
     out += ["Highlights (the heads the notes describe):", ""]

@@ -364,18 +364,18 @@ def sort_head_scores(attn_layers, digits_batch):
 
 
 def score_table(scores, patterns):
-    """Markdown table: one row per layer/head (layers from 1, heads from 0, as the window labels
-    them: "Layer 1", "Head 0"), one column per pattern."""
+    """Markdown table: one row per layer/head (both from 0, as the window labels them: "Layer 0",
+    "Head 0"), one column per pattern."""
     lines = ["| layer | head | " + " | ".join(patterns) + " |",
              "|---|---|" + "---|" * len(patterns)]
     for l in range(scores.shape[0]):
         for h in range(scores.shape[1]):
-            lines.append(f"| {l + 1} | {h} | " + " | ".join(f"{v:.3f}" for v in scores[l, h]) + " |")
+            lines.append(f"| {l} | {h} | " + " | ".join(f"{v:.3f}" for v in scores[l, h]) + " |")
     return "\n".join(lines)
 
 
 def scores_json(scores, patterns):
-    return [{"layer": l + 1, "head": h, **{p: round(float(scores[l, h, k]), 4) for k, p in enumerate(patterns)}}
+    return [{"layer": l, "head": h, **{p: round(float(scores[l, h, k]), 4) for k, p in enumerate(patterns)}}
             for l in range(scores.shape[0]) for h in range(scores.shape[1])]
 
 

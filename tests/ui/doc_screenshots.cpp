@@ -52,7 +52,7 @@ bool shootLanguage(const QString& dir, const QString& lang) {
   QTest::qWait(50);
   ok = ok && shoot(gallery, name("gallery"));
   gallery->close();
-  // an attention variant: the sliding window beside layer 1, its dock given most of the right side
+  // an attention variant: the sliding window beside layer 0, its dock given most of the right side
   QComboBox* variant = w->inputs()->variantBox();
   variant->setCurrentIndex(variant->findData(QStringLiteral("window")));
   test::settle(*w);

@@ -123,13 +123,15 @@ class TestExport : public QObject {
     QTest::newRow("2x") << 2.0;
   }
 
-  // The picture of sentence 2, head 1: its size, not blank, and the exact map colour at cell centres.
+  // The picture of sentence 1, head 1 (from 0, as the file names): its size, not blank, and the
+  // exact map colour at cell centres.
   void pngAtTwoScales() {
     QFETCH(double, scale);
     QTemporaryDir dir;
     const HeatmapPicture pic = headPicture(result_->batch, result_->trace, steps_[0], 1, 1);
     QCOMPARE(pic.rows, 6);
     QCOMPARE(pic.cols, 6);
+    QVERIFY2(pic.title.endsWith(QStringLiteral(" · sentence 1 · head 1")), qPrintable(pic.title));
     const QString path = dir.filePath(QStringLiteral("h.png"));
     QCOMPARE(savePng(path, pic, scale), QString());
     QImage img(path);

@@ -387,7 +387,8 @@ void TestHeatmap::exportedPictureIsTitledByTheStepName() {
   const int index = r->indexOf(kBlock + ".weights");
   const HeatmapPicture pic = headPicture(r->batch, r->trace, index, 1, 2);
   const QString name = StepText::title(r->trace.steps()[static_cast<size_t>(index)].info);
-  QCOMPARE(pic.title, name + QStringLiteral(" · sentence 2 · head 2"));
+  // sentence and head from 0, as in the file name (….b1.head2.png)
+  QCOMPARE(pic.title, name + QStringLiteral(" · sentence 1 · head 2"));
   QVERIFY(!name.contains(QStringLiteral("layers.")));  // a name, not the block's id
 }
 

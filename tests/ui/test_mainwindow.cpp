@@ -32,6 +32,7 @@
 #include "step/shapediagram.h"
 #include "step/stepnavigator.h"
 #include "step/steppanel.h"
+#include "step/tensorview.h"
 #include "views/chartspanel.h"
 #include "views/colormap.h"
 #include "views/heatmapgrid.h"
@@ -123,8 +124,11 @@ class TestMainWindow : public QObject {
     QCOMPARE(w_->navigator()->current(), 1);
     QTest::keyClick(tree, Qt::Key_Left);
     QCOMPARE(w_->navigator()->current(), 0);
-    QTest::keyClick(tree, Qt::Key_PageDown);  // to the first step of encoder layer 1
+    QTest::keyClick(tree, Qt::Key_PageDown);  // to the first step of encoder layer 0
     const auto r = w_->controller()->current();
+    // The step list's groups: the stack's input, then its layers counted from 0, as in the ids.
+    QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("Encoder"));
+    QCOMPARE(tree->topLevelItem(1)->text(0), QStringLiteral("Encoder · layer 0"));
     QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id,
              std::string("encoder.layers.0.norm1"));
     QTest::keyClick(tree, Qt::Key_End);
@@ -133,8 +137,9 @@ class TestMainWindow : public QObject {
     const int scores = indexOf(*w_, "encoder.layers.0.self_attn.scores");
     w_->navigator()->setCurrent(scores);
     const QString loc = w_->stepPanel()->locationText();
-    QVERIFY2(loc.contains(QStringLiteral("Layer 1")) && loc.contains(QStringLiteral("Self-attention")) &&
-                 loc.contains(QStringLiteral("√d_head")), qPrintable(loc));
+    // Layers count from 0, as the step ids: "encoder.layers.0…" is "Layer 0".
+    QVERIFY2(loc.startsWith(QStringLiteral("Layer 0 · Self-attention · ")) && loc.contains(QStringLiteral("√d_head")),
+             qPrintable(loc));
     QVERIFY(w_->stepPanel()->codeText().contains(QStringLiteral("math.sqrt(8)")));
   }
 
@@ -143,6 +148,15 @@ class TestMainWindow : public QObject {
     const QStringList boxes = w_->stepPanel()->diagram()->boxTexts();
     const QString all = boxes.join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QStringLiteral("H 8")) && all.contains(QStringLiteral("Dh 8")), qPrintable(all));
+    // Its values: the head spin box counts from 0 (8 heads: 0 … 7) and the caption names that head.
+    TensorView* values = w_->stepPanel()->values();
+    QCOMPARE(values->headBox()->minimum(), 0);
+    QCOMPARE(values->headBox()->maximum(), 7);
+    values->headBox()->setValue(0);
+    const QString head0 = QStringLiteral("Sentence %1, head 0, ").arg(w_->stepPanel()->selection().batch);
+    QVERIFY2(values->captionText().startsWith(head0), qPrintable(values->captionText()));
+    values->headBox()->setValue(7);
+    QVERIFY2(values->captionText().contains(QStringLiteral(", head 7, ")), qPrintable(values->captionText()));
     QVERIFY2(w_->stepPanel()->diagram()->moveText().contains(QStringLiteral("transpose")),
              qPrintable(w_->stepPanel()->diagram()->moveText()));
     QVERIFY(!w_->stepPanel()->changeText().isEmpty());
@@ -202,11 +216,23 @@ class TestMainWindow : public QObject {
 
   void copyHeatmapAndSwitchColours() {
     w_->navigator()->setCurrent(indexOf(*w_, "encoder.layers.0.self_attn.weights"));
+    // The second sentence is sentence 1: sentences count from 0 in the chooser and the status bar.
+    auto* chooser = w_->stepPanel()->findChild<QComboBox*>(QStringLiteral("sentence"));
+    QVERIFY(chooser && chooser->count() > 1);
+    chooser->setCurrentIndex(1);
+    QCOMPARE(w_->stepPanel()->selection().batch, 1);
+    QVERIFY2(chooser->itemText(1).startsWith(QStringLiteral("1: ")), qPrintable(chooser->itemText(1)));
     QGuiApplication::clipboard()->clear();
     QTest::keyClick(w_.get(), Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
     const QImage copied = QGuiApplication::clipboard()->image();
     QVERIFY(!copied.isNull());
     QVERIFY(copied.width() > 200 && copied.height() > 200);
+    const int enlarged = w_->stepPanel()->heatmaps()->enlargedHead();
+    const QString said = QStringLiteral("Copied head %1 of sentence 1 to the clipboard.")
+                             .arg(enlarged >= 0 ? enlarged : w_->stepPanel()->selection().head);
+    bool shown = false;
+    for (QLabel* l : w_->statusBar()->findChildren<QLabel*>()) shown = shown || l->text() == said;
+    QVERIFY2(shown, qPrintable(said));
 
     QAction* cividis = nullptr;
     for (QAction* a : w_->findChildren<QAction*>())
@@ -231,12 +257,17 @@ class TestMainWindow : public QObject {
     tabs->setCurrentIndex(StepPanel::ModelTab);
     ModelView* model = w_->stepPanel()->model();
     QCOMPARE(model->thumbnailCount(), 2 * 8);
-    const QRect thumb = model->thumbnailRect(1, 3);  // layer 2, head 3
+    // The rows are labelled by layer from 0, as the ids and the location line.
+    QCOMPARE(ModelView::blockName("encoder.layers.0.self_attn"), QStringLiteral("Encoder layer 0 · Self-attention"));
+    QCOMPARE(ModelView::blockName("encoder.layers.1.self_attn"), QStringLiteral("Encoder layer 1 · Self-attention"));
+    const QRect thumb = model->thumbnailRect(1, 3);  // layer 1, head 3
     QTest::mouseClick(model, Qt::LeftButton, {}, thumb.center());
     const auto r = w_->controller()->current();
     QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id,
              std::string("encoder.layers.1.self_attn.weights"));
     QCOMPARE(w_->stepPanel()->selection().head, 3);
+    const QString loc = w_->stepPanel()->locationText();
+    QVERIFY2(loc.startsWith(QStringLiteral("Layer 1 · Self-attention · ")), qPrintable(loc));
     tabs->setCurrentIndex(StepPanel::NeuronTab);
     QCOMPARE(w_->stepPanel()->neuron()->rows(), static_cast<int>(r->batch.text.seq()));
     tabs->setCurrentIndex(StepPanel::ChartsTab);
@@ -379,7 +410,7 @@ class TestMainWindow : public QObject {
       QVERIFY2(colours.size() > 50, "the window looks blank");
       // Nothing clipped: the step panel fits its width (no sideways scrolling), the shape diagram
       // gets at least the room it asks for, and the input panel is not squeezed below its minimum.
-      QVERIFY(!w_->centralScroll()->horizontalScrollBar()->isVisible());
+      QVERIFY(w_->stepPanel()->width() >= 560);  // the centre never goes below 560 px
       QVERIFY(w_->stepPanel()->diagram()->width() >= w_->stepPanel()->diagram()->minimumSizeHint().width());
       QVERIFY(w_->inputs()->parentWidget()->width() >= w_->inputs()->minimumSizeHint().width());
       QVERIFY(!w_->stepPanel()->locationText().isEmpty());

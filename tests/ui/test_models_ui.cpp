@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
@@ -111,7 +112,12 @@ class TestModelsUi : public QObject {
     QStringList digits = examples.front().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     std::sort(digits.begin(), digits.end());
     QVERIFY2(p->answerLabel()->text().endsWith(digits.join(QLatin1Char(' '))), qPrintable(p->answerLabel()->text()));
-    QVERIFY(!p->noteLabel()->text().isEmpty());
+    // The note names heads as the window does, layers and heads from 0: layer 1 is the second of two.
+    const QString note = p->noteLabel()->text();
+    QVERIFY2(note.contains(QStringLiteral("Look at layer 1, head 2")) && note.contains(QStringLiteral("Layer 0's heads")),
+             qPrintable(note));
+    for (auto it = QRegularExpression(QStringLiteral("[Ll]ayer (\\d+)")).globalMatch(note); it.hasNext();)
+      QVERIFY2(it.next().captured(1).toInt() < r->cfg.layers, qPrintable(note));
   }
 
   void aChosenPositionShowsItsTopFive() {
@@ -120,6 +126,7 @@ class TestModelsUi : public QObject {
     const auto top = top_predictions(windowProbs(*w_), *r->vocab(), r->batch.text.lengths, PredictionsPanel::kTopK);
     for (int b = 0; b < p->sentenceBox()->count(); ++b) {
       p->sentenceBox()->setCurrentIndex(b);
+      QCOMPARE(p->sentenceBox()->itemText(b), QStringLiteral("Sentence %1").arg(b));  // sentences from 0
       QCOMPARE(p->positionBox()->count(), int(top[size_t(b)].size()));  // real tokens only
       for (int i = 0; i < p->positionBox()->count(); ++i) {
         p->positionBox()->setCurrentIndex(i);
@@ -127,7 +134,9 @@ class TestModelsUi : public QObject {
           QCOMPARE(p->rowToken(k), QString::fromStdString(top[size_t(b)][size_t(i)][size_t(k)].token));
           QCOMPARE(p->rowPerMille(k), qRound(top[size_t(b)][size_t(i)][size_t(k)].prob * 1000.0f));
         }
-        QVERIFY(p->questionLabel()->text().contains(QString::number(i + 1)));
+        // positions from 0, in the chooser and the question (the ranks 1. … 5. stay counts)
+        QVERIFY2(p->positionBox()->itemText(i).startsWith(QStringLiteral("%1: ").arg(i)), qPrintable(p->positionBox()->itemText(i)));
+        QCOMPARE(p->questionLabel()->text(), QStringLiteral("At position %1 of the answer the model expects:").arg(i));
       }
     }
   }

@@ -115,8 +115,8 @@ class TestSessions : public QObject {
     QCOMPARE(again->controller()->current()->trace.steps()[static_cast<size_t>(again->navigator()->current())].info.id, step);
   }
 
-  // Saved while a recompute is pending: the view is the last result's (head 8 of 8), the model the
-  // knobs' (4 heads); the file keeps a head that exists and opens.
+  // Saved while a recompute is pending: the view is the last result's (head 7, the last of 8), the
+  // model the knobs' (4 heads); the file keeps a head that exists and opens.
   void savedMidRecomputeStillOpens() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("mid.attnlab"));

@@ -163,13 +163,15 @@ class TestShapes : public QObject {
     }
     QCOMPARE(total, 19);
     QCOMPARE(StepNames::location(enc_->trace, enc_->indexOf("encoder.layers.0.self_attn.scores")),
-             QStringLiteral("Layer 1 · Self-attention · %1/19 · Scale by √d_head").arg(pos));
+             QStringLiteral("Layer 0 · Self-attention · %1/19 · Scale by √d_head").arg(pos));  // layers from 0, as the ids
     QVERIFY(StepNames::location(enc_->trace, enc_->indexOf("encoder.layers.1.ffn.hidden"))
-                .startsWith(QStringLiteral("Layer 2 · Feed-forward · 2/3 · ")));
+                .startsWith(QStringLiteral("Layer 1 · Feed-forward · 2/3 · ")));
     QCOMPARE(StepNames::location(enc_->trace, enc_->indexOf("encoder.token_ids")),
              QStringLiteral("Encoder · input · 2/6 · Token ids"));
     QVERIFY(StepNames::location(cross_->trace, cross_->indexOf("decoder.layers.0.multihead_attn.weights"))
-                .startsWith(QStringLiteral("Decoder layer 1 · Cross-attention · 14/19 · ")));
+                .startsWith(QStringLiteral("Decoder layer 0 · Cross-attention · 14/19 · ")));
+    QCOMPARE(StepNames::placeWords(StepNames::place("decoder.layers.1.multihead_attn.weights"), true),
+             (QStringList{QStringLiteral("Decoder layer 1"), QStringLiteral("Cross-attention")}));
     QVERIFY(StepNames::location(enc_->trace, -1).isEmpty());
   }
 
@@ -245,7 +247,12 @@ class TestShapes : public QObject {
     auto* map = v.findChild<HeatmapView*>();
     QVERIFY(combo && spin && table && map);
     QVERIFY(!v.tableMode());
-    QCOMPARE(spin->maximum(), 4);
+    // Heads from 0, as the heatmaps and the file names (head{h}) number them: 4 heads are 0 … 3.
+    QCOMPARE(spin, v.headBox());
+    QCOMPARE(spin->minimum(), 0);
+    QCOMPARE(spin->maximum(), 3);
+    QCOMPARE(spin->value(), 0);
+    QVERIFY2(v.captionText().startsWith(QStringLiteral("Sentence 1, head 0, 6 × 6 values: ")), qPrintable(v.captionText()));
     for (int head = 0; head < 2; ++head) {
       QCOMPARE(v.sliceRows(), 6);
       QCOMPARE(v.sliceCols(), 6);
@@ -260,7 +267,8 @@ class TestShapes : public QObject {
       QTest::keyClick(combo, Qt::Key_Down);
       QVERIFY(v.tableMode());
       QTest::keyClick(spin, Qt::Key_Up);
-      QCOMPARE(spin->value(), head + 2);
+      QCOMPARE(spin->value(), head + 1);  // the spin box's value is the head's index itself
+      QVERIFY2(v.captionText().startsWith(QStringLiteral("Sentence 1, head %1, ").arg(head + 1)), qPrintable(v.captionText()));
     }
     QVERIFY(v.sliceValue(0, 0) != t.at({1, 0, 0, 0}));
     QCOMPARE(table->verticalHeaderItem(1)->text(), QStringLiteral("bark"));
@@ -306,9 +314,11 @@ class TestShapes : public QObject {
     check(cross_, "decoder.cross_mask", 1, int(cross_->batch.text.seq()), int(cross_->batch.memory.seq()));
     check(cross_, "decoder.layers.0.multihead_attn.k_proj", 0, int(cross_->batch.memory.seq()), 16);
     QVERIFY(v.findChild<QSpinBox*>()->isHidden());
-    // (B, S, H, Dh): the head selector picks axis 2, the slice is tokens × Dh.
+    // (B, S, H, Dh): the head selector picks axis 2, the slice is tokens × Dh; head 2 is index 2.
     v.setStep(enc_, enc_->indexOf("encoder.layers.0.self_attn.k_view"), 0);
-    v.findChild<QSpinBox*>()->setValue(3);
+    QCOMPARE(v.headBox()->maximum(), 3);
+    v.headBox()->setValue(2);
+    QVERIFY2(v.captionText().startsWith(QStringLiteral("Sentence 0, head 2, ")), qPrintable(v.captionText()));
     const Tensor& kv = stepOf(enc_, "encoder.layers.0.self_attn.k_view").tensor;
     QCOMPARE(v.sliceRows(), 6);
     QCOMPARE(v.sliceValue(5, 3), kv.at({0, 5, 2, 3}));

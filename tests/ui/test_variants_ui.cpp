@@ -108,7 +108,11 @@ class TestVariantsUi : public QObject {
       QCOMPARE(s->maximum(), int(VariantLimits::kMaxParam));
     }
     QVERIFY(!c->paramBox("top_k")->isVisibleTo(c) && !c->paramBox("rank")->isVisibleTo(c));
-    QCOMPARE(c->layerBox()->maximum(), 1);  // one layer
+    // Layers from 0, as the step ids and --variant-layer: one layer is layer 0 only.
+    QCOMPARE(c->layerBox()->minimum(), 0);
+    QCOMPARE(c->layerBox()->maximum(), 0);
+    QCOMPARE(c->layerBox()->value(), 0);
+    QCOMPARE(c->config().layer, int64_t(0));
   }
 
   void everyVariantShowsItsComparison_data() {
@@ -147,6 +151,9 @@ class TestVariantsUi : public QObject {
     const Tensor& err = r->trace.find(want->prefix + "error")->tensor;
     for (int i = 0; i < n; ++i) QCOMPARE(p->errorChart()->values()[i], double(err.at({1, i})));
     QCOMPARE(p->errorChart()->tokens().first(), QString::fromStdString(r->batch.text.tokens[1][0]));
+    // the second sentence is sentence 1, in the chooser and the chart's title (sentences from 0)
+    QVERIFY2(p->sentenceBox()->itemText(1).startsWith(QStringLiteral("1: ")), qPrintable(p->sentenceBox()->itemText(1)));
+    QVERIFY2(p->errorChart()->title().endsWith(QStringLiteral("per token (sentence 1)")), qPrintable(p->errorChart()->title()));
     // the heatmaps: full attention's weights, and the variant's matrix (none for the tiled walk)
     const Tensor& full = r->trace.find("encoder.layers.0.self_attn.weights")->tensor;
     QCOMPARE(p->fullView()->rows(), int(full.size(2)));
@@ -226,17 +233,21 @@ class TestVariantsUi : public QObject {
     QCOMPARE(pattern.at({0, 0, 1, 0}), 0.0f);
     QVERIFY(w_->variantPanel()->costCell(1, 3) != before);
     w_->inputs()->layersBox()->setValue(2);
-    QCOMPARE(c->layerBox()->maximum(), 2);
-    c->layerBox()->setValue(2);
+    QCOMPARE(c->layerBox()->maximum(), 1);  // layers 0 and 1
+    c->layerBox()->setValue(1);  // the spin box shows the layer's index itself, and writes it as it is
     test::settle(*w_);
     r = w_->controller()->current();
     QCOMPARE(r->cfg.variant.layer, int64_t(1));
     QVERIFY(r->trace.find("encoder.layers.1.variant.window.error"));
     QVERIFY(!r->trace.find("encoder.layers.0.variant.window.error"));
-    QVERIFY(w_->variantPanel()->titleLabel()->text().contains(QStringLiteral("layer 2")));
+    QVERIFY2(w_->variantPanel()->titleLabel()->text().endsWith(QStringLiteral("beside the self-attention of layer 1")),
+             qPrintable(w_->variantPanel()->titleLabel()->text()));
     w_->inputs()->layersBox()->setValue(1);  // the variant's layer follows down
     test::settle(*w_);
+    QCOMPARE(c->layerBox()->value(), 0);
     QCOMPARE(w_->controller()->current()->cfg.variant.layer, int64_t(0));
+    QVERIFY2(w_->variantPanel()->titleLabel()->text().endsWith(QStringLiteral("beside the self-attention of layer 0")),
+             qPrintable(w_->variantPanel()->titleLabel()->text()));
   }
 
   void linformerWithACausalMaskIsExplainedNotComputed() {

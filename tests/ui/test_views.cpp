@@ -5,6 +5,7 @@
 // ATTNLAB_SCREENSHOT_DIR.
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QSet>
 #include <QSignalSpy>
 #include <QThreadPool>
@@ -51,6 +52,22 @@ ViewSelection selectBlock(const TraceResultPtr& r, const std::string& block, int
   s.head = head;
   s.query = query;
   return s;
+}
+
+// Whether one of a view's labels (its caption among them) reads exactly `text`.
+bool showsLabel(const QWidget& w, const QString& text) {
+  for (const QLabel* l : w.findChildren<QLabel*>())
+    if (l->text() == text) return true;
+  return false;
+}
+
+// A block's name says its layer as the id does, from 0: "encoder.layers.1.self_attn" is
+// "Encoder layer 1 · Self-attention".
+void checkBlockName(const std::string& block) {
+  const size_t at = block.find(".layers.") + 8;
+  const QString layer = QString::fromStdString(block.substr(at, block.find('.', at) - at));
+  const QString name = ModelView::blockName(block);
+  QVERIFY2(name.contains(QStringLiteral(" layer %1 · ").arg(layer)), qPrintable(name));
 }
 
 float at(const ViewSelection& s, const char* name, int h, int i, int j) {
@@ -136,6 +153,12 @@ void TestViews::lineOpacityIsWeight() {
       }
   QCOMPARE(faded > 0, padQuery);  // lines from [PAD] queries are fainter
   if (sel.block.starts_with("encoder")) QVERIFY(zero > 0);  // masked [PAD] keys get no line
+  // The caption: the block by its layer and the sentence, both from 0 as in the ids and file names.
+  checkBlockName(sel.block);
+  const QString caption = QStringLiteral("%1 · sentence %2 · queries (left) attend to keys (right)")
+                              .arg(ModelView::blockName(sel.block))
+                              .arg(sel.batch);
+  QVERIFY2(showsLabel(v, caption), qPrintable(caption));
 }
 
 void TestViews::lineHeadChipsToggle() {
@@ -196,6 +219,7 @@ void TestViews::modelThumbnails() {
   QCOMPARE(v.thumbnailCount(), static_cast<int>(blocks.size()) * sel.result->cfg.heads);
   for (int r = 0; r < v.rows(); ++r) {
     QCOMPARE(v.rowBlock(r), blocks[static_cast<size_t>(r)]);
+    checkBlockName(v.rowBlock(r));  // the row's label: "Encoder layer 0", … from 0
     const Tensor& w = sel.result->trace.find(blocks[static_cast<size_t>(r)] + ".weights")->tensor;
     for (int h = 0; h < v.heads(); ++h)
       for (int i = 0; i < w.size(2); ++i)
@@ -222,6 +246,9 @@ void TestViews::neuronNumbers() {
   const Tensor& q = sel.result->trace.find(sel.blockStep("q"))->tensor;  // (B, H, Tq, Dh)
   const Tensor& k = sel.result->trace.find(sel.blockStep("k"))->tensor;  // (B, H, Tk, Dh)
   const int dh = static_cast<int>(q.size(3)), h = sel.head, i = sel.query;
+  const QString caption =
+      QStringLiteral("%1 · head %2 · sentence %3").arg(ModelView::blockName(sel.block)).arg(h).arg(sel.batch);  // from 0
+  QVERIFY2(showsLabel(v, caption), qPrintable(caption));
   QCOMPARE(v.rows(), static_cast<int>(k.size(2)));
   QCOMPARE(v.dHead(), dh);
   int masked = 0;
@@ -278,6 +305,9 @@ void TestViews::maskComparison() {
   QVERIFY(!m.ready());
   QVERIFY(spy.wait(60000));
   QVERIFY(m.ready());
+  const QString caption = QStringLiteral("%1 · head 2 · sentence 1: the same input under each mask")
+                              .arg(ModelView::blockName(sel.block));  // head and sentence from 0, as selected
+  QVERIFY2(showsLabel(m, caption), qPrintable(caption));
   const int len = 3, t = 6;
   QCOMPARE(m.shownRows(), t);
   QCOMPARE(m.shownCols(), t);

@@ -100,7 +100,7 @@ void MainWindow::exportCurrent(const QString& format) {
   const TraceResultPtr r = controller_->current();
   if (format == QLatin1String("clipboard")) {
     warn(tr("Copying the heatmap"), copyImageToClipboard(pic));
-    status_->setText(tr("Copied head %1 of sentence %2 to the clipboard.").arg(h).arg(b + 1));
+    status_->setText(tr("Copied head %1 of sentence %2 to the clipboard.").arg(h).arg(b));  // from 0, as the file name b{b}.head{h}
     return;
   }
   const QString base = QString::fromStdString(heatmapFileBase(r->trace.steps()[static_cast<size_t>(step)].info.id, b, h));

@@ -100,7 +100,7 @@ QString saveSvg(const QString& path, const HeatmapPicture& pic, QSize size) {
 QString saveCsv(const QString& path, const Batch& batch, const Trace& trace, int stepIndex, int b, int h) {
   const Step& s = trace.steps().at(static_cast<size_t>(stepIndex));
   if (s.tensor.dim() != 4 || b < 0 || b >= s.tensor.size(0) || h < 0 || h >= s.tensor.size(1))
-    return cannotWrite(path, Exporter::tr("step %1 has no head %2 for sentence %3").arg(QString::fromStdString(s.info.id)).arg(h).arg(b + 1));
+    return cannotWrite(path, Exporter::tr("step %1 has no head %2 for sentence %3").arg(QString::fromStdString(s.info.id)).arg(h).arg(b));
   const HeatmapPicture pic = headPicture(batch, trace, stepIndex, b, h);  // its tokens (or numbers)
   const std::string csv = heatmap_csv(s.tensor, b, h, pic.rowLabels, pic.colLabels);
   return writeAtomically(path, [&](QSaveFile& f) { return f.write(csv.data(), static_cast<qint64>(csv.size())) == static_cast<qint64>(csv.size()); });
@@ -300,17 +300,17 @@ void coverPage(Handout& h, const TraceResult& r) {
   h.text(Exporter::tr("Computed on %1 in %2 ms.").arg(where).arg(r.forward_ms, 0, 'f', 1), handoutFont(12), kGrey, 12);
   h.label(c.cross ? Exporter::tr("Decoder sentences (tokens)") : Exporter::tr("Sentences (tokens)"));
   for (size_t b = 0; b < r.batch.text.tokens.size(); ++b)
-    h.text(Exporter::tr("%1. %2").arg(b + 1).arg(joined(r.batch.text.tokens[b])), handoutFont(13));
+    h.text(Exporter::tr("%1. %2").arg(b).arg(joined(r.batch.text.tokens[b])), handoutFont(13));  // sentence b, from 0
   if (r.batch.cross()) {
     h.label(Exporter::tr("Encoder (source) sentences"));
     for (size_t b = 0; b < r.batch.memory.tokens.size(); ++b)
-      h.text(Exporter::tr("%1. %2").arg(b + 1).arg(joined(r.batch.memory.tokens[b])), handoutFont(13));
+      h.text(Exporter::tr("%1. %2").arg(b).arg(joined(r.batch.memory.tokens[b])), handoutFont(13));
   }
   h.y += 8;
   h.label(Exporter::tr("How to read it"));
   h.text(Exporter::tr("One page per step: where it sits, what it computes (formula and the PyTorch line that recomputes it), "
                       "what changed, and the shapes and strides of its tensor and inputs. After each softmax come every head's "
-                      "weights for sentence 1: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta."),
+                      "weights for sentence 0: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta."),
          handoutFont(12));
 }
 
@@ -338,11 +338,11 @@ void stepPage(Handout& h, const TraceResult& r, int i, int n) {
   }
 }
 
-// Every head of sentence 1 on one page, one shared colour key on the right.
+// Every head of sentence 0 (the first) on one page, one shared colour key on the right.
 void headsPage(Handout& h, const TraceResult& r, int idx) {
   const Step& s = r.trace.steps()[static_cast<size_t>(idx)];
   const int heads = static_cast<int>(s.tensor.size(1));
-  h.text(Exporter::tr("%1 — every head, sentence 1").arg(StepText::title(s.info)), handoutFont(18, true), kInk, 2);
+  h.text(Exporter::tr("%1 — every head, sentence 0").arg(StepText::title(s.info)), handoutFont(18, true), kInk, 2);
   h.text(QString::fromStdString(heatmapFileBase(s.info.id, 0, 0)).section(QLatin1Char('.'), 0, -3), handoutFont(11, false, true), kGrey, 8);
   RenderOptions opt;
   opt.vectorCells = true;

@@ -51,7 +51,7 @@ QString writeHeatmapImages(const Batch& batch, const Trace& trace, const QString
 
 // One A4 PDF for printing: a cover page (configuration, sentences and tokens), then per step one
 // page (location and title, formula, PyTorch code, what changed, shapes and strides of the step
-// and its inputs) and, for attention-weights steps, a page with every head of sentence 1.
+// and its inputs) and, for attention-weights steps, a page with every head of sentence 0 (the first).
 QString exportHandoutPdf(TraceResultPtr result, const QString& path, const ExportProgress& progress = {});
 // The command line's bundle (manifest.json, weights.safetensors, trace.npz, heatmaps/) written
 // into folder, with the weights recomputed by init_weights(result->cfg) as the GUI does.

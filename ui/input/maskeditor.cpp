@@ -21,7 +21,7 @@ void MaskEditor::setMask(const QString& rows, const std::vector<std::string>& la
   labels_.clear();
   for (int i = 0; i < n_; ++i)
     labels_ << (i < static_cast<int>(labels.size()) ? QString::fromStdString(labels[static_cast<size_t>(i)])
-                                                    : QString::number(i + 1));
+                                                    : QString::number(i));
   cursor_ = {0, 0};
   updateGeometry();
   update();
@@ -45,11 +45,11 @@ void MaskEditor::toggle(int r, int c) {
   emit changed();
 }
 
-// Row labels: "3 green" (position and token) so that the goal's "token 3" is easy to find.
+// Row labels: "2 green" (position from 0, and token) so that the goal's "token 2" is easy to find.
 qreal MaskEditor::labelWidth() const {
   const QFontMetricsF fm(font());
   qreal w = 0;
-  for (int i = 0; i < labels_.size(); ++i) w = std::max(w, fm.horizontalAdvance(QStringLiteral("%1 %2").arg(i + 1).arg(labels_[i])));
+  for (int i = 0; i < labels_.size(); ++i) w = std::max(w, fm.horizontalAdvance(QStringLiteral("%1 %2").arg(i).arg(labels_[i])));
   return std::min(w, 12 * fm.averageCharWidth()) + fm.averageCharWidth();
 }
 
@@ -88,9 +88,9 @@ void MaskEditor::paintEvent(QPaintEvent*) {
   for (int i = 0; i < n_; ++i) {
     const QRectF row = cellRect(i, 0), col = cellRect(0, i);
     p.drawText(QRectF(0, row.top(), labelWidth() - 4, row.height()), Qt::AlignRight | Qt::AlignVCenter,
-               fm.elidedText(QStringLiteral("%1 %2").arg(i + 1).arg(labels_[i]), Qt::ElideRight, labelWidth() - 4));
+               fm.elidedText(QStringLiteral("%1 %2").arg(i).arg(labels_[i]), Qt::ElideRight, labelWidth() - 4));
     p.drawText(QRectF(col.left(), col.top() - 1.2 * fm.height(), col.width(), fm.height()), Qt::AlignCenter,
-               QString::number(i + 1));
+               QString::number(i));
   }
   for (int r = 0; r < n_; ++r)
     for (int c = 0; c < n_; ++c) {

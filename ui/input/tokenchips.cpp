@@ -40,7 +40,7 @@ int TokenChips::layout(int w, std::vector<std::pair<QRectF, const std::string*>>
   const double pad = fm.height() * 0.3, gap = fm.height() * 0.25, h = fm.height() + pad;
   double x = 0, y = 0;
   for (size_t r = 0; r < rows_.size(); ++r) {
-    const QString label = tr("%1:").arg(r + 1);
+    const QString label = tr("%1:").arg(r);  // the sentence, from 0 as everywhere
     x = fm.horizontalAdvance(label) + gap;
     for (const auto& tok : rows_[r]) {
       const double cw = fm.horizontalAdvance(chipTextOf(tok, isUnknown(tok))) + 2 * pad;
@@ -67,7 +67,7 @@ void TokenChips::paintEvent(QPaintEvent*) {
   layout(width(), &chips);
   const QFontMetricsF fm(font());
   const QPalette pal = palette();
-  // Row labels: one per sentence, at the y of its first chip.
+  // Row labels: one per sentence (from 0), at the y of its first chip.
   double lastY = -1;
   int row = 0;
   for (const auto& [rect, tok] : chips) {
@@ -75,7 +75,7 @@ void TokenChips::paintEvent(QPaintEvent*) {
     if (firstOfRow) {
       p.setPen(pal.color(QPalette::PlaceholderText));
       p.drawText(QRectF(0, rect.top(), rect.left(), rect.height()), Qt::AlignVCenter | Qt::AlignLeft,
-                 tr("%1:").arg(row + 1));
+                 tr("%1:").arg(row));
       ++row;
     }
     lastY = rect.top();

@@ -32,7 +32,7 @@ VariantChooser::VariantChooser(QWidget* parent) : QWidget(parent) {
   for (VariantKind k : kinds()) kind_->addItem(VariantText::name(k), QString::fromUtf8(variant_name(k).data()));
   kind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // the dock stays narrow
   kind_->setMinimumContentsLength(14);
-  layer_ = spinBox(1, 1, 1);
+  layer_ = spinBox(0, 0, 0);  // layers count from 0, as the step ids and --variant-layer
   layer_->setObjectName(QStringLiteral("variantLayer"));
   layer_->setToolTip(tr("The encoder layer whose self-attention the variant runs beside."));
   form_->addRow(tr("in layer:"), layer_);
@@ -66,7 +66,7 @@ QSpinBox* VariantChooser::paramBox(const std::string& name) const {
 VariantConfig VariantChooser::config() const {
   VariantConfig v;
   v.kind = parse_variant(kind_->currentData().toString().toStdString());
-  v.layer = layer_->value() - 1;
+  v.layer = layer_->value();
   for (VariantKind k : all_variants())
     for (const VariantParam& p : variant_params(k)) v.*p.field = params_.at(p.name)->value();
   return v;
@@ -75,14 +75,14 @@ VariantConfig VariantChooser::config() const {
 void VariantChooser::setConfig(const VariantConfig& v) {
   quiet_ = true;
   kind_->setCurrentIndex(std::max(0, kind_->findData(QString::fromUtf8(variant_name(v.kind).data()))));
-  layer_->setValue(static_cast<int>(v.layer) + 1);
+  layer_->setValue(static_cast<int>(v.layer));
   for (VariantKind k : all_variants())
     for (const VariantParam& p : variant_params(k)) params_.at(p.name)->setValue(static_cast<int>(v.*p.field));
   quiet_ = false;
   showKnobs();
 }
 
-void VariantChooser::setLayerCount(int layers) { layer_->setMaximum(std::max(1, layers)); }
+void VariantChooser::setLayerCount(int layers) { layer_->setMaximum(std::max(0, layers - 1)); }
 
 void VariantChooser::showKnobs() {
   const VariantKind k = parse_variant(kind_->currentData().toString().toStdString());

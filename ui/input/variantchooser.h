@@ -1,7 +1,7 @@
 // The attention variant chooser of the input panel (beside the mask): which variant runs beside
 // one encoder self-attention block (core/variants/variants.h), in which layer, and that kind's knobs
 // (variant_params) — only the knobs the chosen kind reads are shown, each from its minimum to
-// VariantLimits::kMaxParam. The layer is shown from 1, as the step navigator counts layers.
+// VariantLimits::kMaxParam. The layer is shown from 0, as the step ids and the step navigator count layers.
 // The kind's combo box (kindBox) is laid out by the owner, beside the other knobs' labels; this
 // widget holds the layer and the kind's knobs under it.
 #pragma once
@@ -26,7 +26,7 @@ class VariantChooser : public QWidget {
 
   VariantConfig config() const;
   void setConfig(const VariantConfig& v);  // shows v; emits nothing
-  // Bounds the layer spin to 1 … layers (a layer beyond is clamped, and changed() follows).
+  // Bounds the layer spin to 0 … layers − 1 (a layer beyond is clamped, and changed() follows).
   void setLayerCount(int layers);
 
   // Why `v` cannot run with `layers` layers and `mask`, in the user's language; "" when it can.

@@ -184,7 +184,7 @@ void GuidedTour::show(int index) {
   for (QDockWidget* d : window_->findChildren<QDockWidget*>())
     if (d->objectName() == QLatin1String("inputDock") && index < 3) d->raise();  // in case the exercises lie on top
   target_ = s.target ? s.target() : nullptr;
-  if (target_) window_->centralScroll()->ensureWidgetVisible(target_, 20, 20);
+  if (target_) window_->stepPanel()->reveal(target_);  // a header line's full text, the details
   counter_->setText(tr("%1 of %2").arg(index + 1).arg(count()));
   title_->setText(s.title);
   text_->setText(s.text);

@@ -24,7 +24,7 @@ class SampleGallery : public QDialog {
  public:
   explicit SampleGallery(QWidget* parent = nullptr);
   static std::vector<LessonEntry> lessons();  // in file-name order; a damaged file is skipped
-  // The lesson's step as a heatmap (head 1 of the batch's last sentence, the one with the most
+  // The lesson's step as a heatmap (head 0 of the batch's last sentence, the one with the most
   // padding), width × 3/4 width; bare: the cells alone, for the list's icons. Null when the lesson
   // cannot be computed or its step is not a (B, H, Tq, Tk) tensor.
   static QImage thumbnail(const LessonEntry& lesson, int width, bool bare = false);

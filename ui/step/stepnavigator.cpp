@@ -1,6 +1,7 @@
 #include "step/stepnavigator.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,10 +20,11 @@ namespace attnlab::ui {
 namespace {
 constexpr int kStepRole = Qt::UserRole + 1;
 
-// The group key of a step: "Encoder", "Encoder · layer 1", "Decoder · layer 2", …
+// The group key of a step: "Encoder", "Encoder · layer 0", "Decoder · layer 1", … (layers count
+// from 0, as in the step ids).
 QString groupName(const StepPlace& p) {
   if (p.layer < 0 && !p.block.isEmpty()) return QStringLiteral("%1 · %2").arg(p.stack, p.block);  // the output head
-  return p.layer < 0 ? p.stack : QObject::tr("%1 · layer %2").arg(p.stack).arg(p.layer + 1);
+  return p.layer < 0 ? p.stack : QObject::tr("%1 · layer %2").arg(p.stack).arg(p.layer);
 }
 // A walk-through's round in front of its title: "token 3 · KV cache: append the new key".
 QString titleOf(const StepInfo& info) {
@@ -41,7 +43,7 @@ StepNavigator::StepNavigator(QWidget* parent) : QWidget(parent) {
   tree_->setHeaderHidden(true);
   tree_->setObjectName(QStringLiteral("steps"));
   v->addWidget(tree_, 1);
-  auto* buttons = new QHBoxLayout;
+  auto* buttons = new QGridLayout;  // two by two: the dock stays narrow enough for a projector's screen
   prev_ = new QPushButton(tr("◀ Previous"));
   next_ = new QPushButton(tr("Next ▶"));
   play_ = new QPushButton(tr("Play"));
@@ -53,7 +55,10 @@ StepNavigator::StepNavigator(QWidget* parent) : QWidget(parent) {
   speed_->addItem(tr("normal (1.5 s)"), 1500);
   speed_->addItem(tr("fast (0.5 s)"), 500);
   speed_->setCurrentIndex(1);
-  for (QWidget* w : std::initializer_list<QWidget*>{prev_, next_, play_, speed_}) buttons->addWidget(w);
+  buttons->addWidget(prev_, 0, 0);
+  buttons->addWidget(next_, 0, 1);
+  buttons->addWidget(play_, 1, 0);
+  buttons->addWidget(speed_, 1, 1);
   v->addLayout(buttons);
   auto* sliderRow = new QHBoxLayout;
   slider_ = new QSlider(Qt::Horizontal);

@@ -8,10 +8,12 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
+#include "step/linelabel.h"
 #include "step/shapediagram.h"
 #include "step/tensorview.h"
 #include "text/tokenizer.h"
@@ -36,6 +38,12 @@ QLabel* label(const QString& object, bool wrap = true) {
   l->setObjectName(object);
   l->setWordWrap(wrap);
   l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return l;
+}
+
+LineLabel* line(const QString& object) {
+  auto* l = new LineLabel;
+  l->setObjectName(object);
   return l;
 }
 
@@ -66,6 +74,11 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   stack_ = new QStackedWidget;
   stack_->addWidget(grid_);
   stack_->addWidget(values_);
+  auto* valuesPage = new QWidget;  // the step's picture: the shape diagram over the values
+  auto* pv = new QVBoxLayout(valuesPage);
+  pv->setContentsMargins(0, 0, 0, 0);
+  pv->addWidget(diagram_);
+  pv->addWidget(stack_, 1);
   lines_ = new LineView;
   model_ = new ModelView;
   neuron_ = new NeuronView;
@@ -75,7 +88,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   tabs_->setObjectName(QStringLiteral("views"));
   tabs_->setAccessibleName(tr("Views of the step"));
   tabs_->tabBar()->setAccessibleName(tr("View"));
-  tabs_->addTab(stack_, tr("Values"));
+  tabs_->addTab(valuesPage, tr("Values"));
   tabs_->addTab(scrolled(lines_), tr("Lines"));
   tabs_->addTab(scrolled(model_), tr("Model view"));
   tabs_->addTab(scrolled(neuron_), tr("Neuron view"));
@@ -110,9 +123,10 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
 
 void StepPanel::styleHeader() {
   QFont big = font();
-  big.setPointSizeF(font().pointSizeF() * 1.35);
+  big.setPointSizeF(font().pointSizeF() * 1.25);
   big.setBold(true);
   location_->setFont(big);
+  location_->setMinimumWidth(QFontMetrics(big).averageCharWidth() * 18);  // where we are before the chooser
   QFont f = font();
   f.setPointSizeF(font().pointSizeF() * 1.2);
   formula_->setFont(f);
@@ -124,8 +138,8 @@ void StepPanel::styleHeader() {
   QFont prose = font();
   prose.setPointSizeF(font().pointSizeF() * 1.1);
   explain_->setFont(prose);
-  explain_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #e8e8e8; background: #2a3340; padding: 6px 8px; border-left: 4px solid #6fa8dc; }")
-                               : QStringLiteral("QLabel { color: #1a1a1a; background: #eef4fb; padding: 6px 8px; border-left: 4px solid #3d7cc9; }"));
+  explain_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #e8e8e8; background: #2a3340; padding: 2px 8px; border-left: 4px solid #6fa8dc; }")
+                               : QStringLiteral("QLabel { color: #1a1a1a; background: #eef4fb; padding: 2px 8px; border-left: 4px solid #3d7cc9; }"));
   change_->setStyleSheet(dark ? QStringLiteral("QLabel { color: #8cc4ff; }") : QStringLiteral("QLabel { color: #1d4f91; }"));
   if (concealNote_) {
     concealNote_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; color: %1; padding: 12px; }")
@@ -136,34 +150,93 @@ void StepPanel::styleHeader() {
 
 void StepPanel::changeEvent(QEvent* event) {
   if (location_ && (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)) styleHeader();
+  if (location_ && event->type() == QEvent::FontChange) fitHeader();
   QWidget::changeEvent(event);
 }
 
+// [location ........................ Sentence: [chooser] 1.2 ms [Details]]
+// [what happens and why]   each one line, elided, the whole text in its tooltip;
+// [formula]                "Details" wraps them in full and adds the step id
+// [code]
+// [what changed]
+// [step id]                (details only)
 QWidget* StepPanel::buildHeader() {
   auto* header = new QWidget;
   auto* v = new QVBoxLayout(header);
   v->setContentsMargins(0, 0, 0, 0);
-  location_ = label(QStringLiteral("location"));
+  v->setSpacing(2);
+  location_ = line(QStringLiteral("location"));
+  location_->setElideMode(Qt::ElideMiddle);  // the layer and the step's name both stay in view
   title_ = label(QStringLiteral("title"));
-  formula_ = label(QStringLiteral("formula"));
-  code_ = label(QStringLiteral("code"));
-  code_->setStyleSheet(QStringLiteral("QLabel { background: #f3f3f3; color: #202020; padding: 6px; border-radius: 4px; }"));
-  change_ = label(QStringLiteral("change"));
-  explain_ = label(QStringLiteral("explanation"));
-  timing_ = label(QStringLiteral("timing"));
+  title_->hide();
+  formula_ = line(QStringLiteral("formula"));
+  code_ = line(QStringLiteral("code"));
+  code_->setStyleSheet(QStringLiteral("QLabel { background: #f3f3f3; color: #202020; padding: 2px 6px; border-radius: 4px; }"));
+  change_ = line(QStringLiteral("change"));
+  explain_ = line(QStringLiteral("explanation"));
+  timing_ = label(QStringLiteral("timing"), false);
   styleHeader();
   diagram_ = new ShapeDiagram;
   sentence_ = new QComboBox;
   sentence_->setObjectName(QStringLiteral("sentence"));
-  for (QWidget* w : std::initializer_list<QWidget*>{location_, explain_, title_, formula_, code_, change_, diagram_}) v->addWidget(w);
+  sentence_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  sentence_->setMinimumContentsLength(6);
+  details_ = new QToolButton;
+  details_->setObjectName(QStringLiteral("details"));
+  details_->setCheckable(true);
+  details_->setText(tr("Details"));
+  details_->setToolTip(tr("Show the explanation, formula, code and change in full, the step id and the shape diagram"));
+  connect(details_, &QToolButton::toggled, this, &StepPanel::setDetailsShown);
   auto* row = new QHBoxLayout;
+  row->addWidget(location_, 1);
   sentenceLabel_ = new QLabel(tr("Sentence:"));
   sentenceLabel_->setObjectName(QStringLiteral("sentenceLabel"));
+  sentenceLabel_->setBuddy(sentence_);
   row->addWidget(sentenceLabel_);
-  row->addWidget(sentence_, 1);
-  row->addWidget(timing_);
+  row->addWidget(sentence_);
+  row->addWidget(details_);
+  timing_->hide();  // the status bar says how long the trace took; the chooser's tooltip too
   v->addLayout(row);
+  for (QWidget* w : std::initializer_list<QWidget*>{explain_, formula_, code_, change_, title_}) v->addWidget(w);
   return header;
+}
+
+void StepPanel::setDetailsShown(bool on) {
+  detailsOpen_ = on;
+  if (details_->isChecked() != on) details_->setChecked(on);
+  for (LineLabel* l : {location_, explain_, formula_, code_, change_}) l->setExpanded(on);
+  title_->setVisible(on);
+  fitHeader();
+  showDiagram();
+}
+
+void StepPanel::setPresenting(bool on) {
+  presenting_ = on;
+  details_->setVisible(!on);
+  if (on) setDetailsShown(false);
+  fitHeader();
+}
+
+// The explanation and what-changed lines step back into the details in presenter mode and when
+// the panel is short for its type (a small screen at a large zoom): the picture needs the room.
+void StepPanel::fitHeader() {
+  const bool shortPanel = height() > 0 && height() < 30 * fontMetrics().height();
+  for (QWidget* w : std::initializer_list<QWidget*>{explain_, change_})
+    w->setVisible(detailsOpen_ || (!presenting_ && !shortPanel));
+}
+
+void StepPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitHeader();
+}
+
+void StepPanel::showDiagram() { diagram_->setVisible(!showingHeatmaps() || detailsOpen_); }
+
+void StepPanel::reveal(QWidget* w) {
+  for (QWidget* hidden : std::initializer_list<QWidget*>{title_, diagram_})
+    if (w && (w == hidden || hidden->isAncestorOf(w)) && !hidden->isVisible()) setDetailsShown(true);
+  for (LineLabel* l : {location_, explain_, formula_, code_, change_})
+    if (w == l && l->elided()) setDetailsShown(true);
 }
 
 void StepPanel::setStep(TraceResultPtr result, int index) {
@@ -176,23 +249,23 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   if (block != sel_.block) sel_.query = 0;
   sel_.block = block;
   sel_.head = std::clamp(sel_.head, 0, static_cast<int>(sel_.result->cfg.heads) - 1);
-  location_->setText(StepNames::location(sel_.result->trace, index));
+  location_->setFullText(StepNames::location(sel_.result->trace, index));
   title_->setText(tr("Step id: %1").arg(QString::fromStdString(s.info.id)));
-  formula_->setText(StepText::formula(s.info));
-  explain_->setText(StepText::explanation(s.info.id));
-  code_->setText(QString::fromStdString(s.info.code));
-  change_->setText(StepNames::whatChanged(sel_.result->trace, index));
+  formula_->setFullText(StepText::formula(s.info));
+  explain_->setFullText(StepText::explanation(s.info.id));
+  code_->setFullText(QString::fromStdString(s.info.code));
+  change_->setFullText(StepNames::whatChanged(sel_.result->trace, index));
   const bool hidden = !concealed_.isEmpty() && QString::fromStdString(s.info.id) == concealed_;
   if (hidden) {
-    formula_->setText(tr("(formula hidden: it names the axes)"));
-    code_->setText(tr("# hidden until you answer"));
-    change_->setText(tr("What this step computes is the question."));
-    explain_->clear();
+    formula_->setFullText(tr("(formula hidden: it names the axes)"));
+    code_->setFullText(tr("# hidden until you answer"));
+    change_->setFullText(tr("What this step computes is the question."));
+    explain_->setFullText({});
   }
   const bool readsHidden = std::any_of(s.info.bindings.begin(), s.info.bindings.end(), [this](const auto& bind) {
     return !concealed_.isEmpty() && QString::fromStdString(bind.source) == concealed_;
   });
-  if (readsHidden) change_->setText(tr("(The sentence about the sizes is hidden: it would give the exercise away.)"));
+  if (readsHidden) change_->setFullText(tr("(The sentence about the sizes is hidden: it would give the exercise away.)"));
   tabs_->setVisible(!hidden);
   concealNote_->setVisible(hidden);
   diagram_->setConcealed(concealed_.toStdString());
@@ -203,6 +276,7 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   if (newResult) {
     timing_->setText(tr("%1 ms").arg(sel_.result->forward_ms, 0, 'f', 1));
     timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(CoreText::translate(sel_.result->deviceText)));
+    sentence_->setToolTip(timing_->toolTip());
   }
   refreshValues();
   refreshTab();
@@ -218,6 +292,7 @@ void StepPanel::refreshValues() {
     values_->setStep(sel_.result, sel_.stepIndex, sel_.batch);
     stack_->setCurrentWidget(values_);
   }
+  showDiagram();
 }
 
 void StepPanel::refreshTab() {
@@ -255,7 +330,7 @@ void StepPanel::fillSentences(bool source) {
     QString preview;
     for (const auto& t : rows[b])
       if (t != kPadToken) preview += QString::fromStdString(t) + QLatin1Char(' ');
-    sentence_->addItem(tr("%1: %2").arg(b + 1).arg(preview.left(60).trimmed()));
+    sentence_->addItem(tr("%1: %2").arg(b).arg(preview.left(60).trimmed()));
   }
   sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
   sentence_->blockSignals(false);
@@ -274,10 +349,10 @@ void StepPanel::setConcealed(const QString& id) {
   if (sel_.result) setStep(sel_.result, sel_.stepIndex);
 }
 
-QString StepPanel::locationText() const { return location_->text(); }
-QString StepPanel::formulaText() const { return formula_->text(); }
-QString StepPanel::codeText() const { return code_->text(); }
-QString StepPanel::changeText() const { return change_->text(); }
+QString StepPanel::locationText() const { return location_->fullText(); }
+QString StepPanel::formulaText() const { return formula_->fullText(); }
+QString StepPanel::codeText() const { return code_->fullText(); }
+QString StepPanel::changeText() const { return change_->fullText(); }
 bool StepPanel::showingHeatmaps() const { return stack_->currentWidget() == grid_; }
 namespace {
 const QStringList kTabIds = {QStringLiteral("values"), QStringLiteral("lines"),  QStringLiteral("model"),

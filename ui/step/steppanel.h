@@ -1,7 +1,10 @@
-// One step, explained: where we are, the formula, the PyTorch line, the shape diagram, what
-// changed, and the values — per-head heatmaps for attention steps, a slice view otherwise — with
-// the other ways of seeing the focused attention block in tabs (lines, model view, neuron view,
-// mask comparison, charts), all following one ViewSelection.
+// One step, explained — a screen, not a document: a compact header of one line each (where we
+// are with the sentence chooser, what happens and why, the formula, the PyTorch line, what
+// changed; "Details" expands them and shows the step id), then the step's picture filling the
+// rest — per-head heatmaps for attention steps, the shape diagram over a slice view otherwise
+// (the diagram joins the heatmaps when the details are open) — with the other ways of seeing the
+// focused attention block in tabs (lines, model view, neuron view, mask comparison, charts), all
+// following one ViewSelection. Nothing scrolls: the panel fits whatever room it is given.
 #pragma once
 
 #include <QWidget>
@@ -12,11 +15,13 @@ class QComboBox;
 class QLabel;
 class QStackedWidget;
 class QTabWidget;
+class QToolButton;
 
 namespace attnlab::ui {
 
 class ChartsPanel;
 class HeatmapGrid;
+class LineLabel;
 class LineView;
 class MaskComparison;
 class ModelView;
@@ -39,6 +44,15 @@ class StepPanel : public QWidget {
   // ("" when the result is current again).
   void setStale(const QString& note);
   QString staleNote() const;  // "" when hidden
+  // The header's lines in full and the step id (and, on an attention step, the shape diagram);
+  // collapsed (one elided line each) by default.
+  void setDetailsShown(bool on);
+  bool detailsShown() const { return detailsOpen_; }
+  // Presenter mode: the step alone — the explanation and the what-changed lines (the teacher says
+  // them), the timing and the details button leave the header.
+  void setPresenting(bool on);
+  // Makes a widget of the panel visible: opens the details when it lies in them (the tour).
+  void reveal(QWidget* w);
   QString concealed() const { return concealed_; }
 
   QString locationText() const;
@@ -70,6 +84,7 @@ class StepPanel : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;  // font (zoom, presenter mode) and palette (dark themes)
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   QWidget* buildHeader();
@@ -81,8 +96,12 @@ class StepPanel : public QWidget {
   QString concealed_;
   QLabel* concealNote_ = nullptr;
   QLabel* stale_ = nullptr;
-  QLabel *location_ = nullptr, *title_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr, *explain_ = nullptr,
-         *timing_ = nullptr;
+  LineLabel *location_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr, *explain_ = nullptr;
+  QLabel *title_ = nullptr, *timing_ = nullptr;
+  QToolButton* details_ = nullptr;
+  bool detailsOpen_ = false, presenting_ = false;
+  void showDiagram();
+  void fitHeader();  // on non-attention steps always; on attention steps with the details
   QComboBox* sentence_;
   QLabel* sentenceLabel_ = nullptr;
   bool sentencesAreSource_ = false;  // the chooser lists the source sentences (an encoder step in cross mode)

@@ -92,7 +92,8 @@ QStringList toQt(const std::vector<std::string>& v, int n) {
 TensorView::TensorView(QWidget* parent) : QWidget(parent) {
   headLabel_ = new QLabel(tr("&Head:"), this);
   head_ = new QSpinBox(this);
-  head_->setRange(1, 1);
+  head_->setObjectName(QStringLiteral("tensorHead"));
+  head_->setRange(0, 0);  // heads count from 0, as in the file names (head{h}) and the heatmaps
   head_->setToolTip(tr("Which attention head to show"));
   headLabel_->setBuddy(head_);
   auto* modeLabel = new QLabel(tr("&Show as:"), this);
@@ -109,6 +110,7 @@ TensorView::TensorView(QWidget* parent) : QWidget(parent) {
   caption_ = new QLabel(this);
   caption_->setWordWrap(true);
   map_ = new HeatmapView(this);
+  map_->setCellShape(3, 3);  // cells within 1:3 … 3:1 and at most 3 lines high: no strips, no giant blocks
   table_ = new QTableWidget(this);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -154,9 +156,9 @@ void TensorView::rebuild() {
     hasHead = ax.head >= 0;
     if (hasHead) {
       const QSignalBlocker block(head_);
-      head_->setRange(1, static_cast<int>(s.tensor.size(ax.head)));
+      head_->setRange(0, static_cast<int>(s.tensor.size(ax.head)) - 1);
     }
-    computeSlice(s, hasHead ? head_->value() - 1 : 0);
+    computeSlice(s, hasHead ? head_->value() : 0);
   } else {
     slice_.clear();
     rows_ = cols_ = 0;
@@ -192,8 +194,8 @@ void TensorView::computeSlice(const Step& step, int head) {
 
   const bool pair = isTokenAxis(rowName) && isTokenAxis(colName);  // attention maps and masks
   QStringList where;
-  if (b >= 0) where << tr("Sentence %1").arg(b + 1);
-  if (ax.head >= 0) where << tr("head %1").arg(head + 1);
+  if (b >= 0) where << tr("Sentence %1").arg(b);  // sentences and heads from 0, as everywhere
+  if (ax.head >= 0) where << tr("head %1").arg(head);
   const QString prefix = where.isEmpty() ? tr("The whole tensor") : where.join(tr(", "));
   const QString colWord = axisWord(id, colName, cols_, pair ? 1 : 0);
   const QString axes = ax.row >= 0 ? tr("rows = %1, columns = %2").arg(axisWord(id, rowName, rows_, pair ? -1 : 0), colWord)

@@ -27,6 +27,8 @@ class TensorView : public QWidget {
   int sliceRows() const;
   int sliceCols() const;
   float sliceValue(int r, int c) const;
+  QSpinBox* headBox() const { return head_; }      // the head on show, from 0 (for tests)
+  QString captionText() const { return captionText_; }  // "Sentence 1, head 0, 6 × 6 values: …"
 
  private:
   void rebuild();

@@ -139,19 +139,27 @@ void ColorLegend::setMarks(bool masked, bool nan) {
   update();
 }
 
+void ColorLegend::setMaskedLabel(const QString& label) {
+  maskedLabel_ = label;
+  updateGeometry();
+  update();
+}
+
+QString ColorLegend::maskedLabel() const { return maskedLabel_.isEmpty() ? tr("masked (−∞)") : maskedLabel_; }
+
 QStringList ColorLegend::tickTexts() const {
   return {tick(map_.hi), tick((map_.lo + map_.hi) / 2), tick(map_.lo)};
 }
 
-QSize ColorLegend::sizeHint() const {
+QSize ColorLegend::sizeFor(Qt::Orientation o) const {
   const QFontMetrics fm = fontMetrics();
   const int lh = fm.height(), pad = lh / 3;
   int text = fm.horizontalAdvance(title_);
   for (const QString& t : tickTexts()) text = std::max(text, lh + pad + fm.horizontalAdvance(t));
   const int sw = lh + pad;  // swatch + gap
-  const int masked = showMasked_ ? sw + fm.horizontalAdvance(tr("masked (−∞)")) : 0;
+  const int masked = showMasked_ ? sw + fm.horizontalAdvance(maskedLabel()) : 0;
   const int nan = showNan_ ? sw + fm.horizontalAdvance(tr("NaN")) : 0;
-  if (orientation_ == Qt::Vertical)
+  if (o == Qt::Vertical)
     return {2 * pad + std::max({text, masked, nan}), 10 * lh};
   return {fm.horizontalAdvance(title_) + 14 * lh + masked + nan + 4 * pad, 2 * lh + 3 * pad};
 }
@@ -208,7 +216,7 @@ int ColorLegend::paintSwatches(QPainter& p, QPointF origin, bool vertical) {
     else
       at.rx() += side + 2 * pad + fm.horizontalAdvance(label) + 2 * pad;
   };
-  if (showMasked_) one(true, tr("masked (−∞)"));
+  if (showMasked_) one(true, maskedLabel());
   if (showNan_) one(false, tr("NaN"));
   return static_cast<int>(vertical ? at.y() - origin.y() : at.x() - origin.x());
 }
@@ -248,7 +256,7 @@ void ColorLegend::paintHorizontal(QPainter& p) {
     x += fm.horizontalAdvance(title_) + 2 * pad;
   }
   int swatchW = 0;
-  if (showMasked_) swatchW += lh + 4 * pad + fm.horizontalAdvance(tr("masked (−∞)"));
+  if (showMasked_) swatchW += lh + 4 * pad + fm.horizontalAdvance(maskedLabel());
   if (showNan_) swatchW += lh + 4 * pad + fm.horizontalAdvance(tr("NaN"));
   const QStringList ticks = tickTexts();
   const int half = fm.horizontalAdvance(ticks[2]) / 2 + pad;

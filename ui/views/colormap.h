@@ -44,8 +44,11 @@ class ColorLegend : public QWidget {
   void setTitle(const QString& title);  // e.g. "weight", drawn above the bar
   void setOrientation(Qt::Orientation o);
   void setMarks(bool masked, bool nan);  // which special swatches to show (both by default)
-  QSize sizeHint() const override;
+  // What the hatched swatch stands for: "masked (−∞)" unless said otherwise ("" restores it).
+  void setMaskedLabel(const QString& label);
+  QSize sizeHint() const override { return sizeFor(orientation_); }
   QSize minimumSizeHint() const override;
+  QSize sizeFor(Qt::Orientation o) const;  // the size it asks for in that orientation
 
   // The marks, shared with HeatmapView so the legend and the cells look the same.
   static void paintMaskedMark(QPainter& p, const QRectF& r);  // grey + diagonal hatch
@@ -58,10 +61,11 @@ class ColorLegend : public QWidget {
   void paintVertical(QPainter& p);
   void paintHorizontal(QPainter& p);
   QStringList tickTexts() const;  // hi, middle, lo
+  QString maskedLabel() const;
   int paintSwatches(QPainter& p, QPointF origin, bool vertical);  // returns the extent used
 
   ColorMap map_;
-  QString title_;
+  QString title_, maskedLabel_;
   Qt::Orientation orientation_ = Qt::Vertical;
   bool showMasked_ = true, showNan_ = true;
 };

@@ -1,9 +1,12 @@
 #include "views/heatmapgrid.h"
 
 #include <QCursor>
-#include <QGridLayout>
-#include <QToolTip>
+#include <QEvent>
+#include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 
@@ -11,8 +14,10 @@
 #include <cmath>
 
 #include "backend/attention_tiled.h"
+#include "variants/variant_table.h"
 #include "forward/model.h"
 #include "views/heatmapview.h"
+#include "views/tilegrid.h"
 #include "words/numbers.h"
 #include "words/steptext.h"
 
@@ -24,6 +29,8 @@ namespace {
 QString num(float v) { return formatNumber(v, {.digits = 4, .minusSign = false, .plusOnInfinity = true}); }
 
 bool isNegInf(float v) { return std::isinf(v) && v < 0; }
+
+constexpr double kMinLabelledCell = 4;  // px: below it the heads drop their token labels
 
 std::string lastComponent(const std::string& id) {
   const auto dot = id.rfind('.');
@@ -44,9 +51,9 @@ std::vector<std::string> indexLabels(int n) {
 }  // namespace
 
 // [caption ........ "← All heads"]
-// [head grid | enlarged head] [legend]
-// [hover info]
+// [head tiles | enlarged head] [legend]
 // [note: explanations and hints]
+// The hover readout is a tooltip by the cursor (info_ keeps it for screen readers, unshown).
 HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   caption_ = new QLabel(this);
@@ -58,16 +65,15 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   back_->hide();
   connect(back_, &QPushButton::clicked, this, [this] { enlargeHead(-1); });
   gridHost_ = new QWidget(this);
-  grid_ = new QGridLayout(gridHost_);
-  grid_->setContentsMargins(0, 0, 0, 0);
+  gridHost_->setObjectName(QStringLiteral("headTiles"));
+  gridHost_->installEventFilter(this);
   large_ = new HeatmapView(this);
   large_->hide();
   connect(large_, &HeatmapView::cellHovered, this, [this](int r, int c) { onHover(enlarged_, r, c); });
   legend_ = new ColorLegend(this);
   info_ = new QLabel(this);
   info_->setObjectName(QStringLiteral("info"));
-  info_->setWordWrap(true);
-  info_->setTextFormat(Qt::PlainText);
+  info_->hide();
   note_ = new QLabel(this);
   note_->setObjectName(QStringLiteral("note"));
   note_->setWordWrap(true);
@@ -76,14 +82,16 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   auto* top = new QHBoxLayout;
   top->addWidget(caption_, 1);
   top->addWidget(back_);
-  auto* middle = new QHBoxLayout;
-  middle->addWidget(gridHost_, 1);
-  middle->addWidget(large_, 1);
-  middle->addWidget(legend_);
+  top_ = new QHBoxLayout;  // the legend's place when it lies over the heads
+  middle_ = new QHBoxLayout;
+  middle_->addWidget(gridHost_, 1);
+  middle_->addWidget(large_, 1);
+  middle_->addWidget(legend_);
+  auto* middle = middle_;
   auto* v = new QVBoxLayout(this);
   v->addLayout(top);
+  v->addLayout(top_);
   v->addLayout(middle, 1);
-  v->addWidget(info_);
   v->addWidget(note_);
   info_->setText(defaultInfo());
 }
@@ -107,9 +115,97 @@ const Step* HeatmapGrid::shownStep() const {
 void HeatmapGrid::clearViews() {
   for (HeatmapView* view : views_) delete view;
   views_.clear();
-  delete grid_;  // a fresh layout: no row/column stretch left over from a larger head count
-  grid_ = new QGridLayout(gridHost_);
-  grid_->setContentsMargins(0, 0, 0, 0);
+}
+
+void HeatmapGrid::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) QTimer::singleShot(0, this, &HeatmapGrid::layoutTiles);  // once the views have it too
+}
+
+bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == gridHost_ && event->type() == QEvent::Resize) layoutTiles();
+  return QWidget::eventFilter(watched, event);
+}
+
+// The rows × columns that give every head the largest cells while all of them fit, each with
+// its "Head N" title whole. The heads share their tokens, so the rows are labelled left of the
+// first column and the columns under the bottom tile of each column: the cells of every head line
+// up and get the room that repeated labels would take.
+void HeatmapGrid::layoutTiles() {
+  if (views_.empty() || tq_ == 0 || tk_ == 0) return;
+  const HeatmapView* probe = views_.back();  // the longest title ("Head 11" rather than "Head 0")
+  placeLegend();
+  const double sp = std::ceil(fontMetrics().height() / 3.0), lh = probe->fontMetrics().height();
+  const double W = gridHost_->width(), H = gridHost_->height();
+  TileGrid g = tileGrid(QSizeF(W, H), true);
+  bool labels = true;
+  if (g.cell < kMinLabelledCell) {  // too small to read with token labels: the heads without them (the enlarged head has them)
+    const TileGrid bare = tileGrid(QSizeF(W, H), false);
+    if (bare.cell > g.cell) g = bare, labels = false;
+  }
+  HeatmapView::Margins m;
+  const double cell = tileCell(QSizeF(W, H), g.cols, g.rows, &m, labels);
+  const double plotW = tk_ * cell, plotH = tq_ * cell, padL = m.left - m.rowLabels;
+  const int n = static_cast<int>(views_.size());
+  for (int h = 0; h < n; ++h) {
+    const int r = h / g.cols, c = h % g.cols;
+    const bool rowLabels = c == 0, colLabels = h + g.cols >= n;  // no tile below
+    views_[static_cast<size_t>(h)]->setLabelSides(labels && rowLabels, labels && colLabels);
+    const double x = c == 0 ? 0 : m.rowLabels + c * (padL + plotW + m.right + sp);
+    const double y = r * (m.top + plotH + m.bottomBare + sp);
+    const double w = (rowLabels ? m.rowLabels : 0) + padL + plotW + m.right;
+    const double ht = m.top + plotH + (colLabels ? m.bottom : m.bottomBare) + (cell < 1 ? lh : 0);
+    views_[static_cast<size_t>(h)]->setGeometry(QRectF(x, y, w, ht).toAlignedRect());
+  }
+}
+
+// The cell side of `cols` × `rows` heads in an area: level column labels when they fit across
+// that cell, else turned (the labels' room, with a view's padding, into *used).
+double HeatmapGrid::tileCell(QSizeF area, int cols, int rows, HeatmapView::Margins* used, bool labels) const {
+  const HeatmapView* probe = views_.back();
+  const double W = area.width(), H = area.height();
+  const double sp = std::ceil(fontMetrics().height() / 3.0), lh = probe->fontMetrics().height();
+  const HeatmapView::Margins level = probe->marginsFor(1e9, labels), turned = probe->marginsFor(0, labels);
+  const double bare = level.left - level.rowLabels + level.right;  // a tile's side padding
+  const double fromW = (W - level.rowLabels - cols * bare - (cols - 1) * sp) / (cols * tk_);
+  double cell = 0;
+  for (const HeatmapView::Margins& m : {level, turned}) {
+    const double chrome = rows * (m.top + m.bottomBare) + (m.bottom - m.bottomBare) + (rows - 1) * sp;
+    double fromH = (H - chrome) / (rows * tq_);
+    if (std::min(fromW, fromH) < 1) fromH = (H - chrome - rows * lh) / (rows * tq_);  // the "downsampled" note
+    cell = std::max(0.0, std::min(fromW, fromH));
+    if (cell >= 3) cell = std::floor(cell);
+    *used = m;
+    if (probe->marginsFor(cell, labels).bottom <= m.bottom) break;  // the labels this cell gets fit the room
+  }
+  return cell;
+}
+
+TileGrid HeatmapGrid::tileGrid(QSizeF area, bool labels) const {
+  const double title = views_.back()->marginsFor(1e9).titleWidth;
+  HeatmapView::Margins m;
+  return bestTileGrid(
+      static_cast<int>(views_.size()), [&](int cols, int rows) { return tileCell(area, cols, rows, &m, labels); },
+      [&](int, int, double cell) { return tk_ * cell >= title; });
+}
+
+// The colour key to the right of the heads, or in a band over them (horizontal) when that gives
+// the heads larger cells: a wide screen of few tall heads wants it on the right, a row of many
+// heads above.
+void HeatmapGrid::placeLegend() {
+  if (views_.empty() || enlarged_ >= 0) return;
+  const bool onTop = top_->indexOf(legend_) >= 0;
+  const double gap = middle_->spacing() > 0 ? middle_->spacing() : 6;
+  const QSizeF now(gridHost_->size());
+  const QSize vertical = legend_->sizeFor(Qt::Vertical), horizontal = legend_->sizeFor(Qt::Horizontal);
+  const QSizeF right = onTop ? QSizeF(now.width() - vertical.width() - gap, now.height() + horizontal.height() + gap) : now;
+  const QSizeF above = onTop ? now : QSizeF(now.width() + vertical.width() + gap, now.height() - horizontal.height() - gap);
+  const TileGrid r = tileGrid(right), a = tileGrid(above);
+  const bool wantTop = onTop ? a.cell >= r.cell : a.cell > r.cell * 1.05;  // a margin against flapping
+  if (wantTop == onTop) return;
+  legend_->setOrientation(wantTop ? Qt::Horizontal : Qt::Vertical);
+  if (wantTop) top_->addWidget(legend_);
+  else middle_->addWidget(legend_);
 }
 
 // The chosen sentence's (H, Tq, Tk) block of the step, its tokens, one shared map, one view per head.
@@ -145,22 +241,21 @@ void HeatmapGrid::rebuild() {
                     : kind == "qk"              ? tr("raw score")
                                                 : tr("score"));
   const QString heads = heads_ == 1 ? tr("1 head") : tr("%1 heads").arg(heads_);
-  caption_->setText(tr("%1 · sentence %2 · %3").arg(StepText::title(s->info)).arg(batch_ + 1).arg(heads));
-  const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(heads_))));
+  caption_->setText(tr("%1 · sentence %2 · %3").arg(StepText::title(s->info)).arg(batch_).arg(heads));
   for (int h = 0; h < heads_; ++h) {
     auto* view = new HeatmapView(gridHost_);
-    fillView(view, h, heads_ <= 4 || tq_ <= 16);  // labels while they can still be read
+    fillView(view, h, true);
     view->setTitle(tr("Head %1").arg(h));
     view->setToolTip(tr("Click to enlarge head %1").arg(h));
     view->setCursor(Qt::PointingHandCursor);
     connect(view, &HeatmapView::clicked, this, [this, h] { enlargeHead(h); });
     connect(view, &HeatmapView::cellHovered, this, [this, h](int r, int c) { onHover(h, r, c); });
-    grid_->addWidget(view, h / cols, h % cols);
-    view->show();  // a layout shows a new child only later (queued) when the grid is already visible
+    view->show();
     views_.push_back(view);
   }
-  grid_->setRowStretch((heads_ + cols - 1) / cols, 1);  // spare height below the heads, not between them
-  explanation_ = explain();
+  layoutTiles();
+  explanation_ = maskChange_.isEmpty() ? explain() : maskChange_ + QLatin1Char(' ') + explain();
+  legend_->setMaskedLabel(skipped_ ? tr("skipped by the pattern") : QString());
   info_->setText(defaultInfo());
   enlargeHead(enlarged_ < heads_ ? enlarged_ : -1);
 }
@@ -190,16 +285,47 @@ void HeatmapGrid::fillView(HeatmapView* view, int head, bool labels) const {
                                        : std::vector<char>(masked_.begin() + off, masked_.begin() + off + plane));
 }
 
-// The cells the mask hides, read from the same block's masked_scores step (sentence batch_).
+// The cells to hatch for the shown step (sentence batch_). The mask's cells (−∞ in the block's
+// masked_scores step) only from "Apply the mask" on: before it, QKᵀ and the scaled scores of the
+// padded keys are real numbers and are shown as such. A variant's pattern steps and the weights
+// computed under them hatch the pairs the pattern skips instead.
 void HeatmapGrid::loadMask(const std::string& id, size_t n) {
   masked_.clear();
-  const int idx = result_->indexOf(id.substr(0, id.rfind('.')) + ".masked_scores");
+  skipped_ = false;
+  maskChange_.clear();
+  if (loadSkipped(id, n)) return;
+  const std::string kind = lastComponent(id);
+  if (kind == "qk" || kind == "scores") return;  // before the mask: nothing is hidden yet
+  const int idx = result_->indexOf(blockOf(id) + ".masked_scores");
   if (idx < 0) return;
   const Tensor m = result_->trace.steps()[static_cast<size_t>(idx)].tensor.contiguous();
   if (m.numel() != static_cast<int64_t>(n) * m.size(0)) return;
   const float* p = m.data() + static_cast<size_t>(batch_) * n;
   masked_.resize(n);
-  for (size_t i = 0; i < n; ++i) masked_[i] = std::isinf(p[i]) && p[i] < 0;
+  long long hidden = 0;
+  for (size_t i = 0; i < n; ++i) hidden += masked_[i] = isNegInf(p[i]);
+  if (kind == "masked_scores" && heads_ > 0)
+    maskChange_ = tr("The mask set %1 of the %2 scores of each head to −∞ (hatched); before this step they held "
+                     "numbers like the others.")
+                      .arg(hidden / heads_)
+                      .arg(static_cast<long long>(tq_) * tk_);
+}
+
+// A variant's pattern (1 computed, 0 skipped) and the weights under it: "pattern" → "weights",
+// "row_pattern" → "row_weights", "col_pattern" → "col_weights".
+bool HeatmapGrid::loadSkipped(const std::string& id, size_t n) {
+  if (!variant_step_of(id)) return false;
+  std::string kind = lastComponent(id);
+  if (kind.ends_with("weights")) kind = kind.substr(0, kind.size() - 7) + "pattern";
+  if (!kind.ends_with("pattern")) return false;
+  const Step* pattern = result_->trace.find(blockOf(id) + "." + kind);
+  if (!pattern || pattern->tensor.numel() != static_cast<int64_t>(n) * pattern->tensor.size(0)) return false;
+  const Tensor t = pattern->tensor.contiguous();
+  const float* p = t.data() + static_cast<size_t>(batch_) * n;
+  masked_.resize(n);
+  for (size_t i = 0; i < n; ++i) masked_[i] = p[i] == 0.0f;
+  skipped_ = true;
+  return true;
 }
 
 void HeatmapGrid::enlargeHead(int head) {

@@ -1,7 +1,11 @@
 // The attention heatmaps of one step (scores, masked scores or weights; (B, H, Tq, Tk)) for one
-// sentence of the batch: one HeatmapView per head in a grid, a shared colour legend, click a head
-// to enlarge it (Esc or "All heads" to go back), hover a cell for query token, key token, raw
-// score (qk), scaled score, and weight — read from the sibling steps of the same block.
+// sentence of the batch: one HeatmapView per head, laid out in the rows × columns that give the
+// largest cells while every head fits (tilegrid.h), a shared colour legend, click a head to
+// enlarge it into the same area (Esc or "All heads" to go back), hover a cell for a readout by the
+// cursor: query token, key token, raw score (qk), scaled score and weight, read from the sibling
+// steps of the same block. Cells the mask hides are hatched from the "Apply the mask" step on
+// (before it the padded keys still show their real scores); pairs a variant's pattern skips are
+// hatched as skipped.
 #pragma once
 
 #include <QWidget>
@@ -10,15 +14,16 @@
 #include <vector>
 
 #include "views/colormap.h"
+#include "views/heatmapview.h"
+#include "views/tilegrid.h"
 #include "window/traceresult.h"
 
+class QHBoxLayout;
 class QLabel;
-class QGridLayout;
 class QPushButton;
 
 namespace attnlab::ui {
 
-class HeatmapView;
 class ColorLegend;
 
 class HeatmapGrid : public QWidget {
@@ -41,10 +46,17 @@ class HeatmapGrid : public QWidget {
 
  protected:
   void keyPressEvent(QKeyEvent*) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;  // the tile area's resizes
+  void changeEvent(QEvent* event) override;                     // a new font (zoom) lays the heads out again
 
  private:
   void rebuild();
+  void layoutTiles();  // every head's view into the tile area, as large as they all fit
+  TileGrid tileGrid(QSizeF area, bool labels = true) const;  // the best rows × columns for the heads in that area
+  double tileCell(QSizeF area, int cols, int rows, HeatmapView::Margins* used, bool labels = true) const;
+  void placeLegend();  // right of the heads or over them, whichever gives larger cells
   void loadMask(const std::string& id, size_t n);
+  bool loadSkipped(const std::string& id, size_t n);  // a variant's pattern: pairs it skips
   void clearViews();
   void loadTokens(const std::string& id);
   void fillView(HeatmapView* view, int head, bool labels) const;
@@ -61,8 +73,8 @@ class HeatmapGrid : public QWidget {
   TraceResultPtr result_;
   int step_ = -1, batch_ = 0, enlarged_ = -1;
   std::vector<HeatmapView*> views_;
-  QGridLayout* grid_ = nullptr;
-  QWidget* gridHost_ = nullptr;
+  QHBoxLayout *top_ = nullptr, *middle_ = nullptr;
+  QWidget* gridHost_ = nullptr;  // the tile area; the enlarged head takes the same place
   HeatmapView* large_ = nullptr;
   QPushButton* back_ = nullptr;
   QLabel* info_ = nullptr;
@@ -70,7 +82,9 @@ class HeatmapGrid : public QWidget {
   ColorLegend* legend_ = nullptr;
   QLabel* caption_ = nullptr;
   QString hoverText_, explanation_;
-  std::vector<char> masked_;  // (H, Tq, Tk): −∞ in the block's masked_scores step
+  std::vector<char> masked_;  // (H, Tq, Tk): hatched (masked, or skipped by a variant's pattern)
+  bool skipped_ = false;      // masked_ holds a variant's skipped pairs, not the mask
+  QString maskChange_;        // on the "Apply the mask" step: how many cells it hid
   std::vector<float> data_;  // (H, Tq, Tk): the shown step for sentence batch_
   int heads_ = 0, tq_ = 0, tk_ = 0;
   std::vector<std::string> queryTokens_, keyTokens_;  // Tq and Tk labels

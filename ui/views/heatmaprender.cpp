@@ -454,8 +454,9 @@ HeatmapPicture headPicture(const Batch& batch, const Trace& trace, int stepIndex
     pic.masked.resize(plane);
     for (size_t i = 0; i < plane; ++i) pic.masked[i] = isNegInf(p[i]);
   }
-  // Titled by the step's name as the navigator shows it (the file name keeps the block's id).
-  pic.title = HeatmapRenderer::tr("%1 · sentence %2 · head %3").arg(StepText::title(s.info)).arg(b + 1).arg(h);
+  // Titled by the step's name as the navigator shows it (the file name keeps the block's id);
+  // sentence and head from 0, as in the file name (b{b}.head{h}).
+  pic.title = HeatmapRenderer::tr("%1 · sentence %2 · head %3").arg(StepText::title(s.info)).arg(b).arg(h);
   pic.legendTitle = kind == "weights" ? HeatmapRenderer::tr("weight")
                     : kind == "qk"    ? HeatmapRenderer::tr("raw score")
                                       : HeatmapRenderer::tr("score");

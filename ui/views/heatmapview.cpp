@@ -12,8 +12,6 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr double kMaxAspect = 1.0;  // square cells: a tall thin heatmap reads as a different matrix
-
 double longest(const QFontMetricsF& fm, const std::vector<std::string>& labels) {
   double w = 0;
   for (const auto& s : labels) w = std::max(w, fm.horizontalAdvance(QString::fromStdString(s)));
@@ -65,30 +63,69 @@ void HeatmapView::setHighlighted(bool on) {
 }
 
 // Title on top; row labels left of the cells, column labels below them (vertical when they do
-// not fit across a cell); the downsampling note at the bottom.
-HeatmapView::Geometry HeatmapView::geometry() const {
+// not fit across a cell: Latin text turned to read upwards, Chinese characters kept upright and
+// stacked); the downsampling note at the bottom.
+double HeatmapView::labelCap() const {
+  const QFontMetricsF fm(font());
+  return std::max(3 * fm.height(), fm.averageCharWidth() * 10);
+}
+
+HeatmapView::Margins HeatmapView::marginsFor(double cell, bool labels) const {
+  Margins m;
+  const QFontMetricsF fm(font());
+  const double lh = fm.height(), pad = std::ceil(lh / 4);
+  const bool rowsOn = labels && showLabels_ && !rowLabels_.empty(), colsOn = labels && showLabels_ && !colLabels_.empty();
+  const double rowW = rowsOn ? std::min(labelCap(), longestLabel(true)) + pad : 0;
+  const double colW = colsOn ? std::min(labelCap(), longestLabel(false)) : 0;
+  m.rowLabels = rowW;
+  m.left = pad + rowW;
+  m.top = title_.isEmpty() ? pad : lh + 2 * pad;
+  m.right = pad;
+  m.bottomBare = pad;
+  m.bottom = (colsOn ? (colW + pad > cell ? colW : lh) + pad : 0) + pad;
+  QFont bold = font();
+  bold.setBold(true);
+  m.titleWidth = QFontMetricsF(bold).horizontalAdvance(title_);
+  return m;
+}
+
+void HeatmapView::setLabelSides(bool rows, bool cols) {
+  rowSide_ = rows;
+  colSide_ = cols;
+  rebuildImage();
+  update();
+}
+
+HeatmapView::Geometry HeatmapView::geometryFor(QSizeF size) const {
   Geometry g;
   if (rows_ == 0 || cols_ == 0) return g;
   const QFontMetricsF fm(font());
-  const double lh = fm.height(), pad = std::ceil(lh / 4);
-  const double top = title_.isEmpty() ? pad : lh + 2 * pad;
-  g.labelW = std::max(3 * lh, std::min(fm.averageCharWidth() * 10, width() * 0.3));
-  const bool rowsOn = showLabels_ && !rowLabels_.empty(), colsOn = showLabels_ && !colLabels_.empty();
-  const double rowW = rowsOn ? std::min(g.labelW, longestLabel(true)) + pad : 0;
-  const double colW = colsOn ? std::min(g.labelW, longestLabel(false)) : 0;
-  const double left = pad + rowW, availW = std::max(1.0, width() - left - pad);
-  g.colRotated = colsOn && colW + pad > availW / cols_;
-  const double colH = colsOn ? (g.colRotated ? colW : lh) + pad : 0;
-  double availH = std::max(1.0, height() - top - colH - pad);
+  const double lh = fm.height();
+  g.labelW = labelCap();
+  Margins m = marginsFor(0);
+  const double left = m.left - (rowSide_ ? 0 : m.rowLabels), availW = std::max(1.0, size.width() - left - m.right);
+  m = marginsFor(availW / cols_);
+  const double pad = std::ceil(lh / 4);
+  const double colW = showLabels_ && !colLabels_.empty() ? std::min(g.labelW, longestLabel(false)) : 0.0;
+  g.colRotated = colSide_ && colW > 0 && colW + pad > availW / cols_;  // marginsFor's rule
+  double availH = std::max(1.0, size.height() - m.top - (colSide_ ? m.bottom : m.bottomBare));
   g.downsample = cols_ > availW || rows_ > availH;
   if (g.downsample) availH = std::max(1.0, availH - lh);
   double cw = availW / cols_, ch = availH / rows_;
-  cw = snap(std::min(cw, ch * kMaxAspect));
-  ch = snap(std::min(ch, cw * kMaxAspect));
-  g.plot = QRectF(std::round(left + (availW - cw * cols_) / 2), top, cw * cols_, ch * rows_);
+  if (maxCellLines_ > 0) cw = std::min(cw, maxCellLines_ * lh), ch = std::min(ch, maxCellLines_ * lh);
+  cw = snap(std::min(cw, ch * maxAspect_));
+  ch = snap(std::min(ch, cw * maxAspect_));
+  g.plot = QRectF(std::round(left + (availW - cw * cols_) / 2), m.top, cw * cols_, ch * rows_);
   g.rowStep = std::max(1, static_cast<int>(std::ceil(lh / ch)));
   g.colStep = std::max(1, static_cast<int>(std::ceil((g.colRotated ? lh : colW + pad) / cw)));
   return g;
+}
+
+void HeatmapView::setCellShape(double maxAspect, double maxCellLines) {
+  maxAspect_ = std::max(1.0, maxAspect);
+  maxCellLines_ = std::max(0.0, maxCellLines);
+  rebuildImage();
+  update();
 }
 
 double HeatmapView::longestLabel(bool rows) const {
@@ -190,13 +227,13 @@ void HeatmapView::paintLabels(QPainter& p, const Geometry& g) const {
   auto text = [&](const std::string& s) {
     return fm.elidedText(QString::fromStdString(s), Qt::ElideRight, g.labelW);
   };
-  const int nr = std::min<int>(rows_, static_cast<int>(rowLabels_.size()));
+  const int nr = rowSide_ ? std::min<int>(rows_, static_cast<int>(rowLabels_.size())) : 0;
   for (int r = 0; r < nr; r += g.rowStep) {
     const double y = cellRect(r, 0).center().y();
     p.drawText(QRectF(0, y - lh / 2, g.plot.left() - pad, lh), Qt::AlignRight | Qt::AlignVCenter,
                text(rowLabels_[r]));
   }
-  const int nc = std::min<int>(cols_, static_cast<int>(colLabels_.size()));
+  const int nc = colSide_ ? std::min<int>(cols_, static_cast<int>(colLabels_.size())) : 0;
   for (int c = 0; c < nc; c += g.colStep) {
     const double x = cellRect(0, c).center().x(), y = g.plot.bottom() + pad / 2;
     if (!g.colRotated) {
@@ -204,12 +241,31 @@ void HeatmapView::paintLabels(QPainter& p, const Geometry& g) const {
       p.drawText(QRectF(x - w / 2, y, w, lh), Qt::AlignHCenter | Qt::AlignTop, text(colLabels_[c]));
       continue;
     }
-    p.save();  // vertical, reading upwards, ending just under the cells
-    p.translate(x, y);
-    p.rotate(-90);
-    p.drawText(QRectF(-g.labelW, -lh / 2, g.labelW, lh), Qt::AlignRight | Qt::AlignVCenter, text(colLabels_[c]));
-    p.restore();
+    paintColumnLabel(p, g, x, y, QString::fromStdString(colLabels_[c]));
   }
+}
+
+// A vertical column label under x, starting at y: Chinese (or Japanese, Korean) characters
+// upright, one under the other, as they are written vertically; other text turned to read
+// upwards, ending just under the cells.
+void HeatmapView::paintColumnLabel(QPainter& p, const Geometry& g, double x, double y, const QString& label) const {
+  const QFontMetricsF fm(font());
+  const double lh = fm.height();
+  if (hasWideCharacters(label)) {
+    const QStringList chars = graphemes(label);
+    const int fit = std::max(1, static_cast<int>(g.labelW / lh));
+    for (int i = 0; i < std::min<int>(fit, chars.size()); ++i) {
+      const QString ch = (i == fit - 1 && chars.size() > fit) ? QString(QChar(0x2026)) : chars[i];
+      p.drawText(QRectF(x - lh / 2, y + i * lh, lh, lh), Qt::AlignCenter, ch);
+    }
+    return;
+  }
+  p.save();
+  p.translate(x, y);
+  p.rotate(-90);
+  p.drawText(QRectF(-g.labelW, -lh / 2, g.labelW, lh), Qt::AlignRight | Qt::AlignVCenter,
+             fm.elidedText(label, Qt::ElideRight, g.labelW));
+  p.restore();
 }
 
 // A thin two-tone outline (black outside, white inside): visible on every colour of the map.
@@ -275,20 +331,6 @@ QSize HeatmapView::sizeHint() const {
   const int w = std::clamp(cols_ * cell + labels + lh, 12 * lh, 40 * lh);
   const int h = std::clamp(rows_ * cell + (showLabels_ ? 3 : 2) * lh + labels, 10 * lh, 30 * lh);
   return {w, h};
-}
-
-int HeatmapView::heightForWidth(int w) const {
-  const QFontMetricsF fm(font());
-  const double lh = fm.height(), pad = std::ceil(lh / 4);
-  const double top = title_.isEmpty() ? pad : lh + 2 * pad;
-  const bool rowsOn = showLabels_ && !rowLabels_.empty(), colsOn = showLabels_ && !colLabels_.empty();
-  const double labelW = std::max(3 * lh, std::min(fm.averageCharWidth() * 10, w * 0.3));
-  const double rowW = rowsOn ? std::min(labelW, longestLabel(true)) + pad : 0;
-  const double colW = colsOn ? std::min(labelW, longestLabel(false)) : 0;
-  const double availW = std::max(1.0, w - 2 * pad - rowW), cell = availW / cols_;
-  const double colH = colsOn ? (colW + pad > cell ? colW : lh) + pad : 0;
-  const double extra = (cols_ > availW || rows_ > 4000) ? lh : 0;  // the "downsampled" note
-  return static_cast<int>(std::ceil(top + cell * rows_ + colH + pad + extra));
 }
 
 QSize HeatmapView::minimumSizeHint() const {

@@ -28,6 +28,23 @@ class HeatmapView : public QWidget {
   bool cellMasked(int r, int c) const;
   void setShowLabels(bool on);  // off for thumbnails
   void setHighlighted(bool on);
+  // How the cells may be shaped: their width : height stays within 1 : maxAspect … maxAspect : 1
+  // (1 = square, for attention maps; 3 for value maps, so that a 14 × 256 map is not a thin
+  // strip), and no side grows past maxCellLines line heights (0 = no limit), so that a 14 × 8
+  // map or an 8 × 1 column does not become a few giant rectangles.
+  void setCellShape(double maxAspect, double maxCellLines);
+  // Which axes this view labels (both by default; a grid of heads labels the rows of its first
+  // column and the columns of its bottom tiles only, as the heads share their tokens).
+  void setLabelSides(bool rows, bool cols);
+  // The room around the cells for a cell side (column labels turn vertical when they do not fit
+  // across a cell), with every label on: a grid lines its views' cells up with it.
+  struct Margins {
+    double left = 0, top = 0, right = 0, bottom = 0;  // bottom: with the column labels
+    double bottomBare = 0;                            // bottom without them
+    double rowLabels = 0;                             // the part of `left` the row labels take
+    double titleWidth = 0;                            // the bold title's width
+  };
+  Margins marginsFor(double cell, bool labels = true) const;  // labels false: as if none
 
   int rows() const { return rows_; }
   int cols() const { return cols_; }
@@ -38,9 +55,6 @@ class HeatmapView : public QWidget {
   QRectF cellRect(int r, int c) const;
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
-  // Square cells: the height follows the width, so a grid of heads does not leave tall gaps.
-  bool hasHeightForWidth() const override { return rows_ > 0 && cols_ > 0; }
-  int heightForWidth(int w) const override;
 
  signals:
   void cellHovered(int row, int col);  // (-1, -1) when leaving
@@ -64,7 +78,8 @@ class HeatmapView : public QWidget {
     double labelW = 0;            // longest label allowed (elided beyond)
     bool downsample = false;      // more cells than pixels
   };
-  Geometry geometry() const;
+  Geometry geometry() const { return geometryFor(QSizeF(size())); }
+  Geometry geometryFor(QSizeF size) const;
   // The widest row (or column) label at the current font: measured once per matrix and font, as a
   // trained model's vocabulary axis has thousands of labels and geometry() runs for every cell rect.
   double longestLabel(bool rows) const;
@@ -73,6 +88,7 @@ class HeatmapView : public QWidget {
   QRgb cellColor(int r0, int r1, int c0, int c1) const;  // one image pixel for a block of cells
   void paintMarks(QPainter& p, const QRectF& plot) const;  // hatch masked, mark NaN
   void paintLabels(QPainter& p, const Geometry& g) const;
+  void paintColumnLabel(QPainter& p, const Geometry& g, double x, double y, const QString& text) const;
   void paintHover(QPainter& p) const;
 
   std::vector<float> values_;
@@ -83,6 +99,9 @@ class HeatmapView : public QWidget {
   QImage image_;
   QString title_;
   bool showLabels_ = true, highlighted_ = false, downsampled_ = false;
+  double maxAspect_ = 1, maxCellLines_ = 0;
+  bool rowSide_ = true, colSide_ = true;  // setLabelSides
+  double labelCap() const;                // the longest a label may be before it is elided
   QPoint hover_{-1, -1};
   mutable QFont measuredFont_;
   mutable double longestRow_ = -1, longestCol_ = -1;  // -1: not measured for this matrix and font

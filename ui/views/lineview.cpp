@@ -103,7 +103,7 @@ void LineView::setSelection(const ViewSelection& sel) {
     kTokens_ = tokens.key;
     caption_->setText(tr("%1 · sentence %2 · queries (left) attend to keys (right)")
                           .arg(ModelView::blockName(sel.block))
-                          .arg(b + 1));
+                          .arg(b));
   } else {
     caption_->setText(tr("Choose a step inside the model to see its attention as lines."));
   }

@@ -205,7 +205,7 @@ void MaskComparison::showMaps() {
   }
   legend_->setMap(map);
   caption_->setText(tr("%1 · head %2 · sentence %3: the same input under each mask")
-                        .arg(ModelView::blockName(sel_.block)).arg(h).arg(b + 1));
+                        .arg(ModelView::blockName(sel_.block)).arg(h).arg(b));
   shownOk_ = true;
   const QString mismatch = checkAgainstTrace();
   status_->setText(mismatch.isEmpty() ? appliesNote() : mismatch);

@@ -27,10 +27,10 @@ std::vector<float> sentenceSlice(const Tensor& t, int64_t b) {
   return out;
 }
 
-// Two lines for a row label: "Encoder layer 1" and "Self-attention".
+// Two lines for a row label: "Encoder layer 0" and "Self-attention" (layers count from 0, as the ids).
 QStringList rowLabel(const std::string& block) {
   const StepPlace where = StepNames::place(block + kWeights);
-  return {ModelView::tr("%1 layer %2").arg(where.stack).arg(where.layer + 1), where.block};
+  return {ModelView::tr("%1 layer %2").arg(where.stack).arg(where.layer), where.block};
 }
 
 }  // namespace
@@ -170,7 +170,7 @@ void ModelView::paintLabels(QPainter& p, const Grid& g) const {
   const QFontMetricsF fm(font());
   const double lh = fm.height(), pad = std::ceil(lh / 2);
   const QString title = sel_.result ? tr("Sentence %1 · rows: attention blocks · columns: heads · click one to open it")
-                                          .arg(std::clamp(sel_.batch, 0, std::max(0, static_cast<int>(sel_.result->batch.text.batch()) - 1)) + 1)
+                                          .arg(std::clamp(sel_.batch, 0, std::max(0, static_cast<int>(sel_.result->batch.text.batch()) - 1)))
                                     : tr("No model yet.");
   p.drawText(QRectF(pad, pad / 2, width() - 2 * pad, lh), Qt::AlignLeft | Qt::AlignVCenter,
              fm.elidedText(title, Qt::ElideRight, width() - 2 * pad));

@@ -24,7 +24,7 @@ class ModelView : public QWidget {
   explicit ModelView(QWidget* parent = nullptr);
   void setSelection(const ViewSelection& sel);
 
-  // "Encoder layer 1 · Self-attention" for "encoder.layers.0.self_attn" (layers count from 1).
+  // "Encoder layer 0 · Self-attention" for "encoder.layers.0.self_attn" (layers count from 0, as the ids).
   static QString blockName(const std::string& block);
 
   int rows() const { return static_cast<int>(blocks_.size()); }

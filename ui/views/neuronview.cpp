@@ -326,7 +326,7 @@ void NeuronView::load() {
     const QSignalBlocker block(chooser_);
     chooser_->setCurrentIndex(d.query);
   }
-  caption_->setText(tr("%1 · head %2 · sentence %3").arg(ModelView::blockName(sel_.block)).arg(h).arg(b + 1));
+  caption_->setText(tr("%1 · head %2 · sentence %3").arg(ModelView::blockName(sel_.block)).arg(h).arg(b));
   formula_->setText(tr("weight_j = softmax_j( (q · k_j) / √Dh ),  Dh = %1,  √Dh = %2")
                         .arg(d.dh).arg(std::sqrt(static_cast<double>(d.dh)), 0, 'g', 4));
   note_->setText(tr("The dot product adds up the element-wise products: a key whose vector points the same way as "

@@ -97,7 +97,7 @@ void PredictionsPanel::setResult(TraceResultPtr result) {
   const int keep = sentence_->currentIndex();
   const QSignalBlocker block(sentence_);
   sentence_->clear();
-  for (size_t s = 0; s < top_.size(); ++s) sentence_->addItem(tr("Sentence %1").arg(s + 1));
+  for (size_t s = 0; s < top_.size(); ++s) sentence_->addItem(tr("Sentence %1").arg(s));  // from 0, as everywhere
   sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
   showSentence();
 }
@@ -114,7 +114,7 @@ void PredictionsPanel::showSentence() {
   const QSignalBlocker block(position_);
   position_->clear();
   for (size_t i = 0; i < top_[static_cast<size_t>(b)].size(); ++i)
-    position_->addItem(tr("%1: %2").arg(i + 1).arg(text(tokens[i])));
+    position_->addItem(tr("%1: %2").arg(i).arg(text(tokens[i])));  // positions from 0
   const bool next = result_->vocab()->task == Task::NextToken;
   position_->setCurrentIndex(same && keep >= 0 && keep < position_->count() ? keep
                              : next ? lastWordPosition(tokens, position_->count())
@@ -139,7 +139,7 @@ void PredictionsPanel::showPosition() {
     for (int k = 0; k <= i; ++k) before << text(tokens[static_cast<size_t>(k)]);
     question_->setText(tr("After “%1” the model expects:").arg(before.join(QLatin1Char(' '))));
   } else {
-    question_->setText(tr("At position %1 of the answer the model expects:").arg(i + 1));
+    question_->setText(tr("At position %1 of the answer the model expects:").arg(i));
   }
   const auto& cell = top_[static_cast<size_t>(b)][static_cast<size_t>(i)];
   for (size_t r = 0; r < rows_.size(); ++r) {

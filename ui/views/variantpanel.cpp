@@ -173,7 +173,7 @@ void VariantPanel::fillSentences() {
     QStringList words;
     for (const auto& t : rows[b])
       if (t != kPadToken) words << QString::fromStdString(t);
-    sentence_->addItem(tr("%1: %2").arg(b + 1).arg(words.join(QLatin1Char(' ')).left(50)));
+    sentence_->addItem(tr("%1: %2").arg(b).arg(words.join(QLatin1Char(' ')).left(50)));
   }
   sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
   head_->clear();
@@ -185,7 +185,7 @@ void VariantPanel::showSummary() {
   const VariantSummary& s = *summary_;
   title_->setText(tr("<b>%1</b> beside the self-attention of layer %2")
                       .arg(VariantText::name(s.kind).toHtmlEscaped())
-                      .arg(result_->cfg.variant.layer + 1));
+                      .arg(result_->cfg.variant.layer));  // from 0, as the ids and --variant-layer
   description_->setText(VariantText::description(s.kind));
   showCost();
   const bool kv = s.kind == VariantKind::KvCache;
@@ -294,7 +294,7 @@ void VariantPanel::showSentence() {
   const QString title = summary_->kind == VariantKind::KvCache
                             ? tr("Difference from full causal attention per token (sentence %1)")
                             : tr("Difference from full attention per token (sentence %1)");
-  chart_->setBars(words, values, title.arg(b + 1), tr("max |Δ|"));
+  chart_->setBars(words, values, title.arg(b), tr("max |Δ|"));
 }
 
 }  // namespace attnlab::ui

@@ -30,6 +30,7 @@
 #include "views/predictionspanel.h"
 #include "views/variantpanel.h"
 #include "window/busyindicator.h"
+#include "window/dockfit.h"
 #include "window/presenter.h"
 #include "words/coretext.h"
 
@@ -43,11 +44,8 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     : QMainWindow(parent), settingsKey_(settingsKey), controller_(new Controller(this)) {
   setWindowTitle(tr("Attention Lab"));
   baseFontPt_ = font().pointSizeF() > 0 ? font().pointSizeF() : 10;
-  panel_ = new StepPanel;
-  scroll_ = new QScrollArea;
-  scroll_->setWidget(panel_);
-  scroll_->setWidgetResizable(true);
-  setCentralWidget(scroll_);
+  panel_ = new StepPanel;  // a screen, not a document: it fits the centre, nothing scrolls
+  setCentralWidget(panel_);
 
   inputs_ = new InputPanel;
   auto* inputDock = new QDockWidget(tr("Input and model"), this);
@@ -66,6 +64,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   addDockWidget(Qt::LeftDockWidgetArea, navDock);
   // Steps on the left, inputs on the right, the step itself gets the middle.
   resizeDocks({navDock, inputDock}, {260, 360}, Qt::Horizontal);
+  fitter_ = new DockFitter(this, navDock, inputDock);
   buildExercises(inputDock);
   // A trained model's guesses, under the inputs (shown when the first trained result arrives).
   predictions_ = new PredictionsPanel;
@@ -155,7 +154,9 @@ void MainWindow::nameDockTabs() {
 }
 
 void MainWindow::setZoom(double factor) {
-  zoom_ = std::clamp(factor, 0.6, 4.0);
+  factor = std::clamp(factor, 0.6, 4.0);
+  if (!presenter_->active()) fitter_->beforeFontScale(factor / zoom_);  // the docks make room before they grow
+  zoom_ = factor;
   QFont f = font();
   f.setPointSizeF(baseFontPt_ * zoom_);
   setFont(f);
@@ -312,6 +313,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("geometry"), saveGeometry());
   s.setValue(QStringLiteral("state"), saveState());
   s.setValue(QStringLiteral("zoom"), zoom_);
+  s.setValue(QStringLiteral("stepsTabbedToFit"), fitter_->stepsTabbed());
   // During an exercise, the teacher's inputs and step (what Leave gives back), never the exercise's:
   // a window closed or rebuilt mid-exercise must not lose the lesson.
   const Request r = beforeExercise_ ? beforeExercise_->request : inputs_->currentRequest();
@@ -350,6 +352,7 @@ void MainWindow::restoreSettings() {
     move(avail.center() - rect().center());
   }
   restoreState(s.value(QStringLiteral("state")).toByteArray());
+  fitter_->adoptTabbed(s.value(QStringLiteral("stepsTabbedToFit"), false).toBool());
   setZoom(s.value(QStringLiteral("zoom"), 1.0).toDouble());
   if (!s.contains(QStringLiteral("texts"))) return;
   Request r;

@@ -22,6 +22,7 @@ class ExercisePanel;
 class InputPanel;
 class StepNavigator;
 class StepPanel;
+class DockFitter;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -40,9 +41,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock() const { return predictionsDock_; }
   class VariantPanel* variantPanel() const { return variant_; }
   QDockWidget* variantDock() const { return variantDock_; }
-  QScrollArea* centralScroll() const { return scroll_; }
   double zoom() const { return zoom_; }
   PresenterMode* presenter() const { return presenter_; }
+  DockFitter* dockFitter() const { return fitter_; }
   QWidget* currentView() const;  // the view or chart on show in the step panel
   void setZoom(double factor);  // 1.0 = the system font size
   void nameDockTabs();           // after the docks are (re)arranged
@@ -116,11 +117,11 @@ class MainWindow : public QMainWindow {
   FaultSet exerciseFaults_;     // planted by a find-the-bug exercise, added to every request
   bool exerciseHideFaults_ = false;  // until it is answered, the steps carry no fault labels
   Request lastRequest_;
-  QScrollArea* scroll_;
   QLabel* status_;
   BusyIndicator* busy_;
   QMenu* recentMenu_ = nullptr;
   PresenterMode* presenter_;
+  DockFitter* fitter_ = nullptr;
   std::string currentId_;  // kept across recomputes
   struct AskedStep {
     std::string id, before;  // showStepId's step, and the one shown when the trace lacks it

@@ -6,7 +6,9 @@
 #include <QMenuBar>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QFontInfo>
 #include <QRadialGradient>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -117,7 +119,8 @@ void PresenterMode::enter() {
   w_->stepPanel()->tabs()->setCurrentIndex(0);  // the values and heatmaps
   tabs->hide();
   w_->setPalette(highContrast(palette_));
-  w_->setZoom(std::max(zoom_, kMinZoom));
+  w_->stepPanel()->setPresenting(true);
+  w_->setZoom(presenterZoom());
   w_->setWindowState(windowState_ | Qt::WindowFullScreen);
   w_->setFocus();  // keys step, whatever had the focus before
   laser_->setActive(true);
@@ -131,6 +134,12 @@ void PresenterMode::enter() {
   hintTimer_->start();
 }
 
+double PresenterMode::presenterZoom() const {
+  const double basePx = QFontInfo(w_->font()).pixelSize() / std::max(0.01, w_->zoom());  // the desktop's text
+  const double lines = w_->screen() ? w_->screen()->geometry().height() : 1080;
+  return std::max({zoom_, kMinZoom, kPxAt1080 * lines / 1080.0 / std::max(1.0, basePx)});
+}
+
 void PresenterMode::leave() {
   active_ = false;
   laser_->setActive(false);
@@ -138,6 +147,7 @@ void PresenterMode::leave() {
   w_->setWindowState(windowState_);
   w_->setPalette(palette_);
   w_->setZoom(zoom_);
+  w_->stepPanel()->setPresenting(false);
   w_->menuBar()->setVisible(menuVisible_);
   w_->statusBar()->setVisible(statusVisible_);
   w_->stepPanel()->tabs()->tabBar()->setVisible(tabsVisible_);

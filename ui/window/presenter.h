@@ -38,6 +38,7 @@ class PresenterMode : public QObject {
   Q_OBJECT
  public:
   static constexpr double kMinZoom = 1.75;  // type at least this much larger than the desktop's
+  static constexpr double kPxAt1080 = 28;   // and at least this many pixels high on a 1080-line screen (in proportion on others)
   explicit PresenterMode(MainWindow* window);
 
   bool active() const { return active_; }
@@ -51,6 +52,7 @@ class PresenterMode : public QObject {
   void enter();
   void leave();
   static QPalette highContrast(const QPalette& base);
+  double presenterZoom() const;  // the zoom that gives kMinZoom and kPxAt1080 on the window's screen
 
   MainWindow* w_;
   LaserPointer* laser_;

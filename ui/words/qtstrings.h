@@ -3,6 +3,7 @@
 
 #include <QChar>
 #include <QStringList>
+#include <QTextBoundaryFinder>
 
 #include <string>
 #include <vector>
@@ -40,6 +41,28 @@ inline std::vector<std::string> shownTokens(const std::vector<std::string>& v) {
   std::vector<std::string> out;
   out.reserve(v.size());
   for (const auto& t : v) out.push_back(t.size() <= size_t{kMaxShownToken} ? t : shownToken(t).toStdString());
+  return out;
+}
+
+// Whether a text holds characters written upright in vertical text (Chinese, Japanese, Korean,
+// full-width forms): such a label is stacked, not turned on its side.
+inline bool hasWideCharacters(const QString& s) {
+  for (const char32_t c : s.toUcs4())
+    if ((c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+        (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x3FFFF))
+      return true;
+  return false;
+}
+
+// The characters of a text as a reader counts them (a letter with its accents, a surrogate pair).
+inline QStringList graphemes(const QString& s) {
+  QStringList out;
+  QTextBoundaryFinder f(QTextBoundaryFinder::Grapheme, s);
+  qsizetype at = 0;
+  while (f.toNextBoundary() > 0) {
+    out << s.mid(at, f.position() - at);
+    at = f.position();
+  }
   return out;
 }
 

@@ -363,14 +363,14 @@ StepPlace StepNames::place(const std::string& id) {
   return out;
 }
 
-// Where a step sits, in words: "Layer 2", "Self-attention"; with the stack named ("Encoder layer 2")
+// Where a step sits, in words: "Layer 1", "Self-attention"; with the stack named ("Encoder layer 1")
 // when there are two stacks, or when asked.
 QStringList StepNames::placeWords(const StepPlace& where, bool withStack) {
   QStringList parts;
   if (where.layer < 0 && where.block.isEmpty()) parts << where.stack << tr("input");
   else if (where.layer < 0) parts << where.stack;  // the output head, after the last layer
-  else if (withStack) parts << tr("%1 layer %2").arg(where.stack).arg(where.layer + 1);
-  else parts << tr("Layer %1").arg(where.layer + 1);
+  else if (withStack) parts << tr("%1 layer %2").arg(where.stack).arg(where.layer);  // from 0, as the ids
+  else parts << tr("Layer %1").arg(where.layer);
   if (!where.block.isEmpty()) parts << where.block;
   return parts;
 }

@@ -20,19 +20,20 @@ class StepNames {
   Q_DECLARE_TR_FUNCTIONS(StepNames)
  public:
   static StepPlace place(const std::string& id);
-  // "Layer 1 · Self-attention · 6/14 · Scale by √d_head": position counted within the group of
-  // steps that share the same stack, layer and block.
+  // "Layer 0 · Self-attention · 6/14 · Scale by √d_head": the layer counted from 0 as in the step ids
+  // ("encoder.layers.0…"), the position (a count, from 1) within the group of steps that share
+  // the same stack, layer and block.
   static QString location(const Trace& trace, int index);
   // Axis names of a step's tensor, e.g. {"B", "H", "S", "Dh"}; cross-attention uses T for
   // queries and S for keys; the decoder's own steps use T.
   static QStringList axisNames(const std::string& id, int dims);
   // One plain sentence: what this step did to the shape/values relative to its inputs.
   static QString whatChanged(const Trace& trace, int index);
-  // Where a step sits, as the location line says it ("Layer 2", "Self-attention"); withStack
-  // names the stack too ("Encoder layer 2").
+  // Where a step sits, as the location line says it ("Layer 1", "Self-attention"); withStack
+  // names the stack too ("Encoder layer 1").
   static QStringList placeWords(const StepPlace& where, bool withStack);
   // Names for a list of steps (id, title) as the navigator shows them: the title, and where two
-  // steps share a title, the place too ("Q projection · Encoder layer 2 · Self-attention").
+  // steps share a title, the place too ("Q projection · Encoder layer 1 · Self-attention").
   static QStringList listNames(const std::vector<std::pair<std::string, Text>>& steps);
 };
 
