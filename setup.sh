@@ -10,10 +10,11 @@ mode=${1:-run}
 # Qt's own dialogs. The Vulkan compute path needs the headers and glslc to build, and the loader plus a driver to
 # run (Mesa's drivers include lavapipe, a software device; a GPU's own driver works as well).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nlohmann-json3-dev
-                libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk qt6-charts-dev qt6-svg-dev
+                libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk fonts-dejavu-core qt6-charts-dev qt6-svg-dev
                 libqt6opengl6-dev
                 libvulkan-dev glslc libvulkan1 mesa-vulkan-drivers
                 qt6-tools-dev qt6-l10n-tools qt6-translations-l10n)
+# fonts-dejavu-core is the Latin face the classroom layout test (test_classroom) is measured with.
 # PyTorch is the reference for the golden files and the code-line checks; OpenBLAS makes it fast;
 # clang + libFuzzer (and clang's sanitizer runtimes, libclang-rt) build the fuzz targets; the Khronos validation layer watches the Vulkan tests;
 # dpkg-dev (dpkg-shlibdeps), binutils (objdump) and appstream (appstreamcli) check the .deb.

@@ -145,6 +145,12 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   });
   connect(samples_, &QComboBox::activated, this, &InputPanel::loadSample);
   loadSample(0);
+  // A choice's full name is in its list; the closed box asks for a few characters, so that the
+  // panel (and the window) stays narrow enough for a projector at a large zoom.
+  for (QComboBox* c : findChildren<QComboBox*>()) {
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(std::max(c->minimumContentsLength(), 8));
+  }
 }
 
 QWidget* InputPanel::buildKnobs() {
