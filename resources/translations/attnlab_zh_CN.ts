@@ -1204,8 +1204,8 @@
         <translation>阅读说明</translation>
     </message>
     <message>
-        <source>One page per step: where it sits, what it computes (formula and the PyTorch line that recomputes it), what changed, and the shapes and strides of its tensor and inputs. After each softmax come every head&apos;s weights for sentence 0: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
-        <translation>每个步骤占一页：它所处的位置、计算内容（公式以及重新计算它的 PyTorch 代码）、发生了哪些变化，以及其张量和输入的形状与步长。每个 softmax 之后列出句子 0 在每个头上的权重：行是查询，列是键；被掩码的键显示为灰色斜线，NaN 显示为品红色。</translation>
+        <source>Step after step, as many to a page as fit: where each sits, what happens there and why, its formula and the PyTorch line that recomputes it, what changed, and a diagram of the shapes and strides of its tensor and inputs. After each softmax come every head&apos;s weights for sentence 0: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
+        <translation>逐步排列，每页尽量多放几个步骤：每个步骤所处的位置、这里发生了什么以及为什么、它的公式和重新计算它的 PyTorch 代码、发生了哪些变化，以及其张量和输入的形状与步长示意图。每个 softmax 之后列出句子 0 在每个头上的权重：行是查询，列是键；被掩码的键显示为灰色斜线，NaN 显示为品红色。</translation>
     </message>
     <message>
         <source>Step %1 of %2 · %3</source>
@@ -1250,6 +1250,10 @@
     <message>
         <source>Attention Lab handout</source>
         <translation>Attention Lab 讲义</translation>
+    </message>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation>第 %1 页，共 %2 页</translation>
     </message>
     <message>
         <source>“%1” is a file, not a folder.</source>
@@ -2827,8 +2831,20 @@
         <translation>当前选择没有可比较的注意力 logits。</translation>
     </message>
     <message>
-        <source>Unscaled logits have a spread √Dh = %1 times larger, so softmax saturates: at T = %2, %3% of the rows put more than %4 of their weight on one key without the ÷√Dh, and %5% with it.</source>
-        <translation>未缩放的 logits 分布范围大 √Dh = %1 倍，因此 softmax 会饱和：在 T = %2 时，不除以 √Dh 有 %3% 的行把超过 %4 的权重放在同一个键上，除以 √Dh 后为 %5%。</translation>
+        <source>With Dh = 1 the scaling divides by √Dh = 1 and changes nothing: at T = %1, %2 of %3 query rows put more than %4 of their weight on one key.</source>
+        <translation>Dh = 1 时，缩放只是除以 √Dh = 1，什么也不改变：在 T = %1 时，%3 个查询行中有 %2 行把超过 %4 的权重放在同一个键上。</translation>
+    </message>
+    <message>
+        <source>Unscaled logits spread √Dh = %1 times wider, yet at T = %2 no query row (of %3) puts more than %4 of its weight on one key, with or without the ÷√Dh.</source>
+        <translation>未缩放的 logits 分布宽 √Dh = %1 倍，但在 T = %2 时，无论是否除以 √Dh，%3 个查询行中都没有一行把超过 %4 的权重放在同一个键上。</translation>
+    </message>
+    <message>
+        <source>Unscaled logits spread √Dh = %1 times wider, yet here the ÷√Dh spares no row: at T = %2, %3 of %4 query rows put more than %5 of their weight on one key, with or without it.</source>
+        <translation>未缩放的 logits 分布宽 √Dh = %1 倍，但这里除以 √Dh 并没有让任何一行免于饱和：在 T = %2 时，无论是否除以 √Dh，%4 个查询行中都有 %3 行把超过 %5 的权重放在同一个键上。</translation>
+    </message>
+    <message>
+        <source>Unscaled logits spread √Dh = %1 times wider, so softmax saturates more often without the ÷√Dh: at T = %2, %3 of %4 query rows put more than %5 of their weight on one key without it, %6 with it.</source>
+        <translation>未缩放的 logits 分布宽 √Dh = %1 倍，因此不除以 √Dh 时 softmax 更常饱和：在 T = %2 时，%4 个查询行中，不除以 √Dh 有 %3 行把超过 %5 的权重放在同一个键上，除以 √Dh 后有 %6 行。</translation>
     </message>
     <message>
         <source>Softmax of a query row: no attention block in focus</source>
@@ -2871,8 +2887,8 @@
         <translation>QKᵀ，未缩放</translation>
     </message>
     <message>
-        <source>QKᵀ / √Dh (what softmax sees)</source>
-        <translation>QKᵀ / √Dh（softmax 实际看到的值）</translation>
+        <source>QKᵀ / √Dh (what the model&apos;s softmax sees)</source>
+        <translation>QKᵀ / √Dh（模型的 softmax 实际看到的值）</translation>
     </message>
     <message>
         <source>Logits of head %1, with and without ÷√%2</source>
@@ -2891,8 +2907,8 @@
         <translation>熵 / log n</translation>
     </message>
     <message>
-        <source>Entropy per head (click a bar to focus it)</source>
-        <translation>每个头的熵（点击柱形可聚焦该头）</translation>
+        <source>Entropy per head at T = 1 (click a bar to focus it)</source>
+        <translation>每个头在 T = 1 时的熵（点击柱形可聚焦该头）</translation>
     </message>
 </context>
 <context>
@@ -3352,10 +3368,6 @@
         <translation>%1 个头</translation>
     </message>
     <message>
-        <source>%1 · sentence %2 · %3</source>
-        <translation>%1 · 句子 %2 · %3</translation>
-    </message>
-    <message>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -3443,6 +3455,42 @@
         <source>The mask set %1 of the %2 scores of each head to −∞ (hatched); before this step they held numbers like the others.</source>
         <translation>掩码把每个头的 %2 个分数中的 %1 个设为 −∞（斜线标出）；在这一步之前，它们和其他分数一样是普通数值。</translation>
     </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>Per row</source>
+        <translation>按行</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>对数</translation>
+    </message>
+    <message>
+        <source>Colour scale of the weights: as they are, each query row divided by its largest weight (the structure of long texts), or log₁₀ (small weights told apart). The hover readout always gives the true numbers.</source>
+        <translation>权重的颜色刻度：原样显示；每个查询行除以该行的最大权重（看清长文本的结构）；或取 log₁₀（区分很小的权重）。悬停读数始终给出真实数值。</translation>
+    </message>
+    <message>
+        <source>Colour scale</source>
+        <translation>颜色刻度</translation>
+    </message>
+    <message>
+        <source>weight ÷ its row&apos;s largest</source>
+        <translation>权重 ÷ 该行最大值</translation>
+    </message>
+    <message>
+        <source>log₁₀ weight</source>
+        <translation>log₁₀ 权重</translation>
+    </message>
+    <message>
+        <source>%1 · sentence %2 · %3 · rows: queries, columns: keys</source>
+        <translation>%1 · 句子 %2 · %3 · 行：查询，列：键</translation>
+    </message>
+    <message>
+        <source>Drawing %1 heatmaps of %2 × %3 cells…</source>
+        <translation>正在绘制 %1 张 %2 × %3 格的热力图…</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>
@@ -3454,6 +3502,10 @@
         <source>%1×%2, averaged</source>
         <translation>%1×%2，已平均</translation>
     </message>
+    <message>
+        <source>Drawing %1 × %2 cells…</source>
+        <translation>正在绘制 %1 × %2 格…</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::InputPanel</name>
@@ -3462,20 +3514,28 @@
         <translation>加载示例批次</translation>
     </message>
     <message>
+        <source>Your sentences</source>
+        <translation>你的句子</translation>
+    </message>
+    <message>
+        <source>Lesson: %1</source>
+        <translation>课程：%1</translation>
+    </message>
+    <message>
+        <source>Exercise: %1</source>
+        <translation>练习：%1</translation>
+    </message>
+    <message>
+        <source>Examples of %1</source>
+        <translation>%1 的示例</translation>
+    </message>
+    <message>
         <source>Sample:</source>
         <translation>示例：</translation>
     </message>
     <message>
         <source>Sentences (one per line; together they form the batch):</source>
         <translation>句子（每行一个，所有句子共同组成一个批次）：</translation>
-    </message>
-    <message>
-        <source>Cross-attention (encoder–decoder)</source>
-        <translation>交叉注意力（编码器–解码器）</translation>
-    </message>
-    <message>
-        <source>The sentences above become the decoder&apos;s input and attend to the source sentence below.</source>
-        <translation>上面的句子作为解码器的输入，并关注下面的源句子。</translation>
     </message>
     <message>
         <source>Source sentence (one for all, or one per line)</source>
@@ -3656,6 +3716,14 @@
     <message>
         <source>attention variant:</source>
         <translation>注意力变体：</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Encoder–decoder: the sentences above become the decoder&apos;s input and attend to the source sentence below.</source>
+        <translation>编码器–解码器：上面的句子成为解码器的输入，并关注下面的源句子。</translation>
     </message>
 </context>
 <context>
@@ -4463,6 +4531,10 @@ Esc：从放大的头返回</translation>
         <translation>步骤：</translation>
     </message>
     <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
         <source>Faulty run</source>
         <translation>错误运行</translation>
     </message>
@@ -4471,16 +4543,16 @@ Esc：从放大的头返回</translation>
         <translation>正确运行</translation>
     </message>
     <message>
-        <source>Faulty: shape %1</source>
-        <translation>错误：形状 %1</translation>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>shape %1</source>
+        <translation>形状 %1</translation>
     </message>
     <message>
         <source>, row sums %1</source>
         <translation>，行和 %1</translation>
-    </message>
-    <message>
-        <source>Correct: shape %1</source>
-        <translation>正确：形状 %1</translation>
     </message>
     <message>
         <source>The correct run has no step %1: the bug added it.</source>
@@ -4753,6 +4825,10 @@ The window keeps what it had; you can go on working.</source>
         <source>Show the explanation, formula, code and change in full, the step id and the shape diagram</source>
         <translation>完整显示说明、公式、代码和变化，以及步骤编号和形状图</translation>
     </message>
+    <message>
+        <source>Measuring what changed in %1 numbers…</source>
+        <translation>正在统计 %1 个数值的变化…</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::TensorView</name>
@@ -4858,6 +4934,30 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>%1:</source>
         <translation>%1:</translation>
+    </message>
+    <message>
+        <source>… and %1 more [PAD]</source>
+        <translation>……另有 %1 个 [PAD]</translation>
+    </message>
+    <message>
+        <source>… and %1 more tokens, %2 of them [PAD]</source>
+        <translation>……另有 %1 个词元，其中 %2 个是 [PAD]</translation>
+    </message>
+    <message>
+        <source>… and 1 more token</source>
+        <translation>……另有 1 个词元</translation>
+    </message>
+    <message>
+        <source>… and %1 more tokens</source>
+        <translation>……另有 %1 个词元</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>… and %1 more sentences</source>
+        <translation>……另有 %1 个句子</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,9 @@
 // choose a head or a query row. Screenshots at two sizes (and a projector font) for a look.
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QtTest>
 
 #include <cmath>
@@ -181,6 +183,121 @@ class TestCharts : public QObject {
     QCOMPARE(panel.histogramCounts(), qMakePair(6, 6));  // rows 0 and 2 only
     QCOMPARE(panel.entropyBars().size(), 1);
     QVERIFY(std::isfinite(panel.entropyBars()[0]));
+  }
+
+  // The sentence under the histogram says what its numbers say: rows counted, not rounded to
+  // percentages; "saturates more often without the ÷√Dh" only when more rows do; and when no row
+  // saturates, it says so instead of "softmax saturates".
+  void theSentenceAgreesWithItsNumbers() {
+    ChartsPanel panel;
+    bool sawNone = false, sawSome = false;
+    for (int b : {0, 1})
+      for (int h = 0; h < 4; ++h)
+        for (double t : {0.1, 0.3, 1.0, 5.0}) {
+          const auto sel = selectionOf(result_, "encoder.layers.0.self_attn.weights", b, h, 0);
+          panel.setSelection(sel);
+          panel.setTemperature(t);
+          const int real = result_->batch.text.lengths[static_cast<size_t>(b)];
+          const auto core = logit_stats(tensorOf(sel, "qk"), tensorOf(sel, "masked_scores"), b, h, panel.temperature(), real);
+          const int raw = static_cast<int>(std::lround(core.saturated_unscaled * core.rows));
+          const int scaled = static_cast<int>(std::lround(core.saturated_scaled * core.rows));
+          QVERIFY(raw >= scaled);  // ÷√Dh never sharpens
+          const QString text = panel.explanation();
+          const QString where = QStringLiteral("b %1 h %2 T %3: %4").arg(b).arg(h).arg(t).arg(text);
+          QVERIFY2(text.contains(QStringLiteral("√Dh = 2")), qPrintable(where));
+          QVERIFY2(text.contains(QStringLiteral("T = %1").arg(t, 0, 'f', 2)), qPrintable(where));
+          QVERIFY2(!text.contains(QLatin1Char('%')), qPrintable(where));
+          if (raw == 0) {
+            sawNone = true;
+            QVERIFY2(text.contains(QStringLiteral("no query row (of %1)").arg(core.rows)), qPrintable(where));
+            QVERIFY2(!text.contains(QStringLiteral("saturates")), qPrintable(where));
+          } else if (raw == scaled) {
+            sawSome = true;
+            QVERIFY2(text.contains(QStringLiteral("%1 of %2 query rows").arg(raw).arg(core.rows)), qPrintable(where));
+            QVERIFY2(text.contains(QStringLiteral("with or without it")) && !text.contains(QStringLiteral("more often")), qPrintable(where));
+          } else {
+            sawSome = true;
+            QVERIFY2(text.contains(QStringLiteral("saturates more often without the ÷√Dh")), qPrintable(where));
+            QVERIFY2(text.contains(QStringLiteral("%1 of %2 query rows").arg(raw).arg(core.rows)), qPrintable(where));
+            QVERIFY2(text.endsWith(QStringLiteral(", %1 with it.").arg(scaled)), qPrintable(where));
+          }
+        }
+    QVERIFY(sawNone && sawSome);  // both kinds of sentence were checked
+  }
+
+  // A head whose every logit is equal is called uniform and its rows are never said to saturate,
+  // at any temperature; with Dh = 1 the sentence says the scaling changes nothing (not "1 times
+  // wider").
+  void aUniformHeadIsNeverCalledPeaked() {
+    const auto handMade = [](int64_t dModel, const std::vector<float>& logits) {
+      auto r = std::make_shared<TraceResult>();
+      r->cfg.d_model = dModel;
+      r->cfg.heads = 1;
+      r->batch = make_batch({"x y z"}, {});
+      std::vector<float> weights;
+      for (int i = 0; i < 3; ++i) {
+        const auto row = softmax_with_temperature(logits.data() + 3 * i, 3, 1.0);
+        weights.insert(weights.end(), row.begin(), row.end());
+      }
+      for (const auto& [name, values] : std::vector<std::pair<const char*, std::vector<float>>>{
+               {"qk", logits}, {"masked_scores", logits}, {"weights", weights}}) {
+        StepInfo info;
+        info.id = std::string("encoder.layers.0.self_attn.") + name;
+        r->trace.record(info, Tensor::from({1, 1, 3, 3}, values));
+      }
+      return r;
+    };
+    ChartsPanel panel;
+    panel.setSelection(selectionOf(handMade(4, std::vector<float>(9, 0.5f)), "encoder.layers.0.self_attn.weights", 0, 0, 1));
+    QCOMPARE(panel.patternLabels(), QStringList{QStringLiteral("uniform (dead)")});
+    QVERIFY(panel.entropyBars()[0] > kDeadEntropy);
+    for (double t : {ChartsPanel::kMinTemperature, 1.0, ChartsPanel::kMaxTemperature}) {
+      panel.setTemperature(t);
+      for (double w : panel.softmaxBars()) QVERIFY(std::abs(w - 1.0 / 3) < 1e-6);
+      QCOMPARE(panel.saturatedFractions(), qMakePair(0.0, 0.0));
+      QVERIFY2(panel.explanation().contains(QStringLiteral("no query row (of 3)")), qPrintable(panel.explanation()));
+      QVERIFY2(!panel.explanation().contains(QStringLiteral("saturates")), qPrintable(panel.explanation()));
+    }
+    panel.setTemperature(1.0);
+    panel.setSelection(selectionOf(handMade(1, {10, 0, 0, 0, 10, 0, 0, 0, 10}), "encoder.layers.0.self_attn.weights", 0, 0, 0));
+    QCOMPARE(panel.saturatedFractions(), qMakePair(1.0, 1.0));
+    const QString one = panel.explanation();
+    QVERIFY2(one.contains(QStringLiteral("√Dh = 1")) && one.contains(QStringLiteral("changes nothing")) &&
+                 one.contains(QStringLiteral("3 of 3 query rows")),
+             qPrintable(one));
+    QVERIFY2(!one.contains(QStringLiteral("times")), qPrintable(one));
+  }
+
+  // What reads "T = 1.00" is the model's own softmax: the slider's steps next to 1 give exactly the
+  // trace's weights (no tempered bars beside "T = 1" dots), and the entropy chart, which always
+  // reads the model's own weights, says it is at T = 1.
+  void theSliderAtOneIsTheModelsSoftmax() {
+    ChartsPanel panel;
+    const auto sel = selectionOf(result_, "encoder.layers.0.self_attn.weights", 0, 1, 2);
+    panel.setSelection(sel);
+    auto* slider = panel.findChild<QSlider*>();
+    QVERIFY(slider);
+    QLabel* label = nullptr;
+    for (QLabel* l : panel.findChildren<QLabel*>())
+      if (l->text().startsWith(QStringLiteral("T = "))) label = l;
+    QVERIFY(label);
+    int near = 0;
+    for (int v = slider->minimum(); v <= slider->maximum(); ++v) {
+      const double t = ChartsPanel::kMinTemperature *
+                       std::pow(ChartsPanel::kMaxTemperature / ChartsPanel::kMinTemperature, double(v) / slider->maximum());
+      if (QString::number(t, 'f', 2) != QStringLiteral("1.00")) continue;
+      ++near;
+      slider->setValue(v);
+      QCOMPARE(label->text(), QStringLiteral("T = 1.00"));
+      QCOMPARE(panel.temperature(), 1.0);
+      const Tensor& w = tensorOf(sel, "weights");
+      for (int j = 0; j < panel.softmaxBars().size(); ++j) QCOMPARE(panel.softmaxBars()[j], static_cast<double>(w.at({0, 1, 2, j})));
+    }
+    QVERIFY(near >= 1);
+    slider->setValue(slider->minimum());
+    QVERIFY(panel.temperature() < 1.0);
+    QVERIFY2(panel.chartTitles().value(2).contains(QStringLiteral("at T = 1")), qPrintable(panel.chartTitles().value(2)));
+    QVERIFY2(panel.chartTitles().value(0).contains(QStringLiteral("head 1")), qPrintable(panel.chartTitles().value(0)));
   }
 
   void clickingABarChoosesTheHead() {

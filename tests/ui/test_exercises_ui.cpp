@@ -6,10 +6,12 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -22,9 +24,13 @@
 #include "step/shapediagram.h"
 #include "step/stepnavigator.h"
 #include "step/steppanel.h"
+#include "text/tokenizer.h"
+#include "views/heatmapgrid.h"
+#include "views/heatmapview.h"
 #include "views/runcompare.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
+#include "words/qtstrings.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -231,6 +237,127 @@ class TestExercisesUi : public QObject {
     QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
     QVERIFY2(p_->answered(), qPrintable(p_->feedbackText()));
     QVERIFY(p_->record(ex.id).solved);
+  }
+
+  // Starting a mask exercise computes its own sentence: the window's trace is the grid's tokens (the
+  // setup's sentences where it has a model, the grid's labels as one sentence where it has none),
+  // not the teacher's sentences of before; Leave gives those back.
+  void fixTheMaskShowsItsOwnSentence() {
+    const QString teacher = QStringLiteral("my own lesson sentence\nand a second one");
+    w_->inputs()->sentencesEdit()->setPlainText(teacher);
+    settle(*w_);
+    int masks = 0;
+    for (const Exercise& listed : p_->exercises()) {
+      if (listed.kind != ExerciseKind::FixMask) continue;
+      ++masks;
+      const Exercise& ex = startByClick(listed.id);
+      const auto r = w_->controller()->current();
+      QVERIFY(r);
+      const auto n = static_cast<size_t>(ex.mask.size);
+      if (ex.has_setup) {
+        QCOMPARE(w_->inputs()->currentRequest().texts, toQStrings(ex.setup.texts));
+        QCOMPARE(r->batch.text.batch(), static_cast<int64_t>(ex.setup.texts.size()));
+      } else {
+        QCOMPARE(r->batch.text.batch(), int64_t{1});  // the grid's tokens, as one sentence
+        QCOMPARE(w_->inputs()->currentRequest().texts.size(), 1);
+      }
+      QCOMPARE(r->batch.text.tokens[0].size(), n);  // as many tokens as the grid has rows
+      for (size_t i = 0; i < n; ++i) {  // each label the tokenizer reads as one token is that token
+        const std::string& label = ex.mask.labels[i];
+        if (tokenize(label) == std::vector<std::string>{label}) QCOMPARE(r->batch.text.tokens[0][i], label);
+      }
+      QVERIFY(!w_->inputs()->sentencesEdit()->toPlainText().contains(QStringLiteral("my own lesson")));
+    }
+    QVERIFY(masks >= 3);
+    const Exercise& hide = startByClick("mask-hide-two");  // no model of its own: "I like green tea ."
+    QVERIFY(!hide.has_setup);
+    QCOMPARE(w_->controller()->current()->batch.text.tokens[0], hide.mask.labels);
+    QCOMPARE(w_->inputs()->sentencesEdit()->toPlainText(), QStringLiteral("I like green tea ."));
+    p_->stop();
+    settle(*w_);
+    QCOMPARE(w_->inputs()->sentencesEdit()->toPlainText(), teacher);
+    QCOMPARE(w_->controller()->current()->batch.text.batch(), int64_t{2});
+  }
+
+  // Solved, the faulty run opens beside the correct one as large as the screen allows (90 % of it,
+  // at least 1000 × 700 where there is room): every attention step as the step panel's heatmaps, every
+  // head of both runs whole, the step, the sentence and the difference in one row above them.
+  void theComparisonIsLargeWithEveryHead() {
+    const Exercise& ex = startByClick("bug-flat-softmax");
+    p_->reveal();  // as the Reveal button: the answer, then the comparison
+    RunComparison* cmp = p_->comparison();
+    QVERIFY(cmp);
+    QVERIFY(QTest::qWaitForWindowExposed(cmp));
+    QCoreApplication::processEvents();
+    const QRect avail = cmp->screen()->availableGeometry();
+    const QRect inner = cmp->geometry(), outer = cmp->frameGeometry();
+    const QMargins frame(inner.left() - outer.left(), inner.top() - outer.top(), outer.right() - inner.right(),
+                         outer.bottom() - inner.bottom());
+    const QString sizes = QStringLiteral("%1×%2 (frame %3×%4 at %5,%6) on %7×%8")
+                              .arg(inner.width()).arg(inner.height()).arg(outer.width()).arg(outer.height())
+                              .arg(outer.x()).arg(outer.y()).arg(avail.width()).arg(avail.height());
+    QCOMPARE(cmp->size(), RunComparison::openingSize(avail, frame));
+    QVERIFY2(avail.contains(outer), qPrintable(sizes));  // the whole window on the screen
+    const QSize room = avail.size().shrunkBy(frame);
+    QVERIFY2(cmp->width() >= std::min(1000, room.width()) && cmp->height() >= std::min(700, room.height()), qPrintable(sizes));
+    QVERIFY2(cmp->width() >= std::min(qFloor(avail.width() * 0.9), room.width()) &&
+                 cmp->height() >= std::min(qFloor(avail.height() * 0.9), room.height()),
+             qPrintable(sizes));
+    QCOMPARE(RunComparison::openingSize(QRect(0, 0, 1920, 1080)), QSize(1728, 972));
+    QCOMPARE(RunComparison::openingSize(QRect(0, 0, 1024, 740)), QSize(1000, 700));
+    QCOMPARE(RunComparison::openingSize(QRect(0, 0, 1024, 740), QMargins(2, 30, 2, 2)), QSize(1000, 700));
+    QCOMPARE(RunComparison::openingSize(QRect(0, 0, 800, 600), QMargins(2, 30, 2, 2)), QSize(796, 568));
+
+    const int heads = static_cast<int>(ex.setup.config.heads);
+    QCOMPARE(heads, 16);
+    int grids = 0;
+    for (int i = 0; i < cmp->stepChooser()->count(); ++i) {
+      cmp->stepChooser()->setCurrentIndex(i);
+      QCoreApplication::processEvents();
+      auto* faulty = qobject_cast<HeatmapGrid*>(cmp->faultySide());
+      if (!faulty) continue;  // a value map: not an attention matrix
+      ++grids;
+      QCOMPARE(faulty, cmp->faultyGrid());
+      QCOMPARE(qobject_cast<HeatmapGrid*>(cmp->correctSide()), cmp->correctGrid());
+      for (HeatmapGrid* g : {cmp->faultyGrid(), cmp->correctGrid()}) {
+        QCOMPARE(g->headCount(), heads);
+        const QRect area = g->rect();
+        for (int h = 0; h < heads; ++h) {
+          HeatmapView* v = g->headView(h);
+          QVERIFY2(v && v->isVisible(), qPrintable(QStringLiteral("head %1").arg(h)));
+          QVERIFY2(area.contains(QRect(v->mapTo(g, QPoint(0, 0)), v->size())), qPrintable(QStringLiteral("head %1 is cut").arg(h)));
+          QVERIFY2(v->cellRect(0, 0).width() >= 6, qPrintable(QStringLiteral("head %1's cells are %2 px").arg(h).arg(v->cellRect(0, 0).width())));
+        }
+      }
+    }
+    QVERIFY(grids >= 1);  // the faulty step itself: the scores
+    // The pictures take the room: the step, sentence and difference are one row, the grids the rest.
+    auto* summary = cmp->findChild<QLabel*>(QStringLiteral("summary"));
+    QVERIFY(summary && summary->isVisible());
+    const auto middle = [cmp](QWidget* w) { return w->mapTo(cmp, QPoint(0, w->height() / 2)).y(); };
+    QVERIFY(std::abs(middle(summary) - middle(cmp->stepChooser())) < cmp->stepChooser()->height());
+    QVERIFY(std::abs(middle(cmp->sentenceChooser()) - middle(cmp->stepChooser())) < cmp->stepChooser()->height());
+    QVERIFY2(summary->text().startsWith(QStringLiteral("Largest difference")), qPrintable(summary->text()));
+    for (HeatmapGrid* g : {cmp->faultyGrid(), cmp->correctGrid()})
+      QVERIFY2(g->width() >= cmp->width() * 45 / 100, qPrintable(QStringLiteral("%1 of %2 px").arg(g->width()).arg(cmp->width())));
+    QVERIFY2(cmp->faultyGrid()->height() >= cmp->height() * 3 / 4,
+             qPrintable(QStringLiteral("%1 of %2 px").arg(cmp->faultyGrid()->height()).arg(cmp->height())));
+    shot(*cmp, QStringLiteral("exercise-compare-large.png"));
+  }
+
+  // The Sample box says what is loaded: the exercise by its title while it runs, and after Leave
+  // the teacher's lesson by its name again.
+  void theSampleBoxNamesTheExerciseAndTheLesson() {
+    QCOMPARE(w_->openSession(QStringLiteral(":/lessons/03-padding.attnlab")), QString());
+    settle(*w_);
+    QCOMPARE(w_->inputs()->sourceLabel(), QStringLiteral("Lesson: Padding in a batch"));
+    const Exercise& ex = startByClick("shape-q-view");
+    QCOMPARE(w_->inputs()->sourceLabel(), QStringLiteral("Exercise: ") + QString::fromStdString(ex.title.in(p_->language())));
+    const Exercise& mask = startByClick("mask-hide-two");  // a mask exercise names itself too
+    QCOMPARE(w_->inputs()->sourceLabel(), QStringLiteral("Exercise: ") + QString::fromStdString(mask.title.in(p_->language())));
+    p_->stop();
+    settle(*w_);
+    QCOMPARE(w_->inputs()->sourceLabel(), QStringLiteral("Lesson: Padding in a batch"));
   }
 
   void revealGivesTheAnswerAndNoPoints() {

@@ -10,6 +10,7 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
+#include <QtEndian>
 #include <QtTest>
 
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "io/bundle.h"
 #include "model/weights.h"
 #include "views/heatmaprender.h"
+#include "words/steptext.h"
 
 #include "fixtures.h"
 
@@ -85,6 +87,123 @@ SvgContent parseSvg(const QByteArray& bytes, QString* error) {
   }
   if (xml.hasError()) *error = xml.errorString();
   return out;
+}
+
+// The text of each page of a PDF as QPdfWriter writes it: the page's content streams (Flate),
+// each "<glyphs> Tj" read back through its font's ToUnicode map. Qt draws a glyph at a time, so
+// whitespace is dropped (squeezed) and ligatures are spelled out; compare with squeezed(text).
+QString squeezed(const QString& s) {
+  QString out;
+  for (const QChar c : s) {
+    if (c.isSpace()) continue;
+    switch (c.unicode()) {
+      case 0xFB00: out += QLatin1String("ff"); break;
+      case 0xFB01: out += QLatin1String("fi"); break;
+      case 0xFB02: out += QLatin1String("fl"); break;
+      case 0xFB03: out += QLatin1String("ffi"); break;
+      case 0xFB04: out += QLatin1String("ffl"); break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+QStringList pdfPageTexts(const QByteArray& pdf) {
+  const QString all = QString::fromLatin1(pdf);  // a character a byte
+  QHash<int, qsizetype> at;
+  static const QRegularExpression objRe(QStringLiteral("(\\d+) 0 obj\\b"));
+  for (auto it = objRe.globalMatch(all); it.hasNext();) {
+    const auto m = it.next();
+    at.insert(m.captured(1).toInt(), m.capturedEnd());
+  }
+  auto dict = [&](int n) {  // the object up to its stream or its end
+    const qsizetype from = at.value(n, -1);
+    if (from < 0) return QString();
+    qsizetype to = all.indexOf(QLatin1String("endobj"), from);
+    const qsizetype stream = all.indexOf(QLatin1String("stream"), from);
+    if (stream >= 0 && stream < to) to = stream;
+    return all.mid(from, to - from);
+  };
+  auto stream = [&](int n) {
+    const qsizetype from = all.indexOf(QLatin1String("stream"), at.value(n, 0));
+    const qsizetype begin = all.indexOf(QLatin1Char('\n'), from) + 1, end = all.indexOf(QLatin1String("endstream"), begin);
+    QByteArray raw = pdf.mid(begin, end - begin);
+    if (!dict(n).contains(QLatin1String("/FlateDecode"))) return raw;
+    QByteArray sized(4, '\0');  // qUncompress's size prefix: only a first guess, it grows as needed
+    qToBigEndian(quint32(raw.size() * 8), sized.data());
+    return qUncompress(sized + raw);
+  };
+  auto ref = [](const QString& d, const QString& key) {
+    const auto m = QRegularExpression(QStringLiteral("/%1\\s+(\\d+) 0 R").arg(key)).match(d);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+  };
+  auto utf16 = [](const QString& hex) {
+    QString s;
+    for (int i = 0; i + 4 <= hex.size(); i += 4) s += QChar(hex.mid(i, 4).toUShort(nullptr, 16));
+    return s;
+  };
+  QHash<int, QHash<uint, QString>> cmaps;  // font object → glyph → characters
+  auto cmap = [&](int font) -> const QHash<uint, QString>& {
+    if (cmaps.contains(font)) return cmaps[font];
+    QHash<uint, QString>& map = cmaps[font];
+    const QString text = QString::fromLatin1(stream(ref(dict(font), QStringLiteral("ToUnicode"))));
+    static const QRegularExpression chars(QStringLiteral("beginbfchar(.*?)endbfchar"), QRegularExpression::DotMatchesEverythingOption),
+        ranges(QStringLiteral("beginbfrange(.*?)endbfrange"), QRegularExpression::DotMatchesEverythingOption),
+        pair(QStringLiteral("<([0-9A-Fa-f]+)>\\s*<([0-9A-Fa-f]+)>")),
+        range(QStringLiteral("<([0-9A-Fa-f]+)>\\s*<([0-9A-Fa-f]+)>\\s*(\\[[^\\]]*\\]|<[0-9A-Fa-f]+>)")),
+        hex(QStringLiteral("<([0-9A-Fa-f]+)>"));
+    for (auto c = chars.globalMatch(text); c.hasNext();)
+      for (auto p = pair.globalMatch(c.next().captured(1)); p.hasNext();) {
+        const auto m = p.next();
+        map.insert(m.captured(1).toUInt(nullptr, 16), utf16(m.captured(2)));
+      }
+    for (auto r = ranges.globalMatch(text); r.hasNext();)
+      for (auto p = range.globalMatch(r.next().captured(1)); p.hasNext();) {
+        const auto m = p.next();
+        const uint lo = m.captured(1).toUInt(nullptr, 16), hi = m.captured(2).toUInt(nullptr, 16);
+        if (m.captured(3).startsWith(QLatin1Char('['))) {
+          uint code = lo;
+          for (auto d = hex.globalMatch(m.captured(3)); d.hasNext() && code <= hi; ++code) map.insert(code, utf16(d.next().captured(1)));
+        } else {
+          const QString first = utf16(m.captured(3).mid(1, m.captured(3).size() - 2));
+          for (uint code = lo; code <= hi; ++code) {
+            QString s = first;
+            s.back() = QChar(s.back().unicode() + (code - lo));
+            map.insert(code, s);
+          }
+        }
+      }
+    return map;
+  };
+  QStringList pages;
+  const auto kids = QRegularExpression(QStringLiteral("/Type\\s*/Pages\\b[^>]*?/Kids\\s*\\[([^\\]]*)\\]")).match(all);
+  static const QRegularExpression kidRe(QStringLiteral("(\\d+) 0 R")), fontRe(QStringLiteral("/(\\w+)\\s+(\\d+) 0 R")),
+      opRe(QStringLiteral("/(\\w+)\\s+[-\\d.]+\\s+Tf|<([0-9A-Fa-f]*)>\\s*Tj"));
+  for (auto k = kidRe.globalMatch(kids.captured(1)); k.hasNext();) {
+    const QString page = dict(k.next().captured(1).toInt());
+    const int res = ref(page, QStringLiteral("Resources"));
+    const QString resources = res >= 0 ? dict(res) : page;
+    QHash<QString, int> fonts;  // resource name → font object
+    const auto fontDict = QRegularExpression(QStringLiteral("/Font\\s*<<([^>]*)>>")).match(resources);
+    for (auto f = fontRe.globalMatch(fontDict.captured(1)); f.hasNext();) {
+      const auto m = f.next();
+      fonts.insert(m.captured(1), m.captured(2).toInt());
+    }
+    QString text;
+    int font = -1;
+    const QString content = QString::fromLatin1(stream(ref(page, QStringLiteral("Contents"))));
+    for (auto op = opRe.globalMatch(content); op.hasNext();) {
+      const auto m = op.next();
+      if (!m.captured(1).isEmpty()) {
+        font = fonts.value(m.captured(1), -1);
+        continue;
+      }
+      const QString glyphs = m.captured(2);
+      for (int i = 0; font >= 0 && i + 4 <= glyphs.size(); i += 4) text += cmap(font).value(glyphs.mid(i, 4).toUInt(nullptr, 16));
+    }
+    pages << squeezed(text);
+  }
+  return pages;
 }
 
 HeatmapPicture bigPicture(int n) {
@@ -246,6 +365,9 @@ class TestExport : public QObject {
     QVERIFY(!fromWorker.isEmpty());
   }
 
+  // A handout, not a page a step: the steps share pages (the default sample's 60 steps on at most
+  // half as many pages), each with its title, its place and what happens there and why, the
+  // weights' heads after each softmax, every page numbered; progress and cancel as before.
   void handoutPdf() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("handout.pdf"));
@@ -257,14 +379,56 @@ class TestExport : public QObject {
     const QByteArray pdf = readAll(path);
     QVERIFY(pdf.startsWith("%PDF"));
     const auto pages = QString::fromLatin1(pdf).count(QRegularExpression(QStringLiteral("/Type\\s*/Page(?!s)")));
-    QVERIFY2(pages >= 1 + steps, qPrintable(QStringLiteral("%1 pages for %2 steps").arg(pages).arg(steps)));
-    QVERIFY(pages <= 1 + steps + static_cast<int>(steps_.size()));  // cover, steps, maybe a page of heads
+    QVERIFY2(pages >= 2 && 2 * pages <= steps, qPrintable(QStringLiteral("%1 pages for %2 steps").arg(pages).arg(steps)));
+    const QStringList text = pdfPageTexts(pdf);
+    QCOMPARE(text.size(), pages);
+    for (int k = 0; k < pages; ++k)  // pages are counted from 1
+      QVERIFY2(text[k].endsWith(squeezed(QStringLiteral("Page %1 of %2").arg(k + 1).arg(pages))), qPrintable(text[k].right(40)));
+    QVERIFY(text[0].startsWith(squeezed(QStringLiteral("Attention Lab — the forward pass, step by step"))));
+    QVERIFY(text[0].contains(squeezed(QStringLiteral("0. the · cat · sat · on · the · mat"))));  // sentences from 0
+    const QString all = text.join(QString());
+    std::map<QString, int> titles;  // the two layers' steps share titles: each as often as its steps
+    for (int i = 0; i < steps; ++i) {
+      const StepInfo& info = result_->trace.steps()[size_t(i)].info;
+      ++titles[squeezed(StepText::title(info))];
+      QVERIFY2(all.contains(squeezed(QStringLiteral("Step %1 of %2 ·").arg(i + 1).arg(steps))), info.id.c_str());
+      QVERIFY2(all.contains(squeezed(StepText::explanation(info.id))), info.id.c_str());
+      QVERIFY2(all.contains(squeezed(QString::fromStdString(info.code))), info.id.c_str());
+    }
+    for (const auto& [title, n] : titles) QVERIFY2(all.count(title) >= n, qPrintable(title));
+    for (const Step& s : result_->trace.steps()) {  // the shape diagram: at least the step's own box, with its strides
+      QStringList strides;
+      for (auto v : s.tensor.strides()) strides << QString::number(v);
+      QVERIFY2(all.contains(squeezed(QStringLiteral("strides (%1)").arg(strides.join(QStringLiteral(", "))))), s.info.id.c_str());
+    }
+    QVERIFY(!all.contains(squeezed(QStringLiteral("D 16, strides (96, 16, 1)"))));  // drawn, not said in words
+    QCOMPARE(all.count(squeezed(QStringLiteral("— every head, sentence 0"))), static_cast<int>(steps_.size()));
+    for (int h = 0; h < 4; ++h) QCOMPARE(all.count(squeezed(QStringLiteral("Head %1").arg(h))), static_cast<int>(steps_.size()));
     QFile::remove(shot(QStringLiteral("export_handout.pdf")));
     QFile::copy(path, shot(QStringLiteral("export_handout.pdf")));
     const QString cancelled = dir.filePath(QStringLiteral("cancelled.pdf"));  // cancel: no file
     QVERIFY(!exportHandoutPdf(result_, cancelled, [](int done, int) { return done < 3; }).isEmpty());
     QVERIFY(!QFile::exists(cancelled));
     QCOMPARE(filesIn(dir.path()), QStringList{QStringLiteral("handout.pdf")});
+  }
+
+  // Off the window's thread there are no widgets: the shapes are said in words instead of drawn,
+  // and the handout is otherwise the same.
+  void handoutOnAWorker() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("worker.pdf"));
+    QString error = QStringLiteral("not run");
+    QThread* worker = QThread::create([&] { error = exportHandoutPdf(result_, path); });
+    worker->start();
+    QVERIFY(worker->wait(60000));
+    delete worker;
+    QCOMPARE(error, QString());
+    const QByteArray pdf = readAll(path);
+    const auto pages = QString::fromLatin1(pdf).count(QRegularExpression(QStringLiteral("/Type\\s*/Page(?!s)")));
+    QVERIFY2(2 * pages <= static_cast<int>(result_->trace.steps().size()), qPrintable(QString::number(pages)));
+    const QString all = pdfPageTexts(pdf).join(QString());
+    QVERIFY(all.contains(squeezed(QStringLiteral("B 2 · S 6 · D 16, strides (96, 16, 1), contiguous"))));
+    QVERIFY(all.contains(squeezed(QStringLiteral("— every head, sentence 0"))));
   }
 
   // blocks × sentences × heads × formats files, exactly those names, no temporary left.

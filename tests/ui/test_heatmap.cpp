@@ -1,6 +1,7 @@
 // HeatmapGrid / HeatmapView / ColorMap on a real forward pass: values shown are the trace's,
 // hover describes the cell from the sibling steps, masked and NaN cells are explained, click
 // enlarges a head, large matrices are painted from a downsampled image.
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
@@ -12,15 +13,18 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "fixtures.h"
 #include "forward/model.h"
 #include "model/weights.h"
+#include "step/steppanel.h"
 #include "views/colormap.h"
 #include "views/heatmapgrid.h"
 #include "views/heatmaprender.h"
 #include "views/heatmapview.h"
 #include "window/traceresult.h"
+#include "words/stepnames.h"
 #include "words/steptext.h"
 
 using namespace attnlab;
@@ -107,6 +111,9 @@ class TestHeatmap : public QObject {
   void screenshotsAreNotBlank();
   void manyTokensAndHeads();
   void exportedPictureIsTitledByTheStepName();
+  void largeStepIsDrawnOffTheGuiThread();
+  void colourScaleShowsStructure();
+  void maskIsHatchedFromTheMaskStepOn();
 };
 
 void TestHeatmap::colorMapFits() {
@@ -390,6 +397,121 @@ void TestHeatmap::exportedPictureIsTitledByTheStepName() {
   // sentence and head from 0, as in the file name (….b1.head2.png)
   QCOMPARE(pic.title, name + QStringLiteral(" · sentence 1 · head 2"));
   QVERIFY(!name.contains(QStringLiteral("layers.")));  // a name, not the block's id
+}
+
+// A step with more cells a head than HeatmapView::kLargeCells is drawn on a worker thread: the
+// grid is there at once with a placeholder in each head, the pictures arrive (drawingDone), hover
+// reads the trace's own numbers, and coming back to the step is served from the cache.
+void TestHeatmap::largeStepIsDrawnOffTheGuiThread() {
+  auto r = std::make_shared<TraceResult>();
+  r->cfg.d_model = 8;
+  r->cfg.heads = 2;
+  r->cfg.d_ff = 16;
+  QStringList words;
+  for (int i = 0; i < 600; ++i) words << QStringLiteral("w%1").arg(i % 37);
+  r->batch = make_batch({words.join(QLatin1Char(' ')).toStdString()}, {});
+  forward(r->cfg, init_weights(r->cfg), r->batch, r->trace);
+  const int weights = r->indexOf(kBlock + ".weights"), scores = r->indexOf(kBlock + ".scores");
+  QVERIFY(600LL * 600 > HeatmapView::kLargeCells);
+  HeatmapGrid grid;
+  grid.resize(900, 650);
+  grid.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&grid));
+  QSignalSpy done(&grid, &HeatmapGrid::drawingDone);
+  grid.setStep(r, weights, 0);
+  QVERIFY(grid.drawing());
+  QCOMPARE(grid.headCount(), 2);
+  QVERIFY(grid.headView(0)->waitingForOverview());
+  QVERIFY(labelText(grid, "note").contains(QStringLiteral("Drawing 2 heatmaps of 600 × 600")));
+  QVERIFY(done.wait(30000));
+  QVERIFY(!grid.drawing());
+  QVERIFY(!grid.headView(0)->waitingForOverview() && !grid.headView(1)->waitingForOverview());
+  QVERIFY(!labelText(grid, "note").contains(QStringLiteral("Drawing")));
+  QVERIFY(distinctColours(grid.grab().toImage()) > 12);
+  const Tensor& t = r->trace.steps()[static_cast<size_t>(weights)].tensor;
+  for (const auto& [h, i, j] : {std::tuple{0, 5, 3}, std::tuple{1, 599, 598}, std::tuple{1, 300, 0}})
+    QVERIFY(sameBits(grid.headView(h)->value(i, j), t.at({0, h, i, j})));
+  grid.setStep(r, scores, 0);  // another large step: drawn anew
+  QVERIFY(grid.drawing());
+  grid.setStep(r, weights, 0);  // back: from the cache, at once
+  QVERIFY(!grid.drawing());
+  QVERIFY(!grid.headView(0)->waitingForOverview());
+  QTest::qWait(300);  // the scores' drawing, finishing meanwhile, is for another step: dropped
+  QVERIFY(!grid.drawing());
+  QVERIFY(!grid.headView(1)->waitingForOverview());
+
+  // The step panel's what-changed sentence of such a step is measured on a worker too.
+  StepPanel panel;
+  panel.resize(1000, 700);
+  panel.show();
+  panel.setStep(r, weights);
+  QVERIFY(panel.changeText().startsWith(QStringLiteral("Measuring what changed in")));
+  QTRY_COMPARE_WITH_TIMEOUT(panel.changeText(), StepNames::whatChanged(r->trace, weights), 30000);
+  panel.setStep(r, scores);
+  panel.setStep(r, weights);  // kept for the result: at once
+  QCOMPARE(panel.changeText(), StepNames::whatChanged(r->trace, weights));
+}
+
+// Per row, each query row's largest weight takes the top colour of the map; log spans 10⁻⁴ … 1;
+// the hover readout keeps the true weights.
+void TestHeatmap::colourScaleShowsStructure() {
+  const TraceResultPtr r = realResult();
+  const int index = r->indexOf(kBlock + ".weights");
+  HeatmapGrid grid;
+  grid.resize(900, 650);
+  grid.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&grid));
+  grid.setStep(r, index, 0);
+  QComboBox* scale = grid.scaleBox();
+  QVERIFY(scale->isVisible());
+  const QString linearHover = grid.describeCell(2, 1, 3);
+  scale->setCurrentIndex(1);  // per row
+  auto* legend = grid.findChild<ColorLegend*>();
+  QCOMPARE(legend->map().lo, 0.0);
+  QCOMPARE(legend->map().hi, 1.0);
+  const Tensor& t = r->trace.steps()[static_cast<size_t>(index)].tensor;
+  for (int h : {0, 3}) {
+    HeatmapView* v = grid.headView(h);
+    const QImage img = v->grab().toImage();
+    for (int i = 0; i < 6; ++i) {
+      int best = 0;
+      for (int j = 1; j < 6; ++j)
+        if (t.at({0, h, i, j}) > t.at({0, h, i, best})) best = j;
+      const QPoint at = (v->cellRect(i, best).center() * img.devicePixelRatio()).toPoint();
+      QCOMPARE(QColor(img.pixel(at)), legend->map().color(1.0));
+    }
+  }
+  QCOMPARE(grid.describeCell(2, 1, 3), linearHover);
+  scale->setCurrentIndex(2);  // log
+  QCOMPARE(legend->map().lo, kLogFloor);
+  QCOMPARE(legend->map().hi, 0.0);
+  QCOMPARE(grid.describeCell(2, 1, 3), linearHover);
+  grid.setStep(r, r->indexOf(kBlock + ".scores"), 0);
+  QVERIFY(!scale->isVisible());  // scores are not weights: as they are
+}
+
+// Before "Apply the mask" the padded keys show their real scores (not hatched); the mask step
+// hatches them and says how many; the weights keep them hatched.
+void TestHeatmap::maskIsHatchedFromTheMaskStepOn() {
+  const TraceResultPtr r = realResult();  // sentence 1: "a dog ran" + 3 × [PAD]
+  HeatmapGrid grid;
+  grid.resize(900, 650);
+  grid.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&grid));
+  for (const char* step : {"qk", "scores"}) {
+    grid.setStep(r, r->indexOf(kBlock + "." + step), 1);
+    QVERIFY2(std::isfinite(grid.headView(0)->value(0, 4)), step);
+    QVERIFY2(!grid.headView(0)->cellMasked(0, 4), step);
+    QVERIFY(!labelText(grid, "note").contains(QStringLiteral("−∞")));
+  }
+  grid.setStep(r, r->indexOf(kBlock + ".masked_scores"), 1);
+  QVERIFY(grid.headView(0)->cellMasked(0, 4));
+  QVERIFY(!grid.headView(0)->cellMasked(0, 2));
+  QVERIFY2(labelText(grid, "note").contains(QStringLiteral("The mask set 18 of the 36 scores of each head to −∞")),
+           qPrintable(labelText(grid, "note")));
+  grid.setStep(r, r->indexOf(kBlock + ".weights"), 1);
+  QVERIFY(grid.headView(0)->cellMasked(0, 4));
+  QCOMPARE(grid.headView(0)->value(0, 4), 0.0f);
 }
 
 QTEST_MAIN(TestHeatmap)

@@ -21,6 +21,8 @@
 #include <QStatusBar>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTreeWidget>
 
@@ -90,6 +92,109 @@ class TestMainWindow : public QObject {
     settle(*w_);
     const auto r = w_->controller()->current();
     QCOMPARE(r->batch.text.tokens, (std::vector<std::vector<std::string>>{{"the", "cat", "sat"}}));
+  }
+
+  // The Sample box says what the sentences are: the built-in batch at first, "Your sentences" from
+  // the first key typed (into either box), a sample's name when one is chosen — with no leftover
+  // item — and in a window started again, whichever of those the saved sentences are.
+  void theSampleBoxSaysWhatIsLoaded() {
+    InputPanel* in = w_->inputs();
+    QComboBox* box = in->sampleBox();
+    QCOMPARE(in->sourceLabel(), QStringLiteral("Built-in: English + Chinese batch"));
+    QCOMPARE(box->currentIndex(), 0);
+    QPlainTextEdit* edit = in->sentencesEdit();
+    edit->setFocus();
+    edit->moveCursor(QTextCursor::End);
+    QTest::keyClicks(edit, QStringLiteral(" again"));
+    QCOMPARE(in->sourceLabel(), QStringLiteral("Your sentences"));
+    QCOMPARE(box->currentText(), QStringLiteral("Your sentences"));
+    QVERIFY(box->toolTip().contains(QStringLiteral("Your sentences")));
+    settle(*w_);
+    w_->persist();
+    {
+      MainWindow again(QStringLiteral("test"));
+      settle(again);
+      QVERIFY(again.inputs()->sentencesEdit()->toPlainText().endsWith(QStringLiteral(" again")));
+      QCOMPARE(again.inputs()->sourceLabel(), QStringLiteral("Your sentences"));
+    }
+    const int translation = in->sampleNames().indexOf(QStringLiteral("Translation (cross-attention)"));
+    QVERIFY(translation > 0);
+    box->setCurrentIndex(translation);
+    emit box->activated(translation);  // as a click on the item
+    QCOMPARE(in->sourceLabel(), QStringLiteral("Translation (cross-attention)"));
+    QCOMPARE(box->count(), in->sampleNames().size());  // "Your sentences" is gone with what it named
+    in->sourceEdit()->setFocus();
+    in->sourceEdit()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(in->sourceEdit(), QStringLiteral(" encore"));
+    QCOMPARE(in->sourceLabel(), QStringLiteral("Your sentences"));
+    box->setCurrentIndex(translation);
+    emit box->activated(translation);
+    settle(*w_);
+    w_->persist();
+    MainWindow again(QStringLiteral("test"));
+    settle(again);
+    QCOMPARE(again.inputs()->sourceLabel(), QStringLiteral("Translation (cross-attention)"));
+  }
+
+  // 3000 words do not push the knobs screens away: the chips stop at TokenChips::kMaxLines lines,
+  // the tokens not drawn counted in a note at the end of each sentence (the shorter sentence's
+  // [PAD] chips still drawn dashed and counted as [PAD]), and d_model stays on the input panel's
+  // first screen.
+  void threeThousandTokensKeepTheKnobsInView() {
+    InputPanel* in = w_->inputs();
+    in->attentionBox()->setCurrentIndex(1);  // tiled: a 3000-token run keeps no score tensor
+    auto* scroll = qobject_cast<QScrollArea*>(in->parentWidget()->parentWidget());
+    QVERIFY(scroll);
+    TokenChips* chips = in->chips();
+    QPlainTextEdit* edit = in->sentencesEdit();
+    edit->setPlainText(QStringLiteral("a short one"));
+    QCoreApplication::processEvents();
+    const int oneLine = chips->height();
+    QCOMPARE(chips->shownLines(), 1);
+    QVERIFY(chips->overflowNotes().isEmpty());
+
+    QStringList words;
+    for (int i = 0; i < 3000; ++i) words << QStringLiteral("w%1").arg(i % 97);
+    edit->setPlainText(words.join(QLatin1Char(' ')) + QStringLiteral("\nshort one"));
+    edit->setFocus();
+    edit->moveCursor(QTextCursor::End);
+    QTest::keyClicks(edit, QStringLiteral(" here"));  // typing on: "short one here"
+    QCoreApplication::processEvents();
+    QCOMPARE(chips->rows().size(), 2u);
+    QCOMPARE(chips->rows()[0].size(), 3000u);
+    QCOMPARE(chips->rows()[1][2], std::string("here"));
+    QCOMPARE(chips->rows()[1].back(), std::string(kPadToken));
+    QVERIFY2(chips->shownLines() <= TokenChips::kMaxLines, qPrintable(QString::number(chips->shownLines())));
+    QVERIFY2(chips->height() <= TokenChips::kMaxLines * oneLine,
+             qPrintable(QStringLiteral("%1 px, one line %2 px").arg(chips->height()).arg(oneLine)));
+    // Every token is drawn or counted: the notes say how many of each sentence are not drawn.
+    const QStringList notes = chips->overflowNotes();
+    QCOMPARE(notes.size(), 2);
+    // Counts as the locale writes them ("2,970" in English).
+    const QRegularExpression tokensNote(QStringLiteral("^… and (\\S+) more tokens$"));
+    const QRegularExpression padsNote(QStringLiteral("^… and (\\S+) more (?:\\[PAD\\]|tokens, (\\S+) of them \\[PAD\\])$"));
+    const auto count = [](const QString& n) {
+      bool ok = false;
+      const int v = QLocale().toInt(n, &ok);
+      return ok ? v : -1;
+    };
+    const auto first = tokensNote.match(notes[0]), second = padsNote.match(notes[1]);
+    QVERIFY2(first.hasMatch(), qPrintable(notes[0]));
+    QVERIFY2(second.hasMatch(), qPrintable(notes[1]));
+    const int hidden0 = count(first.captured(1)), hidden1 = count(second.captured(1));
+    QVERIFY(hidden0 > 2000 && hidden1 > 2000);
+    QCOMPARE(chips->shownChips() + hidden0 + hidden1, 6000);
+    const int hiddenPads = second.captured(2).isEmpty() ? hidden1 : count(second.captured(2));
+    QVERIFY(hiddenPads > 0 && hiddenPads < 2997);  // some [PAD] chips are drawn, dashed as ever
+    // The knobs: d_model within the first screenful of the panel, nothing to scroll to reach it.
+    const int bottom = in->dModelBox()->mapTo(in, QPoint(0, in->dModelBox()->height())).y();
+    QVERIFY2(bottom <= scroll->viewport()->height(),
+             qPrintable(QStringLiteral("d_model ends at %1 px, the panel shows %2 px").arg(bottom).arg(scroll->viewport()->height())));
+    QVERIFY2(in->height() < 2 * scroll->viewport()->height(), qPrintable(QString::number(in->height())));
+    QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
+    scroll->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/tokens-3000.png"));
+    settle(*w_);
+    QCOMPARE(w_->controller()->current()->batch.text.seq(), int64_t{3000});
   }
 
   void headsThatDoNotDivideAreExplainedNotComputed() {

@@ -200,6 +200,32 @@ class TestModelsUi : public QObject {
     QVERIFY(test::sameBits(windowProbs(*w_), before));
   }
 
+  // The Sample box says whose sentences the box holds: the session just opened (it has no title, so
+  // by its file name), a chosen model's examples by the model's title — also in a window started
+  // again — and, once the learner types, theirs.
+  void theSampleBoxSaysWhoseSentencesTheseAre() {
+    InputPanel* in = w_->inputs();
+    QCOMPARE(in->sourceLabel(), QStringLiteral("Lesson: sort.attnlab"));
+    const int english = chooserIndex(in, QStringLiteral("english-next-word.safetensors"));
+    QVERIFY(english > 0);
+    choose(*w_, english);
+    const QString title = in->modelBox()->itemText(english).mid(QStringLiteral("Trained: ").size());
+    QVERIFY(!title.isEmpty());
+    QCOMPARE(in->sourceLabel(), QStringLiteral("Examples of %1").arg(title));
+    w_->persist();
+    {
+      MainWindow again(QStringLiteral("modelsUi"));
+      test::settle(again);
+      QCOMPARE(again.inputs()->sentencesEdit()->toPlainText(), in->sentencesEdit()->toPlainText());
+      QCOMPARE(again.inputs()->sourceLabel(), QStringLiteral("Examples of %1").arg(title));
+    }
+    in->sentencesEdit()->setFocus();
+    in->sentencesEdit()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(in->sentencesEdit(), QStringLiteral(" the"));
+    QCOMPARE(in->sourceLabel(), QStringLiteral("Your sentences"));
+    test::settle(*w_);
+  }
+
   void theLanguageModelsGuessTheNextToken() {
     for (const QString& f : shippedModels()) {
       choose(*w_, chooserIndex(w_->inputs(), f));

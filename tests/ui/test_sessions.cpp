@@ -137,6 +137,31 @@ class TestSessions : public QObject {
     QCOMPARE(b->stepPanel()->selection().head, 3);
   }
 
+  // The Sample box names an opened lesson: a shipped one by its title, one of the teacher's own by
+  // its file name; typing makes the sentences the teacher's own again.
+  void theSampleBoxNamesTheLesson() {
+    QTemporaryDir dir;
+    auto w = test::openWindow(QStringLiteral("sessions-label"));
+    QVERIFY(w);
+    QCOMPARE(w->inputs()->sourceLabel(), QStringLiteral("Built-in: English + Chinese batch"));
+    QCOMPARE(w->openSession(QStringLiteral(":/lessons/03-padding.attnlab")), QString());
+    test::settle(*w);
+    QCOMPARE(w->inputs()->sourceLabel(), QStringLiteral("Lesson: Padding in a batch"));
+    QPlainTextEdit* edit = w->inputs()->sentencesEdit();
+    edit->setFocus();
+    edit->moveCursor(QTextCursor::End);
+    QTest::keyClicks(edit, QStringLiteral(" Then it slept."));
+    QCOMPARE(w->inputs()->sourceLabel(), QStringLiteral("Your sentences"));
+    test::settle(*w);
+    const QString path = dir.filePath(QStringLiteral("mine.attnlab"));
+    QCOMPARE(w->saveSession(path), QString());
+    w->inputs()->loadSample(0);
+    test::settle(*w);
+    QCOMPARE(w->openSession(path), QString());
+    test::settle(*w);
+    QCOMPARE(w->inputs()->sourceLabel(), QStringLiteral("Lesson: mine.attnlab"));
+  }
+
   void damagedNewerAndUnwritable() {
     QTemporaryDir dir;
     auto w = test::openWindow(QStringLiteral("sessions-c"));

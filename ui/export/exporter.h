@@ -49,9 +49,13 @@ int heatmapFileCount(const Trace& trace, const ExportFormats& formats);
 QString writeHeatmapImages(const Batch& batch, const Trace& trace, const QString& dir, bool png, bool svg,
                            double pngScale, const ExportProgress& progress = {});
 
-// One A4 PDF for printing: a cover page (configuration, sentences and tokens), then per step one
-// page (location and title, formula, PyTorch code, what changed, shapes and strides of the step
-// and its inputs) and, for attention-weights steps, a page with every head of sentence 0 (the first).
+// One A4 PDF for printing, a handout: the title, configuration and sentences (tokens), then the
+// steps, as many to a page as fit. Per step one block (title and id, location, what happens there
+// and why, formula, PyTorch code, what changed, the shape diagram — in words off the GUI thread,
+// where there are no widgets) and, after each attention-weights step, one with every head of
+// sentence 0 (the first). Blocks are never split: one that does not fit starts a new page, one
+// taller than a page gets a page of its own, scaled down. Pages are numbered in the footer.
+// Progress after each step (done, steps); returning false cancels, and no file is left.
 QString exportHandoutPdf(TraceResultPtr result, const QString& path, const ExportProgress& progress = {});
 // The command line's bundle (manifest.json, weights.safetensors, trace.npz, heatmaps/) written
 // into folder, with the weights recomputed by init_weights(result->cfg) as the GUI does.

@@ -5,6 +5,9 @@
 
 #include <QWidget>
 
+#include <utility>
+#include <vector>
+
 #include "input/sentenceedit.h"
 #include "window/controller.h"
 
@@ -16,10 +19,19 @@ class QPushButton;
 class QSpinBox;
 class QTimer;
 
+namespace attnlab {
+struct Session;
+}
+
 namespace attnlab::ui {
 
 class TokenChips;
 class VariantChooser;
+
+// How long the panel waits before it asks for a result: after a keystroke in the sentences, and
+// after a knob turned.
+inline constexpr int kTypingPauseMs = 150;
+inline constexpr int kKnobPauseMs = 15;
 
 class InputPanel : public QWidget {
   Q_OBJECT
@@ -34,6 +46,22 @@ class InputPanel : public QWidget {
   void setError(const QString& message);  // shown under the inputs ("" clears)
   void loadSample(int index);             // index into sampleNames()
   QStringList sampleNames() const;
+  // What the Sample box says the sentences are. A built-in sample's name selects that sample;
+  // any other label ("Examples of …", "Lesson: …", "Exercise: …") is shown as an item of its own;
+  // empty: "Your sentences". The panel keeps it true by itself where it can: a sample it loads, a
+  // trained model's examples it puts in the box, the learner's own typing ("Your sentences"), and
+  // after restore() whichever of those the sentences are — or the label they last had here (a
+  // lesson's, an exercise's), so that leaving an exercise gives the teacher's lesson its name back.
+  // The window names a lesson or an exercise after it restores one.
+  void setSourceLabel(const QString& label);
+  QString sourceLabel() const;  // what the Sample box shows now
+  QComboBox* sampleBox() const { return samples_; }
+  static QString yourSentencesLabel();                   // "Your sentences"
+  static QString lessonLabel(const QString& title);      // "Lesson: <title>"
+  // A session as a lesson: its title in the window's language, or its file name when it has none.
+  static QString lessonLabel(const Session& lesson, const QString& fileName);
+  static QString exerciseLabel(const QString& title);    // "Exercise: <title>"
+  static QString examplesLabel(const QString& model);    // "Examples of <model>"
   // Shows r in the widgets; emits one request a moment later, or none when quiet (the caller
   // computes r itself).
   void restore(const Request& r, bool quiet = false);
@@ -80,6 +108,9 @@ class InputPanel : public QWidget {
   void showModelKnobs(const ModelConfig& c);
   void chooseModel(int index);
   void syncModelBox();  // the chooser shows weights_
+  void guessSource();   // the Sample box after restore(): a built-in sample, the model's examples, or the learner's
+  void showSource(const QString& label, bool remember);  // setSourceLabel; remember: for guessSource
+  QString modelName() const;  // the trained model in use, by its title
 
   SentenceEdit* sentences_;
   SentenceEdit* source_;
@@ -98,6 +129,9 @@ class InputPanel : public QWidget {
   QString lastProblem_;  // what problemChanged said last
   QTimer* debounce_;
   bool restoring_ = false;
+  // The labels the window gave to sentences (sentences and sources as one key), the latest first:
+  // guessSource's first guess.
+  std::vector<std::pair<QString, QString>> named_;
 };
 
 }  // namespace attnlab::ui

@@ -36,7 +36,7 @@ void MainWindow::buildExercises(QDockWidget* besides) {
     panel_->setConcealed({});
     exerciseHideFaults_ = false;
     exerciseFaults_.clear();
-    if (beforeExercise_) {  // the teacher's sentences, model, step and view, exactly
+    if (beforeExercise_) {  // the teacher's sentences, model, step and view, exactly (and their name)
       inputs_->restore(beforeExercise_->request, /*quiet=*/true);
       currentId_ = beforeExercise_->step;
       pendingView_ = beforeExercise_->view;
@@ -61,8 +61,10 @@ void MainWindow::startExercise(const Request& setup, const QString& concealStep,
   exerciseHideFaults_ = setup.hideFaults;
   panel_->setConcealed(concealStep);
   if (!concealStep.isEmpty()) currentId_ = concealStep.toStdString();
-  if (!hasSetup) return;  // a mask exercise without a model: the grid is all there is
+  if (!hasSetup) return;  // nothing to compute (every shipped kind has a run: a mask exercise its grid's sentence)
   inputs_->restore(setup, true);
+  if (const Exercise* ex = exercises_->active())  // the Sample box says whose sentences these are
+    inputs_->setSourceLabel(InputPanel::exerciseLabel(QString::fromStdString(ex->title.in(exercises_->language()))));
   Request r = setup;
   r.backend = inputs_->backendKind();
   send(r);  // exactly the setup (the knobs do not show every field)

@@ -14,7 +14,10 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "input/maskeditor.h"
+#include "text/tokenizer.h"
 #include "views/runcompare.h"
 #include "words/coretext.h"
 #include "words/qtstrings.h"
@@ -33,6 +36,41 @@ QLabel* wrapped(const QString& object) {
   l->setWordWrap(true);
   l->setTextInteractionFlags(Qt::TextSelectableByMouse);
   return l;
+}
+
+// A mask exercise without a model of its own still has a sentence: the grid's tokens. Each label
+// that the tokenizer reads as one token is itself; one it would split ("<s>") stands as its
+// longest word piece ("s"), one with nothing to read as its position, so that the sentence has exactly the
+// grid's n tokens.
+QString maskSentence(const std::vector<std::string>& labels) {
+  QStringList words;
+  for (size_t i = 0; i < labels.size(); ++i) {
+    std::vector<std::string> pieces;
+    try {
+      pieces = tokenize(labels[i]);
+    } catch (const std::exception&) {  // not valid UTF-8: the position stands in for it
+    }
+    // A word before punctuation, then the longest: "<s>" stands as "s".
+    const auto rank = [](const std::string& p) {
+      const QString q = QString::fromStdString(p);
+      return std::pair(!q.isEmpty() && q.front().isLetterOrNumber(), q.size());
+    };
+    const auto longest = std::max_element(pieces.begin(), pieces.end(),
+                                          [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+    words << (longest == pieces.end() ? QString::number(i) : QString::fromStdString(*longest));
+  }
+  return words.join(QLatin1Char(' '));
+}
+
+// The model such an exercise runs on: the exercises' small one (d_model 16, 2 heads), one layer,
+// the padding mask as a setup without a mask gets; the grid, not the window, holds the answer.
+Request maskSetup(const Exercise& ex) {
+  Request r;
+  r.texts = {maskSentence(ex.mask.labels)};
+  r.cfg.d_model = 16;
+  r.cfg.heads = 2;
+  r.cfg.d_ff = 4 * r.cfg.d_model;
+  return r;
 }
 
 QString kindTitle(ExerciseKind k) {
@@ -329,9 +367,11 @@ void ExercisePanel::start(int index) {
     }
     r.texts = toQStrings(ex.setup.texts);
     r.memoryTexts = toQStrings(ex.setup.memory_texts);
+  } else if (ex.kind == ExerciseKind::FixMask) {
+    r = maskSetup(ex);  // the window shows the grid's own sentence, not what it had before
   }
   updateButtons();
-  emit started(r, conceal, ex.has_setup);
+  emit started(r, conceal, ex.has_setup || ex.kind == ExerciseKind::FixMask);
 }
 
 QString ExercisePanel::currentAnswer() const {

@@ -65,7 +65,9 @@ class ExercisePanel : public QWidget {
 
  signals:
   // The window loads the exercise: its setup, with `faults` planted and `concealStep`'s shape
-  // hidden (either may be empty).
+  // hidden (either may be empty). A mask exercise without a model of its own comes with one
+  // sentence of the grid's tokens on the exercises' small model, so hasSetup is true for every
+  // shipped kind (false only leaves the window as it is).
   void started(const attnlab::ui::Request& setup, const QString& concealStep, bool hasSetup);
   // Answered or revealed: nothing is hidden any more (the fault stays until stopped()).
   void answeredOrRevealed();

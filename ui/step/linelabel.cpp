@@ -39,7 +39,9 @@ void LineLabel::refresh() {
   const int w = contentsRect().width();
   QString line = full_;
   line.replace(QLatin1Char('\n'), QLatin1Char(' '));
-  const QString shown = fontMetrics().elidedText(line, mode_, std::max(w, 1));
+  QString shown = fontMetrics().elidedText(line, mode_, std::max(w, 1));
+  for (int less = 1; less < 8 && fontMetrics().horizontalAdvance(shown) > w; ++less)  // rounding: never past the box
+    shown = fontMetrics().elidedText(line, mode_, std::max(w - less, 1));
   setText(shown);
   setToolTip(shown == full_ ? QString() : full_);
 }

@@ -1,6 +1,9 @@
 #include "step/steppanel.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QPointer>
+#include <QThreadPool>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,6 +22,7 @@
 #include "text/tokenizer.h"
 #include "variants/variant_table.h"
 #include "views/chartspanel.h"
+#include "views/headdrawing.h"
 #include "views/heatmapgrid.h"
 #include "views/lineview.h"
 #include "views/maskcompare.h"
@@ -126,7 +130,7 @@ void StepPanel::styleHeader() {
   big.setPointSizeF(font().pointSizeF() * 1.25);
   big.setBold(true);
   location_->setFont(big);
-  location_->setMinimumWidth(QFontMetrics(big).averageCharWidth() * 18);  // where we are before the chooser
+  location_->setMinimumWidth(QFontMetrics(big).averageCharWidth() * 10);  // where we are, before the chooser
   QFont f = font();
   f.setPointSizeF(font().pointSizeF() * 1.2);
   formula_->setFont(f);
@@ -180,7 +184,7 @@ QWidget* StepPanel::buildHeader() {
   sentence_ = new QComboBox;
   sentence_->setObjectName(QStringLiteral("sentence"));
   sentence_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  sentence_->setMinimumContentsLength(6);
+  sentence_->setMinimumContentsLength(4);
   details_ = new QToolButton;
   details_->setObjectName(QStringLiteral("details"));
   details_->setCheckable(true);
@@ -242,6 +246,7 @@ void StepPanel::reveal(QWidget* w) {
 void StepPanel::setStep(TraceResultPtr result, int index) {
   const bool newResult = result != sel_.result;
   sel_.result = std::move(result);
+  if (newResult) changes_.clear();
   sel_.stepIndex = index;
   if (!sel_.result || index < 0 || index >= static_cast<int>(sel_.result->trace.steps().size())) return;
   const Step& s = sel_.result->trace.steps()[static_cast<size_t>(index)];
@@ -254,7 +259,7 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   formula_->setFullText(StepText::formula(s.info));
   explain_->setFullText(StepText::explanation(s.info.id));
   code_->setFullText(QString::fromStdString(s.info.code));
-  change_->setFullText(StepNames::whatChanged(sel_.result->trace, index));
+  change_->setFullText(whatChanged(index));
   const bool hidden = !concealed_.isEmpty() && QString::fromStdString(s.info.id) == concealed_;
   if (hidden) {
     formula_->setFullText(tr("(formula hidden: it names the axes)"));
@@ -280,6 +285,29 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   }
   refreshValues();
   refreshTab();
+}
+
+// The sentence on what changed measures the step's tensors (ranges, counts, row sums): for a long
+// text that is 10⁸ numbers, so above kInlineNumbers it is measured on a worker thread ("measuring…"
+// meanwhile) and kept for the result, so that a step never stalls the window.
+QString StepPanel::whatChanged(int index) {
+  if (const auto it = changes_.find(index); it != changes_.end()) return it->second;
+  const Trace& trace = sel_.result->trace;
+  const Step& out = trace.steps()[static_cast<size_t>(index)];
+  int64_t numbers = out.tensor.numel();
+  for (const auto& id : out.info.inputs())
+    if (const Step* in = trace.find(id)) numbers += in->tensor.numel();
+  if (numbers <= kInlineNumbers) return changes_[index] = StepNames::whatChanged(trace, index);
+  QPointer<StepPanel> self(this);
+  backgroundPool()->start([self, result = sel_.result, index] {
+    const QString text = StepNames::whatChanged(result->trace, index);
+    QMetaObject::invokeMethod(qApp, [self, result, index, text] {
+      if (!self || self->sel_.result != result) return;  // another result since: not this one's
+      self->changes_[index] = text;
+      if (self->sel_.stepIndex == index && self->concealed_.isEmpty()) self->change_->setFullText(text);
+    }, Qt::QueuedConnection);
+  });
+  return tr("Measuring what changed in %1 numbers…").arg(numbers);
 }
 
 void StepPanel::refreshValues() {

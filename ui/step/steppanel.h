@@ -9,6 +9,9 @@
 
 #include <QWidget>
 
+#include <cstdint>
+#include <map>
+
 #include "window/selection.h"
 
 class QComboBox;
@@ -101,6 +104,9 @@ class StepPanel : public QWidget {
   QToolButton* details_ = nullptr;
   bool detailsOpen_ = false, presenting_ = false;
   void showDiagram();
+  static constexpr int64_t kInlineNumbers = 1 << 20;  // what-changed measured on the GUI thread up to this
+  QString whatChanged(int index);                       // the sentence, or "measuring…" while a worker measures
+  std::map<int, QString> changes_;                      // by step index, for the result on show
   void fitHeader();  // on non-attention steps always; on attention steps with the details
   QComboBox* sentence_;
   QLabel* sentenceLabel_ = nullptr;

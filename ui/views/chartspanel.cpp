@@ -119,7 +119,9 @@ void ChartsPanel::setTemperature(double t) {
 }
 
 void ChartsPanel::temperatureChanged(double t) {
-  temperature_ = t;
+  // The slider's steps miss 1 by a hair (1.0008): what reads "T = 1.00" is the model's own softmax,
+  // not a tempered one drawn beside dots labelled "T = 1".
+  temperature_ = std::abs(t - 1.0) < 0.005 ? 1.0 : t;
   tempLabel_->setText(tr("T = %1").arg(temperature_, 0, 'f', 2));
   recomputeSoftmax();
   recomputeLogits();
@@ -204,15 +206,32 @@ void ChartsPanel::recomputeLogits() {
   explanation_->setText(explanation());
 }
 
+// One sentence under the histogram, in words its own numbers bear out: it says softmax saturates
+// more often without the ÷√Dh only when it does, and counts rows rather than rounding them to
+// percentages (1 row of 300 is not "0 %").
 QString ChartsPanel::explanation() const {
   if (logits_.rows == 0) return tr("No attention logits to compare for this selection.");
-  return tr("Unscaled logits have a spread √Dh = %1 times larger, so softmax saturates: at T = %2, "
-            "%3% of the rows put more than %4 of their weight on one key without the ÷√Dh, and %5% with it.")
-      .arg(std::sqrt(dHead_), 0, 'g', 3)
-      .arg(temperature_, 0, 'f', 2)
-      .arg(100.0 * logits_.saturated_unscaled, 0, 'f', 0)
-      .arg(kSaturated)
-      .arg(100.0 * logits_.saturated_scaled, 0, 'f', 0);
+  const int rows = logits_.rows;
+  const int raw = static_cast<int>(std::lround(logits_.saturated_unscaled * rows));
+  const int scaled = static_cast<int>(std::lround(logits_.saturated_scaled * rows));
+  const QString t = QString::number(temperature_, 'f', 2);
+  const QString share = QString::number(kSaturated);
+  if (dHead_ <= 1.0)  // ÷√1: both series are the same numbers
+    return tr("With Dh = 1 the scaling divides by √Dh = 1 and changes nothing: at T = %1, %2 of %3 query rows put "
+              "more than %4 of their weight on one key.")
+        .arg(t).arg(scaled).arg(rows).arg(share);
+  const QString spread = QString::number(std::sqrt(dHead_), 'g', 3);
+  if (raw == 0)
+    return tr("Unscaled logits spread √Dh = %1 times wider, yet at T = %2 no query row (of %3) puts more than %4 of "
+              "its weight on one key, with or without the ÷√Dh.")
+        .arg(spread, t).arg(rows).arg(share);
+  if (raw == scaled)
+    return tr("Unscaled logits spread √Dh = %1 times wider, yet here the ÷√Dh spares no row: at T = %2, %3 of %4 "
+              "query rows put more than %5 of their weight on one key, with or without it.")
+        .arg(spread, t).arg(raw).arg(rows).arg(share);
+  return tr("Unscaled logits spread √Dh = %1 times wider, so softmax saturates more often without the ÷√Dh: at "
+            "T = %2, %3 of %4 query rows put more than %5 of their weight on one key without it, %6 with it.")
+      .arg(spread, t).arg(raw).arg(rows).arg(share).arg(scaled);
 }
 
 int ChartsPanel::keyLabelStep() const {
@@ -301,7 +320,7 @@ void ChartsPanel::drawHistogram() {
     attach(area, x, y);
   };
   addSeries(logits_.unscaled, tr("QKᵀ, unscaled"), kUnscaledColor);
-  addSeries(logits_.scaled, tr("QKᵀ / √Dh (what softmax sees)"), kWeightColor);
+  addSeries(logits_.scaled, tr("QKᵀ / √Dh (what the model's softmax sees)"), kWeightColor);
   y->setRange(0, static_cast<double>(most) * 1.1);
   y->setTickInterval(std::max(1.0, niceStep(static_cast<double>(most) * 1.1)));
   histChart_->setTitle(tr("Logits of head %1, with and without ÷√%2").arg(sel_.head).arg(dHead_));
@@ -344,7 +363,8 @@ void ChartsPanel::drawEntropy() {
   entropyChart_->addSeries(dead);
   attach(dead, x, y);
   connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet*) { chooseHead(index); });
-  entropyChart_->setTitle(tr("Entropy per head (click a bar to focus it)"));
+  // The model's own weights, whatever the slider says: a tempered row beside it is an experiment.
+  entropyChart_->setTitle(tr("Entropy per head at T = 1 (click a bar to focus it)"));
   applyFonts();
   placePatternChips();
 }
@@ -371,6 +391,10 @@ void ChartsPanel::placePatternChips() {
     const QPointF foot = entropyChart_->mapToPosition(QPointF(h, 0), series.first());
     chips_[h]->setPos(foot + QPointF(-chips_[h]->rect().height() / 2, -4));
   }
+}
+
+QStringList ChartsPanel::chartTitles() const {
+  return {softmaxChart_->title(), histChart_->title(), entropyChart_->title()};
 }
 
 QPoint ChartsPanel::entropyBarCenter(int h) const {

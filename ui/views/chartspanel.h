@@ -64,6 +64,7 @@ class ChartsPanel : public QWidget {
   // Fraction of saturated rows at temperature(): (scaled, unscaled).
   QPair<double, double> saturatedFractions() const { return {logits_.saturated_scaled, logits_.saturated_unscaled}; }
   QString explanation() const;  // the sentence under the histogram
+  QStringList chartTitles() const;  // (a), (b), (c)'s titles
   // Centre of head h's entropy bar in this widget's coordinates (where a click chooses it).
   QPoint entropyBarCenter(int h) const;
 

@@ -4,6 +4,10 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QApplication>
+#include <QComboBox>
+#include <QPointer>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -59,6 +63,14 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   caption_ = new QLabel(this);
   caption_->setObjectName(QStringLiteral("caption"));
   caption_->setWordWrap(true);
+  scaleBox_ = new QComboBox(this);
+  scaleBox_->setObjectName(QStringLiteral("colorScale"));
+  scaleBox_->addItems({tr("Linear"), tr("Per row"), tr("Log")});
+  scaleBox_->setToolTip(tr("Colour scale of the weights: as they are, each query row divided by its largest weight "
+                           "(the structure of long texts), or log₁₀ (small weights told apart). The hover readout "
+                           "always gives the true numbers."));
+  scaleBox_->setAccessibleName(tr("Colour scale"));
+  connect(scaleBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
   back_ = new QPushButton(tr("← All heads"), this);
   back_->setObjectName(QStringLiteral("allHeads"));
   back_->setToolTip(tr("Show every head again (Esc)"));
@@ -81,6 +93,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
 
   auto* top = new QHBoxLayout;
   top->addWidget(caption_, 1);
+  top->addWidget(scaleBox_);
   top->addWidget(back_);
   top_ = new QHBoxLayout;  // the legend's place when it lies over the heads
   middle_ = new QHBoxLayout;
@@ -139,21 +152,25 @@ void HeatmapGrid::layoutTiles() {
   const double W = gridHost_->width(), H = gridHost_->height();
   TileGrid g = tileGrid(QSizeF(W, H), true);
   bool labels = true;
-  if (g.cell < kMinLabelledCell) {  // too small to read with token labels: the heads without them (the enlarged head has them)
+  // Too small to read with token labels, or no room for the titles with them: the heads without
+  // labels (the enlarged head has them).
+  if (g.cell < kMinLabelledCell || !g.fits) {
     const TileGrid bare = tileGrid(QSizeF(W, H), false);
-    if (bare.cell > g.cell) g = bare, labels = false;
+    if ((bare.fits && !g.fits) || (bare.fits == g.fits && bare.cell > g.cell)) g = bare, labels = false;
   }
   HeatmapView::Margins m;
   const double cell = tileCell(QSizeF(W, H), g.cols, g.rows, &m, labels);
   const double plotW = tk_ * cell, plotH = tq_ * cell, padL = m.left - m.rowLabels;
+  // A tile is at least as wide as its title (the cells are centred under it), never narrower.
+  const double tileW = std::max(padL + plotW + m.right, m.titleWidth + padL + m.right);
   const int n = static_cast<int>(views_.size());
   for (int h = 0; h < n; ++h) {
     const int r = h / g.cols, c = h % g.cols;
     const bool rowLabels = c == 0, colLabels = h + g.cols >= n;  // no tile below
     views_[static_cast<size_t>(h)]->setLabelSides(labels && rowLabels, labels && colLabels);
-    const double x = c == 0 ? 0 : m.rowLabels + c * (padL + plotW + m.right + sp);
+    const double x = c == 0 ? 0 : m.rowLabels + c * (tileW + sp);
     const double y = r * (m.top + plotH + m.bottomBare + sp);
-    const double w = (rowLabels ? m.rowLabels : 0) + padL + plotW + m.right;
+    const double w = (rowLabels ? m.rowLabels : 0) + tileW;
     const double ht = m.top + plotH + (colLabels ? m.bottom : m.bottomBare) + (cell < 1 ? lh : 0);
     views_[static_cast<size_t>(h)]->setGeometry(QRectF(x, y, w, ht).toAlignedRect());
   }
@@ -181,12 +198,16 @@ double HeatmapGrid::tileCell(QSizeF area, int cols, int rows, HeatmapView::Margi
   return cell;
 }
 
+// A layout fits when every tile can be as wide as its "Head N" title (the cells may be narrower:
+// they are centred under it).
 TileGrid HeatmapGrid::tileGrid(QSizeF area, bool labels) const {
-  const double title = views_.back()->marginsFor(1e9).titleWidth;
+  const HeatmapView::Margins level = views_.back()->marginsFor(1e9, labels);
+  const double sp = std::ceil(fontMetrics().height() / 3.0);
+  const double titleRoom = level.titleWidth + level.left - level.rowLabels + level.right;
   HeatmapView::Margins m;
   return bestTileGrid(
       static_cast<int>(views_.size()), [&](int cols, int rows) { return tileCell(area, cols, rows, &m, labels); },
-      [&](int, int, double cell) { return tk_ * cell >= title; });
+      [&](int cols, int, double) { return level.rowLabels + cols * titleRoom + (cols - 1) * sp <= area.width(); });
 }
 
 // The colour key to the right of the heads, or in a band over them (horizontal) when that gives
@@ -212,40 +233,66 @@ void HeatmapGrid::placeLegend() {
 void HeatmapGrid::rebuild() {
   clearViews();
   heads_ = tq_ = tk_ = 0;
-  data_.clear();
+  data_ = nullptr;
+  dataSize_ = 0;
+  drawn_.reset();
+  ++generation_;  // a drawing still under way is for another step now
   const Step* s = shownStep();
   if (!s || s->tensor.dim() != 4 || s->tensor.size(0) == 0) {
     caption_->setText(tr("This step is not an attention map (batch, heads, queries, keys)."));
     explanation_.clear();
+    scaleBox_->hide();
     enlargeHead(-1);
     return;
   }
-  const Tensor t = s->tensor.contiguous();
-  batch_ = std::clamp(batch_, 0, static_cast<int>(t.size(0)) - 1);
-  heads_ = static_cast<int>(t.size(1));
-  tq_ = static_cast<int>(t.size(2));
-  tk_ = static_cast<int>(t.size(3));
-  const size_t n = static_cast<size_t>(heads_) * tq_ * tk_;
-  data_.assign(t.data() + batch_ * n, t.data() + (batch_ + 1) * n);
+  shownTensor_ = s->tensor.contiguous();  // the trace's own storage when it is contiguous: no copy
+  batch_ = std::clamp(batch_, 0, static_cast<int>(shownTensor_.size(0)) - 1);
+  heads_ = static_cast<int>(shownTensor_.size(1));
+  tq_ = static_cast<int>(shownTensor_.size(2));
+  tk_ = static_cast<int>(shownTensor_.size(3));
+  dataSize_ = static_cast<size_t>(heads_) * tq_ * tk_;
+  data_ = shownTensor_.data() + batch_ * dataSize_;
   loadTokens(s->info.id);
-  loadMask(s->info.id, n);
   const std::string kind = lastComponent(s->info.id);
   // a variant's (B, H, T, T) weights-like tensors (core/variants/variants.h): weights of some kind
   const bool variantWeights = kind == "row_weights" || kind == "col_weights" || kind == "effective" || kind == "quadratic";
   const bool weights = kind == "weights" || kind == "weights_overview" || variantWeights;
-  map_ = ColorMap::fitted(data_.data(), static_cast<long long>(n), weights || kind.ends_with("pattern"));
-  legend_->setMap(map_);
-  legend_->setTitle(kind == "weights_overview"  ? tr("mean weight")
-                    : weights                   ? tr("weight")
-                    : kind.ends_with("pattern") ? tr("1 computed, 0 skipped")
-                    : kind == "qk"              ? tr("raw score")
-                                                : tr("score"));
+  probabilities_ = weights || kind.ends_with("pattern");
+  scaleBox_->setVisible(weights);
+  scale_ = weights ? static_cast<ColorScale>(std::max(0, scaleBox_->currentIndex())) : ColorScale::Linear;
+  largeStep_ = offThread_ && static_cast<long long>(tq_) * tk_ > HeatmapView::kLargeCells;  // drawn off the GUI thread
+  const bool large = largeStep_;
+  if (large) {
+    masked_.clear();  // cells far below a pixel: no hatching to draw (and no 10⁸ flags to keep)
+    skipped_ = false;
+    maskChange_.clear();
+  } else {
+    loadMask(s->info.id, dataSize_);
+  }
+  const QString scaleWord = scale_ == ColorScale::PerRow ? tr("weight ÷ its row's largest")
+                            : scale_ == ColorScale::Log  ? tr("log₁₀ weight")
+                                                         : QString();
+  legend_->setTitle(!scaleWord.isEmpty()            ? scaleWord
+                    : kind == "weights_overview"  ? tr("mean weight")
+                    : weights                     ? tr("weight")
+                    : kind.ends_with("pattern")   ? tr("1 computed, 0 skipped")
+                    : kind == "qk"                ? tr("raw score")
+                                                  : tr("score"));
   const QString heads = heads_ == 1 ? tr("1 head") : tr("%1 heads").arg(heads_);
-  caption_->setText(tr("%1 · sentence %2 · %3").arg(StepText::title(s->info)).arg(batch_).arg(heads));
+  caption_->setText(tr("%1 · sentence %2 · %3 · rows: queries, columns: keys").arg(StepText::title(s->info)).arg(batch_).arg(heads));
+  const std::shared_ptr<const HeadDrawing> cached = large ? fromCache() : nullptr;
+  if (large) {
+    drawn_ = cached;
+    map_ = cached ? cached->map : ColorMap{};
+  } else {
+    map_ = scaledMap(scale_, ColorMap::fitted(data_, static_cast<long long>(dataSize_), probabilities_));
+    rowMax_ = scale_ == ColorScale::PerRow ? rowMaxima(data_, heads_, tq_, tk_) : std::vector<float>{};
+  }
+  legend_->setMap(map_);
   for (int h = 0; h < heads_; ++h) {
     auto* view = new HeatmapView(gridHost_);
-    fillView(view, h, true);
     view->setTitle(tr("Head %1").arg(h));
+    fillView(view, h, true);
     view->setToolTip(tr("Click to enlarge head %1").arg(h));
     view->setCursor(Qt::PointingHandCursor);
     connect(view, &HeatmapView::clicked, this, [this, h] { enlargeHead(h); });
@@ -254,10 +301,71 @@ void HeatmapGrid::rebuild() {
     views_.push_back(view);
   }
   layoutTiles();
-  explanation_ = maskChange_.isEmpty() ? explain() : maskChange_ + QLatin1Char(' ') + explain();
   legend_->setMaskedLabel(skipped_ ? tr("skipped by the pattern") : QString());
   info_->setText(defaultInfo());
+  if (large && !cached) {
+    explanation_ = tr("Drawing %1 heatmaps of %2 × %3 cells…").arg(heads_).arg(tq_).arg(tk_);
+    drawLarge();
+  } else {
+    const RowFacts facts = cached ? cached->facts : rowFacts(data_, maskedScores(), heads_, tq_, tk_);
+    explanation_ = maskChange_.isEmpty() ? explain(facts) : maskChange_ + QLatin1Char(' ') + explain(facts);
+  }
   enlargeHead(enlarged_ < heads_ ? enlarged_ : -1);
+}
+
+// A large step's pictures on a worker thread: the window stays live (a placeholder in each head
+// meanwhile); the newest request wins, and the result is kept for stepping back.
+void HeatmapGrid::drawLarge() {
+  const quint64 generation = generation_;
+  const Tensor* masked = sibling("masked_scores");
+  const Tensor maskedKeep = masked && masked->is_contiguous() ? *masked : Tensor();  // shares storage
+  const float* m = maskedScores();
+  QPointer<HeatmapGrid> self(this);
+  TraceResultPtr keep = result_;
+  const Tensor shownKeep = shownTensor_;
+  backgroundPool()->start([self, keep, shownKeep, maskedKeep, data = data_, m, heads = heads_, tq = tq_, tk = tk_,
+                                        probabilities = probabilities_, scale = scale_, generation] {
+    auto drawn = std::make_shared<const HeadDrawing>(drawHeads(data, m, heads, tq, tk, probabilities, scale));
+    QMetaObject::invokeMethod(qApp, [self, drawn, generation] {
+      if (self) self->applyDrawn(drawn, generation);
+    }, Qt::QueuedConnection);
+  });
+}
+
+void HeatmapGrid::applyDrawn(std::shared_ptr<const HeadDrawing> drawn, quint64 generation) {
+  if (generation != generation_ || !drawn) return;  // the step, sentence or scale changed since
+  remember(drawn);
+  drawn_ = drawn;
+  map_ = drawn->map;
+  legend_->setMap(map_);
+  for (size_t h = 0; h < views_.size() && h < drawn->images.size(); ++h) views_[h]->setOverview(drawn->images[h]);
+  if (enlarged_ >= 0 && static_cast<size_t>(enlarged_) < drawn->images.size())
+    large_->setOverview(drawn->images[static_cast<size_t>(enlarged_)]);
+  explanation_ = explain(drawn->facts);
+  updateNote();
+  emit drawingDone();
+}
+
+bool HeatmapGrid::drawing() const { return data_ && largeStep_ && !drawn_; }
+
+void HeatmapGrid::setDrawOffThread(bool on) {
+  offThread_ = on;
+  cache_.clear();
+  if (result_) rebuild();
+}
+
+// The last few large drawings, by result (alive), step, sentence, colour scheme and scale.
+std::shared_ptr<const HeadDrawing> HeatmapGrid::fromCache() const {
+  for (const Cached& c : cache_)
+    if (c.result.lock() == result_ && c.step == step_ && c.batch == batch_ && c.scheme == colorScheme() && c.scale == scale_)
+      return c.drawn;
+  return nullptr;
+}
+
+void HeatmapGrid::remember(const std::shared_ptr<const HeadDrawing>& drawn) {
+  cache_.push_front(Cached{result_, step_, batch_, colorScheme(), scale_, drawn});
+  constexpr size_t kKeep = 4;  // each up to heads × 1024² pixels
+  while (cache_.size() > kKeep) cache_.pop_back();
 }
 
 void HeatmapGrid::loadTokens(const std::string& id) {
@@ -280,7 +388,13 @@ void HeatmapGrid::loadTokens(const std::string& id) {
 void HeatmapGrid::fillView(HeatmapView* view, int head, bool labels) const {
   view->setShowLabels(labels);
   const size_t plane = static_cast<size_t>(tq_) * tk_, off = static_cast<size_t>(head) * plane;
-  view->setMatrix(data_.data() + off, tq_, tk_, queryTokens_, keyTokens_, map_);
+  view->setMatrixShared(result_, data_ + off, tq_, tk_, queryTokens_, keyTokens_, map_, largeStep_);
+  if (drawn_ && static_cast<size_t>(head) < drawn_->images.size()) view->setOverview(drawn_->images[static_cast<size_t>(head)]);
+  if (scale_ != ColorScale::Linear && !rowMax_.empty())
+    view->setCellScale(std::vector<float>(rowMax_.begin() + static_cast<long>(head) * tq_, rowMax_.begin() + static_cast<long>(head + 1) * tq_),
+                       false);
+  else if (scale_ == ColorScale::Log)
+    view->setCellScale({}, true);
   view->setMaskedCells(masked_.empty() ? std::vector<char>{}
                                        : std::vector<char>(masked_.begin() + off, masked_.begin() + off + plane));
 }
@@ -412,31 +526,9 @@ void HeatmapGrid::onHover(int head, int row, int col) {
 
 // Rows whose every key is masked (NaN weights, or all −∞ scores), then any other NaN, then
 // what masking does to the weights.
-QString HeatmapGrid::explain() const {
-  const Tensor* maskedT = sibling("masked_scores");
-  const Tensor ms = maskedT ? maskedT->contiguous() : Tensor();
-  const size_t n = data_.size();
-  const float* m = maskedT ? ms.data() + batch_ * n : nullptr;  // (H, Tq, Tk) like data_
+QString HeatmapGrid::explain(const RowFacts& f) const {
   QStringList fullRows;
-  long long nans = 0;
-  bool anyMasked = false;
-  for (int i = 0; i < tq_; ++i) {
-    bool full = false;
-    for (int h = 0; h < heads_; ++h) {
-      int rowNan = 0, rowMasked = 0;
-      for (int j = 0; j < tk_; ++j) {
-        const size_t k = (static_cast<size_t>(h) * tq_ + i) * tk_ + j;
-        rowNan += std::isnan(data_[k]) ? 1 : 0;
-        rowMasked += (isNegInf(data_[k]) || (m && isNegInf(m[k]))) ? 1 : 0;
-      }
-      const bool allMasked = tk_ > 0 && rowMasked == tk_;
-      anyMasked = anyMasked || (rowMasked > 0 && !allMasked);
-      const bool nanFromMask = tk_ > 0 && rowNan == tk_ && (!m || allMasked);
-      full = full || allMasked || nanFromMask;
-      if (!nanFromMask) nans += rowNan;
-    }
-    if (full) fullRows << tr("‘%1’").arg(QString::fromStdString(queryTokens_[static_cast<size_t>(i)]));
-  }
+  for (int i : f.fullRows) fullRows << tr("‘%1’").arg(QString::fromStdString(queryTokens_[static_cast<size_t>(i)]));
   QStringList out;
   if (fullRows.size() == 1)
     out << tr("Row %1 has every key masked: softmax of all −∞ is 0/0 = NaN (PyTorch gives NaN too). "
@@ -444,13 +536,19 @@ QString HeatmapGrid::explain() const {
   else if (fullRows.size() > 1)
     out << tr("Rows %1 have every key masked: softmax of all −∞ is 0/0 = NaN (PyTorch gives NaN too). "
               "Unmask at least one key in each.").arg(fullRows.join(tr(", ")));
-  if (nans == 1)
+  if (f.nans == 1)
     out << tr("1 cell is NaN (magenta): a NaN or an overflow came in from an earlier step.");
-  else if (nans > 1)
-    out << tr("%1 cells are NaN (magenta): a NaN or an overflow came in from an earlier step.").arg(nans);
-  if (anyMasked && lastComponent(shownStep()->info.id) == "weights")
+  else if (f.nans > 1)
+    out << tr("%1 cells are NaN (magenta): a NaN or an overflow came in from an earlier step.").arg(f.nans);
+  if (f.anyMasked && lastComponent(shownStep()->info.id) == "weights")
     out << tr("Masked keys get weight exactly 0.");
   return out.join(QLatin1Char(' '));
+}
+
+// The block's masked_scores for the shown sentence, (H, Tq, Tk) like data_, or null.
+const float* HeatmapGrid::maskedScores() const {
+  const Tensor* t = sibling("masked_scores");
+  return t && t->is_contiguous() ? t->data() + static_cast<size_t>(batch_) * dataSize_ : nullptr;
 }
 
 void HeatmapGrid::updateNote() {

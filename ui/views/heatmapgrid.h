@@ -10,14 +10,18 @@
 
 #include <QWidget>
 
+#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "views/colormap.h"
+#include "views/headdrawing.h"
 #include "views/heatmapview.h"
 #include "views/tilegrid.h"
 #include "window/traceresult.h"
 
+class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QPushButton;
@@ -40,9 +44,17 @@ class HeatmapGrid : public QWidget {
   QString hoverText() const;               // the last hover description (for tests)
   // The text shown for cell (query i, key j) of a head: tokens, raw score, scaled score, weight.
   QString describeCell(int head, int i, int j) const;
+  // A large step (more than HeatmapView::kLargeCells cells a head) is drawn on a worker thread:
+  // true until its pictures are in (drawingDone then).
+  bool drawing() const;
+  // The reference beside that fast path (bench_gui): off, every step is drawn on the GUI thread
+  // as small ones are.
+  void setDrawOffThread(bool on);
+  QComboBox* scaleBox() const { return scaleBox_; }  // the weights' colour scale (headdrawing.h)
 
  signals:
   void headEnlarged(int head);
+  void drawingDone();
 
  protected:
   void keyPressEvent(QKeyEvent*) override;
@@ -62,7 +74,12 @@ class HeatmapGrid : public QWidget {
   void fillView(HeatmapView* view, int head, bool labels) const;
   void onHover(int head, int row, int col);
   void updateNote();
-  QString explain() const;  // fully masked rows (NaN weights), other NaNs, masked keys
+  QString explain(const RowFacts& facts) const;  // fully masked rows (NaN weights), other NaNs, masked keys
+  const float* maskedScores() const;             // the block's masked_scores for the sentence, or null
+  void drawLarge();
+  void applyDrawn(std::shared_ptr<const HeadDrawing> drawn, quint64 generation);
+  std::shared_ptr<const HeadDrawing> fromCache() const;
+  void remember(const std::shared_ptr<const HeadDrawing>& drawn);
   QString defaultInfo() const;
   const Step* shownStep() const;
   const Tensor* sibling(const std::string& name) const;  // `<block>.<name>`, same shape, or null
@@ -85,7 +102,24 @@ class HeatmapGrid : public QWidget {
   std::vector<char> masked_;  // (H, Tq, Tk): hatched (masked, or skipped by a variant's pattern)
   bool skipped_ = false;      // masked_ holds a variant's skipped pairs, not the mask
   QString maskChange_;        // on the "Apply the mask" step: how many cells it hid
-  std::vector<float> data_;  // (H, Tq, Tk): the shown step for sentence batch_
+  Tensor shownTensor_;          // the shown step, contiguous (the trace's own storage when it is)
+  const float* data_ = nullptr;  // (H, Tq, Tk): the shown step for sentence batch_, inside shownTensor_
+  size_t dataSize_ = 0;
+  bool probabilities_ = false;
+  bool offThread_ = true, largeStep_ = false;  // largeStep_: the shown step is drawn off the GUI thread
+  ColorScale scale_ = ColorScale::Linear;
+  QComboBox* scaleBox_ = nullptr;
+  std::vector<float> rowMax_;   // (H, Tq) for the per-row scale of a small step
+  std::shared_ptr<const HeadDrawing> drawn_;  // a large step's pictures, once drawn
+  quint64 generation_ = 0;      // the newest drawing asked for
+  struct Cached {
+    std::weak_ptr<const TraceResult> result;
+    int step, batch;
+    ColorScheme scheme;
+    ColorScale scale;
+    std::shared_ptr<const HeadDrawing> drawn;
+  };
+  std::deque<Cached> cache_;
   int heads_ = 0, tq_ = 0, tk_ = 0;
   std::vector<std::string> queryTokens_, keyTokens_;  // Tq and Tk labels
   ColorMap map_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "words/qtstrings.h"
 
@@ -12,9 +13,20 @@ namespace attnlab::ui {
 
 namespace {
 
+// The widest label. A long text's axis has thousands: only the 64 longest by bytes are measured
+// (a CJK character is 3 bytes, a Latin letter 1, so the widest is among them).
 double longest(const QFontMetricsF& fm, const std::vector<std::string>& labels) {
+  constexpr size_t kMeasured = 64;
+  std::vector<const std::string*> pick;
+  pick.reserve(labels.size());
+  for (const auto& s : labels) pick.push_back(&s);
+  if (pick.size() > kMeasured) {
+    std::nth_element(pick.begin(), pick.begin() + kMeasured, pick.end(),
+                     [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+    pick.resize(kMeasured);
+  }
   double w = 0;
-  for (const auto& s : labels) w = std::max(w, fm.horizontalAdvance(QString::fromStdString(s)));
+  for (const std::string* s : pick) w = std::max(w, fm.horizontalAdvance(QString::fromStdString(*s)));
   return std::ceil(w);
 }
 
@@ -31,9 +43,23 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
 
 void HeatmapView::setMatrix(const float* values, int rows, int cols, const std::vector<std::string>& rowLabels,
                             const std::vector<std::string>& colLabels, const ColorMap& map) {
+  owned_.assign(values, values + static_cast<size_t>(std::max(0, rows)) * std::max(0, cols));
+  setMatrixShared(nullptr, owned_.data(), rows, cols, rowLabels, colLabels, map, false);
+}
+
+void HeatmapView::setMatrixShared(std::shared_ptr<const void> keep, const float* values, int rows, int cols,
+                                  const std::vector<std::string>& rowLabels, const std::vector<std::string>& colLabels,
+                                  const ColorMap& map, bool drawnElsewhere) {
   rows_ = std::max(0, rows);
   cols_ = std::max(0, cols);
-  values_.assign(values, values + static_cast<size_t>(rows_) * cols_);
+  if (values != owned_.data()) owned_.clear();
+  keep_ = std::move(keep);
+  values_ = values;
+  external_ = drawnElsewhere;
+  overview_ = QImage();
+  masked_.clear();
+  rowMax_.clear();
+  log_ = false;
   rowLabels_ = shownTokens(rowLabels);  // a 1 MiB token is drawn as its first 40 characters
   colLabels_ = shownTokens(colLabels);
   longestRow_ = longestCol_ = -1;
@@ -42,6 +68,17 @@ void HeatmapView::setMatrix(const float* values, int rows, int cols, const std::
   rebuildImage();
   updateGeometry();
   update();
+}
+
+void HeatmapView::setOverview(QImage overview) {
+  overview_ = std::move(overview);
+  rebuildImage();
+  update();
+}
+
+float HeatmapView::value(int r, int c) const {
+  if (!values_ || r < 0 || c < 0 || r >= rows_ || c >= cols_) return std::numeric_limits<float>::quiet_NaN();
+  return values_[static_cast<size_t>(r) * cols_ + c];
 }
 
 void HeatmapView::setTitle(const QString& title) {
@@ -155,51 +192,73 @@ QRectF HeatmapView::cellRect(int r, int c) const {
   return {plot.left() + c * cw, plot.top() + r * ch, cw, ch};
 }
 
-// Mean of the finite cells of rows [r0, r1) × cols [c0, c1); any NaN wins (it is a bug worth
-// seeing), a block with only −∞ stays masked.
-QRgb HeatmapView::cellColor(int r0, int r1, int c0, int c1) const {
-  double sum = 0;
-  long long n = 0;
-  bool nan = false;
-  for (int r = r0; r < r1; ++r)
-    for (int c = c0; c < c1; ++c) {
-      const float v = values_[static_cast<size_t>(r) * cols_ + c];
-      if (std::isnan(v)) nan = true;
-      else if (std::isfinite(v)) sum += v, ++n;
+QImage HeatmapView::cellImage(const float* values, int rows, int cols, const ColorMap& map, int w, int h,
+                              const CellScale& scale) {
+  const bool scaled = scale.rowMax || scale.log;
+  w = std::clamp(w, 1, std::max(1, cols));
+  h = std::clamp(h, 1, std::max(1, rows));
+  QImage image(w, h, QImage::Format_RGB32);
+  if (rows == 0 || cols == 0) return image;
+  const bool blocks = w < cols || h < rows;
+  const QRgb masked = ColorMap::maskedColor().rgb(), hatch = qRgb(0x4a, 0x4a, 0x4a), nan = ColorMap::nanColor().rgb();
+  std::vector<int> c0(static_cast<size_t>(w) + 1);  // columns [c0[x], c0[x + 1]) make pixel x
+  for (int x = 0; x <= w; ++x) c0[static_cast<size_t>(x)] = static_cast<int>(static_cast<long long>(x) * cols / w);
+  for (int y = 0; y < h; ++y) {
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+    const int r0 = static_cast<int>(static_cast<long long>(y) * rows / h);
+    const int r1 = std::max(r0 + 1, static_cast<int>(static_cast<long long>(y + 1) * rows / h));
+    for (int x = 0; x < w; ++x) {
+      const int a = c0[static_cast<size_t>(x)], b = std::max(a + 1, c0[static_cast<size_t>(x) + 1]);
+      double sum = 0;
+      long long n = 0;
+      bool isNan = false;
+      for (int r = r0; r < r1; ++r)
+        for (const float *v = values + static_cast<size_t>(r) * cols + a, *e = values + static_cast<size_t>(r) * cols + b; v < e; ++v) {
+          const float x = scaled ? scale.apply(*v, r) : *v;
+          if (std::isnan(x)) isNan = true;
+          else if (std::isfinite(x)) sum += x, ++n;
+        }
+      line[x] = isNan ? nan : n == 0 ? masked : map.color(sum / static_cast<double>(n)).rgb();
+      if (blocks && line[x] == masked && (x + y) % 6 == 0) line[x] = hatch;  // image ≈ screen px
     }
-  if (nan) return ColorMap::nanColor().rgb();
-  if (n == 0) return ColorMap::maskedColor().rgb();
-  return map_.color(sum / static_cast<double>(n)).rgb();
+  }
+  return image;
 }
 
-// One pixel per cell, or one pixel per block of cells when there are more cells than pixels.
+// One pixel per cell, or one pixel per block of cells when there are more cells than pixels:
+// made at the next paint (a title, the labels or the size change it; made once, not each time).
 void HeatmapView::rebuildImage() {
   const Geometry g = geometry();
   downsampled_ = g.downsample;
   setAccessibleDescription(downsampled_ ? tr("downsampled from %1×%2").arg(rows_).arg(cols_) : QString());
-  if (rows_ == 0 || cols_ == 0) {
+  imageStale_ = true;
+}
+
+void HeatmapView::makeImage() {
+  imageStale_ = false;
+  if (rows_ == 0 || cols_ == 0 || !values_) {
     image_ = QImage();
     return;
   }
-  const int w = g.downsample ? std::clamp(static_cast<int>(g.plot.width()), 1, cols_) : cols_;
-  const int h = g.downsample ? std::clamp(static_cast<int>(g.plot.height()), 1, rows_) : rows_;
-  image_ = QImage(w, h, QImage::Format_RGB32);
-  const QRgb hatchBase = ColorMap::maskedColor().rgb(), hatchLine = qRgb(0x4a, 0x4a, 0x4a);
-  for (int y = 0; y < h; ++y) {
-    auto* line = reinterpret_cast<QRgb*>(image_.scanLine(y));
-    const int r0 = static_cast<int>(static_cast<long long>(y) * rows_ / h);
-    const int r1 = std::max(r0 + 1, static_cast<int>(static_cast<long long>(y + 1) * rows_ / h));
-    for (int x = 0; x < w; ++x) {
-      const int c0 = static_cast<int>(static_cast<long long>(x) * cols_ / w);
-      const int c1 = std::max(c0 + 1, static_cast<int>(static_cast<long long>(x + 1) * cols_ / w));
-      line[x] = cellColor(r0, r1, c0, c1);
-      if (g.downsample && line[x] == hatchBase && (x + y) % 6 == 0) line[x] = hatchLine;  // image ≈ screen px
-    }
+  if (external_) {  // computed off the GUI thread (HeatmapGrid), scaled to the plot when painted
+    image_ = overview_;
+    return;
   }
+  const Geometry g = geometry();
+  const CellScale scale{rowMax_.size() == static_cast<size_t>(rows_) ? rowMax_.data() : nullptr, log_};
+  image_ = cellImage(values_, rows_, cols_, map_, g.downsample ? static_cast<int>(g.plot.width()) : cols_,
+                     g.downsample ? static_cast<int>(g.plot.height()) : rows_, scale);
+}
+
+void HeatmapView::setCellScale(std::vector<float> rowMax, bool log) {
+  rowMax_ = std::move(rowMax);
+  log_ = log;
+  rebuildImage();
+  update();
 }
 
 void HeatmapView::setMaskedCells(std::vector<char> masked) {
-  masked_ = masked.size() == values_.size() ? std::move(masked) : std::vector<char>{};
+  masked_ = masked.size() == static_cast<size_t>(rows_) * cols_ ? std::move(masked) : std::vector<char>{};
   update();
 }
 
@@ -302,8 +361,17 @@ void HeatmapView::paintEvent(QPaintEvent*) {
     p.drawText(QRectF(pad, pad, width() - 2 * pad, lh), Qt::AlignHCenter | Qt::AlignVCenter, t);
     p.setFont(font());
   }
-  if (image_.isNull()) return;
+  if (imageStale_) makeImage();
   const Geometry g = geometry();
+  if (image_.isNull()) {
+    if (waitingForOverview()) {  // a large matrix is being drawn off the GUI thread
+      p.setPen(palette().color(QPalette::Mid));
+      p.drawRect(g.plot);
+      p.setPen(text);
+      p.drawText(g.plot, Qt::AlignCenter | Qt::TextWordWrap, tr("Drawing %1 × %2 cells…").arg(rows_).arg(cols_));
+    }
+    return;
+  }
   p.setRenderHint(QPainter::SmoothPixmapTransform, false);
   p.drawImage(g.plot, image_);
   paintMarks(p, g.plot);
@@ -368,7 +436,8 @@ void HeatmapView::changeEvent(QEvent* e) {
 void HeatmapView::resizeEvent(QResizeEvent*) {
   const Geometry g = geometry();
   const bool sameSize = !g.downsample && !downsampled_;  // one pixel per cell either way
-  if (!sameSize) rebuildImage();
+  if (!sameSize && !external_) rebuildImage();  // an overview is scaled, not made again
+  else downsampled_ = g.downsample;
 }
 
 }  // namespace attnlab::ui

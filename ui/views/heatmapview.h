@@ -6,10 +6,12 @@
 #include <QImage>
 #include <QWidget>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "views/colormap.h"
+#include "views/headdrawing.h"
 
 namespace attnlab::ui {
 
@@ -21,6 +23,23 @@ class HeatmapView : public QWidget {
   // values: rows × cols, row-major (copied). rowLabels/colLabels may be empty.
   void setMatrix(const float* values, int rows, int cols, const std::vector<std::string>& rowLabels,
                  const std::vector<std::string>& colLabels, const ColorMap& map);
+  // The same without copying, for a trace's large tensors: `values` stays valid while `keep`
+  // lives. drawnElsewhere: the view paints a picture computed off the GUI thread (setOverview)
+  // instead of one of its own, and says "drawing…" until it comes — HeatmapGrid does so above
+  // kLargeCells cells a head.
+  static constexpr long long kLargeCells = 1 << 18;
+  void setMatrixShared(std::shared_ptr<const void> keep, const float* values, int rows, int cols,
+                       const std::vector<std::string>& rowLabels, const std::vector<std::string>& colLabels,
+                       const ColorMap& map, bool drawnElsewhere);
+  void setOverview(QImage overview);
+  bool waitingForOverview() const { return external_ && overview_.isNull(); }
+  // One pixel per cell of a rows × cols matrix, or per block of cells (their mean; any NaN wins, a
+  // block of only −∞ is masked grey, hatched) when w × h is smaller: thread-safe, no widget.
+  // `scale` recolours each value first (a per-row or log colour scale).
+  static QImage cellImage(const float* values, int rows, int cols, const ColorMap& map, int w, int h,
+                          const CellScale& scale = {});
+  // The colour scale of this view's own picture: row maxima (rows of them, or empty) and log.
+  void setCellScale(std::vector<float> rowMax, bool log);
   void setTitle(const QString& title);
   // Cells to hatch as masked even where their value is finite (the weights after masking are 0,
   // the scores before it still hold numbers): rows × cols flags, or empty for none.
@@ -48,7 +67,7 @@ class HeatmapView : public QWidget {
 
   int rows() const { return rows_; }
   int cols() const { return cols_; }
-  float value(int r, int c) const { return values_.at(static_cast<size_t>(r) * cols_ + c); }
+  float value(int r, int c) const;
   // The cell under a widget position as QPoint(x = column, y = row), or (-1, -1).
   QPoint cellAt(QPointF pos) const;
   // The widget-space rectangle of cell (r, c) (for tests and hover marks).
@@ -84,14 +103,21 @@ class HeatmapView : public QWidget {
   // trained model's vocabulary axis has thousands of labels and geometry() runs for every cell rect.
   double longestLabel(bool rows) const;
   QRectF plotRect() const;
-  void rebuildImage();
-  QRgb cellColor(int r0, int r1, int c0, int c1) const;  // one image pixel for a block of cells
+  void rebuildImage();  // marks the image stale
+  void makeImage();
   void paintMarks(QPainter& p, const QRectF& plot) const;  // hatch masked, mark NaN
   void paintLabels(QPainter& p, const Geometry& g) const;
   void paintColumnLabel(QPainter& p, const Geometry& g, double x, double y, const QString& text) const;
   void paintHover(QPainter& p) const;
 
-  std::vector<float> values_;
+  const float* values_ = nullptr;   // rows × cols: owned_ or a trace's, kept alive by keep_
+  std::vector<float> owned_;
+  std::shared_ptr<const void> keep_;
+  bool external_ = false;           // the picture comes from setOverview
+  QImage overview_;
+  bool imageStale_ = true;          // image_ is made again at the next paint
+  std::vector<float> rowMax_;       // setCellScale
+  bool log_ = false;
   std::vector<char> masked_;  // rows × cols, or empty
   int rows_ = 0, cols_ = 0;
   std::vector<std::string> rowLabels_, colLabels_;

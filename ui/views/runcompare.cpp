@@ -2,14 +2,20 @@
 
 #include <QComboBox>
 #include <QGridLayout>
+#include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <QWindow>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "step/tensorview.h"
+#include "text/tokenizer.h"
 #include "variants/variant_table.h"
 #include "views/heatmapgrid.h"
 
@@ -53,38 +59,77 @@ RunComparison::RunComparison(TraceResultPtr faulty, TraceResultPtr correct, cons
   auto* what = new QLabel(tr("<b>The planted bug:</b> %1").arg(faultTitle.toHtmlEscaped()));
   what->setWordWrap(true);
   v->addWidget(what);
+  // One compact row: which step, which sentence, and how far apart the two runs are there.
   auto* row = new QHBoxLayout;
-  row->addWidget(new QLabel(tr("Step:")));
+  auto* stepLabel = new QLabel(tr("Step:"));
+  row->addWidget(stepLabel);
   steps_ = new QComboBox;
+  steps_->setObjectName(QStringLiteral("compareStep"));
   steps_->addItems(steps);
-  row->addWidget(steps_, 1);
-  v->addLayout(row);
+  steps_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  steps_->setMinimumContentsLength(16);
+  stepLabel->setBuddy(steps_);
+  row->addWidget(steps_, 2);
+  auto* sentenceLabel = new QLabel(tr("Sentence:"));
+  row->addWidget(sentenceLabel);
+  sentence_ = new QComboBox;
+  sentence_->setObjectName(QStringLiteral("compareSentence"));
+  sentence_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  sentence_->setMinimumContentsLength(8);
+  sentenceLabel->setBuddy(sentence_);
+  row->addWidget(sentence_, 1);
   summary_ = new QLabel;
   summary_->setObjectName(QStringLiteral("summary"));
-  summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  v->addWidget(summary_);
+  row->addSpacing(12);
+  row->addWidget(summary_, 2);
+  v->addLayout(row);
+  // The two pictures take everything else.
   auto* sides = new QGridLayout;
-  left_ = makeSide(tr("Faulty run"));
-  right_ = makeSide(tr("Correct run"));
+  left_ = makeSide();
+  right_ = makeSide();
   sides->addWidget(left_.caption, 0, 0);
   sides->addWidget(right_.caption, 0, 1);
   sides->addWidget(left_.stack, 1, 0);
   sides->addWidget(right_.stack, 1, 1);
   sides->setColumnStretch(0, 1);
   sides->setColumnStretch(1, 1);
+  sides->setRowStretch(1, 1);
   v->addLayout(sides, 1);
   connect(steps_, &QComboBox::currentTextChanged, this, &RunComparison::showStep);
+  connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showStep(steps_->currentText()); });
+  fillSentences(false);
   if (!steps.isEmpty()) showStep(steps.front());
-  resize(1200, 700);
+  place();  // large, like the step panel's heatmaps: most of the screen the window is on
 }
 
-RunComparison::Side RunComparison::makeSide(const QString& title) {
+QSize RunComparison::openingSize(const QRect& available, const QMargins& frame) {
+  const QSize most = available.size();
+  const QSize inside = most.shrunkBy(frame);
+  return QSize(qRound(most.width() * 0.9), qRound(most.height() * 0.9)).expandedTo(QSize(1000, 700)).boundedTo(inside);
+}
+
+void RunComparison::place() {
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  const QRect avail = s ? s->availableGeometry() : QRect(0, 0, 1600, 1000);
+  // The window's frame, as far as the platform says it yet (nothing before the window exists).
+  const QMargins frame = windowHandle() ? windowHandle()->frameMargins() : QMargins();
+  resize(openingSize(avail, frame));
+  const QSize whole = size().grownBy(frame);
+  move(avail.topLeft() + QPoint((avail.width() - whole.width()) / 2, (avail.height() - whole.height()) / 2));
+}
+
+void RunComparison::showEvent(QShowEvent* event) {
+  QDialog::showEvent(event);
+  if (placed_) return;
+  placed_ = true;
+  place();  // now the frame is known (where the platform says it at once)
+}
+
+RunComparison::Side RunComparison::makeSide() {
   Side s;
-  s.caption = new QLabel(title);
-  QFont f = s.caption->font();
-  f.setBold(true);
-  s.caption->setFont(f);
+  s.caption = new QLabel;
+  s.caption->setTextFormat(Qt::RichText);
   s.stack = new QStackedWidget;
   s.grid = new HeatmapGrid;
   s.values = new TensorView;
@@ -93,45 +138,67 @@ RunComparison::Side RunComparison::makeSide(const QString& title) {
   return s;
 }
 
-void RunComparison::fill(Side& side, const TraceResultPtr& r, int index) {
+void RunComparison::fillSentences(bool source) {
+  sentencesAreSource_ = source;
+  const QSignalBlocker quiet(sentence_);
+  const int keep = std::max(0, sentence_->currentIndex());
+  sentence_->clear();
+  const auto& rows = (source ? faulty_->batch.memory : faulty_->batch.text).tokens;
+  for (size_t b = 0; b < rows.size(); ++b) {
+    QStringList words;
+    for (const auto& t : rows[b])
+      if (t != kPadToken) words << QString::fromStdString(t);
+    sentence_->addItem(tr("%1: %2").arg(b).arg(words.join(QLatin1Char(' ')).left(60)));
+  }
+  sentence_->setCurrentIndex(std::min(keep, sentence_->count() - 1));
+  sentence_->setEnabled(sentence_->count() > 1);
+}
+
+QString RunComparison::fill(Side& side, const TraceResultPtr& r, int index) {
   const Step& st = r->trace.steps()[static_cast<size_t>(index)];
-  if (is_attention_matrix(st.info.id, st.tensor, MatrixSteps::FaultPair)) {
-    side.grid->setStep(r, index, 0);
+  const int b = std::max(0, sentence_->currentIndex());
+  if (is_attention_matrix(st.info.id, st.tensor, MatrixSteps::FaultPair)) {  // (B, H, Tq, Tk)
+    side.grid->setStep(r, index, std::min(b, static_cast<int>(st.tensor.size(0)) - 1));
     side.stack->setCurrentWidget(side.grid);
   } else {
-    side.values->setStep(r, index, 0);
+    side.values->setStep(r, index, b);
     side.stack->setCurrentWidget(side.values);
   }
+  QString facts = tr("shape %1").arg(QString::fromStdString(shape_str(st.tensor.shape())));
+  if (st.info.id.ends_with("weights")) facts += tr(", row sums %1").arg(rowSumRange(st.tensor));
+  return facts;
 }
 
 void RunComparison::showStep(const QString& stepId) {
   const std::string id = stepId.toStdString();
   const int fi = faulty_->indexOf(id), ci = correct_->indexOf(id);
-  QStringList lines;
-  if (fi >= 0) {
-    fill(left_, faulty_, fi);
-    const Tensor& t = faulty_->trace.steps()[static_cast<size_t>(fi)].tensor;
-    lines << tr("Faulty: shape %1").arg(QString::fromStdString(shape_str(t.shape())));
-    if (id.ends_with("weights")) lines.back() += tr(", row sums %1").arg(rowSumRange(t));
-  }
+  const bool source = faulty_->batch.cross() && id.starts_with("encoder.");
+  if (source != sentencesAreSource_) fillSentences(source);
+  summaryLines_.clear();
+  const auto caption = [](QLabel* label, const QString& title, const QString& facts) {
+    label->setText(QStringLiteral("<b>%1</b> · %2").arg(title.toHtmlEscaped(), facts.toHtmlEscaped()));
+    return title + QStringLiteral(" · ") + facts;
+  };
+  if (fi >= 0) summaryLines_ << caption(left_.caption, tr("Faulty run"), fill(left_, faulty_, fi));
   if (ci >= 0) {
-    fill(right_, correct_, ci);
-    const Tensor& t = correct_->trace.steps()[static_cast<size_t>(ci)].tensor;
-    lines << tr("Correct: shape %1").arg(QString::fromStdString(shape_str(t.shape())));
-    if (id.ends_with("weights")) lines.back() += tr(", row sums %1").arg(rowSumRange(t));
+    summaryLines_ << caption(right_.caption, tr("Correct run"), fill(right_, correct_, ci));
   } else {
-    lines << tr("The correct run has no step %1: the bug added it.").arg(stepId);
+    right_.caption->setText(tr("The correct run has no step %1: the bug added it.").arg(stepId).toHtmlEscaped());
+    summaryLines_ << tr("The correct run has no step %1: the bug added it.").arg(stepId);
   }
   right_.stack->setVisible(ci >= 0);
+  QString difference;
   if (fi >= 0 && ci >= 0) {
     const double d = maxAbsDifference(faulty_->trace.steps()[static_cast<size_t>(fi)].tensor,
                                       correct_->trace.steps()[static_cast<size_t>(ci)].tensor);
-    lines << (std::isnan(d) ? tr("The shapes differ.") : tr("Largest difference: %1").arg(d, 0, 'g', 4));
+    difference = std::isnan(d) ? tr("The shapes differ.") : tr("Largest difference: %1").arg(d, 0, 'g', 4);
+    summaryLines_ << difference;
   }
-  summary_->setText(lines.join(QLatin1Char('\n')));
+  summary_->setText(difference);
+  summary_->setToolTip(summaryLines_.join(QLatin1Char('\n')));
 }
 
-QString RunComparison::summaryText() const { return summary_->text(); }
+QString RunComparison::summaryText() const { return summaryLines_.join(QLatin1Char('\n')); }
 QWidget* RunComparison::faultySide() const { return left_.stack->currentWidget(); }
 QWidget* RunComparison::correctSide() const { return right_.stack->currentWidget(); }
 

@@ -1,6 +1,9 @@
 // After a "find the bug" exercise: the faulty run beside the correct one, step by step among the
-// steps the fault changed — per-head heatmaps for attention matrices, the value map otherwise —
-// with the shapes, the largest difference and (for weights) the row sums of each side.
+// steps the fault changed — the step panel's per-head heatmaps (HeatmapGrid) for attention
+// matrices, the value map otherwise — with the shapes, the largest difference and (for weights)
+// the row sums of each side. The dialog opens large (90 % of the screen, at least 1000 × 700 where
+// the screen has it) and gives the two pictures all of it but one compact row (the step, the
+// sentence, the largest difference) and one caption line per side.
 #pragma once
 
 #include <QDialog>
@@ -22,25 +25,42 @@ class RunComparison : public QDialog {
   // steps: the step ids to offer (the first is shown); faultTitle: what was planted.
   RunComparison(TraceResultPtr faulty, TraceResultPtr correct, const QStringList& steps, const QString& faultTitle,
                 QWidget* parent = nullptr);
+  // The size the dialog opens at on a screen with this available geometry: 90 % of it, at least
+  // 1000 × 700, never more than the screen holds with the window's frame around it.
+  static QSize openingSize(const QRect& available, const QMargins& frame = {});
+  // One line per side (shape, row sums) and the largest difference, as the dialog shows them.
   QString summaryText() const;
   QComboBox* stepChooser() const { return steps_; }
+  QComboBox* sentenceChooser() const { return sentence_; }
   QWidget* faultySide() const;
   QWidget* correctSide() const;
+  HeatmapGrid* faultyGrid() const { return left_.grid; }
+  HeatmapGrid* correctGrid() const { return right_.grid; }
+
+ protected:
+  void showEvent(QShowEvent* event) override;  // the first time: sized and centred, frame and all
 
  private:
+  void place();  // openingSize on the screen it is on, centred there
   struct Side {
     QLabel* caption;
     QStackedWidget* stack;
     HeatmapGrid* grid;
     TensorView* values;
   };
-  Side makeSide(const QString& title);
+  Side makeSide();
   void showStep(const QString& stepId);
-  static void fill(Side& side, const TraceResultPtr& r, int index);
+  void fillSentences(bool source);  // the batch's sentences, or in cross mode the sources an encoder step runs on
+  // Shows step `index` of r on one side (sentence sentence_'s); returns the caption's facts.
+  QString fill(Side& side, const TraceResultPtr& r, int index);
 
   TraceResultPtr faulty_, correct_;
   QComboBox* steps_;
+  QComboBox* sentence_;
   QLabel* summary_;
+  QStringList summaryLines_;
+  bool sentencesAreSource_ = false;
+  bool placed_ = false;
   Side left_, right_;
 };
 

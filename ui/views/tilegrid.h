@@ -11,6 +11,7 @@ namespace attnlab::ui {
 struct TileGrid {
   int cols = 1, rows = 1;
   double cell = 0;  // the content's cell side in that layout
+  bool fits = false;  // each tile shows what it must
 };
 
 // cellAt(cols, rows): the cell side every tile gets in that layout; fits(cols, rows, cell):

@@ -7,6 +7,8 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QFontInfo>
+#include <QGraphicsOpacityEffect>
+#include <QPropertyAnimation>
 #include <QRadialGradient>
 #include <QScreen>
 #include <QStatusBar>
@@ -76,8 +78,19 @@ PresenterMode::PresenterMode(MainWindow* window)
                                       "border-radius: 8px; }"));
   hint_->hide();
   hintTimer_->setSingleShot(true);
-  hintTimer_->setInterval(4000);
-  connect(hintTimer_, &QTimer::timeout, hint_, &QWidget::hide);
+  hintTimer_->setInterval(3000);
+  // The keys' hint fades out (0.8 s) after 3 s: it never stays over the content.
+  auto* opacity = new QGraphicsOpacityEffect(hint_);
+  hint_->setGraphicsEffect(opacity);
+  auto* fade = new QPropertyAnimation(opacity, "opacity", this);
+  fade->setDuration(800);
+  fade->setStartValue(1.0);
+  fade->setEndValue(0.0);
+  connect(hintTimer_, &QTimer::timeout, fade, [fade] { fade->start(); });
+  connect(fade, &QPropertyAnimation::finished, hint_, [this, opacity] {
+    hint_->hide();
+    opacity->setOpacity(1.0);
+  });
 }
 
 void PresenterMode::setActive(bool on) {

@@ -195,6 +195,7 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
   pendingView_ = ViewState{QString::fromStdString(s.view_tab), static_cast<int>(s.sentence), static_cast<int>(s.head)};
   inputs_->setBackendKind(r.backend);
   inputs_->restore(r, /*quiet=*/true);
+  inputs_->setSourceLabel(InputPanel::lessonLabel(s, QFileInfo(path).fileName()));  // the Sample box names the lesson
   send(inputs_->currentRequest());  // now: the next result delivered is this session's (stale ones are dropped)
   if (!path.startsWith(QLatin1String(":/"))) rememberSession(path);  // a shipped lesson is one click away anyway
   status_->setText(tr("Session %1 opened").arg(QFileInfo(path).fileName()));

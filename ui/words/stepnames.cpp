@@ -5,6 +5,7 @@
 #include "words/varianttext.h"
 
 #include <algorithm>
+#include <span>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -95,10 +96,20 @@ struct Stats {
   int64_t n = 0, negInf = 0, nan = 0, zeros = 0, negative = 0;
 };
 
+// A tensor's values in C order, read in place when it is contiguous (a copy of a long text's
+// (B, H, S, S) step is 10⁸ floats, whose page faults stall every thread of the window), else
+// copied into *keep.
+std::span<const float> valuesOf(const Tensor& t, std::vector<float>* keep) {
+  if (t.is_contiguous()) return {t.data(), static_cast<size_t>(t.numel())};
+  *keep = t.to_vector();
+  return *keep;
+}
+
 Stats stats(const Tensor& t) {
   Stats s;
   double absSum = 0;
-  for (float v : t.to_vector()) {
+  std::vector<float> keep;
+  for (const float v : valuesOf(t, &keep)) {
     ++s.n;
     if (std::isnan(v)) { ++s.nan; continue; }
     if (std::isinf(v)) { s.negInf += v < 0; continue; }
@@ -178,7 +189,8 @@ QString structuralSentence(const Step& out, const Step& in) {
     return viewSentence(out, in);
   }
   const bool copy = out.info.code.find("contiguous()") != std::string::npos;
-  if (copy && o.shape() == i.shape() && o.to_vector() == i.to_vector()) return copySentence(out);
+  std::vector<float> ko, ki;
+  if (copy && o.shape() == i.shape() && std::ranges::equal(valuesOf(o, &ko), valuesOf(i, &ki))) return copySentence(out);
   return {};
 }
 
@@ -230,7 +242,8 @@ QString maskedSentence(const Step& out, const Step& in) {
 }
 
 QString softmaxSentence(const Step& out) {
-  const auto v = out.tensor.to_vector();
+  std::vector<float> keep;
+  const std::span<const float> v = valuesOf(out.tensor, &keep);
   const int64_t n = std::max<int64_t>(1, out.tensor.size(-1)), rows = out.tensor.numel() / n;
   double worst = 0;
   for (int64_t r = 0; r < rows; ++r) {
@@ -247,7 +260,8 @@ QString softmaxSentence(const Step& out) {
 
 // Per-token (last axis) means and standard deviations of x.
 QString normSentence(const Step& out, const Step& in) {
-  const auto v = in.tensor.to_vector();
+  std::vector<float> keep;
+  const std::span<const float> v = valuesOf(in.tensor, &keep);
   const int64_t d = std::max<int64_t>(1, in.tensor.size(-1)), rows = in.tensor.numel() / d;
   double mLo = 1e300, mHi = -1e300, sLo = 1e300, sHi = -1e300;
   for (int64_t r = 0; r < rows; ++r) {
