@@ -319,6 +319,9 @@ class TestExercisesUi : public QObject {
       ++grids;
       QCOMPARE(faulty, cmp->faultyGrid());
       QCOMPARE(qobject_cast<HeatmapGrid*>(cmp->correctSide()), cmp->correctGrid());
+      // One colour scale for both: the same colour is the same number on either side.
+      QCOMPARE(cmp->faultyGrid()->colorMap().lo, cmp->correctGrid()->colorMap().lo);
+      QCOMPARE(cmp->faultyGrid()->colorMap().hi, cmp->correctGrid()->colorMap().hi);
       for (HeatmapGrid* g : {cmp->faultyGrid(), cmp->correctGrid()}) {
         QCOMPARE(g->headCount(), heads);
         const QRect area = g->rect();

@@ -117,6 +117,16 @@ class TestHeatmap : public QObject {
 };
 
 void TestHeatmap::colorMapFits() {
+  {  // two runs on one scale: diverging wins, the larger range
+    ColorMap seqA, seqB, div;
+    seqA.hi = 0.4, seqB.hi = 0.9;
+    div.kind = ColorMapKind::Diverging, div.lo = -2, div.hi = 2;
+    QCOMPARE(HeatmapGrid::unite(seqA, seqB).hi, 0.9);
+    QCOMPARE(HeatmapGrid::unite(seqA, seqB).kind, ColorMapKind::Sequential);
+    QCOMPARE(HeatmapGrid::unite(seqB, div).kind, ColorMapKind::Diverging);
+    QCOMPARE(HeatmapGrid::unite(seqB, div).lo, -2.0);
+    QCOMPARE(HeatmapGrid::unite(seqB, div).hi, 2.0);
+  }
   const std::vector<float> w{0.f, 0.25f, 0.5f, kNegInf, kNaN};
   const ColorMap seq = ColorMap::fitted(w.data(), static_cast<long long>(w.size()), true);
   QCOMPARE(seq.kind, ColorMapKind::Sequential);

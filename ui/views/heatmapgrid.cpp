@@ -285,7 +285,9 @@ void HeatmapGrid::rebuild() {
     drawn_ = cached;
     map_ = cached ? cached->map : ColorMap{};
   } else {
-    map_ = scaledMap(scale_, ColorMap::fitted(data_, static_cast<long long>(dataSize_), probabilities_));
+    map_ = shared_ && scale_ == ColorScale::Linear
+               ? *shared_
+               : scaledMap(scale_, ColorMap::fitted(data_, static_cast<long long>(dataSize_), probabilities_));
     rowMax_ = scale_ == ColorScale::PerRow ? rowMaxima(data_, heads_, tq_, tk_) : std::vector<float>{};
   }
   legend_->setMap(map_);
@@ -347,6 +349,24 @@ void HeatmapGrid::applyDrawn(std::shared_ptr<const HeadDrawing> drawn, quint64 g
 }
 
 bool HeatmapGrid::drawing() const { return data_ && largeStep_ && !drawn_; }
+
+void HeatmapGrid::setSharedMap(std::optional<ColorMap> map) {
+  shared_ = map;
+  if (result_) rebuild();
+}
+
+ColorMap HeatmapGrid::unite(const ColorMap& a, const ColorMap& b) {
+  ColorMap m;
+  if (a.kind == ColorMapKind::Diverging || b.kind == ColorMapKind::Diverging) {
+    m.kind = ColorMapKind::Diverging;
+    m.hi = std::max({std::abs(a.lo), std::abs(a.hi), std::abs(b.lo), std::abs(b.hi)});
+    m.lo = -m.hi;
+  } else {
+    m.lo = std::min(a.lo, b.lo);
+    m.hi = std::max(a.hi, b.hi);
+  }
+  return m;
+}
 
 void HeatmapGrid::setDrawOffThread(bool on) {
   offThread_ = on;

@@ -12,6 +12,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,13 @@ class HeatmapGrid : public QWidget {
   // The reference beside that fast path (bench_gui): off, every step is drawn on the GUI thread
   // as small ones are.
   void setDrawOffThread(bool on);
+  // One colour map for two grids compared side by side (a faulty run beside the correct one), so
+  // that equal colours mean equal numbers; nullopt: fitted to this step (the default). A large step
+  // drawn off the GUI thread keeps its own.
+  void setSharedMap(std::optional<ColorMap> map);
+  const ColorMap& colorMap() const { return map_; }
+  // The map covering both (diverging when either is; the larger range).
+  static ColorMap unite(const ColorMap& a, const ColorMap& b);
   QComboBox* scaleBox() const { return scaleBox_; }  // the weights' colour scale (headdrawing.h)
 
  signals:
@@ -108,6 +116,7 @@ class HeatmapGrid : public QWidget {
   bool probabilities_ = false;
   bool offThread_ = true, largeStep_ = false;  // largeStep_: the shown step is drawn off the GUI thread
   ColorScale scale_ = ColorScale::Linear;
+  std::optional<ColorMap> shared_;
   QComboBox* scaleBox_ = nullptr;
   std::vector<float> rowMax_;   // (H, Tq) for the per-row scale of a small step
   std::shared_ptr<const HeadDrawing> drawn_;  // a large step's pictures, once drawn

@@ -175,6 +175,8 @@ void RunComparison::showStep(const QString& stepId) {
   const bool source = faulty_->batch.cross() && id.starts_with("encoder.");
   if (source != sentencesAreSource_) fillSentences(source);
   summaryLines_.clear();
+  left_.grid->setSharedMap(std::nullopt);
+  right_.grid->setSharedMap(std::nullopt);
   const auto caption = [](QLabel* label, const QString& title, const QString& facts) {
     label->setText(QStringLiteral("<b>%1</b> · %2").arg(title.toHtmlEscaped(), facts.toHtmlEscaped()));
     return title + QStringLiteral(" · ") + facts;
@@ -187,6 +189,12 @@ void RunComparison::showStep(const QString& stepId) {
     summaryLines_ << tr("The correct run has no step %1: the bug added it.").arg(stepId);
   }
   right_.stack->setVisible(ci >= 0);
+  // Both runs on one colour scale: the same colour is the same number on either side.
+  if (fi >= 0 && ci >= 0 && left_.stack->currentWidget() == left_.grid && right_.stack->currentWidget() == right_.grid) {
+    const ColorMap both = HeatmapGrid::unite(left_.grid->colorMap(), right_.grid->colorMap());
+    left_.grid->setSharedMap(both);
+    right_.grid->setSharedMap(both);
+  }
   QString difference;
   if (fi >= 0 && ci >= 0) {
     const double d = maxAbsDifference(faulty_->trace.steps()[static_cast<size_t>(fi)].tensor,
