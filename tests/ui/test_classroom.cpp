@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <QToolButton>
 
+#include "lessons/guidedtour.h"
 #include "step/linelabel.h"
 #include "step/shapediagram.h"
 #include "step/stepnavigator.h"
@@ -248,6 +249,27 @@ class TestClassroom : public QObject {
     QCOMPARE(w->dockWidgetArea(steps), Qt::LeftDockWidgetArea);
     QVERIFY(!w->dockFitter()->stepsTabbed());
     QVERIFY(steps->isVisible());
+  }
+
+  // On a small screen with the Steps dock tabbed behind the inputs, every stop of the tour shows its
+  // target (its dock brought to the front) and the callout on top of everything.
+  void tourOnASmallScreen() {
+    auto w = openAt(QSize(1024, 768), UiLanguage::English);
+    QVERIFY(w);
+    w->setZoom(2.0);
+    settleLayout();
+    QVERIFY(w->dockFitter()->stepsTabbed());
+    GuidedTour* tour = w->startTour();
+    for (int i = 0; i < tour->count(); ++i) {
+      settleLayout();
+      const QString where = QStringLiteral("stop %1").arg(i);
+      if (QWidget* t = tour->target()) QVERIFY2(t->isVisible() && !t->visibleRegion().isEmpty(), qPrintable(where));
+      QWidget* c = tour->callout();
+      QVERIFY2(c->isVisible() && w->rect().contains(c->geometry()), qPrintable(where));
+      QWidget* top = w->childAt(c->geometry().center());
+      QVERIFY2(top == c || c->isAncestorOf(top), qPrintable(where + QStringLiteral(": the callout is covered")));
+      tour->next();
+    }
   }
 
   // The keys' hint over the picture fades away by itself within 4 s of entering presenter mode.

@@ -185,6 +185,13 @@ void GuidedTour::show(int index) {
     if (d->objectName() == QLatin1String("inputDock") && index < 3) d->raise();  // in case the exercises lie on top
   target_ = s.target ? s.target() : nullptr;
   if (target_) window_->stepPanel()->reveal(target_);  // a header line's full text, the details
+  for (QWidget* p = target_; p; p = p->parentWidget()) {
+    if (auto* area = qobject_cast<QScrollArea*>(p)) area->ensureWidgetVisible(target_, 20, 20);  // a panel scrolled past it
+    if (auto* dock = qobject_cast<QDockWidget*>(p)) {  // a dock tabbed behind another (a small screen): to the front
+      dock->raise();
+      break;
+    }
+  }
   counter_->setText(tr("%1 of %2").arg(index + 1).arg(count()));
   title_->setText(s.title);
   text_->setText(s.text);
@@ -202,6 +209,8 @@ void GuidedTour::show(int index) {
 
 void GuidedTour::place() {
   shade_->setGeometry(window_->rect());
+  shade_->raise();  // above docks that were re-laid out since (the Steps dock tabbing in or out)
+  callout_->raise();
   QRect hole;
   if (target_ && target_->isVisible())
     hole = QRect(target_->mapTo(window_, QPoint(0, 0)), target_->size()).intersected(window_->rect());
