@@ -26,6 +26,7 @@
 #include "step/steppanel.h"
 #include "views/heatmapgrid.h"
 #include "views/heatmapview.h"
+#include "views/tilegrid.h"
 #include "window/dockfit.h"
 #include "window/mainwindow.h"
 #include "window/presenter.h"
@@ -97,6 +98,11 @@ QStringList problems(MainWindow& w, bool presenting) {
     const HeatmapView::Margins m = v->marginsFor(0);
     if (m.titleWidth > v->width() - 2) out << QStringLiteral("head %1's title is cut").arg(h);
     if (v->cellRect(0, 0).width() < 4) out << QStringLiteral("head %1's cells are %2 px").arg(h).arg(v->cellRect(0, 0).width());
+    if (v->cellRect(0, 0).size() != grid->headView(0)->cellRect(0, 0).size())
+      out << QStringLiteral("head %1's cells differ from head 0's").arg(h);
+    for (int o = 0; o < h; ++o)
+      if (rectIn(v, tiles).intersects(rectIn(grid->headView(o), tiles)))
+        out << QStringLiteral("heads %1 and %2 overlap").arg(o).arg(h);
   }
   return out;
 }
@@ -205,9 +211,57 @@ class TestClassroom : public QObject {
     QVERIFY(!w->stepPanel()->formulaText().isEmpty());
     QVERIFY(w->stepPanel()->findChild<LineLabel*>(QStringLiteral("formula"))->isVisible());
     QVERIFY(w->stepPanel()->findChild<LineLabel*>(QStringLiteral("location"))->isVisible());
-    if (w->screen()->geometry().height() >= 1080)
-      QVERIFY2(QFontInfo(w->font()).pixelSize() >= PresenterMode::kPxAt1080,
-               qPrintable(QString::number(QFontInfo(w->font()).pixelSize())));
+    // Text at least 28 px on a 1080-line screen, in proportion on this one (the offscreen screen is
+    // not the projector: zoomFor is checked at 1080 and 768 lines in presenterTextSize).
+    const double lines = w->screen()->geometry().height();
+    QVERIFY2(QFontInfo(w->font()).pixelSize() >= std::floor(PresenterMode::kPxAt1080 * lines / 1080.0),
+             qPrintable(QString::number(QFontInfo(w->font()).pixelSize())));
+  }
+
+  // The presenter's type: at least 28 px on a 1080-line projector (also at scale 2: 3840×2160 is
+  // 1080 logical lines), at least 1.75× the desktop's, never smaller than the zoom in use.
+  void presenterTextSize() {
+    for (const double basePx : {13.0, 16.0, 20.0}) {
+      QVERIFY(basePx * PresenterMode::zoomFor(basePx, 1080, 1.0) >= PresenterMode::kPxAt1080);
+      QVERIFY(basePx * PresenterMode::zoomFor(basePx, 2160 / 2, 1.0) >= PresenterMode::kPxAt1080);
+      QVERIFY(PresenterMode::zoomFor(basePx, 768, 1.0) >= PresenterMode::kMinZoom);
+      QVERIFY(basePx * PresenterMode::zoomFor(basePx, 768, 1.0) >= PresenterMode::kPxAt1080 * 768 / 1080.0);
+    }
+    QCOMPARE(PresenterMode::zoomFor(13.0, 768, 3.0), 3.0);  // a teacher's larger zoom is kept
+    QCOMPARE(PresenterMode::zoomFor(13.0, 768, 1.0), PresenterMode::kMinZoom);
+  }
+
+  // The rows × columns of a grid of heads: the largest cells among the layouts that fit, else the
+  // largest cells; no column added that takes no row away.
+  void tileGridChoosesTheLargestCellsThatFit() {
+    // 8 square 10×10 heads in 800 × 200: 4 × 2 and 8 × 1 both give 10-px cells; the tie goes to
+    // the fewer columns.
+    const auto cellIn = [](double w, double h) {
+      return [w, h](int cols, int rows) { return std::min(w / (cols * 10.0), h / (rows * 10.0)); };
+    };
+    const auto always = [](int, int, double) { return true; };
+    TileGrid g = bestTileGrid(8, cellIn(800, 200), always);
+    QCOMPARE(g.cell, 10.0);
+    QCOMPARE(g.cols, 4);
+    g = bestTileGrid(8, cellIn(200, 800), always);
+    QCOMPARE(g.cols, 1);  // a tall area: 1 × 8 and 2 × 4 both give 10 px; fewer columns
+    QCOMPARE(g.cell, 10.0);
+    g = bestTileGrid(8, cellIn(800, 800), always);
+    QCOMPARE(g.cols, 3);  // 3 × 3: 800 / 30 = 26.7 beats 4 × 2 (20) and 2 × 4 (20)
+    QVERIFY(g.fits);
+    // Only layouts with 2 columns or fewer fit (their titles): the best of those, though 3 × 3 is larger.
+    g = bestTileGrid(8, cellIn(800, 800), [](int cols, int, double) { return cols <= 2; });
+    QCOMPARE(g.cols, 2);
+    QCOMPARE(g.cell, 20.0);
+    QVERIFY(g.fits);
+    // None fits: the largest cells anyway, said so.
+    g = bestTileGrid(8, cellIn(800, 800), [](int, int, double) { return false; });
+    QCOMPARE(g.cols, 3);
+    QVERIFY(!g.fits);
+    // 5 heads: 4 columns take no row away from 3, so they are not tried; 3 × 2 or 5 × 1.
+    std::vector<int> tried;
+    bestTileGrid(5, [&tried](int cols, int) { tried.push_back(cols); return 1.0; }, always);
+    QCOMPARE(tried, (std::vector<int>{1, 2, 3, 5}));
   }
 
   // Stepping never inherits a scroll position, and the picture keeps its place: the grid's top

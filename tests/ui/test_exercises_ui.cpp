@@ -319,9 +319,18 @@ class TestExercisesUi : public QObject {
       ++grids;
       QCOMPARE(faulty, cmp->faultyGrid());
       QCOMPARE(qobject_cast<HeatmapGrid*>(cmp->correctSide()), cmp->correctGrid());
-      // One colour scale for both: the same colour is the same number on either side.
-      QCOMPARE(cmp->faultyGrid()->colorMap().lo, cmp->correctGrid()->colorMap().lo);
-      QCOMPARE(cmp->faultyGrid()->colorMap().hi, cmp->correctGrid()->colorMap().hi);
+      // One colour scale for both, covering each run's own numbers: the same colour is the same
+      // number on either side.
+      const ColorMap fm = cmp->faultyGrid()->colorMap(), cm = cmp->correctGrid()->colorMap();
+      QCOMPARE(fm.lo, cm.lo);
+      QCOMPARE(fm.hi, cm.hi);
+      QCOMPARE(fm.kind, cm.kind);
+      for (HeatmapGrid* g : {cmp->faultyGrid(), cmp->correctGrid()})
+        for (int h = 0; h < heads; ++h)
+          for (int i = 0; i < g->headView(h)->rows(); ++i)
+            for (int j = 0; j < g->headView(h)->cols(); ++j)
+              if (const float v = g->headView(h)->value(i, j); std::isfinite(v))
+                QVERIFY2(v >= fm.lo - 1e-6 && v <= fm.hi + 1e-6, qPrintable(QStringLiteral("%1 outside %2 … %3").arg(v).arg(fm.lo).arg(fm.hi)));
       for (HeatmapGrid* g : {cmp->faultyGrid(), cmp->correctGrid()}) {
         QCOMPARE(g->headCount(), heads);
         const QRect area = g->rect();

@@ -20,6 +20,7 @@
 #include "model/weights.h"
 #include "step/steppanel.h"
 #include "views/colormap.h"
+#include "views/headdrawing.h"
 #include "views/heatmapgrid.h"
 #include "views/heatmaprender.h"
 #include "views/heatmapview.h"
@@ -446,9 +447,23 @@ void TestHeatmap::largeStepIsDrawnOffTheGuiThread() {
   grid.setStep(r, weights, 0);  // back: from the cache, at once
   QVERIFY(!grid.drawing());
   QVERIFY(!grid.headView(0)->waitingForOverview());
-  QTest::qWait(300);  // the scores' drawing, finishing meanwhile, is for another step: dropped
+  const ColorMap weightsMap = grid.colorMap();
+  const QImage weightsPicture = grid.headView(1)->grab().toImage();
+  backgroundPool()->waitForDone();  // the scores' drawing (if it started at all) ends: it is for another step
+  QCoreApplication::processEvents();
   QVERIFY(!grid.drawing());
-  QVERIFY(!grid.headView(1)->waitingForOverview());
+  QCOMPARE(grid.colorMap().lo, weightsMap.lo);  // not applied here
+  QCOMPARE(grid.colorMap().hi, weightsMap.hi);
+  QCOMPARE(grid.headView(1)->grab().toImage(), weightsPicture);
+
+  // A small step, then this large one, with the per-row scale on: the large step's own row maxima.
+  grid.setStep(realResult(), realResult()->indexOf(kBlock + ".weights"), 0);
+  grid.scaleBox()->setCurrentIndex(1);
+  grid.setStep(r, weights, 0);
+  QVERIFY(done.wait(30000) || !grid.drawing());
+  QVERIFY(!grid.headView(0)->waitingForOverview());
+  QCOMPARE(grid.colorMap().hi, 1.0);
+  grid.scaleBox()->setCurrentIndex(0);
 
   // The step panel's what-changed sentence of such a step is measured on a worker too.
   StepPanel panel;

@@ -43,7 +43,7 @@ void LineLabel::refresh() {
   for (int less = 1; less < 8 && fontMetrics().horizontalAdvance(shown) > w; ++less)  // rounding: never past the box
     shown = fontMetrics().elidedText(line, mode_, std::max(w - less, 1));
   setText(shown);
-  setToolTip(shown == full_ ? QString() : full_);
+  setToolTip(shown == line ? QString() : full_);  // only when something was cut
 }
 
 QSize LineLabel::minimumSizeHint() const {

@@ -18,7 +18,7 @@ class LineLabel : public QLabel {
   void setExpanded(bool on);
   void setElideMode(Qt::TextElideMode mode);  // Qt::ElideRight unless said
   bool expanded() const { return expanded_; }
-  bool elided() const { return !expanded_ && text() != full_; }  // part of the text is hidden
+  bool elided() const { return !expanded_ && toolTip() == full_ && !full_.isEmpty(); }  // part of the text is hidden
 
   QSize minimumSizeHint() const override;
   QSize sizeHint() const override;

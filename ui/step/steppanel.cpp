@@ -30,6 +30,7 @@
 #include "views/neuronview.h"
 #include "words/coretext.h"
 #include "words/language.h"
+#include "words/numbers.h"
 #include "words/stepnames.h"
 #include "words/steptext.h"
 
@@ -246,7 +247,7 @@ void StepPanel::reveal(QWidget* w) {
 void StepPanel::setStep(TraceResultPtr result, int index) {
   const bool newResult = result != sel_.result;
   sel_.result = std::move(result);
-  if (newResult) changes_.clear();
+  if (newResult) changes_.clear(), measuring_.clear();
   sel_.stepIndex = index;
   if (!sel_.result || index < 0 || index >= static_cast<int>(sel_.result->trace.steps().size())) return;
   const Step& s = sel_.result->trace.steps()[static_cast<size_t>(index)];
@@ -260,16 +261,14 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   explain_->setFullText(StepText::explanation(s.info.id));
   code_->setFullText(QString::fromStdString(s.info.code));
   change_->setFullText(whatChanged(index));
-  const bool hidden = !concealed_.isEmpty() && QString::fromStdString(s.info.id) == concealed_;
+  const bool hidden = changeHidden(index) && QString::fromStdString(s.info.id) == concealed_;
   if (hidden) {
     formula_->setFullText(tr("(formula hidden: it names the axes)"));
     code_->setFullText(tr("# hidden until you answer"));
     change_->setFullText(tr("What this step computes is the question."));
     explain_->setFullText({});
   }
-  const bool readsHidden = std::any_of(s.info.bindings.begin(), s.info.bindings.end(), [this](const auto& bind) {
-    return !concealed_.isEmpty() && QString::fromStdString(bind.source) == concealed_;
-  });
+  const bool readsHidden = !hidden && changeHidden(index);
   if (readsHidden) change_->setFullText(tr("(The sentence about the sizes is hidden: it would give the exercise away.)"));
   tabs_->setVisible(!hidden);
   concealNote_->setVisible(hidden);
@@ -298,16 +297,29 @@ QString StepPanel::whatChanged(int index) {
   for (const auto& id : out.info.inputs())
     if (const Step* in = trace.find(id)) numbers += in->tensor.numel();
   if (numbers <= kInlineNumbers) return changes_[index] = StepNames::whatChanged(trace, index);
+  const QString measuring = tr("Measuring what changed in %1 numbers…").arg(formatNumber(static_cast<double>(numbers), {.digits = 0, .fixed = true}));
+  if (!measuring_.insert(index).second) return measuring;  // already under way
   QPointer<StepPanel> self(this);
   backgroundPool()->start([self, result = sel_.result, index] {
     const QString text = StepNames::whatChanged(result->trace, index);
     QMetaObject::invokeMethod(qApp, [self, result, index, text] {
       if (!self || self->sel_.result != result) return;  // another result since: not this one's
       self->changes_[index] = text;
-      if (self->sel_.stepIndex == index && self->concealed_.isEmpty()) self->change_->setFullText(text);
+      self->measuring_.erase(index);
+      if (self->sel_.stepIndex == index && !self->changeHidden(index)) self->change_->setFullText(text);
     }, Qt::QueuedConnection);
   });
-  return tr("Measuring what changed in %1 numbers…").arg(numbers);
+  return measuring;
+}
+
+// Whether the what-changed sentence of a step would give a predict-the-shape exercise away: the
+// step is the hidden one, or reads it.
+bool StepPanel::changeHidden(int index) const {
+  if (concealed_.isEmpty()) return false;
+  const Step& s = sel_.result->trace.steps()[static_cast<size_t>(index)];
+  if (QString::fromStdString(s.info.id) == concealed_) return true;
+  return std::any_of(s.info.bindings.begin(), s.info.bindings.end(),
+                     [this](const auto& bind) { return QString::fromStdString(bind.source) == concealed_; });
 }
 
 void StepPanel::refreshValues() {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 
 #include "window/selection.h"
 
@@ -107,6 +108,8 @@ class StepPanel : public QWidget {
   static constexpr int64_t kInlineNumbers = 1 << 20;  // what-changed measured on the GUI thread up to this
   QString whatChanged(int index);                       // the sentence, or "measuring…" while a worker measures
   std::map<int, QString> changes_;                      // by step index, for the result on show
+  std::set<int> measuring_;                             // step indexes a worker is measuring
+  bool changeHidden(int index) const;                   // the sentence would give an exercise away
   void fitHeader();  // on non-attention steps always; on attention steps with the details
   QComboBox* sentence_;
   QLabel* sentenceLabel_ = nullptr;

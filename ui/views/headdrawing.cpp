@@ -1,5 +1,6 @@
 #include "views/headdrawing.h"
 
+#include <QCoreApplication>
 #include <QThread>
 #include <QThreadPool>
 
@@ -18,6 +19,11 @@ QThreadPool* backgroundPool() {
   static QThreadPool* pool = [] {
     auto* p = new QThreadPool;  // lives as long as the process (threads end when idle)
     p->setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
+    if (QCoreApplication* app = QCoreApplication::instance())  // nothing left running as the application ends
+      QObject::connect(app, &QCoreApplication::aboutToQuit, p, [p] {
+        p->clear();
+        p->waitForDone();
+      });
     return p;
   }();
   return pool;

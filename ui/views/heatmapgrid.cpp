@@ -147,7 +147,9 @@ bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event) {
 void HeatmapGrid::layoutTiles() {
   if (views_.empty() || tq_ == 0 || tk_ == 0) return;
   const HeatmapView* probe = views_.back();  // the longest title ("Head 11" rather than "Head 0")
-  placeLegend();
+  // Moving the legend between layouts re-lays them out: never inside the layout pass that resized
+  // the tiles (it would pull an item from under the running layout); right after it instead.
+  QMetaObject::invokeMethod(this, &HeatmapGrid::placeLegend, Qt::QueuedConnection);
   const double sp = std::ceil(fontMetrics().height() / 3.0), lh = probe->fontMetrics().height();
   const double W = gridHost_->width(), H = gridHost_->height();
   TileGrid g = tileGrid(QSizeF(W, H), true);
@@ -168,6 +170,7 @@ void HeatmapGrid::layoutTiles() {
     const int r = h / g.cols, c = h % g.cols;
     const bool rowLabels = c == 0, colLabels = h + g.cols >= n;  // no tile below
     views_[static_cast<size_t>(h)]->setLabelSides(labels && rowLabels, labels && colLabels);
+    views_[static_cast<size_t>(h)]->setFixedCell(cell);
     const double x = c == 0 ? 0 : m.rowLabels + c * (tileW + sp);
     const double y = r * (m.top + plotH + m.bottomBare + sp);
     const double w = (rowLabels ? m.rowLabels : 0) + tileW;
@@ -193,7 +196,7 @@ double HeatmapGrid::tileCell(QSizeF area, int cols, int rows, HeatmapView::Margi
     cell = std::max(0.0, std::min(fromW, fromH));
     if (cell >= 3) cell = std::floor(cell);
     *used = m;
-    if (probe->marginsFor(cell, labels).bottom <= m.bottom) break;  // the labels this cell gets fit the room
+    if (probe->marginsFor(cell, labels).turned == m.turned) break;  // the labels this cell gets fit the room
   }
   return cell;
 }
@@ -235,8 +238,9 @@ void HeatmapGrid::rebuild() {
   heads_ = tq_ = tk_ = 0;
   data_ = nullptr;
   dataSize_ = 0;
+  rowMax_.clear();
   drawn_.reset();
-  ++generation_;  // a drawing still under way is for another step now
+  latest_->store(++generation_);  // a drawing still under way is for another step now
   const Step* s = shownStep();
   if (!s || s->tensor.dim() != 4 || s->tensor.size(0) == 0) {
     caption_->setText(tr("This step is not an attention map (batch, heads, queries, keys)."));
@@ -246,6 +250,7 @@ void HeatmapGrid::rebuild() {
     return;
   }
   shownTensor_ = s->tensor.contiguous();  // the trace's own storage when it is contiguous: no copy
+  shownKeep_ = std::make_shared<const Tensor>(shownTensor_);  // keeps data_ alive for the views (a copy too)
   batch_ = std::clamp(batch_, 0, static_cast<int>(shownTensor_.size(0)) - 1);
   heads_ = static_cast<int>(shownTensor_.size(1));
   tq_ = static_cast<int>(shownTensor_.size(2));
@@ -323,20 +328,21 @@ void HeatmapGrid::drawLarge() {
   const Tensor maskedKeep = masked && masked->is_contiguous() ? *masked : Tensor();  // shares storage
   const float* m = maskedScores();
   QPointer<HeatmapGrid> self(this);
-  TraceResultPtr keep = result_;
-  const Tensor shownKeep = shownTensor_;
-  backgroundPool()->start([self, keep, shownKeep, maskedKeep, data = data_, m, heads = heads_, tq = tq_, tk = tk_,
-                                        probabilities = probabilities_, scale = scale_, generation] {
+  const Cached key{result_, step_, batch_, colorScheme(), scale_, nullptr};
+  backgroundPool()->start([self, key, latest = latest_, keep = shownKeep_, maskedKeep, data = data_, m, heads = heads_,
+                           tq = tq_, tk = tk_, probabilities = probabilities_, scale = scale_, generation] {
+    if (latest->load() != generation) return;  // stepped on before it started: not drawn at all
     auto drawn = std::make_shared<const HeadDrawing>(drawHeads(data, m, heads, tq, tk, probabilities, scale));
-    QMetaObject::invokeMethod(qApp, [self, drawn, generation] {
-      if (self) self->applyDrawn(drawn, generation);
+    QMetaObject::invokeMethod(qApp, [self, key, drawn, generation] {
+      if (!self) return;
+      self->remember(key, drawn);  // finished: kept even when the window has moved on (stepping back)
+      self->applyDrawn(drawn, generation);
     }, Qt::QueuedConnection);
   });
 }
 
 void HeatmapGrid::applyDrawn(std::shared_ptr<const HeadDrawing> drawn, quint64 generation) {
   if (generation != generation_ || !drawn) return;  // the step, sentence or scale changed since
-  remember(drawn);
   drawn_ = drawn;
   map_ = drawn->map;
   legend_->setMap(map_);
@@ -350,9 +356,9 @@ void HeatmapGrid::applyDrawn(std::shared_ptr<const HeadDrawing> drawn, quint64 g
 
 bool HeatmapGrid::drawing() const { return data_ && largeStep_ && !drawn_; }
 
-void HeatmapGrid::setSharedMap(std::optional<ColorMap> map) {
+void HeatmapGrid::setSharedMap(std::optional<ColorMap> map, bool redraw) {
   shared_ = map;
-  if (result_) rebuild();
+  if (redraw && result_) rebuild();
 }
 
 ColorMap HeatmapGrid::unite(const ColorMap& a, const ColorMap& b) {
@@ -382,8 +388,9 @@ std::shared_ptr<const HeadDrawing> HeatmapGrid::fromCache() const {
   return nullptr;
 }
 
-void HeatmapGrid::remember(const std::shared_ptr<const HeadDrawing>& drawn) {
-  cache_.push_front(Cached{result_, step_, batch_, colorScheme(), scale_, drawn});
+void HeatmapGrid::remember(Cached key, const std::shared_ptr<const HeadDrawing>& drawn) {
+  key.drawn = drawn;
+  cache_.push_front(std::move(key));
   constexpr size_t kKeep = 4;  // each up to heads × 1024² pixels
   while (cache_.size() > kKeep) cache_.pop_back();
 }
@@ -408,9 +415,9 @@ void HeatmapGrid::loadTokens(const std::string& id) {
 void HeatmapGrid::fillView(HeatmapView* view, int head, bool labels) const {
   view->setShowLabels(labels);
   const size_t plane = static_cast<size_t>(tq_) * tk_, off = static_cast<size_t>(head) * plane;
-  view->setMatrixShared(result_, data_ + off, tq_, tk_, queryTokens_, keyTokens_, map_, largeStep_);
+  view->setMatrixShared(shownKeep_, data_ + off, tq_, tk_, queryTokens_, keyTokens_, map_, largeStep_);
   if (drawn_ && static_cast<size_t>(head) < drawn_->images.size()) view->setOverview(drawn_->images[static_cast<size_t>(head)]);
-  if (scale_ != ColorScale::Linear && !rowMax_.empty())
+  if (scale_ != ColorScale::Linear && rowMax_.size() == static_cast<size_t>(heads_) * tq_)
     view->setCellScale(std::vector<float>(rowMax_.begin() + static_cast<long>(head) * tq_, rowMax_.begin() + static_cast<long>(head + 1) * tq_),
                        false);
   else if (scale_ == ColorScale::Log)

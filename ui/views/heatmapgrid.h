@@ -10,6 +10,7 @@
 
 #include <QWidget>
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -54,7 +55,7 @@ class HeatmapGrid : public QWidget {
   // One colour map for two grids compared side by side (a faulty run beside the correct one), so
   // that equal colours mean equal numbers; nullopt: fitted to this step (the default). A large step
   // drawn off the GUI thread keeps its own.
-  void setSharedMap(std::optional<ColorMap> map);
+  void setSharedMap(std::optional<ColorMap> map, bool redraw = true);  // redraw false: from the next setStep
   const ColorMap& colorMap() const { return map_; }
   // The map covering both (diverging when either is; the larger range).
   static ColorMap unite(const ColorMap& a, const ColorMap& b);
@@ -87,7 +88,8 @@ class HeatmapGrid : public QWidget {
   void drawLarge();
   void applyDrawn(std::shared_ptr<const HeadDrawing> drawn, quint64 generation);
   std::shared_ptr<const HeadDrawing> fromCache() const;
-  void remember(const std::shared_ptr<const HeadDrawing>& drawn);
+  struct Cached;
+  void remember(Cached key, const std::shared_ptr<const HeadDrawing>& drawn);
   QString defaultInfo() const;
   const Step* shownStep() const;
   const Tensor* sibling(const std::string& name) const;  // `<block>.<name>`, same shape, or null
@@ -121,6 +123,8 @@ class HeatmapGrid : public QWidget {
   std::vector<float> rowMax_;   // (H, Tq) for the per-row scale of a small step
   std::shared_ptr<const HeadDrawing> drawn_;  // a large step's pictures, once drawn
   quint64 generation_ = 0;      // the newest drawing asked for
+  std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);  // generation_, for workers
+  std::shared_ptr<const Tensor> shownKeep_;  // keeps shownTensor_'s storage alive for the views and workers
   struct Cached {
     std::weak_ptr<const TraceResult> result;
     int step, batch;

@@ -13,8 +13,19 @@ namespace attnlab::ui {
 
 namespace {
 
-// The widest label. A long text's axis has thousands: only the 64 longest by bytes are measured
-// (a CJK character is 3 bytes, a Latin letter 1, so the widest is among them).
+// About how many Latin letters wide a UTF-8 label is: a wide (CJK) character counts 2.
+size_t roughWidth(const std::string& s) {
+  size_t w = 0;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    w += len >= 3 ? 2 : 1;
+    i += len;
+  }
+  return w;
+}
+
+// The widest label. A long text's axis has thousands: only the 64 roughly widest are measured.
 double longest(const QFontMetricsF& fm, const std::vector<std::string>& labels) {
   constexpr size_t kMeasured = 64;
   std::vector<const std::string*> pick;
@@ -22,7 +33,7 @@ double longest(const QFontMetricsF& fm, const std::vector<std::string>& labels) 
   for (const auto& s : labels) pick.push_back(&s);
   if (pick.size() > kMeasured) {
     std::nth_element(pick.begin(), pick.begin() + kMeasured, pick.end(),
-                     [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+                     [](const std::string* a, const std::string* b) { return roughWidth(*a) > roughWidth(*b); });
     pick.resize(kMeasured);
   }
   double w = 0;
@@ -36,9 +47,7 @@ double snap(double cell) { return cell >= 3 ? std::floor(cell) : cell; }  // equ
 
 HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
-  QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-  policy.setHeightForWidth(true);
-  setSizePolicy(policy);
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
 void HeatmapView::setMatrix(const float* values, int rows, int cols, const std::vector<std::string>& rowLabels,
@@ -119,11 +128,18 @@ HeatmapView::Margins HeatmapView::marginsFor(double cell, bool labels) const {
   m.top = title_.isEmpty() ? pad : lh + 2 * pad;
   m.right = pad;
   m.bottomBare = pad;
-  m.bottom = (colsOn ? (colW + pad > cell ? colW : lh) + pad : 0) + pad;
+  m.turned = colsOn && colW + pad > cell;  // the column labels do not fit across a cell
+  m.bottom = (colsOn ? (m.turned ? colW : lh) + pad : 0) + pad;
   QFont bold = font();
   bold.setBold(true);
   m.titleWidth = QFontMetricsF(bold).horizontalAdvance(title_);
   return m;
+}
+
+void HeatmapView::setFixedCell(double cell) {
+  fixedCell_ = cell;
+  rebuildImage();
+  update();
 }
 
 void HeatmapView::setLabelSides(bool rows, bool cols) {
@@ -141,15 +157,16 @@ HeatmapView::Geometry HeatmapView::geometryFor(QSizeF size) const {
   g.labelW = labelCap();
   Margins m = marginsFor(0);
   const double left = m.left - (rowSide_ ? 0 : m.rowLabels), availW = std::max(1.0, size.width() - left - m.right);
-  m = marginsFor(availW / cols_);
+  m = marginsFor(fixedCell_ > 0 ? fixedCell_ : availW / cols_);  // the cell the column labels must fit across
   const double pad = std::ceil(lh / 4);
   const double colW = showLabels_ && !colLabels_.empty() ? std::min(g.labelW, longestLabel(false)) : 0.0;
-  g.colRotated = colSide_ && colW > 0 && colW + pad > availW / cols_;  // marginsFor's rule
+  g.colRotated = colSide_ && m.turned;
   double availH = std::max(1.0, size.height() - m.top - (colSide_ ? m.bottom : m.bottomBare));
   g.downsample = cols_ > availW || rows_ > availH;
   if (g.downsample) availH = std::max(1.0, availH - lh);
   double cw = availW / cols_, ch = availH / rows_;
-  if (maxCellLines_ > 0) cw = std::min(cw, maxCellLines_ * lh), ch = std::min(ch, maxCellLines_ * lh);
+  if (fixedCell_ > 0) cw = ch = fixedCell_;  // a grid's head: its cells are the grid's
+  else if (maxCellLines_ > 0) cw = std::min(cw, maxCellLines_ * lh), ch = std::min(ch, maxCellLines_ * lh);
   cw = snap(std::min(cw, ch * maxAspect_));
   ch = snap(std::min(ch, cw * maxAspect_));
   g.plot = QRectF(std::round(left + (availW - cw * cols_) / 2), m.top, cw * cols_, ch * rows_);

@@ -55,6 +55,9 @@ class HeatmapView : public QWidget {
   // Which axes this view labels (both by default; a grid of heads labels the rows of its first
   // column and the columns of its bottom tiles only, as the heads share their tokens).
   void setLabelSides(bool rows, bool cols);
+  // A grid's head: its cells are this side (the grid's one choice for every head), not worked
+  // out again from the view's own size; 0: from the size.
+  void setFixedCell(double cell);
   // The room around the cells for a cell side (column labels turn vertical when they do not fit
   // across a cell), with every label on: a grid lines its views' cells up with it.
   struct Margins {
@@ -62,6 +65,7 @@ class HeatmapView : public QWidget {
     double bottomBare = 0;                            // bottom without them
     double rowLabels = 0;                             // the part of `left` the row labels take
     double titleWidth = 0;                            // the bold title's width
+    bool turned = false;                              // the column labels run vertically
   };
   Margins marginsFor(double cell, bool labels = true) const;  // labels false: as if none
 
@@ -127,6 +131,7 @@ class HeatmapView : public QWidget {
   bool showLabels_ = true, highlighted_ = false, downsampled_ = false;
   double maxAspect_ = 1, maxCellLines_ = 0;
   bool rowSide_ = true, colSide_ = true;  // setLabelSides
+  double fixedCell_ = 0;                  // setFixedCell
   double labelCap() const;                // the longest a label may be before it is elided
   QPoint hover_{-1, -1};
   mutable QFont measuredFont_;

@@ -175,8 +175,11 @@ void RunComparison::showStep(const QString& stepId) {
   const bool source = faulty_->batch.cross() && id.starts_with("encoder.");
   if (source != sentencesAreSource_) fillSentences(source);
   summaryLines_.clear();
-  left_.grid->setSharedMap(std::nullopt);
-  right_.grid->setSharedMap(std::nullopt);
+  // Both runs on one colour scale, the map covering both: the same colour is the same number on
+  // either side (set before the grids draw, so each draws once).
+  const std::optional<ColorMap> both = fi >= 0 && ci >= 0 ? sharedMap(fi, ci) : std::nullopt;
+  left_.grid->setSharedMap(both, false);
+  right_.grid->setSharedMap(both, false);
   const auto caption = [](QLabel* label, const QString& title, const QString& facts) {
     label->setText(QStringLiteral("<b>%1</b> · %2").arg(title.toHtmlEscaped(), facts.toHtmlEscaped()));
     return title + QStringLiteral(" · ") + facts;
@@ -189,12 +192,6 @@ void RunComparison::showStep(const QString& stepId) {
     summaryLines_ << tr("The correct run has no step %1: the bug added it.").arg(stepId);
   }
   right_.stack->setVisible(ci >= 0);
-  // Both runs on one colour scale: the same colour is the same number on either side.
-  if (fi >= 0 && ci >= 0 && left_.stack->currentWidget() == left_.grid && right_.stack->currentWidget() == right_.grid) {
-    const ColorMap both = HeatmapGrid::unite(left_.grid->colorMap(), right_.grid->colorMap());
-    left_.grid->setSharedMap(both);
-    right_.grid->setSharedMap(both);
-  }
   QString difference;
   if (fi >= 0 && ci >= 0) {
     const double d = maxAbsDifference(faulty_->trace.steps()[static_cast<size_t>(fi)].tensor,
@@ -204,6 +201,22 @@ void RunComparison::showStep(const QString& stepId) {
   }
   summary_->setText(difference);
   summary_->setToolTip(summaryLines_.join(QLatin1Char('\n')));
+}
+
+// The map covering the faulty step fi and the correct step ci for the chosen sentence (each as
+// HeatmapGrid would fit it alone); nullopt when they are not both attention matrices.
+std::optional<ColorMap> RunComparison::sharedMap(int fi, int ci) const {
+  const Step& f = faulty_->trace.steps()[static_cast<size_t>(fi)];
+  const Step& c = correct_->trace.steps()[static_cast<size_t>(ci)];
+  if (!is_attention_matrix(f.info.id, f.tensor, MatrixSteps::FaultPair) ||
+      !is_attention_matrix(c.info.id, c.tensor, MatrixSteps::FaultPair))
+    return std::nullopt;
+  const auto fitted = [this](const Step& st) {
+    const Tensor t = st.tensor.contiguous();
+    const int64_t b = std::clamp<int64_t>(sentence_->currentIndex(), 0, t.size(0) - 1), n = t.numel() / t.size(0);
+    return ColorMap::fitted(t.data() + b * n, n, st.info.id.ends_with("weights"));
+  };
+  return HeatmapGrid::unite(fitted(f), fitted(c));
 }
 
 QString RunComparison::summaryText() const { return summaryLines_.join(QLatin1Char('\n')); }

@@ -6,6 +6,10 @@
 // sentence, the largest difference) and one caption line per side.
 #pragma once
 
+#include <optional>
+
+#include "views/colormap.h"
+
 #include <QDialog>
 
 #include "window/traceresult.h"
@@ -50,6 +54,7 @@ class RunComparison : public QDialog {
   };
   Side makeSide();
   void showStep(const QString& stepId);
+  std::optional<ColorMap> sharedMap(int faultyIndex, int correctIndex) const;
   void fillSentences(bool source);  // the batch's sentences, or in cross mode the sources an encoder step runs on
   // Shows step `index` of r on one side (sentence sentence_'s); returns the caption's facts.
   QString fill(Side& side, const TraceResultPtr& r, int index);

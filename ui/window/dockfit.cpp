@@ -1,11 +1,14 @@
 #include "window/dockfit.h"
 
+#include <QApplication>
 #include <QDockWidget>
+#include <QFontInfo>
 #include <QEvent>
 #include <QMainWindow>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyle>
+#include <QScopeGuard>
 #include <QTimer>
 
 #include <algorithm>
@@ -39,8 +42,10 @@ DockFitter::DockFitter(QMainWindow* window, QDockWidget* steps, QDockWidget* inp
 
 bool DockFitter::eventFilter(QObject* watched, QEvent* event) {
   if (watched == w_ && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange ||
-                        event->type() == QEvent::Show))
+                        event->type() == QEvent::Show)) {
+    resized_ = true;
     timer_->start();
+  }
   return QObject::eventFilter(watched, event);
 }
 
@@ -73,23 +78,40 @@ void DockFitter::narrow(int area, int* need) {
 
 bool DockFitter::stepsDocked(int area) const { return docked(steps_) && w_->dockWidgetArea(steps_) == area; }
 
+// How much larger the window's type is than the application's (its zoom).
+double DockFitter::typeScale() const {
+  const double app = QFontInfo(QApplication::font()).pixelSize();
+  return app > 0 ? QFontInfo(w_->font()).pixelSize() / app : 1.0;
+}
+
+// kMinCentre at zoom 100 %; more at a larger zoom, where the same heads need more pixels (80 % of
+// the zoom: 896 px at 200 %).
+int DockFitter::minCentre() const { return static_cast<int>(kMinCentre * std::max(1.0, 0.8 * typeScale())); }
+
+int DockFitter::stepsWidth() const {
+  return std::max({kStepsWidth, steps_->minimumSizeHint().width(), steps_->minimumWidth()});
+}
+
 void DockFitter::fit() {
+  const auto done = qScopeGuard([this] { resized_ = false; });  // read below, cleared on the way out
   if (!w_->isVisible() || !w_->centralWidget()) return;
   for (QDockWidget* d : w_->findChildren<QDockWidget*>()) keepPanelWhole(d);
   // Room again: the Steps dock goes back to the left.
   if (tabbed_) {
     if (!stepsDocked(Qt::RightDockWidgetArea) || w_->dockWidgetArea(inputs_) != Qt::RightDockWidgetArea) {
       tabbed_ = false;  // the user moved it since: theirs now
-    } else if (w_->width() - sideWidth(Qt::RightDockWidgetArea) - kStepsWidth >= kMinCentre + kSlack) {
+    } else if (resized_ && w_->width() - sideWidth(Qt::RightDockWidgetArea) - stepsWidth() >= minCentre() + kSlack) {
+      // Only on a real resize (not on a pass of its own), and only with room for the dock as wide
+      // as it must be: no going back and forth.
       w_->addDockWidget(Qt::LeftDockWidgetArea, steps_);
       steps_->show();
-      w_->resizeDocks({steps_}, {kStepsWidth}, Qt::Horizontal);
+      w_->resizeDocks({steps_}, {stepsWidth()}, Qt::Horizontal);
       tabbed_ = false;
       timer_->start();  // measure again once the layout has settled
       return;
     }
   }
-  int need = kMinCentre - w_->centralWidget()->width();
+  int need = minCentre() - w_->centralWidget()->width();
   if (need <= 0) {
     passes_ = 0;
     return;
@@ -120,7 +142,7 @@ bool DockFitter::tabSteps() {
 void DockFitter::beforeFontScale(double ratio) {
   if (!w_->isVisible() || ratio <= 1) return;
   const double sides = (sideMinimum(Qt::LeftDockWidgetArea) + sideMinimum(Qt::RightDockWidgetArea)) * ratio;
-  if (sides + kMinCentre > w_->width()) tabSteps();
+  if (sides + kMinCentre * std::max(1.0, 0.8 * ratio * typeScale()) > w_->width()) tabSteps();
 }
 
 }  // namespace attnlab::ui

@@ -1,4 +1,5 @@
-// Keeps the centre of the window (the step) at least kMinCentre px wide, at every window size and
+// Keeps the centre of the window (the step) at least minCentre() px wide (560 at zoom 100 %, more
+// at a larger zoom), at every window size and
 // zoom: when it gets narrower, the side docks narrow towards their own minimum widths (the right
 // ones first: the input panel wraps), then the Steps dock leaves the left side and joins the
 // right-hand docks as a tab; when the window has room again, it goes back to the left. A dock the
@@ -17,7 +18,8 @@ namespace attnlab::ui {
 class DockFitter : public QObject {
   Q_OBJECT
  public:
-  static constexpr int kMinCentre = 560;
+  static constexpr int kMinCentre = 560;  // at zoom 100 % (minCentre: more at a larger zoom)
+  int minCentre() const;
   DockFitter(QMainWindow* window, QDockWidget* steps, QDockWidget* inputs);
   void fit();  // now (it also runs by itself after every resize and font change)
   // Before the type grows by `ratio` (zoom): when the docks' minimum widths, grown as much, would
@@ -42,8 +44,11 @@ class DockFitter : public QObject {
   QMainWindow* w_;
   QDockWidget *steps_, *inputs_;
   QTimer* timer_;
-  bool tabbed_ = false;
-  int passes_ = 0;  // narrowing passes since the centre was last wide enough  // we put the Steps dock on the right (and take it back)
+  int stepsWidth() const;
+  double typeScale() const;  // the window's type against the application's: the zoom  // the Steps dock's width on the left: kStepsWidth, or its minimum when wider
+  bool tabbed_ = false;    // we put the Steps dock on the right (and take it back)
+  bool resized_ = false;   // the window was resized (or its font changed) since the last pass
+  int passes_ = 0;         // narrowing passes since the centre was last wide enough
 };
 
 }  // namespace attnlab::ui

@@ -87,6 +87,7 @@ PresenterMode::PresenterMode(MainWindow* window)
   fade->setStartValue(1.0);
   fade->setEndValue(0.0);
   connect(hintTimer_, &QTimer::timeout, fade, [fade] { fade->start(); });
+  fade_ = fade;
   connect(fade, &QPropertyAnimation::finished, hint_, [this, opacity] {
     hint_->hide();
     opacity->setOpacity(1.0);
@@ -143,14 +144,19 @@ void PresenterMode::enter() {
   hint_->adjustSize();
   hint_->move((w_->width() - hint_->width()) / 2, w_->height() - hint_->height() - 24);  // over the heatmaps' foot
   hint_->raise();
+  fade_->stop();  // entered again while it was fading: whole again
+  if (auto* opacity = qobject_cast<QGraphicsOpacityEffect*>(hint_->graphicsEffect())) opacity->setOpacity(1.0);
   hint_->show();
   hintTimer_->start();
 }
 
+double PresenterMode::zoomFor(double basePx, double screenLines, double zoomNow) {
+  return std::max({zoomNow, kMinZoom, kPxAt1080 * screenLines / 1080.0 / std::max(1.0, basePx)});
+}
+
 double PresenterMode::presenterZoom() const {
   const double basePx = QFontInfo(w_->font()).pixelSize() / std::max(0.01, w_->zoom());  // the desktop's text
-  const double lines = w_->screen() ? w_->screen()->geometry().height() : 1080;
-  return std::max({zoom_, kMinZoom, kPxAt1080 * lines / 1080.0 / std::max(1.0, basePx)});
+  return zoomFor(basePx, w_->screen() ? w_->screen()->geometry().height() : 1080, zoom_);
 }
 
 void PresenterMode::leave() {

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 class QLabel;
+class QPropertyAnimation;
 class QMainWindow;
 class QTimer;
 
@@ -52,12 +53,20 @@ class PresenterMode : public QObject {
   void enter();
   void leave();
   static QPalette highContrast(const QPalette& base);
-  double presenterZoom() const;  // the zoom that gives kMinZoom and kPxAt1080 on the window's screen
+  double presenterZoom() const;  // zoomFor the window's font and screen
+
+ public:
+  // The presenter's zoom: at least the current one and kMinZoom, and text at least kPxAt1080
+  // pixels high on a 1080-line screen (in proportion on others), for text of basePx at zoom 1.
+  static double zoomFor(double basePx, double screenLines, double zoomNow);
+
+ private:
 
   MainWindow* w_;
   LaserPointer* laser_;
   QLabel* hint_;
   QTimer* hintTimer_;
+  QPropertyAnimation* fade_ = nullptr;  // the hint fading out
   bool active_ = false;
   // What leave() restores.
   QByteArray state_;
