@@ -214,8 +214,7 @@ Block stepBlock(const TraceResultPtr& result, int i, double width, bool diagrams
     b.text(title, titleFont, kInk, 1);
     b.text(id, idFont, kGrey, 2);
   }
-  QString where = StepNames::location(r.trace, i);  // it ends with the title, just above
-  if (where.endsWith(QStringLiteral(" · ") + title)) where.chop(title.size() + 3);
+  const QString where = StepNames::location(r.trace, i, false);  // the title is just above
   b.text(Exporter::tr("Step %1 of %2 · %3").arg(i + 1).arg(n).arg(where), handoutFont(10), kGrey, 5);
   const QString why = StepText::explanation(s.info.id);
   if (!why.isEmpty()) b.text(why, handoutFont(11), kInk, 7);

@@ -389,7 +389,7 @@ QStringList StepNames::placeWords(const StepPlace& where, bool withStack) {
   return parts;
 }
 
-QString StepNames::location(const Trace& trace, int index) {
+QString StepNames::location(const Trace& trace, int index, bool withTitle) {
   const auto& steps = trace.steps();
   if (index < 0 || index >= static_cast<int>(steps.size())) return {};
   const IdParts me = parseId(steps[static_cast<size_t>(index)].info.id);
@@ -403,7 +403,8 @@ QString StepNames::location(const Trace& trace, int index) {
     if (static_cast<int>(i) <= index) ++pos;
   }
   QStringList parts = placeWords(place(steps[static_cast<size_t>(index)].info.id), cross);
-  parts << tr("%1/%2").arg(pos).arg(total) << StepText::title(steps[static_cast<size_t>(index)].info);
+  parts << tr("%1/%2").arg(pos).arg(total);
+  if (withTitle) parts << StepText::title(steps[static_cast<size_t>(index)].info);
   return parts.join(QStringLiteral(" · "));
 }
 

@@ -23,7 +23,7 @@ class StepNames {
   // "Layer 0 · Self-attention · 6/14 · Scale by √d_head": the layer counted from 0 as in the step ids
   // ("encoder.layers.0…"), the position (a count, from 1) within the group of steps that share
   // the same stack, layer and block.
-  static QString location(const Trace& trace, int index);
+  static QString location(const Trace& trace, int index, bool withTitle = true);  // withTitle false: the place and "k/n" only
   // Axis names of a step's tensor, e.g. {"B", "H", "S", "Dh"}; cross-attention uses T for
   // queries and S for keys; the decoder's own steps use T.
   static QStringList axisNames(const std::string& id, int dims);
