@@ -4806,10 +4806,6 @@ The window keeps what it had; you can go on working.</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>Computed in %1 ms on %2</source>
         <translation>在 %2 上计算用时 %1 ms</translation>
     </message>

@@ -179,7 +179,6 @@ QWidget* StepPanel::buildHeader() {
   code_->setStyleSheet(QStringLiteral("QLabel { background: #f3f3f3; color: #202020; padding: 2px 6px; border-radius: 4px; }"));
   change_ = line(QStringLiteral("change"));
   explain_ = line(QStringLiteral("explanation"));
-  timing_ = label(QStringLiteral("timing"), false);
   styleHeader();
   diagram_ = new ShapeDiagram;
   sentence_ = new QComboBox;
@@ -200,7 +199,6 @@ QWidget* StepPanel::buildHeader() {
   row->addWidget(sentenceLabel_);
   row->addWidget(sentence_);
   row->addWidget(details_);
-  timing_->hide();  // the status bar says how long the trace took; the chooser's tooltip too
   v->addLayout(row);
   for (QWidget* w : std::initializer_list<QWidget*>{explain_, formula_, code_, change_, title_}) v->addWidget(w);
   return header;
@@ -278,9 +276,8 @@ void StepPanel::setStep(TraceResultPtr result, int index) {
   const bool source = sel_.result->batch.cross() && sel_.result->trace.steps()[static_cast<size_t>(index)].info.id.starts_with("encoder.");
   if (newResult || source != sentencesAreSource_) fillSentences(source);
   if (newResult) {
-    timing_->setText(tr("%1 ms").arg(sel_.result->forward_ms, 0, 'f', 1));
-    timing_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(CoreText::translate(sel_.result->deviceText)));
-    sentence_->setToolTip(timing_->toolTip());
+    // How long the trace took is in the status bar; the chooser's tooltip says it too.
+    sentence_->setToolTip(tr("Computed in %1 ms on %2").arg(sel_.result->forward_ms, 0, 'f', 1).arg(CoreText::translate(sel_.result->deviceText)));
   }
   refreshValues();
   refreshTab();

@@ -53,7 +53,7 @@ class StepPanel : public QWidget {
   void setDetailsShown(bool on);
   bool detailsShown() const { return detailsOpen_; }
   // Presenter mode: the step alone — the explanation and the what-changed lines (the teacher says
-  // them), the timing and the details button leave the header.
+  // them) and the details button leave the header.
   void setPresenting(bool on);
   // Makes a widget of the panel visible: opens the details when it lies in them (the tour).
   void reveal(QWidget* w);
@@ -101,7 +101,7 @@ class StepPanel : public QWidget {
   QLabel* concealNote_ = nullptr;
   QLabel* stale_ = nullptr;
   LineLabel *location_ = nullptr, *formula_ = nullptr, *code_ = nullptr, *change_ = nullptr, *explain_ = nullptr;
-  QLabel *title_ = nullptr, *timing_ = nullptr;
+  QLabel* title_ = nullptr;
   QToolButton* details_ = nullptr;
   bool detailsOpen_ = false, presenting_ = false;
   void showDiagram();

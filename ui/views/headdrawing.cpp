@@ -7,13 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "views/heatmapview.h"
 
 namespace attnlab::ui {
-
-namespace {
-bool isNegInf(float v) { return std::isinf(v) && v < 0; }
-}  // namespace
 
 QThreadPool* backgroundPool() {
   static QThreadPool* pool = [] {
@@ -27,6 +22,39 @@ QThreadPool* backgroundPool() {
     return p;
   }();
   return pool;
+}
+
+QImage cellImage(const float* values, int rows, int cols, const ColorMap& map, int w, int h,
+                              const CellScale& scale) {
+  const bool scaled = scale.rowMax || scale.log;
+  w = std::clamp(w, 1, std::max(1, cols));
+  h = std::clamp(h, 1, std::max(1, rows));
+  QImage image(w, h, QImage::Format_RGB32);
+  if (rows == 0 || cols == 0) return image;
+  const bool blocks = w < cols || h < rows;
+  const QRgb masked = ColorMap::maskedColor().rgb(), hatch = qRgb(0x4a, 0x4a, 0x4a), nan = ColorMap::nanColor().rgb();
+  std::vector<int> c0(static_cast<size_t>(w) + 1);  // columns [c0[x], c0[x + 1]) make pixel x
+  for (int x = 0; x <= w; ++x) c0[static_cast<size_t>(x)] = static_cast<int>(static_cast<long long>(x) * cols / w);
+  for (int y = 0; y < h; ++y) {
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+    const int r0 = static_cast<int>(static_cast<long long>(y) * rows / h);
+    const int r1 = std::max(r0 + 1, static_cast<int>(static_cast<long long>(y + 1) * rows / h));
+    for (int x = 0; x < w; ++x) {
+      const int a = c0[static_cast<size_t>(x)], b = std::max(a + 1, c0[static_cast<size_t>(x) + 1]);
+      double sum = 0;
+      long long n = 0;
+      bool isNan = false;
+      for (int r = r0; r < r1; ++r)
+        for (const float *v = values + static_cast<size_t>(r) * cols + a, *e = values + static_cast<size_t>(r) * cols + b; v < e; ++v) {
+          const float x = scaled ? scale.apply(*v, r) : *v;
+          if (std::isnan(x)) isNan = true;
+          else if (std::isfinite(x)) sum += x, ++n;
+        }
+      line[x] = isNan ? nan : n == 0 ? masked : map.color(sum / static_cast<double>(n)).rgb();
+      if (blocks && line[x] == masked && (x + y) % 6 == 0) line[x] = hatch;  // image ≈ screen px
+    }
+  }
+  return image;
 }
 
 float CellScale::apply(float v, int row) const {
@@ -89,7 +117,7 @@ HeadDrawing drawHeads(const float* data, const float* masked, int heads, int tq,
   for (int head = 0; head < heads; ++head) {
     const CellScale cs{scale == ColorScale::PerRow ? maxima.data() + static_cast<size_t>(head) * tq : nullptr,
                        scale == ColorScale::Log};
-    d.images.push_back(HeatmapView::cellImage(data + static_cast<size_t>(head) * tq * tk, tq, tk, d.map, w, h, cs));
+    d.images.push_back(cellImage(data + static_cast<size_t>(head) * tq * tk, tq, tk, d.map, w, h, cs));
   }
   return d;
 }

@@ -15,6 +15,7 @@
 
 class QThreadPool;
 
+#include <cmath>
 #include <vector>
 
 #include "views/colormap.h"
@@ -30,6 +31,13 @@ struct CellScale {
   bool log = false;
   float apply(float v, int row) const;
 };
+
+inline bool isNegInf(float v) { return std::isinf(v) && v < 0; }  // a masked score
+
+// One pixel per cell of a rows × cols matrix, or per block of cells (their mean; any NaN wins, a
+// block of only −∞ is masked grey, hatched) when w × h is smaller; `scale` recolours each value
+// first (a per-row or log colour scale). Thread-safe, no widget.
+QImage cellImage(const float* values, int rows, int cols, const ColorMap& map, int w, int h, const CellScale& scale = {});
 
 // The map a scale colours with: PerRow [0, 1], Log [−4, 0]; Linear: `linear` as fitted.
 ColorMap scaledMap(ColorScale scale, const ColorMap& linear);

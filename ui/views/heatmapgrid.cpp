@@ -32,7 +32,6 @@ namespace {
 // The hover readout: 4 significant digits, the ASCII minus.
 QString num(float v) { return formatNumber(v, {.digits = 4, .minusSign = false, .plusOnInfinity = true}); }
 
-bool isNegInf(float v) { return std::isinf(v) && v < 0; }
 
 constexpr double kMinLabelledCell = 4;  // px: below it the heads drop their token labels
 
@@ -100,11 +99,10 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   middle_->addWidget(gridHost_, 1);
   middle_->addWidget(large_, 1);
   middle_->addWidget(legend_);
-  auto* middle = middle_;
   auto* v = new QVBoxLayout(this);
   v->addLayout(top);
   v->addLayout(top_);
-  v->addLayout(middle, 1);
+  v->addLayout(middle_, 1);
   v->addWidget(note_);
   info_->setText(defaultInfo());
 }
@@ -266,8 +264,7 @@ void HeatmapGrid::rebuild() {
   scaleBox_->setVisible(weights);
   scale_ = weights ? static_cast<ColorScale>(std::max(0, scaleBox_->currentIndex())) : ColorScale::Linear;
   largeStep_ = offThread_ && static_cast<long long>(tq_) * tk_ > HeatmapView::kLargeCells;  // drawn off the GUI thread
-  const bool large = largeStep_;
-  if (large) {
+  if (largeStep_) {
     masked_.clear();  // cells far below a pixel: no hatching to draw (and no 10⁸ flags to keep)
     skipped_ = false;
     maskChange_.clear();
@@ -285,8 +282,8 @@ void HeatmapGrid::rebuild() {
                                                   : tr("score"));
   const QString heads = heads_ == 1 ? tr("1 head") : tr("%1 heads").arg(heads_);
   caption_->setText(tr("%1 · sentence %2 · %3 · rows: queries, columns: keys").arg(StepText::title(s->info)).arg(batch_).arg(heads));
-  const std::shared_ptr<const HeadDrawing> cached = large ? fromCache() : nullptr;
-  if (large) {
+  const std::shared_ptr<const HeadDrawing> cached = largeStep_ ? fromCache() : nullptr;
+  if (largeStep_) {
     drawn_ = cached;
     map_ = cached ? cached->map : ColorMap{};
   } else {
@@ -310,7 +307,7 @@ void HeatmapGrid::rebuild() {
   layoutTiles();
   legend_->setMaskedLabel(skipped_ ? tr("skipped by the pattern") : QString());
   info_->setText(defaultInfo());
-  if (large && !cached) {
+  if (largeStep_ && !cached) {
     explanation_ = tr("Drawing %1 heatmaps of %2 × %3 cells…").arg(heads_).arg(tq_).arg(tk_);
     drawLarge();
   } else {

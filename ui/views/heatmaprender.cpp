@@ -1,4 +1,6 @@
 #include "views/heatmaprender.h"
+
+#include "views/headdrawing.h"
 #include "words/steptext.h"
 
 #include <QFontMetricsF>
@@ -18,7 +20,6 @@ const QColor kText(0x1e, 0x1e, 0x1e);
 const QColor kMuted(0x55, 0x55, 0x55);
 const QColor kHatch(0x4a, 0x4a, 0x4a);
 
-bool isNegInf(float v) { return std::isinf(v) && v < 0; }
 
 double longest(const QFontMetricsF& fm, const std::vector<std::string>& labels) {
   double w = 0;

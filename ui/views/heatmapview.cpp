@@ -209,39 +209,6 @@ QRectF HeatmapView::cellRect(int r, int c) const {
   return {plot.left() + c * cw, plot.top() + r * ch, cw, ch};
 }
 
-QImage HeatmapView::cellImage(const float* values, int rows, int cols, const ColorMap& map, int w, int h,
-                              const CellScale& scale) {
-  const bool scaled = scale.rowMax || scale.log;
-  w = std::clamp(w, 1, std::max(1, cols));
-  h = std::clamp(h, 1, std::max(1, rows));
-  QImage image(w, h, QImage::Format_RGB32);
-  if (rows == 0 || cols == 0) return image;
-  const bool blocks = w < cols || h < rows;
-  const QRgb masked = ColorMap::maskedColor().rgb(), hatch = qRgb(0x4a, 0x4a, 0x4a), nan = ColorMap::nanColor().rgb();
-  std::vector<int> c0(static_cast<size_t>(w) + 1);  // columns [c0[x], c0[x + 1]) make pixel x
-  for (int x = 0; x <= w; ++x) c0[static_cast<size_t>(x)] = static_cast<int>(static_cast<long long>(x) * cols / w);
-  for (int y = 0; y < h; ++y) {
-    auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-    const int r0 = static_cast<int>(static_cast<long long>(y) * rows / h);
-    const int r1 = std::max(r0 + 1, static_cast<int>(static_cast<long long>(y + 1) * rows / h));
-    for (int x = 0; x < w; ++x) {
-      const int a = c0[static_cast<size_t>(x)], b = std::max(a + 1, c0[static_cast<size_t>(x) + 1]);
-      double sum = 0;
-      long long n = 0;
-      bool isNan = false;
-      for (int r = r0; r < r1; ++r)
-        for (const float *v = values + static_cast<size_t>(r) * cols + a, *e = values + static_cast<size_t>(r) * cols + b; v < e; ++v) {
-          const float x = scaled ? scale.apply(*v, r) : *v;
-          if (std::isnan(x)) isNan = true;
-          else if (std::isfinite(x)) sum += x, ++n;
-        }
-      line[x] = isNan ? nan : n == 0 ? masked : map.color(sum / static_cast<double>(n)).rgb();
-      if (blocks && line[x] == masked && (x + y) % 6 == 0) line[x] = hatch;  // image ≈ screen px
-    }
-  }
-  return image;
-}
-
 // One pixel per cell, or one pixel per block of cells when there are more cells than pixels:
 // made at the next paint (a title, the labels or the size change it; made once, not each time).
 void HeatmapView::rebuildImage() {
@@ -263,7 +230,7 @@ void HeatmapView::makeImage() {
   }
   const Geometry g = geometry();
   const CellScale scale{rowMax_.size() == static_cast<size_t>(rows_) ? rowMax_.data() : nullptr, log_};
-  image_ = cellImage(values_, rows_, cols_, map_, g.downsample ? static_cast<int>(g.plot.width()) : cols_,
+  image_ = ui::cellImage(values_, rows_, cols_, map_, g.downsample ? static_cast<int>(g.plot.width()) : cols_,
                      g.downsample ? static_cast<int>(g.plot.height()) : rows_, scale);
 }
 

@@ -33,11 +33,6 @@ class HeatmapView : public QWidget {
                        const ColorMap& map, bool drawnElsewhere);
   void setOverview(QImage overview);
   bool waitingForOverview() const { return external_ && overview_.isNull(); }
-  // One pixel per cell of a rows × cols matrix, or per block of cells (their mean; any NaN wins, a
-  // block of only −∞ is masked grey, hatched) when w × h is smaller: thread-safe, no widget.
-  // `scale` recolours each value first (a per-row or log colour scale).
-  static QImage cellImage(const float* values, int rows, int cols, const ColorMap& map, int w, int h,
-                          const CellScale& scale = {});
   // The colour scale of this view's own picture: row maxima (rows of them, or empty) and log.
   void setCellScale(std::vector<float> rowMax, bool log);
   void setTitle(const QString& title);
