@@ -308,6 +308,29 @@ class TestExercises : public QObject {
     QVERIFY(check_answer(e, "decoder.layers.0.self_attn.scores sharp", 1, Lang::En).correct);  // marked as well
   }
 
+  // The same mask in both formats: /2 names token 2 as row 2, /1 (and no format) as row 3.
+  void maskPositionsByFormat() {
+    json j = base_mask();
+    j["fix_mask"]["size"] = 5;
+    j["fix_mask"]["rules"] = {{{"type", "hide"}, {"rows", {3}}, {"cols", {4, 5}}}};
+    const Exercise one = parse_exercise(j.dump(), "one.json");
+    j["format"] = "attnlab-exercise/1";
+    QCOMPARE(parse_exercise(j.dump(), "one.json").mask.required, one.mask.required);
+    j["format"] = "attnlab-exercise/2";
+    j["fix_mask"]["rules"] = {{{"type", "hide"}, {"rows", {2}}, {"cols", {3, 4}}}};
+    const Exercise two = parse_exercise(j.dump(), "two.json");
+    QCOMPARE(two.mask.required, one.mask.required);
+    for (int c = 0; c < 25; ++c)  // exactly (2, 3) and (2, 4) hidden, every other cell must stay 1
+      QCOMPARE(two.mask.required[size_t(c)], (c == 2 * 5 + 3 || c == 2 * 5 + 4) ? 0 : 1);
+    QCOMPARE(two.mask.rules.at(0).rows, std::vector<int>{2});
+    QCOMPARE(one.mask.rules.at(0).rows, std::vector<int>{2});  // held from 0 whatever the file says
+    // Every rule column from 0 to n − 1 is accepted; n is not.
+    j["fix_mask"]["rules"] = {{{"type", "hide"}, {"rows", {4}}, {"cols", {0}}}};
+    QCOMPARE(parse_exercise(j.dump(), "two.json").mask.required[size_t(4 * 5)], 0);
+    j["fix_mask"]["rules"] = {{{"type", "hide"}, {"rows", {4}}, {"cols", {5}}}};
+    QVERIFY_THROWS_EXCEPTION(ExerciseError, parse_exercise(j.dump(), "two.json"));
+  }
+
   void malformed_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("field");  // expected in the message as field "<field>"
@@ -415,8 +438,17 @@ class TestExercises : public QObject {
     j["fix_mask"]["labels"] = {"a", "b"};
     row("labels count", j, "fix_mask.labels", "expected 3");
     j = base_exercise();
+    j["format"] = "attnlab-exercise/3";
+    row("format", j, "format", "is not attnlab-exercise/2 (or the older attnlab-exercise/1)");
+    // attnlab-exercise/2 counts rows and columns from 0, as the window does, in its errors too.
+    j = base_mask();
     j["format"] = "attnlab-exercise/2";
-    row("format", j, "format", "attnlab-exercise/1");
+    j["fix_mask"]["rules"] = {{{"type", "hide"}, {"rows", {2}}, {"cols", {1}}}, {{"type", "show"}, {"rows", {2}}}};
+    row("contradicting rules from 0", j, "fix_mask.rules[1]", "contradicts an earlier rule at row 2, column 1");
+    j["fix_mask"]["rules"] = {{{"type", "hide"}, {"rows", {3}}}};
+    row("row 3 of 3 from 0", j, "fix_mask.rules[0].rows[0]", "out of range");
+    j["fix_mask"]["rules"] = {{{"type", "hide"}, {"rows", {0}}}};
+    row("row 0 hides every key", j, "fix_mask.rules", "row 0 would hide every key");
     // Typed text (issue 18): a NUL or nothing but control characters is refused by field.
     j = base_exercise();
     j["title"]["en"] = std::string("T\0itle", 6);

@@ -46,6 +46,9 @@ Text file_prefix(const std::string& file) { return verbatim(file + ": "); }
 // Reads fields of one file; every failure names the file and the field's path.
 struct Reader {
   const std::string& file;
+  // The number of a mask's first row and column in the file: 0 (attnlab-exercise/2, as every
+  // view numbers tokens), 1 (attnlab-exercise/1 or no format). Errors name positions the same way.
+  int first = 0;
 
   [[noreturn]] void fail(const std::string& field, Text msg) const {
     throw ExerciseError(file_prefix(file) + Text(Msg::field_prefix, field) + std::move(msg));
@@ -319,7 +322,8 @@ std::vector<int> positions(const Reader& r, const json& rule, const char* key, c
   if (!a) return out;
   const std::string f = path + "." + key;
   r.array(*a, f, 1, static_cast<size_t>(n));
-  for (size_t i = 0; i < a->size(); ++i) out.push_back(static_cast<int>(r.integer((*a)[i], idx(f, i), 1, n)));
+  for (size_t i = 0; i < a->size(); ++i)
+    out.push_back(static_cast<int>(r.integer((*a)[i], idx(f, i), r.first, n - 1 + r.first)) - r.first);
   return out;
 }
 
@@ -331,7 +335,7 @@ std::vector<std::pair<int, int>> read_rule(const Reader& r, const json& v, const
   std::vector<std::pair<int, int>> cells;
   auto all_or = [n](std::vector<int> x) {
     if (x.empty())
-      for (int i = 1; i <= n; ++i) x.push_back(i);
+      for (int i = 0; i < n; ++i) x.push_back(i);
     return x;
   };
   if (type == "hide" || type == "show") {
@@ -341,7 +345,7 @@ std::vector<std::pair<int, int>> read_rule(const Reader& r, const json& v, const
     rule.cols = positions(r, v, "cols", P, n);
     if (rule.rows.empty() && rule.cols.empty()) r.fail(P, Text(Msg::ls_give_rows_cols));
     for (int i : all_or(rule.rows))
-      for (int j : all_or(rule.cols)) cells.push_back({(i - 1) * n + (j - 1), type == "show" ? 1 : 0});
+      for (int j : all_or(rule.cols)) cells.push_back({i * n + j, type == "show" ? 1 : 0});
   } else if (type == "causal" || type == "padding") {
     if (type == "causal") r.only(v, P, {"type"});
     else r.only(v, P, {"type", "length"});
@@ -399,7 +403,7 @@ void read_mask(const Reader& r, const json& v, Exercise& ex) {
   auto fix = [&](const std::vector<std::pair<int, int>>& cells, const std::string& field) {
     for (auto [c, val] : cells) {
       if (req[c] != -1 && req[c] != val)
-        r.fail(field, Text(Msg::ls_contradicts_earlier_rule, c / n + 1, c % n + 1));
+        r.fail(field, Text(Msg::ls_contradicts_earlier_rule, c / n + r.first, c % n + r.first));
       req[c] = val;
     }
   };
@@ -425,7 +429,7 @@ void read_mask(const Reader& r, const json& v, Exercise& ex) {
     if (c == -1 && !m.others_free) c = 1;
   for (int i = 0; i < n; ++i)
     if (std::all_of(req.begin() + i * n, req.begin() + (i + 1) * n, [](int c) { return c == 0; }))
-      r.fail(P + ".rules", Text(Msg::ls_row_hides_every_key, i + 1));
+      r.fail(P + ".rules", Text(Msg::ls_row_hides_every_key, i + r.first));
   m.required = req;
   std::vector<int> start(static_cast<size_t>(n * n), 1);
   if (const json* s = r.get(v, "start")) start = read_rows(r, *s, P + ".start", n);
@@ -442,7 +446,7 @@ void read_mask(const Reader& r, const json& v, Exercise& ex) {
 }  // namespace
 
 Exercise parse_exercise(std::string_view json_text, const std::string& file) {
-  const Reader r{file};
+  Reader r{file};
   json doc;
   try {
     doc = json::parse(json_text, nullptr, true, /*ignore_comments=*/true);
@@ -455,8 +459,13 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
   if (!doc.is_object()) throw ExerciseError(file_prefix(file) + Text(Msg::ls_expected_one_json_object, type_name(doc)));
   r.only(doc, "", {"format", "id", "kind", "level", "title", "goal", "hints", "explanation", "setup",
                    "predict_shape", "find_bug", "fix_mask"});
-  if (const json* f = r.get(doc, "format"); f && r.text(*f, "format", 100) != "attnlab-exercise/1")
-    r.fail("format", Text(Msg::ls_format_not_exercise_1, f->get<std::string>()));
+  r.first = 1;  // no format: the first format's positions
+  if (const json* f = r.get(doc, "format")) {
+    const std::string format = r.text(*f, "format", 100);
+    if (format != "attnlab-exercise/1" && format != "attnlab-exercise/2")
+      r.fail("format", Text(Msg::ls_format_not_exercise_1, format));
+    r.first = format == "attnlab-exercise/2" ? 0 : 1;
+  }
   Exercise ex;
   ex.file = file;
   ex.id = r.text(r.need(doc, "", "id"), "id", 64);

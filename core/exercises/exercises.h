@@ -58,7 +58,8 @@ struct FindBug {
   std::vector<std::string> steps;     // computed: the faulty run's step ids (what a learner sees)
 };
 
-// One rule of a mask exercise. rows / cols are 1-based; empty means every row / every column.
+// One rule of a mask exercise. rows / cols are 0-based (an attnlab-exercise/1 file's 1-based
+// positions are read one lower); empty means every row / every column.
 struct MaskRule {
   enum class Type { Hide, Show, Causal, Padding, Window, Self } type = Type::Hide;
   std::vector<int> rows, cols;  // Hide, Show

@@ -87,11 +87,12 @@ Flow project(const Ctx& c, int i) {
 Flow split_heads(const Ctx& c, int i, const Flow& proj) {
   const int64_t t_len = i == 0 ? c.tq : c.tk;
   const std::string n = kQkv[i];
+  const std::string T = i == 0 ? query_axis(c) : key_axis(c);
   if (c.has(Fault::SplitWithoutTranspose)) {
     Tensor v = proj.t.view({c.b, c.h, t_len, c.dh});
     auto id = record_step(c.rec, c.id(n), v, [&] {
-      return StepInfo{.title = faulty(Text(Msg::st_split_heads_view_1_straight_b, kQkvUpper[i])),
-                      .formula = Text(Msg::sf_b_t_d_b_h_t),
+      return StepInfo{.title = faulty(Text(Msg::st_split_heads_view_1_straight_b, kQkvUpper[i], T)),
+                      .formula = Text(Msg::sf_b_t_d_b_h_t, T),
                       .code = n + " = " + n + "_proj.view(" + dims_csv(v.shape()) + ")",
                       .result = n,
                       .bindings = {step_var(n + "_proj", proj.id)},
@@ -100,7 +101,6 @@ Flow split_heads(const Ctx& c, int i, const Flow& proj) {
     return {v, id};
   }
   Tensor v = proj.t.view({c.b, t_len, c.h, c.dh});
-  const std::string T = i == 0 ? query_axis(c) : key_axis(c);
   auto view_id = record_step(c.rec, c.id(n + "_view"), v, [&] {
     return StepInfo{.title = Text(Msg::st_split_heads_view_1, kQkvUpper[i]),
                     .formula = maths("(B, " + T + ", D) → (B, " + T + ", H, Dh)"),
@@ -288,7 +288,7 @@ Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& 
     b.push_back(step_var("v", v.id));
     return StepInfo{.title = Text(Msg::st_weighted_sum_values_tiled),
                     .formula = formula_parts({Text(Msg::sf_v_online_softmax_over_blocks_keys),
-                                              Text(Msg::sf_no_tq_tk_matrix_kept)}),
+                                              Text(Msg::sf_no_tq_tk_matrix_kept, query_axis(c), key_axis(c))}),
                     .code = "head_out = " + softmax + " @ v", .result = "head_out", .bindings = b};
   });
   return {t.out, ho_id};
@@ -303,7 +303,7 @@ Flow merge_heads(const Ctx& c, const Flow& head_out) {
     Tensor ctx = ho.view({c.b, c.tq, c.d});
     auto ctx_id = record_step(c.rec, c.id("context"), ctx, [&] {
       return StepInfo{.title = faulty(Text(Msg::st_merge_heads_view_without_transpose_contiguous)),
-                      .formula = Text(Msg::sf_b_h_tq_dh_b_tq),
+                      .formula = Text(Msg::sf_b_h_tq_dh_b_tq, query_axis(c)),
                       .code = "context = head_out.view(" + dims_csv(ctx.shape()) + ")", .result = "context",
                       .bindings = {step_var("head_out", ho_id)}, .fault = marks(c, {Fault::MergeWithoutTranspose})};
     });

@@ -77,7 +77,7 @@ Tensor record_linformer(const Ctx& c) {
   });
   const Tensor out = batched_matmul(w, low[1].t);
   const std::string o_id = record_step(c.rec, c.id("head_out"), out, [&] {
-    return StepInfo{.title = Text(Msg::st_v_weighted_sum_projected_values), .formula = maths("O = A·Ṽ (B, H, T, Dh)"),
+    return StepInfo{.title = Text(Msg::st_v_weighted_sum_projected_values), .formula = maths("O = A·Ṽ (B, H, S, Dh)"),
                     .code = "head_out = low_weights @ v_low", .result = "head_out",
                     .bindings = {step_var("low_weights", w_id), step_var("v_low", low[1].id)}};
   });
@@ -91,7 +91,7 @@ Tensor record_linformer(const Ctx& c) {
     }
   record_step(c.rec, c.id("effective"), eff, [&] {
     return StepInfo{.title = Text(Msg::st_v_linformer_effective_weights),
-                    .formula = formula_parts({maths("A·E (B, H, T, T): O = (A·E)·V"), Text(Msg::sf_v_rows_sum_e_not_1_may)}),
+                    .formula = formula_parts({maths("A·E (B, H, S, S): O = (A·E)·V"), Text(Msg::sf_v_rows_sum_e_not_1_may)}),
                     .code = "effective = (low_weights @ projection) * mask.amax(dim=1)[:, None, None, :]",
                     .result = "effective",
                     .bindings = {step_var("low_weights", w_id), step_var("projection", e_id),
@@ -168,7 +168,7 @@ Tensor record_linear(const Ctx& c) {
           .result = "head_out",
           .bindings = {step_var("phi_q", pq_id), step_var("phi_k", pk_id), step_var("v", c.in.v.id)}};
     return StepInfo{.title = Text(Msg::st_v_linear_attention_output),
-                    .formula = Text(Msg::sf_v_1_o_t_dh_no_t, maths("O = φ(Q)·S / φ(Q)·z")),
+                    .formula = Text(Msg::sf_v_1_o_t_dh_no_t, maths("O = φ(Q)·KV / φ(Q)·z")),
                     .code = "head_out = (phi_q @ kv) / (phi_q @ k_sum.unsqueeze(-1))", .result = "head_out",
                     .bindings = {step_var("phi_q", pq_id), step_var("kv", kv_id), step_var("k_sum", c.id("k_sum"))}};
   });

@@ -220,7 +220,7 @@ Tensor record_tiled(const Ctx& c) {
     });
     const Flow m_prev = m, l_prev = l, o_prev = o;
     m = {mn, record_step(c.rec, c.id(ts + "m"), mn, [&] {
-           StepInfo info{.title = Text(Msg::st_v_tiled_running_maximum), .formula = maths("m ← max(m, rowmax S_j) (B, H, T, 1)"),
+           StepInfo info{.title = Text(Msg::st_v_tiled_running_maximum), .formula = maths("m ← max(m, rowmax(scores_j)) (B, H, S, 1)"),
                          .result = "m", .bindings = {step_var("scores", s_id)}};
            info.code = j ? "m = torch.maximum(m_prev, scores.amax(-1, keepdim=True))" : "m = scores.amax(-1, keepdim=True)";
            if (j) info.bindings.push_back(step_var("m_prev", m_prev.id));
@@ -236,7 +236,7 @@ Tensor record_tiled(const Ctx& c) {
       });
     const std::string p = "torch.exp(scores - m).nan_to_num(0.0)";
     l = {ln, record_step(c.rec, c.id(ts + "l"), ln, [&] {
-           StepInfo info{.title = Text(Msg::st_v_tiled_running_sum), .formula = maths("l ← l·r + Σ e^(S_j − m)"), .result = "l",
+           StepInfo info{.title = Text(Msg::st_v_tiled_running_sum), .formula = maths("l ← l·r + Σ e^(scores_j − m)"), .result = "l",
                          .bindings = {step_var("scores", s_id), step_var("m", m.id)}};
            info.code = (j ? "l = l_prev * rescale + " : "l = ") + p + ".sum(-1, keepdim=True)";
            if (j) {

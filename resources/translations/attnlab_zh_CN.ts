@@ -978,10 +978,6 @@
         <translation>应为一个 JSON 对象，实际为%1</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not attnlab-exercise/1</source>
-        <translation>&quot;%1&quot; 不是 attnlab-exercise/1</translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; may hold only a-z, 0-9, &apos;-&apos; and &apos;_&apos;</source>
         <translation>&quot;%1&quot; 只能包含 a-z、0-9、“-” 和 “_”</translation>
     </message>
@@ -1076,6 +1072,46 @@
     <message>
         <source>out of memory; try a smaller configuration or a lower --memory-budget</source>
         <translation>内存不足；请换用更小的配置，或调低 --memory-budget</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not attnlab-exercise/2 (or the older attnlab-exercise/1)</source>
+        <translation>&quot;%1&quot; 不是 attnlab-exercise/2（也不是较早的 attnlab-exercise/1）</translation>
+    </message>
+    <message>
+        <source>unknown loss &apos;%1&apos;; valid losses: %2</source>
+        <translation>未知的损失 &apos;%1&apos;；可用的损失：%2</translation>
+    </message>
+    <message>
+        <source>the target&apos;s shape %1 differs from the output&apos;s %2; give a target of the output&apos;s shape</source>
+        <translation>目标的形状 %1 与输出的形状 %2 不同；请给出与输出形状相同的目标</translation>
+    </message>
+    <message>
+        <source>the backward pass needs the forward step %1, which the trace lacks; trace the whole run</source>
+        <translation>反向传播需要前向步骤 %1，但记录中没有它；请记录整个运行</translation>
+    </message>
+    <message>
+        <source>the backward pass needs every head&apos;s attention weights, which the tiled path for long texts does not keep; choose full attention or a shorter text</source>
+        <translation>反向传播需要每个头的注意力权重，而长文本的分块路径不保存它们；请选择完整注意力或更短的文本</translation>
+    </message>
+    <message>
+        <source>the %1 loss needs a trained model&apos;s output head; use the sum or mse loss</source>
+        <translation>%1 损失需要已训练模型的输出头；请使用 sum 或 mse 损失</translation>
+    </message>
+    <message>
+        <source>the per-position loss needs the answers, which cannot be given yet; use the next-token, sum or mse loss</source>
+        <translation>per-position 损失需要答案，目前还无法给出；请使用 next-token、sum 或 mse 损失</translation>
+    </message>
+    <message>
+        <source>--target: a target is read only by --loss mse; add --loss mse or drop --target</source>
+        <translation>--target：只有 --loss mse 会读取目标；请加上 --loss mse 或去掉 --target</translation>
+    </message>
+    <message>
+        <source>--loss mse needs --target FILE.npy, a float32 or float64 array of the last layer&apos;s output shape (B, S, D)</source>
+        <translation>--loss mse 需要 --target FILE.npy：一个 float32 或 float64 数组，形状与最后一层的输出 (B, S, D) 相同</translation>
+    </message>
+    <message>
+        <source>--target &apos;%1&apos;: </source>
+        <translation>--target 文件“%1”：</translation>
     </message>
 </context>
 <context>
@@ -1633,10 +1669,6 @@
         <translation>拆分多头：view %1</translation>
     </message>
     <message>
-        <source>Split heads: view %1 straight to (B, H, T, Dh)</source>
-        <translation>拆分多头：将 %1 直接 view 为 (B, H, T, Dh)</translation>
-    </message>
-    <message>
         <source>Split heads: transpose %1</source>
         <translation>拆分多头：transpose %1</translation>
     </message>
@@ -1769,14 +1801,6 @@
         <translation>%1 = x·W_Qᵀ + b_Q —— 又用了 in_proj 中 Q 的那几行，而不是 %2 的那几行</translation>
     </message>
     <message>
-        <source>(B, T, D) → (B, H, T, Dh) in one view, no transpose: head h takes the h-th run of T·Dh numbers, so its rows mix positions and features</source>
-        <translation>(B, T, D) → (B, H, T, Dh) 一次 view 完成，没有 transpose：头 h 取的是第 h 段连续的 T·Dh 个数，因此它的各行混杂了不同的位置和特征</translation>
-    </message>
-    <message>
-        <source>S = QKᵀ — the division by √Dh is missing (√Dh = %1)</source>
-        <translation>S = QKᵀ —— 缺少除以 √Dh 这一步（√Dh = %1）</translation>
-    </message>
-    <message>
         <source>QKᵀ / √D, √D = %1 — should be √Dh = %2</source>
         <translation>QKᵀ / √D, √D = %1 —— 应为 √Dh = %2</translation>
     </message>
@@ -1801,28 +1825,12 @@
         <translation>对尚未施加掩码的分数做 softmax(scores, dim = %1)：被掩码的键也分走了一份权重</translation>
     </message>
     <message>
-        <source>A = softmax(S), then 0 where mask = 0: rows with masked keys sum to less than 1</source>
-        <translation>A = softmax(S)，再在掩码为 0 处置 0：含被掩码键的行之和小于 1</translation>
-    </message>
-    <message>
         <source>A block by block, never whole</source>
         <translation>A 逐块计算，从不完整保存</translation>
     </message>
     <message>
         <source>a cell: %1 queries&apos; mean weight on %2 keys</source>
         <translation>每个单元格：%1 个查询对 %2 个键的平均权重</translation>
-    </message>
-    <message>
-        <source>A·V with an online softmax over blocks of keys: a running maximum m and sum l per query, O ← O·e^(m_old − m) + e^(S − m)·V, then O / l</source>
-        <translation>在键的各个分块上用在线 softmax 计算 A·V：每个查询维护一个累计最大值 m 和累计和 l，O ← O·e^(m_old − m) + e^(S − m)·V，最后计算 O / l</translation>
-    </message>
-    <message>
-        <source>no (Tq, Tk) matrix kept</source>
-        <translation>不保留 (Tq, Tk) 矩阵</translation>
-    </message>
-    <message>
-        <source>(B, H, Tq, Dh) → (B, Tq, D) in one view: a row of the context strings together pieces of one head at several query positions</source>
-        <translation>(B, H, Tq, Dh) → (B, Tq, D) 一次 view 完成：上下文的一行拼接的是同一个头在多个查询位置上的片段</translation>
     </message>
     <message>
         <source>copy into C order so that view() can work</source>
@@ -2310,10 +2318,6 @@
         <translation>A = softmax(QKᵀ/√Dh + 偏置，被掩码处为 −∞)</translation>
     </message>
     <message>
-        <source>A·V over the computed pairs only (B, H, T, Dh)</source>
-        <translation>A·V，只用计算过的对 (B, H, T, Dh)</translation>
-    </message>
-    <message>
         <source>max over heads and Dh of |O_variant − O_full| per query</source>
         <translation>对每个查询，在所有头和 Dh 上取 |O_variant − O_full| 的最大值</translation>
     </message>
@@ -2326,14 +2330,6 @@
         <translation>(%1, %2) 按种子生成的正态随机数 / √%3，键和值共用</translation>
     </message>
     <message>
-        <source>%1 (B, H, %2, Dh): T rows mixed into %3</source>
-        <translation>%1 (B, H, %2, Dh)：T 行混合成 %3 行</translation>
-    </message>
-    <message>
-        <source>A = softmax(Q K̃ᵀ / √Dh) (B, H, T, %1): no (T, T) matrix</source>
-        <translation>A = softmax(Q K̃ᵀ / √Dh) (B, H, T, %1)：没有 (T, T) 矩阵</translation>
-    </message>
-    <message>
         <source>rows sum to Σ E, not 1, and may go negative</source>
         <translation>每行之和为 Σ E 而不是 1，且可能为负</translation>
     </message>
@@ -2342,28 +2338,8 @@
         <translation>被掩码的键所在行为 0</translation>
     </message>
     <message>
-        <source>S = φ(K)ᵀ·V (B, H, Dh, Dh): every key folded into one small matrix</source>
-        <translation>S = φ(K)ᵀ·V (B, H, Dh, Dh)：所有键折叠进一个小矩阵</translation>
-    </message>
-    <message>
         <source>causal: the state after the last key</source>
         <translation>因果：最后一个键之后的状态</translation>
-    </message>
-    <message>
-        <source>%1: O(T·Dh²), no (T, T) matrix</source>
-        <translation>%1：O(T·Dh²)，没有 (T, T) 矩阵</translation>
-    </message>
-    <message>
-        <source>A = φ(Q)φ(K)ᵀ, each row divided by its sum (B, H, T, T)</source>
-        <translation>A = φ(Q)φ(K)ᵀ，每行除以其和 (B, H, T, T)</translation>
-    </message>
-    <message>
-        <source>A = φ(Q)φ(K)ᵀ (lower triangle), each row divided by its sum (B, H, T, T)</source>
-        <translation>A = φ(Q)φ(K)ᵀ（下三角），每行除以其和 (B, H, T, T)</translation>
-    </message>
-    <message>
-        <source>A·V: equal to the O(T) result</source>
-        <translation>A·V：与 O(T) 的结果相同</translation>
     </message>
     <message>
         <source>project token %1 only</source>
@@ -2382,28 +2358,12 @@
         <translation>softmax(q_t·K_cacheᵀ / √Dh)，在键 0…%1 上</translation>
     </message>
     <message>
-        <source>(B, H, T, Dh): the outputs of steps 0…T−1 stacked</source>
-        <translation>(B, H, T, Dh)：把第 0…T−1 步的输出叠在一起</translation>
-    </message>
-    <message>
         <source>softmax(QKᵀ/√Dh, −∞ above the diagonal and where masked)·V, all at once</source>
         <translation>softmax(QKᵀ/√Dh，对角线以上和被掩码处为 −∞)·V，一次算完</translation>
     </message>
     <message>
-        <source>S_j = Q·K[%1:%2]ᵀ / √Dh, −∞ where masked (B, H, T, %3)</source>
-        <translation>S_j = Q·K[%1:%2]ᵀ / √Dh，被掩码处为 −∞ (B, H, T, %3)</translation>
-    </message>
-    <message>
         <source>r = e^(m_old − m_new) ≤ 1: what was summed under the old maximum shrinks</source>
         <translation>r = e^(m_old − m_new) ≤ 1：按旧最大值累加的部分随之缩小</translation>
-    </message>
-    <message>
-        <source>O ← O·r + e^(S_j − m)·V_j (unnormalised)</source>
-        <translation>O ← O·r + e^(S_j − m)·V_j（未归一化）</translation>
-    </message>
-    <message>
-        <source>O / l: equal to softmax(QKᵀ/√Dh)·V, never holding (T, T)</source>
-        <translation>O / l：等于 softmax(QKᵀ/√Dh)·V，从不保存 (T, T)</translation>
     </message>
     <message>
         <source>Which query–key pairs the sliding window computes (1) and which it skips (0): a band around the diagonal, plus the global tokens&apos; rows and columns. Everything outside the band is never scored, which is where the savings on long texts come from.</source>
@@ -2581,6 +2541,94 @@
         <source>; </source>
         <translation>；</translation>
     </message>
+    <message>
+        <source>Split heads: view %1 straight to (B, H, %2, Dh)</source>
+        <translation>拆分多头：将 %1 直接 view 为 (B, H, %2, Dh)</translation>
+    </message>
+    <message>
+        <source>(B, %1, D) → (B, H, %1, Dh) in one view, no transpose: head h takes the h-th run of %1·Dh numbers, so its rows mix positions and features</source>
+        <translation>(B, %1, D) → (B, H, %1, Dh) 一次 view 完成，没有 transpose：头 h 取的是第 h 段连续的 %1·Dh 个数，因此它的各行混杂了不同的位置和特征</translation>
+    </message>
+    <message>
+        <source>scores = QKᵀ — the division by √Dh is missing (√Dh = %1)</source>
+        <translation>scores = QKᵀ —— 缺少除以 √Dh 这一步（√Dh = %1）</translation>
+    </message>
+    <message>
+        <source>A = softmax(scores), then 0 where mask = 0: rows with masked keys sum to less than 1</source>
+        <translation>A = softmax(scores)，再在掩码为 0 处置 0：含被掩码键的行之和小于 1</translation>
+    </message>
+    <message>
+        <source>A·V with an online softmax over blocks of keys: a running maximum m and sum l per query, O ← O·e^(m_old − m) + e^(scores − m)·V, then O / l</source>
+        <translation>在键的各个分块上用在线 softmax 计算 A·V：每个查询维护一个累计最大值 m 和累计和 l，O ← O·e^(m_old − m) + e^(scores − m)·V，最后计算 O / l</translation>
+    </message>
+    <message>
+        <source>no (%1, %2) matrix kept</source>
+        <translation>不保留 (%1, %2) 矩阵</translation>
+    </message>
+    <message>
+        <source>(B, H, %1, Dh) → (B, %1, D) in one view: a row of the context strings together pieces of one head at several query positions</source>
+        <translation>(B, H, %1, Dh) → (B, %1, D) 一次 view 完成：上下文的一行拼接的是同一个头在多个查询位置上的片段</translation>
+    </message>
+    <message>
+        <source>A·V over the computed pairs only (B, H, S, Dh)</source>
+        <translation>A·V，只用计算过的对 (B, H, S, Dh)</translation>
+    </message>
+    <message>
+        <source>%1 (B, H, %2, Dh): S rows mixed into %3</source>
+        <translation>%1 (B, H, %2, Dh)：S 行混合成 %3 行</translation>
+    </message>
+    <message>
+        <source>A = softmax(Q K̃ᵀ / √Dh) (B, H, S, %1): no (S, S) matrix</source>
+        <translation>A = softmax(Q K̃ᵀ / √Dh) (B, H, S, %1)：没有 (S, S) 矩阵</translation>
+    </message>
+    <message>
+        <source>KV = φ(K)ᵀ·V (B, H, Dh, Dh): every key folded into one small matrix</source>
+        <translation>KV = φ(K)ᵀ·V (B, H, Dh, Dh)：所有键折叠进一个小矩阵</translation>
+    </message>
+    <message>
+        <source>%1: O(S·Dh²), no (S, S) matrix</source>
+        <translation>%1：O(S·Dh²)，没有 (S, S) 矩阵</translation>
+    </message>
+    <message>
+        <source>A = φ(Q)φ(K)ᵀ, each row divided by its sum (B, H, S, S)</source>
+        <translation>A = φ(Q)φ(K)ᵀ，每行除以其和 (B, H, S, S)</translation>
+    </message>
+    <message>
+        <source>A = φ(Q)φ(K)ᵀ (lower triangle), each row divided by its sum (B, H, S, S)</source>
+        <translation>A = φ(Q)φ(K)ᵀ（下三角），每行除以其和 (B, H, S, S)</translation>
+    </message>
+    <message>
+        <source>A·V: equal to the O(S) result</source>
+        <translation>A·V：与 O(S) 的结果相同</translation>
+    </message>
+    <message>
+        <source>(B, H, S, Dh): the outputs of steps 0…S−1 stacked</source>
+        <translation>(B, H, S, Dh)：把第 0…S−1 步的输出叠在一起</translation>
+    </message>
+    <message>
+        <source>scores_j = Q·K[%1:%2]ᵀ / √Dh, −∞ where masked (B, H, S, %3)</source>
+        <translation>scores_j = Q·K[%1:%2]ᵀ / √Dh，被掩码处为 −∞ (B, H, S, %3)</translation>
+    </message>
+    <message>
+        <source>O ← O·r + e^(scores_j − m)·V_j (unnormalised)</source>
+        <translation>O ← O·r + e^(scores_j − m)·V_j（未归一化）</translation>
+    </message>
+    <message>
+        <source>O / l: equal to softmax(QKᵀ/√Dh)·V, never holding (S, S)</source>
+        <translation>O / l：等于 softmax(QKᵀ/√Dh)·V，从不保存 (S, S)</translation>
+    </message>
+    <message>
+        <source>Gradient of %1</source>
+        <translation>%1 的梯度</translation>
+    </message>
+    <message>
+        <source>Gradient of the parameter %1</source>
+        <translation>参数 %1 的梯度</translation>
+    </message>
+    <message>
+        <source>L = the sum of every element, [PAD] positions included: each element&apos;s gradient is 1</source>
+        <translation>L = 所有元素之和（包括 [PAD] 位置）：每个元素的梯度都是 1</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -2629,10 +2677,6 @@
         <translation>分块（在线 softmax）逐步演示</translation>
     </message>
     <message>
-        <source>Every query scores every key: the (T, T) attention the model itself computes.</source>
-        <translation>每个查询都与每个键计算分数：即模型自身计算的 (T, T) 注意力。</translation>
-    </message>
-    <message>
         <source>Each query reads only the keys a few positions around it, plus a few global tokens that read and are read by everyone (as in Longformer): the cost grows with T, not T².</source>
         <translation>每个查询只读取它前后几个位置的键，再加上几个与所有词元互相读取的全局词元（如 Longformer）：代价随 T 增长，而不是 T²。</translation>
     </message>
@@ -2643,10 +2687,6 @@
     <message>
         <source>Each query keeps only its k best-scoring keys and drops the rest before the softmax: the largest weights survive, the long tail is cut off.</source>
         <translation>每个查询只保留分数最高的 k 个键，其余的在 softmax 之前丢弃：最大的权重留下，长尾被截掉。</translation>
-    </message>
-    <message>
-        <source>A fixed projection squeezes the T keys and values into k rows, so the score matrix is (T, k) instead of (T, T); it cannot keep a causal mask.</source>
-        <translation>一个固定的投影把 T 个键和值压缩成 k 行，于是分数矩阵是 (T, k) 而不是 (T, T)；它无法保留因果掩码。</translation>
     </message>
     <message>
         <source>The softmax is replaced by φ(q)·φ(k) with φ = elu + 1, so all keys can be folded once into a small (Dh, Dh) summary: cost linear in T, but different weights.</source>
@@ -2667,10 +2707,6 @@
     <message>
         <source>Generation one token at a time: each new token&apos;s key and value are appended to a cache and only its query attends; the result equals full causal attention.</source>
         <translation>逐个词元生成：每个新词元的键和值追加到缓存中，只有它的查询去做注意力；结果与完整因果注意力相同。</translation>
-    </message>
-    <message>
-        <source>Keys are taken block by block with a running maximum and sum (the online softmax of FlashAttention): the result equals full attention without ever holding the (T, T) matrix.</source>
-        <translation>逐块处理键，同时维护累积的最大值与和（FlashAttention 的在线 softmax）：结果等于完整注意力，而从不保存 (T, T) 矩阵。</translation>
     </message>
     <message>
         <source>window (± tokens):</source>
@@ -2751,6 +2787,18 @@
     <message>
         <source>Keys per block of the online softmax.</source>
         <translation>在线 softmax 每块的键数。</translation>
+    </message>
+    <message>
+        <source>Every query scores every key: the (S, S) attention the model itself computes.</source>
+        <translation>每个查询都与每个键计算分数：即模型自身计算的 (S, S) 注意力。</translation>
+    </message>
+    <message>
+        <source>A fixed projection squeezes the S keys and values into k rows, so the score matrix is (S, k) instead of (S, S); it cannot keep a causal mask.</source>
+        <translation>一个固定的投影把 S 个键和值压缩成 k 行，于是分数矩阵是 (S, k) 而不是 (S, S)；它无法保留因果掩码。</translation>
+    </message>
+    <message>
+        <source>Keys are taken block by block with a running maximum and sum (the online softmax of FlashAttention): the result equals full attention without ever holding the (S, S) matrix.</source>
+        <translation>逐块处理键，同时维护累积的最大值与和（FlashAttention 的在线 softmax）：结果等于完整注意力，而从不保存 (S, S) 矩阵。</translation>
     </message>
 </context>
 <context>
@@ -5003,10 +5051,6 @@ The window keeps what it had; you can go on working.</source>
         <translation>当前埋有错误：变体只在正确的模型上运行。回答或退出练习后，即可再次比较变体。</translation>
     </message>
     <message>
-        <source>The tiled path for long texts keeps no (T, T) attention to compare with, so no variant runs beside it. Choose “full (every score)” under attention to see the variant.</source>
-        <translation>用于长文本的分块路径不保存可供比较的 (T, T) 注意力，因此不会在其旁运行变体。在“注意力”中选择“完整（保留全部分数）”即可看到变体。</translation>
-    </message>
-    <message>
         <source>This result has no variant steps.</source>
         <translation>此结果没有变体步骤。</translation>
     </message>
@@ -5031,10 +5075,6 @@ The window keeps what it had; you can go on working.</source>
         <translation>在 %1 个词元上与完整注意力的差异：max |Δ| = %2，相对误差 %3。</translation>
     </message>
     <message>
-        <source>The tiled walk-through computes exactly full attention without ever holding the (T, T) matrix, so there is no other map to show: the left map is what it reproduces.</source>
-        <translation>分块演示精确地计算完整注意力，而从不保存 (T, T) 矩阵，因此没有另一张图可显示：左图就是它重现的结果。</translation>
-    </message>
-    <message>
         <source>decoding without a cache</source>
         <translation>不用缓存的解码</translation>
     </message>
@@ -5057,14 +5097,6 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>memory</source>
         <translation>内存</translation>
-    </message>
-    <message>
-        <source>Check: the O(T) form is equal to the quadratic form within 1e-5 (largest difference %1).</source>
-        <translation>检查：O(T) 形式与二次形式在 1e-5 以内相等（最大差异 %1）。</translation>
-    </message>
-    <message>
-        <source>Check failed: the O(T) form and the quadratic form differ by %1.</source>
-        <translation>检查未通过：O(T) 形式与二次形式相差 %1。</translation>
     </message>
     <message>
         <source>Check: decoding with the cache is equal to full causal attention within 1e-5 (largest difference %1).</source>
@@ -5109,6 +5141,22 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>Difference from full causal attention per token (sentence %1)</source>
         <translation>每个词元与完整因果注意力的差异（句子 %1）</translation>
+    </message>
+    <message>
+        <source>The tiled path for long texts keeps no (S, S) attention to compare with, so no variant runs beside it. Choose “full (every score)” under attention to see the variant.</source>
+        <translation>用于长文本的分块路径不保存可供比较的 (S, S) 注意力，因此不会在其旁运行变体。在“注意力”中选择“完整（保留全部分数）”即可看到变体。</translation>
+    </message>
+    <message>
+        <source>The tiled walk-through computes exactly full attention without ever holding the (S, S) matrix, so there is no other map to show: the left map is what it reproduces.</source>
+        <translation>分块演示精确地计算完整注意力，而从不保存 (S, S) 矩阵，因此没有另一张图可显示：左图就是它重现的结果。</translation>
+    </message>
+    <message>
+        <source>Check: the O(S) form is equal to the quadratic form within 1e-5 (largest difference %1).</source>
+        <translation>检查：O(S) 形式与二次形式在 1e-5 以内相等（最大差异 %1）。</translation>
+    </message>
+    <message>
+        <source>Check failed: the O(S) form and the quadratic form differ by %1.</source>
+        <translation>检查未通过：O(S) 形式与二次形式相差 %1。</translation>
     </message>
 </context>
 </TS>

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
 
@@ -59,6 +60,42 @@ QString stridesText(const Tensor& t) {
   QStringList parts;
   for (auto s : t.strides()) parts << QString::number(s);
   return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
+}
+
+// A traced run of makeResult's sentences with faults, the tiled overview or a variant (cross
+// with faults: the decoder's planted bugs too).
+TraceResultPtr makeFaulty(const FaultSet& faults, int64_t overview = 0, VariantKind variant = VariantKind::None) {
+  auto r = std::make_shared<TraceResult>();
+  r->cfg.d_model = 16;
+  r->cfg.heads = 4;
+  r->cfg.d_ff = 32;
+  r->cfg.layers = 1;
+  r->cfg.cross = !faults.empty();
+  r->cfg.mask = r->cfg.cross ? MaskKind::PaddingCausal : MaskKind::Padding;
+  r->cfg.faults = faults;
+  r->cfg.overview_cap = overview;
+  r->cfg.variant.kind = variant;
+  const std::vector<std::string> memory = r->cfg.cross ? std::vector<std::string>{"le chat noir dort ici", "les chiens"}
+                                                       : std::vector<std::string>{};
+  r->batch = make_batch({"the cat sat on the mat", "dogs bark"}, memory);
+  forward(r->cfg, init_weights(r->cfg), r->batch, r->trace);
+  return r;
+}
+
+// The sequence-axis letters a formula names inside its shape tuples "(B, H, S, Dh)", "(S, S)",
+// "O(S·Dh²)"; and whether it names a matrix with a bare axis letter ("S = QKᵀ", "softmax(S)").
+QStringList tupleAxes(const QString& formula) {
+  static const QRegularExpression tuple(QStringLiteral("\\(([^()]*)\\)"));
+  static const QRegularExpression part(QStringLiteral("[,·²\\s]+"));
+  QStringList out;
+  for (auto it = tuple.globalMatch(formula); it.hasNext();)
+    for (const QString& p : it.next().captured(1).split(part, Qt::SkipEmptyParts))
+      if (p == QLatin1String("S") || p == QLatin1String("T") || p == QLatin1String("Tq") || p == QLatin1String("Tk")) out << p;
+  return out;
+}
+bool namesMatrixLikeAxis(const QString& formula) {
+  static const QRegularExpression bare(QStringLiteral("(^|[^\\w(])S(_j)?\\s*=|softmax\\(S\\)|\\(S\\s*−|\\bS_j\\b|·S\\b"));
+  return bare.match(formula).hasMatch();
 }
 
 QString cell(float v) { return std::isinf(v) && v < 0 ? QStringLiteral("−∞") : QString::number(v, 'g', 4); }
@@ -137,6 +174,38 @@ class TestShapes : public QObject {
       }
     }
     QVERIFY(cross_->batch.text.seq() != cross_->batch.memory.seq());  // S and T really differ here
+  }
+
+  // A formula's shape tuples use the letters of the diagram under it (S in the encoder, T in
+  // the decoder, S for cross-attention's keys), in the planted bugs, the tiled overview and
+  // every variant too; no matrix is named by an axis letter.
+  void formulaAxesMatchDiagram() {
+    std::vector<TraceResultPtr> runs{enc_, cross_, makeFaulty({}, 4)};
+    for (const auto& f : all_faults())
+      if (f.fault != Fault::IndivisibleHeads) runs.push_back(makeFaulty({f.fault}));
+    for (VariantKind k : all_variants()) runs.push_back(makeFaulty({}, 0, k));
+    int checked = 0;
+    QStringList wrong;
+    for (const auto& r : runs)
+      for (const auto& s : r->trace.steps()) {
+        const QString formula = QString::fromStdString(s.info.formula.english());
+        const QStringList names = StepNames::axisNames(s.info.id, int(s.tensor.dim()));
+        const bool crossKeys = s.info.id.starts_with("decoder.layers.") && s.info.id.find(".multihead_attn.") != std::string::npos;
+        const QString where = QString::fromStdString(s.info.id) + QStringLiteral(": ") + formula;
+        for (const QString& a : tupleAxes(formula)) {
+          if (!names.contains(a) && !(a == QLatin1String("S") && crossKeys))
+            wrong << where + QStringLiteral(" names ") + a + QStringLiteral(", the diagram ") + names.join(QLatin1Char(' '));
+          ++checked;
+        }
+        if (namesMatrixLikeAxis(formula)) wrong << where + QStringLiteral(" names a matrix S");
+      }
+    wrong.removeDuplicates();
+    for (const QString& w : wrong) qWarning("%s", qPrintable(w));
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
+    QVERIFY(checked > 20);
+    QVERIFY(tupleAxes(QStringLiteral("no (T, T) matrix; O(T·Dh²)")) == QStringList({"T", "T", "T"}));
+    QVERIFY(namesMatrixLikeAxis(QStringLiteral("A = softmax(S), then")) && namesMatrixLikeAxis(QStringLiteral("S = QKᵀ")));
+    QVERIFY(!namesMatrixLikeAxis(QStringLiteral("scores = QKᵀ (B, H, S, S)")));
   }
 
   void place() {

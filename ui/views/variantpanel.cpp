@@ -142,7 +142,7 @@ QString VariantPanel::whyNone() const {
     return tr("A planted bug is on: the variants run on the correct model only. Answer or leave the exercise to "
               "compare a variant again.");
   if (c.traces_overview())
-    return tr("The tiled path for long texts keeps no (T, T) attention to compare with, so no variant runs beside "
+    return tr("The tiled path for long texts keeps no (S, S) attention to compare with, so no variant runs beside "
               "it. Choose “full (every score)” under attention to see the variant.");
   return tr("This result has no variant steps.");
 }
@@ -200,7 +200,7 @@ void VariantPanel::showSummary() {
   walkNote_->setText(kv ? tr("The KV cache computes full causal attention, one new token at a time: the right map is its "
                          "weights, assembled row by row from the cache, so the future (above the diagonal) is never read. "
                          "The left map is this block's own attention, under the model's mask.")
-                     : exact ? tr("The tiled walk-through computes exactly full attention without ever holding the (T, T) "
+                     : exact ? tr("The tiled walk-through computes exactly full attention without ever holding the (S, S) "
                               "matrix, so there is no other map to show: the left map is what it reproduces.")
                          : QString());
   walkNote_->setVisible(exact);
@@ -227,8 +227,8 @@ QString VariantPanel::agreementText() const {
   const bool ok = s.agreement <= kAgree;
   switch (s.kind) {
     case VariantKind::Linear:
-      return ok ? tr("Check: the O(T) form is equal to the quadratic form within 1e-5 (largest difference %1).").arg(num(s.agreement))
-                : tr("Check failed: the O(T) form and the quadratic form differ by %1.").arg(num(s.agreement));
+      return ok ? tr("Check: the O(S) form is equal to the quadratic form within 1e-5 (largest difference %1).").arg(num(s.agreement))
+                : tr("Check failed: the O(S) form and the quadratic form differ by %1.").arg(num(s.agreement));
     case VariantKind::KvCache:
       return ok ? tr("Check: decoding with the cache is equal to full causal attention within 1e-5 (largest difference %1).")
                       .arg(num(s.agreement))

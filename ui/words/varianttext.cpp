@@ -34,7 +34,7 @@ QString VariantText::name(VariantKind k) {
 
 QString VariantText::description(VariantKind k) {
   switch (k) {
-    case VariantKind::None: return tr("Every query scores every key: the (T, T) attention the model itself computes.");
+    case VariantKind::None: return tr("Every query scores every key: the (S, S) attention the model itself computes.");
     case VariantKind::Window:
       return tr("Each query reads only the keys a few positions around it, plus a few global tokens that read and are "
                 "read by everyone (as in Longformer): the cost grows with T, not T².");
@@ -45,8 +45,8 @@ QString VariantText::description(VariantKind k) {
       return tr("Each query keeps only its k best-scoring keys and drops the rest before the softmax: the largest "
                 "weights survive, the long tail is cut off.");
     case VariantKind::Linformer:
-      return tr("A fixed projection squeezes the T keys and values into k rows, so the score matrix is (T, k) "
-                "instead of (T, T); it cannot keep a causal mask.");
+      return tr("A fixed projection squeezes the S keys and values into k rows, so the score matrix is (S, k) "
+                "instead of (S, S); it cannot keep a causal mask.");
     case VariantKind::Linear:
       return tr("The softmax is replaced by φ(q)·φ(k) with φ = elu + 1, so all keys can be folded once into a small "
                 "(Dh, Dh) summary: cost linear in T, but different weights.");
@@ -64,7 +64,7 @@ QString VariantText::description(VariantKind k) {
                 "its query attends; the result equals full causal attention.");
     case VariantKind::Tiled:
       return tr("Keys are taken block by block with a running maximum and sum (the online softmax of "
-                "FlashAttention): the result equals full attention without ever holding the (T, T) matrix.");
+                "FlashAttention): the result equals full attention without ever holding the (S, S) matrix.");
   }
   return {};
 }

@@ -30,3 +30,4 @@ ATTNLAB_MESSAGE(io_npz_bad_entry, QT_TRANSLATE_NOOP("ErrorText", "npz: bad entry
 ATTNLAB_MESSAGE(io_npz_cannot_read, QT_TRANSLATE_NOOP("ErrorText", "npz: cannot read '%1'"))
 ATTNLAB_MESSAGE(io_npz_short_read, QT_TRANSLATE_NOOP("ErrorText", "npz: short read of '%1'"))
 ATTNLAB_MESSAGE(io_text_file_option, QT_TRANSLATE_NOOP("ErrorText", "--text-file '%1': "))
+ATTNLAB_MESSAGE(io_target_file_option, QT_TRANSLATE_NOOP("ErrorText", "--target '%1': "))

@@ -40,7 +40,7 @@ ATTNLAB_MESSAGE(ls_row_hides_every_key, QT_TRANSLATE_NOOP("ErrorText", "row %1 w
 ATTNLAB_MESSAGE(ls_start_already_satisfies, QT_TRANSLATE_NOOP("ErrorText", "already satisfies every rule; there is nothing to do"))
 ATTNLAB_MESSAGE(ls_invalid_json, QT_TRANSLATE_NOOP("ErrorText", "invalid JSON: %1"))
 ATTNLAB_MESSAGE(ls_expected_one_json_object, QT_TRANSLATE_NOOP("ErrorText", "expected one JSON object, found %1"))
-ATTNLAB_MESSAGE(ls_format_not_exercise_1, QT_TRANSLATE_NOOP("ErrorText", "\"%1\" is not attnlab-exercise/1"))
+ATTNLAB_MESSAGE(ls_format_not_exercise_1, QT_TRANSLATE_NOOP("ErrorText", "\"%1\" is not attnlab-exercise/2 (or the older attnlab-exercise/1)"))
 ATTNLAB_MESSAGE(ls_id_may_hold_only, QT_TRANSLATE_NOOP("ErrorText", "\"%1\" may hold only a-z, 0-9, '-' and '_'"))
 ATTNLAB_MESSAGE(ls_missing_kind_is, QT_TRANSLATE_NOOP("ErrorText", "missing (kind is %1)"))
 ATTNLAB_MESSAGE(ls_not_allowed_for_kind, QT_TRANSLATE_NOOP("ErrorText", "not allowed for kind %1"))
