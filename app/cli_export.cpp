@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "cli_common.h"
 #include "io/bundle.h"
@@ -19,6 +20,7 @@
 #include "forward/model.h"
 #include "forward/overflow.h"
 #include "io/files.h"
+#include "io/npz.h"
 #include "io/weights_file.h"
 #include "text/tokenizer.h"
 
@@ -29,7 +31,7 @@ namespace {
 struct ExportArgs {
   ModelOptions model;
   VariantOptions variant;
-  std::string out, text_file, weights, format = "npz";
+  std::string out, text_file, weights, format = "npz", loss, target;
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
 };
@@ -132,7 +134,24 @@ struct ExportPlan {
   bool seeded = true;
   Batch batch;
   BackendKind backend = BackendKind::Auto;
+  std::optional<LossSpec> loss;  // --loss: the backward pass too
 };
+
+// --loss KIND [--target FILE.npy]: mse reads its target (a regular file, size-checked); the
+// target's shape is checked against the output once the forward pass has run.
+std::optional<LossSpec> plan_loss(const CLI::App& sub, const ExportArgs& a) {
+  if (!sub.count("--loss")) {
+    if (sub.count("--target")) throw ConfigError(Text(Msg::cli_target_needs_mse));
+    return std::nullopt;
+  }
+  LossSpec spec{.kind = parse_loss(a.loss)};
+  if (spec.kind != LossKind::Mse && sub.count("--target")) throw ConfigError(Text(Msg::cli_target_needs_mse));
+  if (spec.kind == LossKind::Mse) {
+    if (!sub.count("--target")) throw ConfigError(Text(Msg::cli_mse_needs_target));
+    spec.target = read_npy(a.target, Msg::io_target_file_option);
+  }
+  return spec;
+}
 
 ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   ExportPlan p;
@@ -144,6 +163,7 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   if (cfg.variant.on() && !cfg.faults.empty())
     throw ConfigError(Text(Msg::cli_variant_beside_fault));
   p.formats = parse_formats(a.format, {a.out, a.force});
+  p.loss = plan_loss(sub, a);
   check_output_dir(a.out, a.force);
 
   if (sub.count("--weights") && a.weights.empty())
@@ -163,6 +183,10 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     cfg.validate();
   }
   const TrainedVocab* trained = p.weights.vocab().get();
+  if (p.loss && (p.loss->kind == LossKind::NextToken || p.loss->kind == LossKind::PerPosition) && !trained)
+    throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(p.loss->kind))));
+  if (p.loss && p.loss->kind == LossKind::PerPosition) throw ConfigError(Text(Msg::bw_per_position_needs_answers));
+  if (p.loss && cfg.traces_overview()) throw ConfigError(Text(Msg::bw_needs_full_scores));
   std::vector<std::string> texts = a.texts;
   if (!a.text_file.empty())
     for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));
@@ -197,6 +221,11 @@ void execute_export(ExportPlan p) {
   print_note(note);
   // Exit 1 naming the step and the weights, not a bundle of NaN (a planted bug's NaN is its lesson).
   if (cfg.faults.empty()) check_no_overflow(trace, p.weights);
+  if (p.loss) {  // the backward pass, on the CPU over the forward's trace
+    const auto b0 = std::chrono::steady_clock::now();
+    p.formats.opt.backward = std::make_shared<BackwardResult>(backward(cfg, p.weights, trace, *p.loss));
+    p.formats.opt.backward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
+  }
   const RunInfo run{be->name(), be->device(),
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), note.text.english()};
 #ifdef ATTNLAB_HAVE_UI
@@ -229,6 +258,9 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--weights", args->weights, "load weights and their configuration from a .safetensors file");
   sub->add_option("--format", args->format, "comma-separated from npz,png,svg,csv (default npz)");
   sub->add_option("--fault", args->faults, "inject a classic attention bug; repeat for more: " + fault_ids());
+  sub->add_option("--loss", args->loss,
+                  "also run the backward pass from this loss: sum, next-token (trained models) or mse (with --target)");
+  sub->add_option("--target", args->target, "--loss mse: the target, a .npy array of the last layer's output shape");
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
   sub->callback([sub, args, &chosen] {

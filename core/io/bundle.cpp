@@ -266,6 +266,10 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
   if (opt.npz) {
     std::vector<std::pair<std::string, Tensor>> arrays;
     for (const auto& s : trace.steps()) arrays.push_back({s.info.id, s.tensor});
+    if (opt.backward) {
+      for (const auto& s : opt.backward->steps.steps()) arrays.push_back({s.info.id, s.tensor});
+      if (opt.backward->target.defined()) arrays.push_back({"loss/target", opt.backward->target});
+    }
     write_npz((tmp / "trace.npz").string(), arrays);
     // The bundle checks itself with PyTorch: python3 reproduce.py (docs/cli.md).
     write_file(tmp / "reproduce.py", kReproducePy);
@@ -278,6 +282,14 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
   json manifest = manifest_json(cfg, batch, trace, run, export_ms);
   if (w.vocab()) manifest["model"] = model_json(*w.vocab(), batch, trace);
   if (json v = variant_json(cfg, trace); !v.is_null()) manifest["variant"] = std::move(v);
+  if (opt.backward) {
+    const BackwardResult& b = *opt.backward;
+    manifest["loss"] = {{"kind", loss_name(b.kind)}, {"value", b.loss}, {"input", b.output}};
+    json steps = json::array();
+    for (const auto& s : b.steps.steps()) steps.push_back(step_json(s));
+    manifest["gradient_steps"] = std::move(steps);
+    manifest["timings_ms"]["backward"] = opt.backward_ms;
+  }
   write_file(tmp / "manifest.json", manifest.dump(1) + "\n");  // last: a folder with a manifest is whole
   move_bundle(tmp_dir, target, opt.force);
 }

@@ -7,8 +7,10 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "backward/model_backward.h"
 #include "forward/model.h"
 #include "io/files.h"  // is_bundle_folder
 #include "model/config.h"
@@ -26,6 +28,10 @@ struct ExportOptions {
   // (the command line's PNG/SVG heatmaps under heatmaps/). Throwing aborts the export, leaving
   // nothing behind.
   std::function<void(const std::string& tmp_dir)> extra;
+  // The backward pass of `--loss` (docs/cli.md, "Gradients"): its steps go into trace.npz after
+  // the forward's, its loss and steps into the manifest ("loss", "gradient_steps"). Null: none.
+  std::shared_ptr<const BackwardResult> backward;
+  double backward_ms = 0;
 };
 
 struct RunInfo {

@@ -26,6 +26,7 @@ inline constexpr uint64_t kMaxWeightsFileBytes = 4096 * kMiB;  // a GPT-2 large 
 inline constexpr uint64_t kMaxSessionFileBytes = 24 * kMiB;    // sessions are at most 16 MiB when saved
 inline constexpr uint64_t kMaxExerciseFileBytes = 1 * kMiB;
 inline constexpr uint64_t kMaxTextFileBytes = 16 * kMiB;
+inline constexpr uint64_t kMaxNpyFileBytes = 1024 * kMiB;  // a loss target: (B, S, D) floats
 inline constexpr uint64_t kMaxManifestBytes = 256 * kMiB;
 
 // A name as it may appear inside a one-line message: control characters (newline, NUL, ESC …)

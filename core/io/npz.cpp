@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "io/files.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -121,8 +122,6 @@ void write_npz(const std::string& path, const std::vector<std::pair<std::string,
   }
 }
 
-namespace {
-
 Tensor parse_npy(const std::string& name, const std::string& b) {
   if (b.size() < 10 || b.compare(0, 6, "\x93NUMPY") != 0) throw DataError(Text(Msg::io_npz_not_npy_array, name));
   const size_t hl = static_cast<unsigned char>(b[8]) | (static_cast<unsigned char>(b[9]) << 8);
@@ -131,18 +130,25 @@ Tensor parse_npy(const std::string& name, const std::string& b) {
   const bool f8 = h.find("'<f8'") != std::string::npos;
   if ((!f8 && h.find("'<f4'") == std::string::npos) || h.find("'fortran_order': False") == std::string::npos)
     throw DataError(Text(Msg::io_npz_not_f4_f8_c_order, name));
-  const size_t open = h.find('(', h.find("'shape'")), close = h.find(')', open);
+  const size_t key = h.find("'shape'");
+  const size_t open = key == std::string::npos ? key : h.find('(', key);
+  const size_t close = open == std::string::npos ? open : h.find(')', open);
+  if (close == std::string::npos) throw DataError(Text(Msg::io_npz_malformed_shape, name));
   Shape shape;
   for (size_t p = open + 1; p < close;) {
     while (p < close && (h[p] == ' ' || h[p] == ',')) ++p;
     if (p >= close) break;
     size_t q = p;
     while (q < close && std::isdigit(static_cast<unsigned char>(h[q]))) ++q;
-    if (q == p) throw DataError(Text(Msg::io_npz_malformed_shape, name));
+    if (q == p || q - p > 15) throw DataError(Text(Msg::io_npz_malformed_shape, name));  // ≥ 10¹⁵: no array
     shape.push_back(std::stoll(h.substr(p, q - p)));
     p = q;
   }
-  const size_t width = f8 ? 8 : 4, n = static_cast<size_t>(numel_of(shape));
+  const size_t width = f8 ? 8 : 4, avail = (b.size() - 10 - hl) / width;
+  size_t n = std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d == 0; }) ? 0 : 1;
+  for (int64_t d : shape)  // the element count, never past what the file holds (no overflow)
+    if (n != 0 && static_cast<size_t>(d) > avail / n) throw DataError(Text(Msg::io_npz_data_does_not_match_shape, name));
+    else n *= static_cast<size_t>(d);
   if (b.size() - 10 - hl != n * width) throw DataError(Text(Msg::io_npz_data_does_not_match_shape, name));
   Tensor t(shape);
   const char* src = b.data() + 10 + hl;
@@ -158,7 +164,14 @@ Tensor parse_npy(const std::string& name, const std::string& b) {
   return t;
 }
 
-}  // namespace
+Tensor read_npy(const std::string& path, Msg what) {
+  const std::string bytes = read_regular_file(path, kMaxNpyFileBytes, what);
+  try {
+    return parse_npy(printable_name(path), bytes);
+  } catch (const DataError& e) {
+    throw DataError(Text(what, printable_name(path)) + e.text());
+  }
+}
 
 std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path) {
   int err = 0;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tensor/tensor.h"
+#include "text/message.h"
 
 namespace attnlab {
 
@@ -16,6 +17,15 @@ std::string npy_header(const Shape& shape);
 // without a contiguous copy. Throws DataError on any I/O failure (the file may then be partial:
 // callers write into a temporary folder).
 void write_npz(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& arrays);
+
+// One .npy file's bytes (v1.0, '<f4' or '<f8', C order) as a tensor; DataError naming `name`
+// for anything else (the header, the shape, or data that does not fit it).
+Tensor parse_npy(const std::string& name, const std::string& bytes);
+
+// Reads one .npy file of an f4/f8 C-order array (f8 converted to float), a regular file of at most
+// kMaxNpyFileBytes (files.h rules). Throws DataError "<what>'<path>': <why>", `what` a message of
+// one argument naming the file, e.g. Msg::io_target_file_option.
+Tensor read_npy(const std::string& path, Msg what);
 
 // Reads an .npz of f4/f8 arrays (f8 converted to float). Throws DataError.
 std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path);

@@ -21,8 +21,9 @@ CORE_RANKS = {
     "variants": 4,    # the attention variants beside a block
     "analysis": 4,    # statistics over attention weights
     "forward": 5,     # the forward pass: attention, layers, the model, memory estimate
-    "io": 6,          # files, bundles, sessions, safetensors, npz
-    "exercises": 7,   # the "find the bug" and shape exercises
+    "backward": 6,    # the backward pass over a forward trace: each op's gradient, the losses
+    "io": 7,          # files, bundles, sessions, safetensors, npz
+    "exercises": 8,   # the "find the bug" and shape exercises
 }
 # ui/: words sit below every other ui folder (anything may show a translated string).
 UI_BOTTOM = {"words"}

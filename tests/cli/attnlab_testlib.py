@@ -275,3 +275,24 @@ def strided_tensor(arr, shape, strides):
     t = torch.empty_strided(shape, strides, dtype=torch.float32)
     t.copy_(torch.from_numpy(arr))
     return t
+
+
+# --------------------------------------------------------------------------- reproduce.py
+
+PYTHON = "/usr/bin/python3"  # Debian's, with python3-torch (PITFALLS.md)
+
+
+def reproduce(folder, cwd=None):
+    proc = subprocess.run([PYTHON, os.path.join(folder, "reproduce.py")] + ([] if cwd else [folder]),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or folder, timeout=600)
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+def reported(out):
+    """The step ids reproduce.py printed a line for, with their verdicts."""
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] in ("ok", "DIFFERS"):
+            rows[parts[0]] = parts[2]
+    return rows

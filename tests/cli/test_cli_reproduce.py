@@ -15,28 +15,12 @@ import torch
 import attnlab_testlib as lib
 from attnlab_testlib import run_attnlab
 
-PYTHON = "/usr/bin/python3"  # Debian's, with python3-torch (PITFALLS.md)
-
-
-def reproduce(folder, cwd=None):
-    proc = subprocess.run([PYTHON, os.path.join(folder, "reproduce.py")] + ([] if cwd else [folder]),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or folder, timeout=600)
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+from attnlab_testlib import PYTHON, reported, reproduce
 
 
 def step_ids(folder):
     with np.load(os.path.join(folder, "trace.npz")) as z:
         return set(z.files)
-
-
-def reported(out):
-    """The step ids reproduce.py printed a line for, with their verdicts."""
-    rows = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[2] in ("ok", "DIFFERS"):
-            rows[parts[0]] = parts[2]
-    return rows
 
 
 class Reproduce(lib.TempDirCase):

@@ -442,14 +442,13 @@ def embed(rec, stack, rows, vocab_index, table, cfg):
     return x
 
 
-def run_case(case, modules):
-    cfg = case["config"]
-    rec = Recorder()
-    enc, dec = modules
-    cross = cfg["cross_attention"]
+def case_tokens(case):
+    """The case's padded token rows and lengths, text and memory (one memory text serves every
+    row; none without cross-attention), and the vocabulary: [PAD], then words by first use,
+    memory rows first."""
     text_rows, text_len = token_batch(case["texts"])
     mem_rows, mem_len = [], []
-    if cross:
+    if case["config"]["cross_attention"]:
         mem = case["memory_texts"]
         mem = mem * len(case["texts"]) if len(mem) == 1 else mem
         assert len(mem) == len(case["texts"])
@@ -459,6 +458,15 @@ def run_case(case, modules):
         for t in row:
             if t not in vocab:
                 vocab.append(t)
+    return text_rows, text_len, mem_rows, mem_len, vocab
+
+
+def run_case(case, modules):
+    cfg = case["config"]
+    rec = Recorder()
+    enc, dec = modules
+    cross = cfg["cross_attention"]
+    text_rows, text_len, mem_rows, mem_len, vocab = case_tokens(case)
     index = {w: i for i, w in enumerate(vocab)}
     table = torch.from_numpy(embedding_table(vocab, cfg["d_model"], cfg["seed"]))
     rec["encoder.embedding_table"] = table
@@ -622,12 +630,13 @@ def generate(out_dir):
     print(f"total npz size {total / 1024:.1f} KiB")
 
 
-def compare(new_dir, ref_dir):
+def compare(new_dir, ref_dir, exact=lambda k: ".layers." not in k):
     """Compares a regenerated data folder with the committed one: the inputs the generator makes
-    itself (token ids, embedding table, embeddings, position code, layer inputs, masks) bit for
-    bit; what PyTorch computes within the contract's CPU tolerance, |new - ref| <= 1e-5 + 1e-4·|ref|
-    (docs/cli.md: another CPU, or the same one without OPENBLAS_CORETYPE, picks other BLAS kernels
-    whose float32 rounding differs by a few 1e-6, which says nothing about the generator)."""
+    itself (`exact`: token ids, embedding table, embeddings, position code, layer inputs, masks)
+    bit for bit; what PyTorch computes within the contract's CPU tolerance, |new - ref| <= 1e-5 +
+    1e-4·|ref| (docs/cli.md: another CPU, or the same one without OPENBLAS_CORETYPE, picks other
+    BLAS kernels whose float32 rounding differs by a few 1e-6, which says nothing about the
+    generator). gen_grad_golden.py compares its folder with this too."""
     ok = True
 
     def fail(msg):
@@ -649,14 +658,14 @@ def compare(new_dir, ref_dir):
                 continue
             for k in b.keys():
                 x, y = a[k], b[k]
-                exact = ".layers." not in k
+                bitwise = exact(k)
                 if x.dtype != y.dtype or x.shape != y.shape:
                     fail(f"{name}: {k} has another dtype or shape")
-                elif exact and x.tobytes() != y.tobytes():
+                elif bitwise and x.tobytes() != y.tobytes():
                     fail(f"{name}: {k} differs (must be bit for bit)")
-                elif not exact and not np.allclose(x, y, rtol=CPU_RTOL, atol=CPU_ATOL, equal_nan=True):
+                elif not bitwise and not np.allclose(x, y, rtol=CPU_RTOL, atol=CPU_ATOL, equal_nan=True):
                     fail(f"{name}: {k} differs by {np.nanmax(np.abs(x - y)):.3g}")
-        if case["weights"] != "seeded":
+        if case.get("weights", "seeded") != "seeded":
             with open(os.path.join(new_dir, case["weights"]), "rb") as f1, \
                     open(os.path.join(ref_dir, case["weights"]), "rb") as f2:
                 if f1.read() != f2.read():

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "golden_case.h"
+
 #include "forward/model.h"
 #include "io/npz.h"
 #include "io/weights_file.h"
@@ -24,6 +26,8 @@
 #include "tensor/ops.h"
 
 using namespace attnlab;
+using golden::ends_with;
+using golden::strings;
 using json = nlohmann::json;
 
 namespace {
@@ -38,32 +42,6 @@ json load_cases() {
   std::ifstream f(data_dir() + "cases.json");
   if (!f) throw std::runtime_error("cannot open " + data_dir() + "cases.json (run gen_golden.py)");
   return json::parse(f);
-}
-
-ModelConfig config_of(const json& c) {
-  ModelConfig cfg;
-  cfg.d_model = c.at("d_model").get<int64_t>();
-  cfg.heads = c.at("heads").get<int64_t>();
-  cfg.d_ff = c.at("d_ff").get<int64_t>();
-  cfg.layers = c.at("layers").get<int64_t>();
-  cfg.mask = parse_mask(c.at("mask").get<std::string>());
-  cfg.norm = parse_norm(c.at("norm").get<std::string>());
-  cfg.activation = parse_activation(c.at("activation").get<std::string>());
-  cfg.positional = parse_positional(c.at("positional").get<std::string>());
-  cfg.eps = c.at("eps").get<double>();
-  cfg.seed = c.at("seed").get<uint64_t>();
-  cfg.cross = c.at("cross_attention").get<bool>();
-  return cfg;
-}
-
-std::vector<std::string> strings(const json& j) {
-  std::vector<std::string> out;
-  for (const auto& s : j) out.push_back(s.get<std::string>());
-  return out;
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 std::string fmt(double v) {
@@ -168,32 +146,15 @@ class TestGolden : public QObject {
     QFETCH(int, index);
     const json& c = cases_.at(static_cast<size_t>(index));
     const std::string name = c.at("name").get<std::string>();
-    ModelConfig cfg = config_of(c.at("config"));
-    cfg.validate();
-    const Batch batch = make_batch(strings(c.at("texts")), strings(c.value("memory_texts", json::array())));
-
-    Weights weights;
-    const std::string source = c.at("weights").get<std::string>();
-    if (source == "seeded") {
-      weights = init_weights(cfg);
-    } else {
-      // The file's metadata decides; the case's own config (mask and cross included, which the
-      // file does not store) plays the command line, with no option given explicitly.
-      LoadedWeights lw = load_weights_file(data_dir() + source, cfg, {});
-      QCOMPARE(lw.cfg.d_model, cfg.d_model);
-      QCOMPARE(lw.cfg.heads, cfg.heads);
-      QCOMPARE(lw.cfg.d_ff, cfg.d_ff);
-      QCOMPARE(lw.cfg.layers, cfg.layers);
-      QCOMPARE(lw.cfg.norm, cfg.norm);
-      QCOMPARE(lw.cfg.activation, cfg.activation);
-      QCOMPARE(lw.cfg.positional, cfg.positional);
-      QCOMPARE(lw.cfg.eps, cfg.eps);
-      QCOMPARE(lw.cfg.seed, cfg.seed);
-      QCOMPARE(lw.cfg.cross, cfg.cross);
-      QCOMPARE(lw.cfg.mask, cfg.mask);
-      cfg = lw.cfg;
-      weights = std::move(lw.weights);
+    golden::Setup setup;
+    try {
+      setup = golden::setup_of(c, data_dir());
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
     }
+    ModelConfig& cfg = setup.cfg;
+    const Batch& batch = setup.batch;
+    const Weights& weights = setup.weights;
 
     QElapsedTimer timer;
     timer.start();

@@ -12,6 +12,11 @@ difference from the bundle; and exits 1 when any element is beyond the tolerance
 |a - b| <= atol + rtol*|b| (1e-5, 1e-4 for the CPU; 1e-4, 1e-3 for a Vulkan run), 0 otherwise.
 The projections, head split, scores, mask, softmax and head merge are computed step by step and
 the module's own outputs are checked against them. Needs only PyTorch and NumPy.
+
+A bundle exported with --loss also holds the backward pass: "<step>.grad" and "grad/<parameter>"
+arrays. The script then runs its own computation with autograd, takes the same loss (manifest
+"loss") from its own last output, and compares every gradient with torch.autograd.grad within
+1e-4 + 1e-3·|ref| (1e-3 + 1e-2 for a Vulkan run).
 """
 import json
 import math
@@ -25,6 +30,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 TOLERANCE = {"cpu": (1e-5, 1e-4), "vulkan": (1e-4, 1e-3)}
+GRAD_TOLERANCE = {"cpu": (1e-4, 1e-3), "vulkan": (1e-3, 1e-2)}
 
 
 def read_safetensors(path):
@@ -73,8 +79,18 @@ class Checker:
     def __init__(self, trace, atol, rtol):
         self.trace, self.atol, self.rtol = trace, atol, rtol
         self.rows, self.failed = [], []
+        self.live = {}  # step id -> the tensor on the computation's own path (for autograd)
+
+    def keep(self, step_id, t):
+        """The path's tensor of a step whose checked value is the module's own."""
+        self.live[step_id] = t
 
     def __setitem__(self, step_id, t):
+        self.live.setdefault(step_id, t)
+        self.compare(step_id, t)
+
+    def compare(self, step_id, t, atol=None, rtol=None):
+        atol, rtol = (self.atol if atol is None else atol), (self.rtol if rtol is None else rtol)
         t = t.detach().double()
         if step_id not in self.trace:
             return
@@ -88,10 +104,17 @@ class Checker:
         diff = torch.where(same_inf | both_nan, torch.zeros_like(t), (t - ref).abs())
         diff = torch.nan_to_num(diff, nan=float("inf"))
         worst = float(diff.max()) if diff.numel() else 0.0
-        ok = bool((diff <= self.atol + self.rtol * torch.nan_to_num(ref.abs(), posinf=0.0)).all())
+        ok = bool((diff <= atol + rtol * torch.nan_to_num(ref.abs(), posinf=0.0)).all())
         self.rows.append((step_id, worst, ok))
         if not ok:
             self.failed.append(f"{step_id}: largest difference {worst:.3g}")
+
+    def compare_value(self, what, value, ref, atol, rtol):
+        worst = abs(value - ref)
+        ok = worst <= atol + rtol * abs(ref)
+        self.rows.append((what, worst, ok))
+        if not ok:
+            self.failed.append(f"{what}: {value:.6g} recomputed, {ref:.6g} in the bundle")
 
 
 def attention(chk, a, xq, xkv, mask, mha, heads, attn_mask, kpm):
@@ -119,15 +142,18 @@ def attention(chk, a, xq, xkv, mask, mha, heads, attn_mask, kpm):
     weights = torch.softmax(masked, dim=-1)
     head_out = weights @ split["v"]
     merged = head_out.transpose(1, 2)
-    context = merged.contiguous().view(b, tq, d)
+    merged_c = merged.contiguous()
+    context = merged_c.view(b, tq, d)
     out = F.linear(context, mha.out_proj.weight, mha.out_proj.bias)
+    chk.keep(a + "weights", weights)  # the path autograd follows; the module's values are checked
+    chk.keep(a + "out", out)
     # PyTorch's own module: its per-head weights and its output.
     m_out, m_w = mha(xq, xkv, xkv, attn_mask=attn_mask, key_padding_mask=kpm, need_weights=True,
                      average_attn_weights=False)
     chk[a + "weights"] = m_w
     chk[a + "head_out"] = head_out
     chk[a + "merge_transpose"] = merged
-    chk[a + "merge_contiguous"] = merged.contiguous()
+    chk[a + "merge_contiguous"] = merged_c
     chk[a + "context"] = context
     chk[a + "out"] = m_out
     return out
@@ -416,6 +442,39 @@ def variant(chk, manifest, trace, weights, cfg):
     chk[p + "error"] = (out - ref).abs().amax(dim=(1, 3)) * own
 
 
+def gradients(chk, manifest, trace, params, backend):
+    """The bundle's backward pass against torch.autograd.grad of the same loss on this computation."""
+    loss = manifest["loss"]
+    out = chk.live.get(loss["input"])
+    if out is None:
+        chk.failed.append(f"loss: its input {loss['input']} was not recomputed")
+        return
+    kind = loss["kind"]
+    if kind == "sum":
+        value = out.sum()
+    elif kind == "mse":
+        value = F.mse_loss(out, torch.from_numpy(trace["loss/target"]))
+    elif kind == "next-token":  # position i against token i + 1; [PAD] (id 0) targets ignored
+        ids = torch.from_numpy(trace[loss["input"].split(".")[0] + ".token_ids"].astype(np.int64))
+        value = F.cross_entropy(out[:, :-1].reshape(-1, out.shape[-1]), ids[:, 1:].reshape(-1), ignore_index=0)
+    else:
+        chk.failed.append(f"loss: this script does not know the loss '{kind}'")
+        return
+    atol, rtol = GRAD_TOLERANCE.get(backend, GRAD_TOLERANCE["cpu"])
+    chk.compare_value("loss (" + kind + ")", float(value), float(loss["value"]), atol, rtol)
+    ids = [s["id"] for s in manifest["gradient_steps"]]
+    wrt = {}
+    for i in ids:
+        t = params.get(i[len("grad/"):]) if i.startswith("grad/") else chk.live.get(i[:-len(".grad")])
+        if t is None:
+            chk.failed.append(f"{i}: not recomputed")
+        else:
+            wrt[i] = t
+    grads = torch.autograd.grad(value, list(wrt.values()), allow_unused=True)
+    for (i, t), g in zip(wrt.items(), grads):
+        chk.compare(i, torch.zeros_like(t) if g is None else g, atol, rtol)
+
+
 def run(folder):
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     cfg = manifest["config"]
@@ -424,11 +483,16 @@ def run(folder):
     atol, rtol = TOLERANCE.get(manifest.get("backend", "cpu"), TOLERANCE["cpu"])
     chk = Checker(trace, atol, rtol)
     cross = bool(cfg.get("cross_attention"))
-    torch.set_grad_enabled(False)
+    grads = "loss" in manifest  # the backward pass too: follow this computation's own path
+    torch.set_grad_enabled(grads)
     meta = weights.pop("__metadata__")
     vocab = json.loads(meta["vocab"]) if "embedding.weight" in weights else None
+    params = {}
+    for name in ("embedding.weight", "output_head.weight", "output_head.bias"):
+        if name in weights:
+            params[name] = weights[name].requires_grad_(grads)
     if vocab is None:
-        table = torch.from_numpy(trace["encoder.embedding_table"])
+        table = torch.from_numpy(trace["encoder.embedding_table"]).requires_grad_(grads)
     else:  # a trained model: its own table, which the bundle's must equal
         table = weights["embedding.weight"]
         chk["encoder.embedding_table"] = table
@@ -438,11 +502,14 @@ def run(folder):
     chk["encoder.mask"] = mask
     for i, layer in enumerate(build(cfg, weights, "encoder")):
         p = f"encoder.layers.{i}."
-        layer_steps(chk, p, x, layer, cfg, [
+        params.update({p + n: t for n, t in layer.named_parameters()})
+        hand = layer_steps(chk, p, x, layer, cfg, [
             lambda t: attention(chk, p + "self_attn.", t, t, mask, layer.self_attn, cfg["heads"], attn_mask, kpm),
             lambda t: ffn(chk, p, t, layer, cfg)])
-        x = layer(x, src_mask=attn_mask, src_key_padding_mask=kpm)  # the module's output is the next input
-        chk[p + "output"] = x
+        chk.keep(p + "output", hand)
+        module = layer(x, src_mask=attn_mask, src_key_padding_mask=kpm)
+        chk[p + "output"] = module
+        x = hand if grads else module  # the module's output is the next input, unless autograd follows
     if not cross and vocab is not None:
         output_head(chk, "encoder", x, weights, manifest)
     if cross:
@@ -455,17 +522,22 @@ def run(folder):
         chk["decoder.cross_mask"] = cross_mask
         for i, layer in enumerate(build(cfg, weights, "decoder")):
             p = f"decoder.layers.{i}."
-            layer_steps(chk, p, y, layer, cfg, [
+            params.update({p + n: t for n, t in layer.named_parameters()})
+            hand = layer_steps(chk, p, y, layer, cfg, [
                 lambda s: attention(chk, p + "self_attn.", s, s, self_mask, layer.self_attn, cfg["heads"],
                                     self_attn, self_kpm),
                 lambda s: attention(chk, p + "multihead_attn.", s, memory, cross_mask, layer.multihead_attn,
                                     cfg["heads"], None, mem_kpm),
                 lambda s: ffn(chk, p, s, layer, cfg)])
-            y = layer(y, memory, tgt_mask=self_attn, tgt_key_padding_mask=self_kpm, memory_key_padding_mask=mem_kpm)
-            chk[p + "output"] = y
+            chk.keep(p + "output", hand)
+            module = layer(y, memory, tgt_mask=self_attn, tgt_key_padding_mask=self_kpm, memory_key_padding_mask=mem_kpm)
+            chk[p + "output"] = module
+            y = hand if grads else module
         if vocab is not None:
             output_head(chk, "decoder", y, weights, manifest)
     variant(chk, manifest, trace, weights, cfg)
+    if grads:
+        gradients(chk, manifest, trace, params, manifest.get("backend", "cpu"))
     return manifest, chk
 
 

@@ -1,0 +1,161 @@
+#include "backward/grad_ops.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "tensor/eigen_types.h"
+#include "text/errors.h"
+
+namespace attnlab::grad {
+
+namespace {
+
+void require(bool ok, const char* op, const std::string& what) {
+  if (!ok) throw ShapeError(std::string(op) + ": " + what);
+}
+
+// The rows of the last dim of a contiguous tensor as a (N, cols) matrix.
+ConstMatMap rows_of(const Tensor& t) { return ConstMatMap(t.data(), t.numel() / t.size(-1), t.size(-1)); }
+MatMap rows_of(Tensor& t) { return MatMap(t.data(), t.numel() / t.size(-1), t.size(-1)); }
+
+}  // namespace
+
+LinearGrads linear_backward(const Tensor& x_in, const Tensor& w, const Tensor& dy_in, int64_t row0) {
+  const Tensor x = x_in.contiguous(), dy = dy_in.contiguous();
+  const int64_t rows = dy.size(-1), in = x.size(-1);
+  require(w.dim() == 2 && w.is_contiguous() && w.size(1) == in && row0 >= 0 && row0 + rows <= w.size(0) &&
+              x.numel() / in == dy.numel() / rows,
+          "linear_backward", "x " + shape_str(x.shape()) + ", weight " + shape_str(w.shape()) + ", dy " +
+                                 shape_str(dy.shape()));
+  const ConstMatMap wr(w.data() + row0 * in, rows, in);
+  LinearGrads g{Tensor::empty(x.shape()), Tensor::empty({rows, in}), Tensor::empty({rows})};
+  rows_of(g.dx).noalias() = rows_of(dy) * wr;                  // (N, rows)·(rows, In)
+  rows_of(g.dw).noalias() = rows_of(dy).transpose() * rows_of(x);  // (rows, N)·(N, In)
+  Eigen::Map<Vec>(g.db.data(), rows) = rows_of(dy).colwise().sum();
+  return g;
+}
+
+NormGrads layer_norm_backward(const Tensor& x_in, const Tensor& gamma, const Tensor& dy_in, double eps) {
+  const Tensor x = x_in.contiguous(), dy = dy_in.contiguous();
+  const int64_t d = x.size(-1);
+  require(gamma.numel() == d && dy.shape() == x.shape(), "layer_norm_backward",
+          "x " + shape_str(x.shape()) + ", weight " + shape_str(gamma.shape()) + ", dy " + shape_str(dy.shape()));
+  NormGrads g{Tensor::empty(x.shape()), Tensor({d}), Tensor({d})};
+  const auto xs = rows_of(x), dys = rows_of(dy);
+  auto dx = rows_of(g.dx);
+  const float* gm = gamma.data();
+  std::vector<double> dg(static_cast<size_t>(d), 0.0), dbt(static_cast<size_t>(d), 0.0);
+  for (int64_t n = 0; n < xs.rows(); ++n) {
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < d; ++j) mean += xs(n, j);
+    mean /= static_cast<double>(d);
+    for (int64_t j = 0; j < d; ++j) var += (xs(n, j) - mean) * (xs(n, j) - mean);
+    const double rstd = 1.0 / std::sqrt(var / static_cast<double>(d) + eps);
+    double m1 = 0, m2 = 0;  // mean(dx̂), mean(dx̂·x̂)
+    for (int64_t j = 0; j < d; ++j) {
+      const double xh = (xs(n, j) - mean) * rstd, dxh = static_cast<double>(dys(n, j)) * gm[j];
+      m1 += dxh;
+      m2 += dxh * xh;
+      dg[static_cast<size_t>(j)] += dys(n, j) * xh;
+      dbt[static_cast<size_t>(j)] += dys(n, j);
+    }
+    m1 /= static_cast<double>(d);
+    m2 /= static_cast<double>(d);
+    for (int64_t j = 0; j < d; ++j) {
+      const double xh = (xs(n, j) - mean) * rstd;
+      dx(n, j) = static_cast<float>(rstd * (static_cast<double>(dys(n, j)) * gm[j] - m1 - xh * m2));
+    }
+  }
+  for (int64_t j = 0; j < d; ++j) {
+    g.dgamma.data()[j] = static_cast<float>(dg[static_cast<size_t>(j)]);
+    g.dbeta.data()[j] = static_cast<float>(dbt[static_cast<size_t>(j)]);
+  }
+  return g;
+}
+
+Tensor activation_backward(const Tensor& x_in, const Tensor& dy_in, Activation a) {
+  const Tensor x = x_in.contiguous(), dy = dy_in.contiguous();
+  require(x.shape() == dy.shape(), "activation_backward", shape_str(x.shape()) + " vs " + shape_str(dy.shape()));
+  Tensor dx = Tensor::empty(x.shape());
+  const float* xv = x.data();
+  const float* g = dy.data();
+  float* o = dx.data();
+  const int64_t n = x.numel();
+  if (a == Activation::Relu) {
+    for (int64_t i = 0; i < n; ++i) o[i] = xv[i] > 0.0f ? g[i] : 0.0f;
+    return dx;
+  }
+  const double inv_sqrt2 = 1.0 / std::numbers::sqrt2, inv_sqrt2pi = 1.0 / std::sqrt(2.0 * std::numbers::pi);
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = xv[i];
+    const double cdf = 0.5 * (1.0 + std::erf(v * inv_sqrt2)), pdf = std::exp(-0.5 * v * v) * inv_sqrt2pi;
+    o[i] = static_cast<float>(g[i] * (cdf + v * pdf));
+  }
+  return dx;
+}
+
+Tensor softmax_backward(const Tensor& p_in, const Tensor& dp_in, int dim) {
+  require(dim == -1 || dim == -2, "softmax_backward", "dim must be -1 or -2");
+  require(p_in.shape() == dp_in.shape(), "softmax_backward", shape_str(p_in.shape()) + " vs " + shape_str(dp_in.shape()));
+  if (dim == -2) {  // over the queries: the same along the other axis
+    const int64_t last = p_in.dim() - 1;
+    return transposed(softmax_backward(p_in.transpose(last - 1, last).contiguous(),
+                                       dp_in.transpose(last - 1, last).contiguous(), -1),
+                      last - 1, last);
+  }
+  const Tensor p = p_in.contiguous(), dp = dp_in.contiguous();
+  Tensor ds = Tensor::empty(p.shape());
+  const auto ps = rows_of(p), dps = rows_of(dp);
+  auto out = rows_of(ds);
+  for (int64_t r = 0; r < ps.rows(); ++r) {
+    const float dot = ps.row(r).dot(dps.row(r));
+    out.row(r) = ps.row(r).cwiseProduct((dps.row(r).array() - dot).matrix());
+  }
+  return ds;
+}
+
+MatmulGrads matmul_backward(const Tensor& a, const Tensor& b, const Tensor& dc) {
+  require(a.dim() >= 2 && a.dim() == b.dim() && dc.dim() == a.dim() && a.size(-1) == b.size(-2) &&
+              dc.size(-2) == a.size(-2) && dc.size(-1) == b.size(-1),
+          "matmul_backward", shape_str(a.shape()) + " · " + shape_str(b.shape()) + ", dc " + shape_str(dc.shape()));
+  const int64_t last = a.dim() - 1;
+  return {matmul(dc, b.transpose(last - 1, last)), matmul(a.transpose(last - 1, last), dc)};
+}
+
+Tensor masked_backward(const Tensor& dy_in, const Tensor& mask_in) {
+  const Tensor dy = dy_in.contiguous(), mask = mask_in.contiguous();
+  const int64_t tq = dy.size(-2), tk = dy.size(-1), b = dy.size(0);
+  require(dy.dim() == 4 && mask.dim() == 3 && mask.size(0) == b && mask.size(1) == tq && mask.size(2) == tk,
+          "masked_backward", "dy " + shape_str(dy.shape()) + ", mask " + shape_str(mask.shape()));
+  Tensor out = dy.clone();
+  const int64_t h = dy.size(1), plane = tq * tk;
+  for (int64_t bi = 0; bi < b; ++bi)
+    for (int64_t hi = 0; hi < h; ++hi) {
+      float* o = out.data() + (bi * h + hi) * plane;
+      const float* m = mask.data() + bi * plane;
+      for (int64_t i = 0; i < plane; ++i)
+        if (m[i] == 0.0f) o[i] = 0.0f;
+    }
+  return out;
+}
+
+Tensor reshaped(const Tensor& a, const Shape& shape) {
+  require(numel_of(shape) == a.numel(), "reshape", shape_str(a.shape()) + " → " + shape_str(shape));
+  return a.clone().view(shape);
+}
+
+Tensor transposed(const Tensor& dy, int64_t d0, int64_t d1) { return dy.transpose(d0, d1).contiguous(); }
+
+void accumulate(Tensor& a, const Tensor& b) {
+  if (!a.defined()) {
+    a = b.clone();
+    return;
+  }
+  require(a.shape() == b.shape() && a.is_contiguous(), "accumulate", shape_str(a.shape()) + " += " + shape_str(b.shape()));
+  const Tensor bc = b.contiguous();
+  float* o = a.data();
+  const float* v = bc.data();
+  for (int64_t i = 0, n = a.numel(); i < n; ++i) o[i] += v[i];
+}
+
+}  // namespace attnlab::grad

@@ -1,0 +1,290 @@
+#include "backward/model_backward.h"
+
+#include <cmath>
+#include <unordered_map>
+
+#include "backward/grad_ops.h"
+#include "backward/grad_texts.h"
+#include "model/step_builder.h"
+#include "text/errors.h"
+
+namespace attnlab {
+
+namespace {
+
+// A step id taken apart: "decoder.layers.1.multihead_attn.q_proj" → prefix "decoder.layers.1.",
+// block "multihead_attn", name "q_proj"; "encoder.input" → stack "encoder", name "input".
+struct Place {
+  std::string stack, prefix, block, name;
+};
+
+Place place_of(const std::string& id) {
+  Place p;
+  const size_t dot = id.find('.');
+  p.stack = id.substr(0, dot);
+  std::string rest = id.substr(dot + 1);
+  if (rest.starts_with("layers.")) {
+    const size_t end = rest.find('.', 7);
+    p.prefix = p.stack + "." + rest.substr(0, end + 1);
+    rest = rest.substr(end + 1);
+  }
+  for (const char* b : {"self_attn", "multihead_attn", "ffn", "output_head", "variant"})
+    if (rest.starts_with(std::string(b) + ".")) {
+      p.block = b;
+      rest = rest.substr(std::string(b).size() + 1);
+    }
+  p.name = rest;
+  return p;
+}
+
+class Walk {
+ public:
+  Walk(const ModelConfig& cfg, const Weights& w, const Trace& fwd) : cfg_(cfg), w_(w), fwd_(fwd) {
+    for (const auto& [name, shape] : expected_parameters(cfg, w.vocab() ? w.vocab()->size() : 0))
+      params_.emplace_back(name, Tensor(shape, 0.0f));
+  }
+
+  void seed(const std::string& id, Tensor g, Text formula) {
+    grads_[id] = std::move(g);
+    uses_[id].push_back(std::move(formula));
+  }
+
+  // Every step from the last to the first: those the gradient reached pass it on to their inputs.
+  void run(Trace& out) {
+    const auto& steps = fwd_.steps();
+    for (size_t i = steps.size(); i-- > 0;) {
+      const Step& s = steps[i];
+      const auto it = grads_.find(s.info.id);
+      if (it == grads_.end()) continue;
+      const Tensor g = it->second;
+      out.record(grad_step_info(s, uses_[s.info.id]), g);
+      propagate(s, g);
+      grads_.erase(it);  // a step's gradient is complete once every later step has been walked
+    }
+    for (auto& [name, t] : params_) out.record(param_grad_info(name), t);
+  }
+
+ private:
+  const Step& step(const std::string& id) const {
+    const Step* s = fwd_.find(id);
+    if (!s) throw ConfigError(Text(Msg::bw_step_missing, id));
+    return *s;
+  }
+  const Step& input(const Step& s, const std::string& var) const {
+    for (const auto& b : s.info.bindings)
+      if (!b.weight && b.var == var) return step(b.source);
+    throw ConfigError(Text(Msg::bw_step_missing, s.info.id + " (" + var + ")"));
+  }
+  bool has_input(const Step& s, const std::string& var) const {
+    for (const auto& b : s.info.bindings)
+      if (!b.weight && b.var == var) return true;
+    return false;
+  }
+  // The parameter bound as `<var>` ending in "weight" / "bias".
+  std::string weight_name(const Step& s, const std::string& suffix) const {
+    for (const auto& b : s.info.bindings)
+      if (b.weight && b.var.ends_with(suffix)) return b.source;
+    throw ConfigError(Text(Msg::bw_step_missing, s.info.id + " (" + suffix + ")"));
+  }
+  Tensor& param(const std::string& name) {
+    for (auto& [n, t] : params_)
+      if (n == name) return t;
+    throw ConfigError(Text(Msg::bw_step_missing, name));
+  }
+  // param[row0 : row0 + rows] += g (rows of a matrix, or entries of a vector).
+  void add_param(const std::string& name, const Tensor& g, int64_t row0 = 0) {
+    Tensor& p = param(name);
+    const int64_t per_row = p.dim() == 2 ? p.size(1) : 1;
+    float* dst = p.data() + row0 * per_row;
+    const Tensor c = g.contiguous();
+    for (int64_t i = 0, n = c.numel(); i < n; ++i) dst[i] += c.data()[i];
+  }
+  // to's gradient += g, a share that `use` of `from` sends back.
+  void send(const Step& to, const Tensor& g, GradUse use, const Step& from, const std::string& detail = "") {
+    grad::accumulate(grads_[to.info.id], g);
+    uses_[to.info.id].push_back(grad_formula(use, from, to, detail));
+  }
+
+  void propagate(const Step& s, const Tensor& g);
+  void projection(const Step& s, const Place& p, const Tensor& g);
+  void attention_step(const Step& s, const Place& p, const Tensor& g);
+
+  const ModelConfig& cfg_;
+  const Weights& w_;
+  const Trace& fwd_;
+  std::unordered_map<std::string, Tensor> grads_;
+  std::unordered_map<std::string, std::vector<Text>> uses_;  // how each gradient was made, per use
+  std::vector<std::pair<std::string, Tensor>> params_;       // state-dict order
+};
+
+void Walk::projection(const Step& s, const Place& p, const Tensor& g) {
+  // q_proj / k_proj / v_proj: rows [row0, row0 + D) of the fused in_proj (K and V read the Q rows
+  // under SharedQkvProjection).
+  const int64_t d = cfg_.d_model;
+  const bool shared = p.name != "q_proj" && cfg_.has(Fault::SharedQkvProjection);
+  const int64_t row0 = shared ? 0 : (p.name == "q_proj" ? 0 : p.name == "k_proj" ? d : 2 * d);
+  const Step& x = input(s, "x");
+  const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
+  const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g, row0);
+  add_param(wn, lg.dw, row0);
+  add_param(bn, lg.db, row0);
+  send(x, lg.dx, GradUse::LinearInput, s);
+}
+
+void Walk::attention_step(const Step& s, const Place& p, const Tensor& g) {
+  const std::string& n = p.name;
+  if (n == "q_proj" || n == "k_proj" || n == "v_proj") return projection(s, p, g);
+  if (n.ends_with("_view")) {  // (B, T, H, Dh) ← view of (B, T, D)
+    const Step& src = input(s, n.substr(0, 1) + "_proj");
+    return send(src, grad::reshaped(g, src.tensor.shape()), GradUse::ViewBack, s);
+  }
+  if (n == "q" || n == "k" || n == "v") {
+    if (has_input(s, n + "_view")) return send(input(s, n + "_view"), grad::transposed(g, 1, 2), GradUse::TransposeBack, s, "1, 2");
+    const Step& src = input(s, n + "_proj");  // SplitWithoutTranspose: one view
+    return send(src, grad::reshaped(g, src.tensor.shape()), GradUse::ViewBack, s);
+  }
+  if (n == "k_t") return send(input(s, "k"), grad::transposed(g, 2, 3), GradUse::TransposeBack, s, "-2, -1");
+  if (n == "qk") {
+    const Step &q = input(s, "q"), &kt = input(s, "k_t");
+    const auto mg = grad::matmul_backward(q.tensor, kt.tensor, g);
+    send(q, mg.da, GradUse::ProductLeft, s);
+    return send(kt, mg.db, GradUse::ProductRight, s);
+  }
+  if (n == "scores") {
+    const bool none = cfg_.has(Fault::NoScaling), by_d = !none && cfg_.has(Fault::ScaleByDModel);
+    const float r = none ? 1.0f : static_cast<float>(std::sqrt(static_cast<double>(by_d ? cfg_.d_model : cfg_.d_model / cfg_.heads)));
+    return send(input(s, "qk"), scale(g, 1.0f / r), GradUse::Scale, s, format_double(r));
+  }
+  if (n == "masked_scores") {
+    return send(input(s, "scores"), grad::masked_backward(g, input(s, "mask").tensor), GradUse::Masked, s);
+  }
+  const int dim = cfg_.has(Fault::SoftmaxOverQueries) ? -2 : -1;
+  if (n == "weights" && has_input(s, "unmasked_weights"))  // MaskAfterSoftmax: weights = softmax(…)·mask
+    return send(input(s, "unmasked_weights"), grad::masked_backward(g, input(s, "mask").tensor),
+                GradUse::Masked, s);
+  if (n == "weights" || n == "unmasked_weights") {
+    const Step& src = input(s, n == "weights" ? "masked" : "scores");
+    return send(src, grad::softmax_backward(s.tensor, g, dim), GradUse::Softmax, s);
+  }
+  if (n == "head_out") {
+    const Step &a = input(s, "weights"), &v = input(s, "v");
+    const auto mg = grad::matmul_backward(a.tensor, v.tensor, g);
+    send(a, mg.da, GradUse::ProductLeft, s);
+    return send(v, mg.db, GradUse::ProductRight, s);
+  }
+  if (n == "merge_transpose") return send(input(s, "head_out"), grad::transposed(g, 1, 2), GradUse::TransposeBack, s, "1, 2");
+  if (n == "merge_contiguous") return send(input(s, "merged"), g, GradUse::Same, s);
+  if (n == "context") {
+    const Step& src = input(s, has_input(s, "merged_c") ? "merged_c" : "head_out");
+    return send(src, grad::reshaped(g, src.tensor.shape()), GradUse::ViewBack, s);
+  }
+  if (n == "out") {
+    const Step& x = input(s, "context");
+    const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
+    const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g);
+    add_param(wn, lg.dw);
+    add_param(bn, lg.db);
+    return send(x, lg.dx, GradUse::LinearInput, s);
+  }
+  throw ConfigError(Text(Msg::bw_step_missing, s.info.id));
+}
+
+void Walk::propagate(const Step& s, const Tensor& g) {
+  const Place p = place_of(s.info.id);
+  if (p.block == "self_attn" || p.block == "multihead_attn") return attention_step(s, p, g);
+  const std::string& n = p.name;
+  if (n == "output") return send(input(s, "last"), g, GradUse::Same, s);
+  if (n.starts_with("residual")) {
+    send(input(s, "x"), g, GradUse::Residual, s);
+    return send(input(s, "sub"), g, GradUse::Residual, s);
+  }
+  if (n.starts_with("norm")) {
+    const Step& x = input(s, "x");
+    const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
+    const auto ng = grad::layer_norm_backward(x.tensor, w_.get(wn), g, cfg_.eps);
+    add_param(wn, ng.dgamma);
+    add_param(bn, ng.dbeta);
+    return send(x, ng.dx, GradUse::Norm, s);
+  }
+  if (n == "linear1" || n == "out" || n == "logits") {  // ffn.linear1, ffn.out, output_head.logits
+    const Step& x = input(s, n == "out" ? "hidden" : "x");
+    const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
+    const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g);
+    add_param(wn, lg.dw);
+    add_param(bn, lg.db);
+    return send(x, lg.dx, GradUse::LinearInput, s);
+  }
+  if (n == "hidden") {
+    const Step& x = input(s, "linear1");
+    return send(x, grad::activation_backward(x.tensor, g, cfg_.activation), GradUse::Activation, s);
+  }
+  if (n == "input") {  // x = E[ids] (+ PE, a constant): on to the embedding of a trained model
+    if (!w_.vocab()) return;
+    const Step& emb = input(s, "emb");
+    const Step& ids = input(emb, "ids");
+    Tensor& table = param("embedding.weight");
+    const int64_t d = cfg_.d_model;
+    const Tensor gc = g.contiguous(), idc = ids.tensor.contiguous();
+    for (int64_t i = 0, rows = idc.numel(); i < rows; ++i) {
+      const auto v = static_cast<int64_t>(idc.data()[i]);
+      for (int64_t j = 0; j < d; ++j) table.data()[v * d + j] += gc.data()[i * d + j];
+    }
+    return;
+  }
+  throw ConfigError(Text(Msg::bw_step_missing, s.info.id));
+}
+
+}  // namespace
+
+std::string loss_input_step(const ModelConfig& cfg, LossKind kind) {
+  const std::string stack = cfg.cross ? "decoder" : "encoder";
+  if (kind == LossKind::NextToken || kind == LossKind::PerPosition) return stack + ".output_head.logits";
+  return stack + ".layers." + std::to_string(cfg.layers - 1) + ".output";
+}
+
+namespace {
+
+// Position i's target is token i + 1 of its own sentence; [PAD] targets and the last position
+// are ignored (−1). ids (B, S) as the trace's token_ids step holds them (floats).
+std::vector<std::vector<int64_t>> next_token_targets(const Tensor& ids_in) {
+  const Tensor ids = ids_in.contiguous();
+  const int64_t b = ids.size(0), s = ids.size(1);
+  std::vector<std::vector<int64_t>> t(static_cast<size_t>(b), std::vector<int64_t>(static_cast<size_t>(s), -1));
+  for (int64_t r = 0; r < b; ++r)
+    for (int64_t i = 0; i + 1 < s; ++i) {
+      const auto next = static_cast<int64_t>(ids.data()[r * s + i + 1]);
+      if (next != 0) t[static_cast<size_t>(r)][static_cast<size_t>(i)] = next;
+    }
+  return t;
+}
+
+}  // namespace
+
+BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss) {
+  if (cfg.traces_overview()) throw ConfigError(Text(Msg::bw_needs_full_scores));
+  const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
+  if (ce && !w.vocab()) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(loss.kind))));
+  if (loss.kind == LossKind::PerPosition) throw ConfigError(Text(Msg::bw_per_position_needs_answers));
+  BackwardResult r;
+  r.kind = loss.kind;
+  r.output = loss_input_step(cfg, loss.kind);
+  const Step* out = fwd.find(r.output);
+  if (!out) throw ConfigError(Text(Msg::bw_step_missing, r.output));
+  LossValue lv;
+  if (ce) {
+    const std::string ids = std::string(cfg.cross ? "decoder" : "encoder") + ".token_ids";
+    const Step* id_step = fwd.find(ids);
+    if (!id_step) throw ConfigError(Text(Msg::bw_step_missing, ids));
+    lv = cross_entropy_loss(out->tensor, next_token_targets(id_step->tensor));
+  } else {
+    lv = loss.kind == LossKind::Mse ? mse_loss(out->tensor, loss.target) : sum_loss(out->tensor);
+  }
+  r.loss = lv.value;
+  if (loss.kind == LossKind::Mse) r.target = loss.target;
+  Walk walk(cfg, w, fwd);
+  walk.seed(r.output, lv.grad, loss_formula(loss.kind));
+  walk.run(r.steps);
+  return r;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,50 @@
+// The backward pass of a traced forward run, stepped like the forward: ∂L/∂ every op step's
+// tensor from `<stack>.input` on, recorded as `<step id>.grad` (same shape) in the order the
+// gradient reaches them (the forward's reverse), then every parameter's gradient as
+// `grad/<parameter name>` in state-dict order. It walks the forward trace backwards: each step's
+// saved tensors and bindings give its op's backward (grad_ops.h), and a tensor used twice (the
+// residual stream) sums what comes back along each use.
+//   B batch, S encoder tokens, T decoder tokens, D model width, H heads, Dh = D / H, F d_ff.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "backward/loss.h"
+#include "forward/model.h"
+#include "model/config.h"
+#include "model/trace.h"
+#include "model/weights.h"
+
+namespace attnlab {
+
+struct BackwardResult {
+  LossKind kind = LossKind::Sum;
+  double loss = 0;     // the loss's value
+  std::string output;  // the step the loss reads, e.g. "encoder.layers.1.output"
+  Trace steps;         // "<id>.grad" steps, then "grad/<parameter>" steps
+  Tensor target;       // mse: the target (the bundle keeps it as "loss/target")
+};
+
+// The ids of the backward steps: "<forward id>.grad" and "grad/<parameter>".
+inline bool is_grad_step(std::string_view id) { return id.ends_with(".grad") || id.starts_with("grad/"); }
+inline bool is_param_grad(std::string_view id) { return id.starts_with("grad/"); }
+// "encoder.layers.0.self_attn.weights.grad" → "encoder.layers.0.self_attn.weights"; a parameter's
+// gradient → its parameter's name; any other id as it is.
+inline std::string forward_id_of(std::string_view id) {
+  if (id.starts_with("grad/")) return std::string(id.substr(5));
+  if (id.ends_with(".grad")) return std::string(id.substr(0, id.size() - 5));
+  return std::string(id);
+}
+
+// The id of the step the loss reads: the last layer's output (the decoder's in cross mode), or
+// for the cross-entropy losses the output head's logits.
+std::string loss_input_step(const ModelConfig& cfg, LossKind kind = LossKind::Sum);
+
+// Throws ConfigError when the run cannot be differentiated here (the tiled overview keeps no
+// (S, S) tensor; a stopped or untraced run; a cross-entropy loss without a trained model's output
+// head; per-position, whose answers cannot be given yet); DataError when `loss.target` does not
+// fit. next-token: position i's logits against token i + 1 of its sentence, [PAD] targets ignored.
+BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss);
+
+}  // namespace attnlab

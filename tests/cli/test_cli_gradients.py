@@ -1,0 +1,127 @@
+"""`attnlab export --loss`: the backward pass in the bundle, checked as a user would check it.
+The bundle's reproduce.py recomputes every gradient with torch.autograd and must agree (and must
+fail, naming the step, when one gradient is wrong); the manifest says the loss; bad --loss and
+--target input is refused with a message naming the option, never read forever or half-written."""
+import io
+import json
+import os
+import zipfile
+
+import numpy as np
+
+import attnlab_testlib as lib
+from attnlab_testlib import reported, reproduce, run_attnlab
+
+TEXTS = ["--text", "the black cat sat", "--text", "猫坐着"]
+
+
+def arrays(folder):
+    with np.load(os.path.join(folder, "trace.npz")) as z:
+        return {k: z[k] for k in z.files}
+
+
+def rewrite_npz(folder, name, change):
+    """trace.npz with one array replaced by change(array)."""
+    path = os.path.join(folder, "trace.npz")
+    data = arrays(folder)
+    data[name] = change(data[name])
+    buf = io.BytesIO()
+    np.savez(buf, **data)
+    with open(path, "wb") as f:
+        f.write(buf.getvalue())
+
+
+class Gradients(lib.TempDirCase):
+    CONFIGS = [
+        ["--d-model", "16", "--heads", "4", "--mask", "padding"],
+        ["--d-model", "12", "--heads", "3", "--layers", "2", "--norm", "post", "--activation", "gelu",
+         "--mask", "padding+causal", "--positional", "none"],
+        ["--d-model", "16", "--heads", "2", "--layers", "2", "--memory-text", "le chat noir", "--mask", "padding+causal"],
+    ]
+
+    def test_sum_loss_reproduces_with_autograd(self):
+        for i, args in enumerate(self.CONFIGS):
+            with self.subTest(args=" ".join(args)):
+                out = self.path(f"b{i}")
+                self.export_ok(out, *TEXTS, *args, "--loss", "sum")
+                m = json.load(open(os.path.join(out, "manifest.json"), encoding="utf-8"))
+                self.assertEqual(m["loss"]["kind"], "sum")
+                last = "decoder" if "--memory-text" in args else "encoder"
+                layers = args[args.index("--layers") + 1] if "--layers" in args else "1"
+                self.assertEqual(m["loss"]["input"], f"{last}.layers.{int(layers) - 1}.output")
+                a = arrays(out)
+                self.assertAlmostEqual(m["loss"]["value"], float(a[m["loss"]["input"]].astype(np.float64).sum()), places=3)
+                grads = [s["id"] for s in m["gradient_steps"]]
+                self.assertEqual(grads[0], m["loss"]["input"] + ".grad")
+                self.assertIn("encoder.input.grad", grads)
+                self.assertIn("grad/encoder.layers.0.self_attn.in_proj_weight", grads)
+                for g in grads:  # every gradient has its forward step's shape
+                    self.assertIn(g, a)
+                    if g.endswith(".grad"):
+                        self.assertEqual(a[g].shape, a[g[:-5]].shape, g)
+                rc, text, err = reproduce(out)
+                self.assertEqual(rc, 0, text[-3000:] + err)
+                rows = reported(text)
+                for g in grads:
+                    self.assertEqual(rows.get(g), "ok", g)
+                self.assertEqual(rows.get("loss"), None)  # the loss row is "loss (sum)"
+                self.assertIn("loss (sum)", text)
+
+    def test_a_wrong_gradient_is_named(self):
+        out = self.path("b")
+        self.export_ok(out, *TEXTS, "--d-model", "16", "--heads", "2", "--loss", "sum")
+        name = "encoder.layers.0.self_attn.weights.grad"
+        rewrite_npz(out, name, lambda g: g + np.float32(0.01))
+        rc, text, _ = reproduce(out)
+        self.assertEqual(rc, 1, text[-2000:])
+        self.assertEqual(reported(text).get(name), "DIFFERS")
+        self.assertEqual(reported(text).get("grad/encoder.layers.0.linear1.weight"), "ok")
+
+    def test_mse_against_a_target_file(self):
+        out, target = self.path("b"), self.path("target.npy")
+        # The output of "the black cat sat" / "猫坐着" is (2, 4, 16).
+        np.save(target, np.linspace(-1, 1, 2 * 4 * 16, dtype=np.float64).reshape(2, 4, 16))
+        self.export_ok(out, *TEXTS, "--d-model", "16", "--heads", "4", "--loss", "mse", "--target", target)
+        m = json.load(open(os.path.join(out, "manifest.json"), encoding="utf-8"))
+        self.assertEqual(m["loss"]["kind"], "mse")
+        self.assertIn("loss/target", arrays(out))
+        rc, text, err = reproduce(out)
+        self.assertEqual(rc, 0, text[-3000:] + err)
+        # Without --loss nothing changes: no gradient arrays, no "loss" in the manifest.
+        plain = self.path("plain")
+        self.export_ok(plain, *TEXTS, "--d-model", "16", "--heads", "4")
+        self.assertNotIn("loss", json.load(open(os.path.join(plain, "manifest.json"), encoding="utf-8")))
+        self.assertFalse([k for k in arrays(plain) if k.endswith(".grad") or k.startswith("grad/")])
+
+    def test_bad_loss_and_target_are_refused(self):
+        target = self.path("t.npy")
+        np.save(target, np.zeros((2, 4, 16), dtype=np.float32))
+        wrong = self.path("wrong.npy")
+        np.save(wrong, np.zeros((1, 4, 16), dtype=np.float32))
+        ints = self.path("ints.npy")
+        np.save(ints, np.zeros((2, 4, 16), dtype=np.int32))
+        fifo = self.path("fifo.npy")
+        os.mkfifo(fifo)
+        cases = [
+            (["--loss", "l2"], 2, "unknown loss 'l2'"),
+            (["--loss", "mse"], 2, "--loss mse needs --target"),
+            (["--target", target], 2, "--target: a target is read only by --loss mse"),
+            (["--loss", "sum", "--target", target], 2, "--target: a target is read only by --loss mse"),
+            (["--loss", "next-token"], 2, "needs a trained model's output head"),
+            (["--loss", "mse", "--target", wrong], 1, "differs from the output's (2, 4, 16)"),
+            (["--loss", "mse", "--target", ints], 1, "--target '" + ints + "'"),
+            (["--loss", "mse", "--target", fifo], 1, "--target '" + fifo + "'"),
+            (["--loss", "mse", "--target", self.path("missing.npy")], 1, "--target"),
+        ]
+        for args, rc, words in cases:
+            with self.subTest(args=" ".join(args)):
+                out = self.path("out")
+                r = run_attnlab(["export", "--out", out, *TEXTS, "--d-model", "16", "--heads", "4", *args], timeout=60)
+                self.assertEqual(r.rc, rc, r.describe())
+                self.assertIn(words, r.err, r.describe())
+                self.assertEqual(r.err.count("\n"), 1, r.describe())  # one line
+                self.assertFalse(os.path.exists(out), "a refused export left " + out)
+
+
+if __name__ == "__main__":
+    lib.main()

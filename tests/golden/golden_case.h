@@ -1,0 +1,78 @@
+// One forward golden case of data/cases.json, built as the C++ model sees it: its configuration,
+// its sentences as a batch, its weights (seeded, or read from the case's .safetensors, whose
+// stored configuration must be the case's own). Shared by test_golden and test_grad_golden.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forward/model.h"
+#include "io/weights_file.h"
+#include "model/config.h"
+#include "model/weights.h"
+
+namespace attnlab::golden {
+
+using json = nlohmann::json;
+
+inline ModelConfig config_of(const json& c) {
+  ModelConfig cfg;
+  cfg.d_model = c.at("d_model").get<int64_t>();
+  cfg.heads = c.at("heads").get<int64_t>();
+  cfg.d_ff = c.at("d_ff").get<int64_t>();
+  cfg.layers = c.at("layers").get<int64_t>();
+  cfg.mask = parse_mask(c.at("mask").get<std::string>());
+  cfg.norm = parse_norm(c.at("norm").get<std::string>());
+  cfg.activation = parse_activation(c.at("activation").get<std::string>());
+  cfg.positional = parse_positional(c.at("positional").get<std::string>());
+  cfg.eps = c.at("eps").get<double>();
+  cfg.seed = c.at("seed").get<uint64_t>();
+  cfg.cross = c.at("cross_attention").get<bool>();
+  return cfg;
+}
+
+inline std::vector<std::string> strings(const json& j) {
+  std::vector<std::string> out;
+  for (const auto& s : j) out.push_back(s.get<std::string>());
+  return out;
+}
+
+inline bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+struct Setup {
+  ModelConfig cfg;
+  Batch batch;
+  Weights weights;
+};
+
+// `c` is a case of data/cases.json; data_dir holds its weights file. Throws std::runtime_error
+// when a weights file's stored configuration differs from the case's.
+inline Setup setup_of(const json& c, const std::string& data_dir) {
+  Setup s;
+  s.cfg = config_of(c.at("config"));
+  s.cfg.validate();
+  s.batch = make_batch(strings(c.at("texts")), strings(c.value("memory_texts", json::array())));
+  const std::string source = c.at("weights").get<std::string>();
+  if (source == "seeded") {
+    s.weights = init_weights(s.cfg);
+    return s;
+  }
+  // The file's metadata decides; the case's own config (mask and cross included, which the file
+  // does not store) plays the command line, with no option given explicitly.
+  LoadedWeights lw = load_weights_file(data_dir + source, s.cfg, {});
+  const ModelConfig& f = lw.cfg;
+  if (f.d_model != s.cfg.d_model || f.heads != s.cfg.heads || f.d_ff != s.cfg.d_ff || f.layers != s.cfg.layers ||
+      f.norm != s.cfg.norm || f.activation != s.cfg.activation || f.positional != s.cfg.positional ||
+      f.eps != s.cfg.eps || f.seed != s.cfg.seed || f.cross != s.cfg.cross || f.mask != s.cfg.mask)
+    throw std::runtime_error(source + ": its stored configuration differs from the case's");
+  s.cfg = lw.cfg;
+  s.weights = std::move(lw.weights);
+  return s;
+}
+
+}  // namespace attnlab::golden
