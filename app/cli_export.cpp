@@ -199,8 +199,9 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   const Batch& batch = p.batch;
   if (cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   p.backend = parse_backend(a.model.backend);
-  const auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(), cross ? batch.text.seq() : 0,
-                                   static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
+  auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(), cross ? batch.text.seq() : 0,
+                             static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
+  if (p.loss) est = with_gradients(est);  // the backward's steps too
   check_memory_budget(est, a.model.memory_budget_mib);
   return p;
 }

@@ -12,6 +12,7 @@
 #include "backward/grad_ops_naive.h"
 #include "backward/loss.h"
 #include "backward/model_backward.h"
+#include "backward/scaling.h"
 #include "forward/model.h"
 #include "tensor/rng.h"
 
@@ -302,6 +303,43 @@ class TestBackward : public QObject {
     // Recorded in the order the gradient arrives: the loss's input first, parameters last.
     QCOMPARE(rp.steps.steps().front().info.id, std::string("encoder.layers.1.output.grad"));
     QVERIFY(rp.steps.steps().back().info.id.starts_with("grad/"));
+  }
+
+  // The √d experiment: three runs, the model's equal to its own backward pass, the softmax
+  // sharper (a larger mean row maximum) the less the scores are divided.
+  void scalingExperiment() {
+    ModelConfig cfg;
+    cfg.d_model = 32;
+    cfg.heads = 4;
+    cfg.d_ff = 64;
+    cfg.mask = MaskKind::Padding;
+    const Batch batch = make_batch({"the cat sat on the mat", "dogs bark"}, {});
+    const Weights w = init_weights(cfg);
+    const auto runs = scaling_experiment(cfg, w, batch, LossKind::Sum, "");
+    QCOMPARE(runs.size(), size_t{3});
+    QCOMPARE(runs[0].scaling, ScoreScaling::ByHeadWidth);
+    QCOMPARE(runs[0].divisor, std::sqrt(8.0));
+    QCOMPARE(runs[1].divisor, std::sqrt(32.0));
+    QCOMPARE(runs[2].divisor, 1.0);
+    QVERIFY(runs[2].mean_max > runs[0].mean_max && runs[0].mean_max > runs[1].mean_max);
+    QVERIFY(runs[2].saturated >= runs[0].saturated);
+    Trace fwd;
+    forward(cfg, w, batch, fwd);
+    const BackwardResult own = backward(cfg, w, fwd, {});
+    double sq = 0;
+    for (float v : own.steps.find("encoder.layers.0.self_attn.q.grad")->tensor.to_vector()) sq += double(v) * v;
+    QVERIFY(std::fabs(runs[0].grad_q - std::sqrt(sq)) <= 1e-9 * std::sqrt(sq));
+    QVERIFY(runs[0].grad_q > 0 && runs[0].grad_k > 0 && runs[0].grad_scores > 0);
+  }
+
+  void memoryOfTheGradientsIsCounted() {
+    const MemoryEstimate e{.trace_bytes = 1000, .weights_bytes = 10, .working_bytes = 5};
+    const MemoryEstimate g = with_gradients(e);
+    QCOMPARE(g.trace_bytes, int64_t{3000});
+    QCOMPARE(g.weights_bytes, int64_t{20});
+    QCOMPARE(g.working_bytes, int64_t{5});
+    const MemoryEstimate huge = with_gradients({.trace_bytes = std::numeric_limits<int64_t>::max() / 2});
+    QCOMPARE(huge.trace_bytes, std::numeric_limits<int64_t>::max());  // saturates, never wraps
   }
 
   void tiledRunIsRefused() {

@@ -438,6 +438,12 @@ class TestExercises : public QObject {
     j["fix_mask"]["labels"] = {"a", "b"};
     row("labels count", j, "fix_mask.labels", "expected 3");
     j = base_exercise();
+    j["setup"]["loss"] = "mse";  // a setup has no target: the sum of the output only
+    row("setup loss", j, "setup.loss", "\"mse\" is not one of sum");
+    j = base_exercise();
+    j["predict_shape"]["step"] = "encoder.layers.0.self_attn.weights.grad";  // no loss: no gradient steps
+    row("gradient step without a loss", j, "predict_shape.step", "is not a step of this setup");
+    j = base_exercise();
     j["format"] = "attnlab-exercise/3";
     row("format", j, "format", "is not attnlab-exercise/2 (or the older attnlab-exercise/1)");
     // attnlab-exercise/2 counts rows and columns from 0, as the window does, in its errors too.

@@ -62,6 +62,14 @@ class TestSession : public QObject {
     QCOMPARE(b.sentence, int64_t{1});
     QCOMPARE(b.head, int64_t{3});
     QCOMPARE(session_json(b), session_json(a));  // every configuration field
+    QVERIFY(b.loss.empty());  // no backward pass unless asked, and no "loss" written for it
+    QVERIFY(session_json(b).find("\"loss\"") == std::string::npos);
+    Session g = a;
+    g.loss = "sum";
+    g.view_tab = "gradients";
+    const Session h = parse_session(session_json(g), "x");
+    QCOMPARE(h.loss, std::string("sum"));
+    QCOMPARE(h.view_tab, std::string("gradients"));
     QVERIFY(b.cfg.cross);
     // The same trace, bit for bit: the weights follow from the configuration and its seed.
     const Batch ba = make_batch(a.texts, a.memory_texts), bb = make_batch(b.texts, b.memory_texts);
@@ -131,6 +139,7 @@ class TestSession : public QObject {
                                              << "'=' is not a base64 character";
     QTest::newRow("weights: file a number") << head + "\"weights\": {\"file\": 3}}" << "\"weights.file\": should be a string";
     QTest::newRow("unknown tab") << head + "\"view\": {\"tab\": \"graphs\"}}" << "\"view.tab\": 'graphs' is not one of";
+    QTest::newRow("unknown loss") << head + "\"view\": {\"loss\": \"l2\"}}" << "\"view.loss\": unknown loss 'l2'";
     QTest::newRow("sentence past the batch") << head + "\"view\": {\"sentence\": 1}}" << "\"view.sentence\"";
     QTest::newRow("head past the heads") << head + "\"view\": {\"head\": 8}}" << "\"view.head\"";
     QTest::newRow("unknown variant") << head + "\"config\": {\"variant\": {\"kind\": \"flash\"}}}" << "'flash' is not one of";

@@ -1,6 +1,7 @@
 #include "backward/model_backward.h"
 
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "backward/grad_ops.h"
@@ -235,6 +236,13 @@ void Walk::propagate(const Step& s, const Tensor& g) {
 }
 
 }  // namespace
+
+MemoryEstimate with_gradients(MemoryEstimate e) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  e.trace_bytes = e.trace_bytes > kMax / 3 ? kMax : 3 * e.trace_bytes;
+  e.weights_bytes = e.weights_bytes > kMax / 2 ? kMax : 2 * e.weights_bytes;
+  return e;
+}
 
 std::string loss_input_step(const ModelConfig& cfg, LossKind kind) {
   const std::string stack = cfg.cross ? "decoder" : "encoder";

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "backward/loss.h"
+#include "forward/memory.h"
 #include "forward/model.h"
 #include "model/config.h"
 #include "model/trace.h"
@@ -36,6 +37,11 @@ inline std::string forward_id_of(std::string_view id) {
   if (id.ends_with(".grad")) return std::string(id.substr(0, id.size() - 5));
   return std::string(id);
 }
+
+// The memory of a traced run with its backward pass: every op step's gradient is a fresh tensor of
+// its step's shape (a view's too, so up to twice the forward's deduplicated trace) and every
+// parameter gets one: the trace three times over and the weights twice, saturating.
+MemoryEstimate with_gradients(MemoryEstimate e);
 
 // The id of the step the loss reads: the last layer's output (the decoder's in cross mode), or
 // for the cross-entropy losses the output head's logits.

@@ -1,5 +1,6 @@
 // Reading an exercise file: every field checked with a message naming it, the setup run to compute
 // the answers (docs/exercises.md). exercises.cpp loads folders of them.
+#include "backward/model_backward.h"
 #include "exercises/exercises.h"
 
 #include <nlohmann/json.hpp>
@@ -124,7 +125,7 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   const std::string P = "setup";
   r.object(v, P);
   r.only(v, P, {"texts", "memory_texts", "d_model", "heads", "d_ff", "layers", "mask", "norm", "activation",
-                "positional", "eps", "seed"});
+                "positional", "eps", "seed", "loss"});
   auto sentences = [&](const char* key, size_t lo) {
     std::vector<std::string> out;
     const json* a = r.get(v, key);
@@ -178,6 +179,11 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   c.norm = word("norm", parse_norm, Norm::Pre);
   c.activation = word("activation", parse_activation, Activation::Relu);
   c.positional = word("positional", parse_positional, Positional::Sinusoidal);
+  if (const json* l = r.get(v, "loss")) {  // seeded weights and no target: the sum of the output only
+    const std::string name = r.text(*l, P + ".loss", 40);
+    if (name != "sum") r.fail(P + ".loss", Text(Msg::ls_quoted_not_one_of, name, "sum"));
+    s.loss = LossKind::Sum;
+  }
   if (const json* e = r.get(v, "eps")) {
     r.want(*e, P + ".eps", e->is_number(), Msg::ls_json_number);
     c.eps = e->get<double>();
@@ -204,7 +210,12 @@ void run_setup(const ExerciseSetup& s, const ModelConfig& cfg, Trace& trace, boo
   [[maybe_unused]] const SingleThread one;
   const Batch batch = setup_batch(s);
   try {
-    forward(cfg, init_weights(cfg), batch, trace);
+    const Weights w = init_weights(cfg);
+    forward(cfg, w, batch, trace);
+    if (s.loss) {  // the gradient steps after the forward's, as the window shows them
+      const BackwardResult b = backward(cfg, w, trace, LossSpec{.kind = *s.loss});
+      for (const Step& g : b.steps.steps()) trace.record(g.info, g.tensor);
+    }
   } catch (const std::exception&) {
     if (!allow_failure) throw;
   }

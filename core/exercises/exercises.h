@@ -9,10 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "backward/loss.h"
 #include "forward/model.h"
 #include "model/config.h"
 #include "model/faults.h"
@@ -39,6 +41,7 @@ struct LocalText {
 struct ExerciseSetup {
   std::vector<std::string> texts, memory_texts;  // memory_texts non-empty: cross-attention
   ModelConfig config;
+  std::optional<LossKind> loss;  // "loss": "sum": the backward pass's gradient steps too
 };
 
 enum class ShapeAsk { Shape, Strides, Contiguous };

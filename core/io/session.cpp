@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kFormat = "attnlab-session";
 constexpr size_t kMaxSentences = 4096, kMaxSentenceBytes = 1u << 20;
-const std::string kViewTabs[] = {"values", "lines", "model", "neuron", "masks", "charts"};
+const std::string kViewTabs[] = {"values", "lines", "model", "neuron", "masks", "charts", "gradients"};
 
 // Typed access to one session file; every failure names the file and the field.
 class Fields {
@@ -156,6 +156,7 @@ std::string session_json(const Session& s) {
       {"view",
        {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib},
         {"tab", s.view_tab.empty() ? std::string("values") : s.view_tab}, {"sentence", s.sentence}, {"head", s.head}}}};
+  if (!s.loss.empty()) j["view"]["loss"] = s.loss;  // absent: no backward pass, as before
   if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
@@ -206,12 +207,20 @@ Session parse_session(std::string_view text, const std::string& origin) {
       f.fail("view.memory_budget_mib", Text(Msg::should_between_30));
     s.view_tab = f.text(*v, "tab", "values", "view.");
     if (std::find(std::begin(kViewTabs), std::end(kViewTabs), s.view_tab) == std::end(kViewTabs))
-      f.fail("view.tab", Text(Msg::not_one_of, s.view_tab, "values, lines, model, neuron, masks, charts"));
+      f.fail("view.tab", Text(Msg::not_one_of, s.view_tab, "values, lines, model, neuron, masks, charts, gradients"));
     s.sentence = f.integer(*v, "view.", "sentence", 0);
     s.head = f.integer(*v, "view.", "head", 0);
     if (s.sentence < 0 || s.sentence >= static_cast<int64_t>(s.texts.size()))
       f.fail("view.sentence", Text(Msg::should_0_number_sentences));
     if (s.head < 0 || s.head >= s.cfg.heads) f.fail("view.head", Text(Msg::should_0_heads));
+    s.loss = f.text(*v, "loss", "", "view.");
+    if (!s.loss.empty()) {
+      try {
+        parse_loss(s.loss);
+      } catch (const ConfigError& e) {
+        f.fail("view.loss", e.text());
+      }
+    }
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
   if (const json* l = f.find(j, "lesson")) {

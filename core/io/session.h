@@ -42,8 +42,9 @@ struct Session {
   std::string step;                       // step id on show ("" = the first)
   BackendKind backend = BackendKind::Cpu;
   int64_t memory_budget_mib = 4096;
-  std::string view_tab;                   // the step panel's tab: values, lines, model, neuron, masks, charts ("" = values)
+  std::string view_tab;                   // the step panel's tab: values, lines, model, neuron, masks, charts, gradients ("" = values)
   int64_t sentence = 0, head = 0;         // the sentence and head on show (0-based; clamped when shown)
+  std::string loss;                       // the backward pass's loss (loss.h names: "sum", "next-token"), "" = none
   SessionWeights weights;
   LessonText title, description;          // lessons in sample_inputs/lessons have them
 };

@@ -222,7 +222,9 @@ bool is_attention_matrix(std::string_view id, const Tensor& t, MatrixSteps which
     const std::optional<StepMatch> m = variant_step_of(id);
     return m && m->step->matrix();
   }
-  return ends_with_any(id, {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview"});
+  // and their gradients (core/backward: "<id>.grad", the same shape)
+  return ends_with_any(id, {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview", ".qk.grad",
+                            ".scores.grad", ".masked_scores.grad", ".unmasked_weights.grad", ".weights.grad"});
 }
 
 }  // namespace attnlab

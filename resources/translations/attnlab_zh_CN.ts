@@ -1617,6 +1617,18 @@
         <source>Variant: %1</source>
         <translation>变体：%1</translation>
     </message>
+    <message>
+        <source>∂L/∂%1 %2: how much the loss changes per unit of each of its numbers. Range %3, norm %4; %5 of %6 exactly 0.</source>
+        <translation>∂L/∂%1 %2：它的每个数增加一个单位时损失变化多少。范围 %3，范数 %4；%6 个中有 %5 个恰好为 0。</translation>
+    </message>
+    <message>
+        <source>Parameter gradients</source>
+        <translation>参数的梯度</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
 </context>
 <context>
     <name>StepText</name>
@@ -2618,16 +2630,48 @@
         <translation>O / l：等于 softmax(QKᵀ/√Dh)·V，从不保存 (S, S)</translation>
     </message>
     <message>
-        <source>Gradient of %1</source>
-        <translation>%1 的梯度</translation>
-    </message>
-    <message>
         <source>Gradient of the parameter %1</source>
         <translation>参数 %1 的梯度</translation>
     </message>
     <message>
         <source>L = the sum of every element, [PAD] positions included: each element&apos;s gradient is 1</source>
         <translation>L = 所有元素之和（包括 [PAD] 位置）：每个元素的梯度都是 1</translation>
+    </message>
+    <message>
+        <source>The gradient of this step&apos;s tensor: for each number, how much the loss would change if it grew a little. The backward pass computes it from the steps that used the tensor, last step first (the chain rule); where the tensor was used twice, as the residual stream is, the shares add up.</source>
+        <translation>这一步张量的梯度：对每个数来说，它稍微变大时损失会变化多少。反向传播从使用了这个张量的各个步骤算出它，从最后一步开始（链式法则）；张量被用了两次的地方（比如残差流），两份梯度相加。</translation>
+    </message>
+    <message>
+        <source>∂L/∂weights = dO·Vᵀ: a query&apos;s gradient on a key is large where leaning more on that key would move the loss, that is where the key&apos;s value differs from what the query gathered. Red and blue are the two signs; masked cells are hatched: nothing flows there.</source>
+        <translation>∂L/∂weights = dO·Vᵀ：如果某个查询更多地关注某个键会改变损失，那么它在这个键上的梯度就大，也就是这个键的值与查询收集到的内容不同的地方。红色和蓝色是两种符号；被掩码的格子画有斜线：那里没有梯度流过。</translation>
+    </message>
+    <message>
+        <source>Through the softmax: dS = P ⊙ (dP − Σ dP ⊙ P). A masked key has P = 0, so its gradient is exactly 0: the mask stops the gradient as it stopped the attention. A saturated row (one weight near 1) passes almost nothing back, which is why the scores are divided by √d_head.</source>
+        <translation>穿过 softmax：dS = P ⊙ (dP − Σ dP ⊙ P)。被掩码的键 P = 0，所以它的梯度恰好为 0：掩码挡住了梯度，就像它挡住了注意力一样。饱和的行（某个权重接近 1）几乎不往回传任何梯度，这就是分数要除以 √d_head 的原因。</translation>
+    </message>
+    <message>
+        <source>The scaling divides the gradient too: dqk = dscores / √d_head.</source>
+        <translation>缩放也会除以梯度：dqk = dscores / √d_head。</translation>
+    </message>
+    <message>
+        <source>∂L/∂Q = dS·K / √d_head, ∂L/∂K = dSᵀ·Q / √d_head: each query is pulled toward the keys that should have scored higher. The head split&apos;s view and transpose are undone on the way back, and the projections send the gradient on to W_Q, W_K, W_V and to the layer&apos;s input.</source>
+        <translation>∂L/∂Q = dS·K / √d_head，∂L/∂K = dSᵀ·Q / √d_head：每个查询被拉向本应得分更高的键。回传时，拆分多头的 view 和 transpose 被逆向撤销，投影再把梯度传给 W_Q、W_K、W_V 以及这一层的输入。</translation>
+    </message>
+    <message>
+        <source>LayerNorm&apos;s backward removes the gradient&apos;s mean and its part along the normalised vector. After a final LayerNorm with γ = 1 and β = 0 the sum of the output does not depend on the input at all, so the `sum` loss gives exactly zero gradient before it: a trap worth seeing.</source>
+        <translation>LayerNorm 的反向传播会去掉梯度的均值以及它沿归一化向量的分量。在最后一个 γ = 1、β = 0 的 LayerNorm 之后，输出之和完全不依赖于输入，所以 `sum` 损失在它之前给出的梯度恰好为零：这是一个值得一看的陷阱。</translation>
+    </message>
+    <message>
+        <source>A residual connection passes its gradient to both branches unchanged: the shortcut carries the gradient straight back past the sub-layer, which is why deep transformers can train.</source>
+        <translation>残差连接把梯度原封不动地传给两个分支：捷径把梯度绕过子层直接传回去，这就是深层 Transformer 能够训练的原因。</translation>
+    </message>
+    <message>
+        <source>A parameter&apos;s gradient sums its uses over every token and sentence; an optimiser steps against it. A zero or tiny gradient means the graph is broken or the initialisation is wrong: the Gradients tab shows the norm of every parameter&apos;s gradient at once.</source>
+        <translation>参数的梯度是它在每个词元、每个句子上各次使用的梯度之和；优化器沿它的反方向更新。梯度为零或极小，说明计算图断了或初始化有问题：“梯度”标签页一次显示每个参数梯度的范数。</translation>
+    </message>
+    <message>
+        <source>Gradient · %1</source>
+        <translation>梯度 · %1</translation>
     </message>
 </context>
 <context>
@@ -3271,6 +3315,41 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ui::GradNormChart</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2</source>
+        <translation>%1 · 第 %2 层</translation>
+    </message>
+    <message>
+        <source>Largest gradient: %1 (%2). Smallest: %3 (%4). Parameters with no gradient at all: %5.</source>
+        <translation>最大的梯度：%1（%2）。最小的：%3（%4）。完全没有梯度的参数：%5 个。</translation>
+    </message>
+    <message>
+        <source>No gradients: choose a loss under “gradients” in the model panel to run the backward pass.</source>
+        <translation>没有梯度：在模型面板的“梯度”中选择一个损失，即可运行反向传播。</translation>
+    </message>
+    <message>
+        <source>‖∂L/∂p‖ per parameter (log scale)</source>
+        <translation>每个参数的 ‖∂L/∂p‖（对数刻度）</translation>
+    </message>
+    <message>
+        <source>0 — no gradient</source>
+        <translation>0 —— 没有梯度</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ui::GuidedTour</name>
     <message>
         <source>Your sentences</source>
@@ -3539,6 +3618,26 @@
         <source>Drawing %1 heatmaps of %2 × %3 cells…</source>
         <translation>正在绘制 %1 张 %2 × %3 格的热力图…</translation>
     </message>
+    <message>
+        <source>gradient ∂L/∂%1</source>
+        <translation>梯度 ∂L/∂%1</translation>
+    </message>
+    <message>
+        <source>Hatched: the %1 masked cells of each head, whose gradient is exactly 0.</source>
+        <translation>画斜线的是每个头中被掩码的 %1 个格子，它们的梯度恰好为 0。</translation>
+    </message>
+    <message>
+        <source>Hatched: the %1 masked cells of each head. Their gradient is not 0, but the softmax multiplies it by P = 0: nothing flows on to the scores.</source>
+        <translation>画斜线的是每个头中被掩码的 %1 个格子。它们的梯度不为 0，但 softmax 会把它乘以 P = 0：没有梯度继续流向分数。</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>被掩码</translation>
+    </message>
+    <message>
+        <source>gradient = %1</source>
+        <translation>梯度 = %1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>
@@ -3772,6 +3871,26 @@
     <message>
         <source>Encoder–decoder: the sentences above become the decoder&apos;s input and attend to the source sentence below.</source>
         <translation>编码器–解码器：上面的句子成为解码器的输入，并关注下面的源句子。</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>sum of the output</source>
+        <translation>输出之和</translation>
+    </message>
+    <message>
+        <source>next token (trained model)</source>
+        <translation>下一个词元（已训练模型）</translation>
+    </message>
+    <message>
+        <source>Also step through the backward pass: the gradient of every step and parameter, from this loss. &quot;sum of the output&quot; is output.sum() (every element, [PAD] too); &quot;next token&quot; is the cross-entropy of a trained model&apos;s guess at the next token.</source>
+        <translation>同时逐步查看反向传播：从这个损失出发，每一步和每个参数的梯度。“输出之和”就是 output.sum()（每个元素，包括 [PAD]）；“下一个词元”是已训练模型对下一个词元的猜测的交叉熵。</translation>
+    </message>
+    <message>
+        <source>gradients:</source>
+        <translation>梯度：</translation>
     </message>
 </context>
 <context>
@@ -4297,6 +4416,22 @@ Esc：从放大的头返回</translation>
         <source>Showing the last result (d_model %1, heads %2, layers %3): %4</source>
         <translation>显示的是上一次的结果（d_model %1，头数 %2，层数 %3）：%4</translation>
     </message>
+    <message>
+        <source>&amp;Gradient norms as CSV…</source>
+        <translation>梯度范数导出为 CSV(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Exporting the gradient norms</source>
+        <translation>导出梯度范数</translation>
+    </message>
+    <message>
+        <source>This result has no gradients: choose a loss under “gradients” first.</source>
+        <translation>这个结果没有梯度：请先在“梯度”中选择一个损失。</translation>
+    </message>
+    <message>
+        <source>Export gradient norms</source>
+        <translation>导出梯度范数</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>
@@ -4666,6 +4801,65 @@ The window keeps what it had; you can go on working.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::ui::ScalingTable</name>
+    <message>
+        <source>÷ √d_head = %1 (the model)</source>
+        <translation>÷ √d_head = %1（模型本身）</translation>
+    </message>
+    <message>
+        <source>÷ √d_model = %1</source>
+        <translation>÷ √d_model = %1</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>The √d experiment: the same input, the scores divided three ways</source>
+        <translation>√d 实验：同样的输入，分数用三种方式相除</translation>
+    </message>
+    <message>
+        <source>scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>saturated rows</source>
+        <translation>饱和的行</translation>
+    </message>
+    <message>
+        <source>‖∂L/∂scores‖</source>
+        <translation>‖∂L/∂scores‖</translation>
+    </message>
+    <message>
+        <source>‖∂L/∂Q‖</source>
+        <translation>‖∂L/∂Q‖</translation>
+    </message>
+    <message>
+        <source>‖∂L/∂K‖</source>
+        <translation>‖∂L/∂K‖</translation>
+    </message>
+    <message>
+        <source>The experiment needs an attention block&apos;s weights: choose a step inside one.</source>
+        <translation>这个实验需要一个注意力块的权重：请选择其中的一个步骤。</translation>
+    </message>
+    <message>
+        <source>Too long for three more runs here (%1 scores a run): try a shorter text.</source>
+        <translation>文本太长，无法在这里再运行三次（每次 %1 个分数）：请试试更短的文本。</translation>
+    </message>
+    <message>
+        <source>computing three runs…</source>
+        <translation>正在计算三次运行……</translation>
+    </message>
+    <message>
+        <source>No gradient reaches this block at all (a post-norm model under the sum loss: the trap), so the experiment shows nothing here. Choose the pre-norm model.</source>
+        <translation>完全没有梯度到达这个块（post-norm 模型加上 sum 损失：正是那个陷阱），所以这个实验在这里看不出任何东西。请选择 pre-norm 模型。</translation>
+    </message>
+    <message>
+        <source>Without the scaling %1 of the rows saturate (the model: %2) and the gradient reaching Q is %3 of the model&apos;s: a saturated softmax passes almost nothing back, so Q and K would learn slowly.</source>
+        <translation>不缩放时有 %1 的行饱和（模型本身：%2），到达 Q 的梯度只有模型本身的 %3：饱和的 softmax 几乎不往回传梯度，所以 Q 和 K 会学得很慢。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ui::ShapeDiagram</name>
     <message>
         <source> and </source>
@@ -4786,6 +4980,18 @@ The window keeps what it had; you can go on working.</source>
         <source>block %1 · %2</source>
         <translation>块 %1 · %2</translation>
     </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Backward (gradients)</source>
+        <translation>反向传播（梯度）</translation>
+    </message>
+    <message>
+        <source>∂L/∂ every step and parameter, in the order the gradient reaches them</source>
+        <translation>每一步和每个参数的 ∂L/∂，按梯度到达它们的顺序排列</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::StepPanel</name>
@@ -4872,6 +5078,10 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>Measuring what changed in %1 numbers…</source>
         <translation>正在统计 %1 个数值的变化…</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
     </message>
 </context>
 <context>

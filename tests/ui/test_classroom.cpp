@@ -19,12 +19,14 @@
 #include <QTabWidget>
 #include <QToolButton>
 
+#include "input/inputpanel.h"
 #include "lessons/guidedtour.h"
 #include "step/linelabel.h"
 #include "step/shapediagram.h"
 #include "step/stepnavigator.h"
 #include "step/steppanel.h"
 #include "views/heatmapgrid.h"
+#include "views/gradnormchart.h"
 #include "views/heatmapview.h"
 #include "views/tilegrid.h"
 #include "window/dockfit.h"
@@ -216,6 +218,56 @@ class TestClassroom : public QObject {
     const double lines = w->screen()->geometry().height();
     QVERIFY2(QFontInfo(w->font()).pixelSize() >= std::floor(PresenterMode::kPxAt1080 * lines / 1080.0),
              qPrintable(QString::number(QFontInfo(w->font()).pixelSize())));
+  }
+
+  void gradientsOnEverySize_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<int>("language");
+    QTest::addColumn<bool>("presenting");
+    const QList<QSize> sizes = hidpi() ? QList<QSize>{QSize(1920, 1080)} : QList<QSize>{QSize(1024, 768), QSize(1920, 1080)};
+    for (const QSize s : sizes)
+      for (UiLanguage lang : {UiLanguage::English, UiLanguage::Chinese})
+        for (bool presenting : {false, true})
+          QTest::addRow("%dx%d %s%s", s.width(), s.height(), lang == UiLanguage::English ? "en" : "zh",
+                        presenting ? " presenter" : "")
+              << s << static_cast<int>(lang) << presenting;
+  }
+
+  // The backward pass passes the same checks: a gradient's heatmaps whole with every label, and
+  // the Gradients tab's chart fits its width (no horizontal scroll bar) in both languages.
+  void gradientsOnEverySize() {
+    QFETCH(QSize, size);
+    QFETCH(int, language);
+    QFETCH(bool, presenting);
+    auto w = openAt(size, static_cast<UiLanguage>(language));
+    QVERIFY(w);
+    Request r = w->inputs()->currentRequest();
+    r.loss = LossKind::Sum;
+    w->inputs()->restore(r);
+    test::settle(*w);
+    QVERIFY(w->controller()->current()->gradients);
+    w->navigator()->setCurrent(w->controller()->current()->indexOf("encoder.layers.0.self_attn.masked_scores.grad"));
+    if (presenting) {
+      w->presenter()->setActive(true);
+      w->setWindowState(Qt::WindowNoState);
+      w->resize(size);
+    }
+    settleLayout();
+    const QString name = QStringLiteral("classroom-gradients-%1x%2-%3%4")
+                             .arg(size.width()).arg(size.height())
+                             .arg(language == int(UiLanguage::English) ? QStringLiteral("en") : QStringLiteral("zh"))
+                             .arg(presenting ? QStringLiteral("-presenter") : QString());
+    save(*w, name);
+    QStringList found = problems(*w, presenting);
+    QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral("\n"))));
+    if (presenting) return;  // presenter mode shows the step's picture only
+    w->stepPanel()->tabs()->setCurrentIndex(StepPanel::GradientsTab);
+    settleLayout();
+    save(*w, name + QStringLiteral("-norms"));
+    for (const QScrollBar* bar : w->stepPanel()->tabs()->currentWidget()->findChildren<QScrollBar*>())
+      QVERIFY2(!(bar->orientation() == Qt::Horizontal && bar->isVisible() && bar->maximum() > bar->minimum()),
+               "the gradient norms need a horizontal scroll bar");
+    QVERIFY(w->stepPanel()->gradNorms()->bars().size() > 10);
   }
 
   // The presenter's type: at least 28 px on a 1080-line projector (also at scale 2: 3840×2160 is

@@ -40,7 +40,7 @@ class TestGallery : public QObject {
 
   void everyLessonIsComplete() {
     const auto lessons = SampleGallery::lessons();
-    QVERIFY(lessons.size() >= 7);
+    QVERIFY(lessons.size() >= 8);
     std::set<std::string> topics;
     for (const LessonEntry& e : lessons) {
       const Session& s = e.session;
@@ -51,6 +51,7 @@ class TestGallery : public QObject {
       r.texts = toQStrings(s.texts);
       r.memoryTexts = toQStrings(s.memory_texts);
       r.cfg = s.cfg;
+      if (!s.loss.empty()) r.loss = parse_loss(s.loss);
       const TraceResultPtr res = compute(r, 0);
       QVERIFY2(res->indexOf(s.step) >= 0, qPrintable(e.path + QStringLiteral(": no step ") + QString::fromStdString(s.step)));
       const QImage thumb = SampleGallery::thumbnail(e, 192);
@@ -66,8 +67,9 @@ class TestGallery : public QObject {
       if (s.step.ends_with(".scores")) topics.insert("scaling");
       if (!s.cfg.cross && test::hasCjk(s.texts[0])) topics.insert("chinese");
       if (s.cfg.overview_cap > 0 && res->batch.text.seq() > 256) topics.insert("long");
+      if (res->gradients && s.step.ends_with(".grad")) topics.insert("gradients");
     }
-    QCOMPARE(topics, (std::set<std::string>{"self", "cross", "padding", "causal", "scaling", "chinese", "long"}));
+    QCOMPARE(topics, (std::set<std::string>{"self", "cross", "padding", "causal", "scaling", "chinese", "long", "gradients"}));
   }
 
   void choosingALessonOpensIt() {

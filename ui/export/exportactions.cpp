@@ -11,14 +11,17 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QSaveFile>
 #include <QSettings>
 
 #include "export/exportdialog.h"
 #include "export/exporter.h"
 #include "export/widgetexport.h"
 #include "io/bundle.h"
+#include "variants/variant_table.h"
 #include "step/stepnavigator.h"
 #include "step/steppanel.h"
+#include "views/gradnormchart.h"
 #include "views/colormap.h"
 #include "views/heatmapgrid.h"
 #include "window/mainwindow.h"
@@ -50,6 +53,7 @@ void MainWindow::buildExportMenu(QMenu* file) {
   ex->addAction(tr("Current view or chart as S&VG…"), this, [this] { exportView(QStringLiteral("svg")); });
   ex->addAction(tr("Copy current view or chart"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C), this,
                 [this] { exportView(QStringLiteral("clipboard")); });
+  ex->addAction(tr("&Gradient norms as CSV…"), this, &MainWindow::exportGradientNorms);
   ex->addSeparator();
   ex->addAction(tr("&Every head of every layer…"), this, [this] {
     if (!controller_->current()) return;
@@ -82,8 +86,8 @@ bool MainWindow::currentPicture(HeatmapPicture& pic, int& stepIndex, int& b, int
   const ViewSelection& sel = panel_->selection();
   if (!r || !sel.valid()) return false;
   const Step& s = r->trace.steps()[static_cast<size_t>(sel.stepIndex)];
-  bool attention = false;  // an attention matrix (B, H, Tq, Tk) on show: export that step itself
-  for (const char* kind : {".qk", ".scores", ".masked_scores", ".weights"}) attention = attention || s.info.id.ends_with(kind);
+  // An attention matrix (B, H, Tq, Tk) on show, or its gradient: export that step itself.
+  const bool attention = is_attention_matrix(s.info.id, s.tensor, MatrixSteps::Traced) && !s.info.id.ends_with("_overview");
   stepIndex = attention ? sel.stepIndex : r->indexOf(sel.blockStep("weights"));
   if (stepIndex < 0) return false;
   b = sel.batch;
@@ -122,6 +126,24 @@ void MainWindow::exportCurrent(const QString& format) {
   }
   warn(tr("Exporting the heatmap"), error);
   if (error.isEmpty()) status_->setText(tr("Saved %1").arg(path));
+}
+
+// The Gradients tab's numbers: one row per parameter, its gradient's norm (a backward pass only).
+void MainWindow::exportGradientNorms() {
+  const QString csv = panel_->gradNorms()->csv();
+  if (panel_->gradNorms()->bars().isEmpty()) {
+    warn(tr("Exporting the gradient norms"), tr("This result has no gradients: choose a loss under “gradients” first."));
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export gradient norms"), dialogPath("images", QStringLiteral("gradient-norms.csv")),
+                                                    QStringLiteral("CSV (*.csv)"));
+  if (path.isEmpty()) return;
+  rememberDialogFolder("images", path);
+  QSaveFile f(path);
+  const QByteArray bytes = csv.toUtf8();
+  const bool ok = f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.commit();
+  warn(tr("Exporting the gradient norms"), ok ? QString() : tr("Cannot write %1: %2").arg(path, f.errorString()));
+  if (ok) status_->setText(tr("Saved %1").arg(path));
 }
 
 QWidget* MainWindow::currentView() const {

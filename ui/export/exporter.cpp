@@ -250,10 +250,24 @@ QString exportBundle(TraceResultPtr result, const QString& folder, const ExportF
       };
     const RunInfo run{result->backend.toStdString(), result->device.toStdString(), result->forward_ms,
                       result->note.toStdString()};
+    // The forward's steps under "steps", the backward's apart (docs/cli.md, "Gradients").
+    Trace forward;
+    const auto& steps = result->trace.steps();
+    const size_t split = result->gradients ? static_cast<size_t>(result->gradients->firstStep) : steps.size();
+    for (size_t i = 0; i < split; ++i) forward.record(steps[i].info, steps[i].tensor);
+    if (const auto& g = result->gradients) {
+      auto back = std::make_shared<BackwardResult>();
+      back->kind = g->kind;
+      back->loss = g->loss;
+      back->output = g->output;
+      for (size_t i = split; i < steps.size(); ++i) back->steps.record(steps[i].info, steps[i].tensor);
+      opt.backward = std::move(back);
+      opt.backward_ms = g->backward_ms;
+    }
     // The run's own weights (a trained model's vocabulary and head included), so that the bundle's
     // reproduce.py recomputes the very numbers on show.
     write_bundle(opt, result->cfg, result->batch, result->weights.names().empty() ? init_weights(result->cfg) : result->weights,
-                 result->trace, run);
+                 forward, run);
   } catch (const std::exception& e) {
     return Exporter::tr("Could not export the bundle to “%1”: %2")
         .arg(QDir::toNativeSeparators(folder), CoreText::of(e));

@@ -212,6 +212,11 @@ QWidget* InputPanel::buildKnobs() {
                             "keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the "
                             "heatmaps then show the weights averaged into at most %1 × %1 cells.")
                              .arg(kOverviewCap));
+  gradients_ = combo({tr("off"), tr("sum of the output"), tr("next token (trained model)")});
+  gradients_->setObjectName(QStringLiteral("gradients"));
+  gradients_->setToolTip(tr("Also step through the backward pass: the gradient of every step and parameter, from "
+                            "this loss. \"sum of the output\" is output.sum() (every element, [PAD] too); \"next "
+                            "token\" is the cross-entropy of a trained model's guess at the next token."));
   budget_ = spinBox(64, 1 << 18, 4096);
   budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setSuffix(tr(" MiB"));
@@ -235,10 +240,11 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("seed:"), seed_);
   f->addRow(tr("backend:"), backend_);
   f->addRow(tr("attention:"), attention_);
+  f->addRow(tr("gradients:"), gradients_);
   f->addRow(tr("memory budget:"), budget_);
   for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_, budget_})
     connect(s, &QSpinBox::valueChanged, this, &InputPanel::changed);
-  for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_, attention_})
+  for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_, attention_, gradients_})
     connect(c, &QComboBox::currentIndexChanged, this, &InputPanel::changed);
   return box;
 }
@@ -360,6 +366,7 @@ Request InputPanel::currentRequest() const {
   r.cfg.variant = variant_->config();
   r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
+  if (gradients_->currentIndex() > 0) r.loss = gradients_->currentIndex() == 1 ? LossKind::Sum : LossKind::NextToken;
   if (weights_) {  // what the file fixes, including what has no knob (eps)
     applyWeightsConfig(r.cfg, weights_->loaded);
     r.weights = weights_;
@@ -481,6 +488,7 @@ void InputPanel::restore(const Request& r, bool quiet) {
   showModelKnobs(r.cfg);
   mask_->setCurrentText(QString::fromUtf8(mask_name(r.cfg.mask).data()));
   attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
+  gradients_->setCurrentIndex(!r.loss ? 0 : *r.loss == LossKind::NextToken ? 2 : 1);
   variant_->setLayerCount(static_cast<int>(r.cfg.layers));
   variant_->setConfig(r.cfg.variant);
   budget_->setValue(static_cast<int>(std::clamp<qint64>(r.memoryBudgetMiB, budget_->minimum(), budget_->maximum())));

@@ -120,6 +120,7 @@ class InputPanel : public QWidget {
   TokenChips* chips_;
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
+  QComboBox* gradients_;  // off, sum, next-token: the backward pass's loss (Request::loss)
   VariantChooser* variant_;
   QLabel* explain_;
   QLabel* weightsLabel_;

@@ -367,6 +367,7 @@ void ExercisePanel::start(int index) {
     }
     r.texts = toQStrings(ex.setup.texts);
     r.memoryTexts = toQStrings(ex.setup.memory_texts);
+    r.loss = ex.setup.loss;  // a gradient's shape: the backward pass on show too
   } else if (ex.kind == ExerciseKind::FixMask) {
     r = maskSetup(ex);  // the window shows the grid's own sentence, not what it had before
   }

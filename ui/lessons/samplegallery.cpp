@@ -59,6 +59,7 @@ QImage SampleGallery::thumbnail(const LessonEntry& lesson, int width, bool bare)
     r.texts = toQStrings(lesson.session.texts);
     r.memoryTexts = toQStrings(lesson.session.memory_texts);
     r.cfg = lesson.session.cfg;
+    if (!lesson.session.loss.empty()) r.loss = parse_loss(lesson.session.loss);  // a gradient step's picture
     const TraceResultPtr res = compute(r, 0);
     const int index = res->indexOf(lesson.session.step);
     if (index >= 0 && res->trace.steps()[static_cast<size_t>(index)].tensor.dim() == 4) {

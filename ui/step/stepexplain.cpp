@@ -3,6 +3,7 @@
 // and the reason a Transformer does it.
 #include <map>
 
+#include "backward/model_backward.h"
 #include "words/steptext.h"
 #include "words/varianttext.h"
 
@@ -199,7 +200,67 @@ QString StepText::faultTitle(Fault f) {
   return it == titles.end() ? QString::fromUtf8(fault_info(f).title.data()) : tr(it->second);
 }
 
+namespace {
+
+// The backward pass's steps, by what they differentiate (kind() of the forward id; "param" for
+// "grad/…"); anything else gets "".
+const std::map<std::string, const char*>& gradExplanations() {
+  static const std::map<std::string, const char*> m = {
+      {"",
+       QT_TRANSLATE_NOOP("StepText",
+                         "The gradient of this step's tensor: for each number, how much the loss would change if it "
+                         "grew a little. The backward pass computes it from the steps that used the tensor, last step "
+                         "first (the chain rule); where the tensor was used twice, as the residual stream is, the shares "
+                         "add up.")},
+      {"weights",
+       QT_TRANSLATE_NOOP("StepText",
+                         "∂L/∂weights = dO·Vᵀ: a query's gradient on a key is large where leaning more on that key would "
+                         "move the loss, that is where the key's value differs from what the query gathered. Red and "
+                         "blue are the two signs; masked cells are hatched: nothing flows there.")},
+      {"masked_scores",
+       QT_TRANSLATE_NOOP("StepText",
+                         "Through the softmax: dS = P ⊙ (dP − Σ dP ⊙ P). A masked key has P = 0, so its gradient is "
+                         "exactly 0: the mask stops the gradient as it stopped the attention. A saturated row (one "
+                         "weight near 1) passes almost nothing back, which is why the scores are divided by √d_head.")},
+      {"scores",
+       QT_TRANSLATE_NOOP("StepText", "The scaling divides the gradient too: dqk = dscores / √d_head.")},
+      {"q",
+       QT_TRANSLATE_NOOP("StepText",
+                         "∂L/∂Q = dS·K / √d_head, ∂L/∂K = dSᵀ·Q / √d_head: each query is pulled toward the keys that "
+                         "should have scored higher. The head split's view and transpose are undone on the way back, "
+                         "and the projections send the gradient on to W_Q, W_K, W_V and to the layer's input.")},
+      {"norm",
+       QT_TRANSLATE_NOOP("StepText",
+                         "LayerNorm's backward removes the gradient's mean and its part along the normalised vector. "
+                         "After a final LayerNorm with γ = 1 and β = 0 the sum of the output does not depend on the "
+                         "input at all, so the `sum` loss gives exactly zero gradient before it: a trap worth seeing.")},
+      {"residual",
+       QT_TRANSLATE_NOOP("StepText",
+                         "A residual connection passes its gradient to both branches unchanged: the shortcut carries "
+                         "the gradient straight back past the sub-layer, which is why deep transformers can train.")},
+      {"param",
+       QT_TRANSLATE_NOOP("StepText",
+                         "A parameter's gradient sums its uses over every token and sentence; an optimiser steps against "
+                         "it. A zero or tiny gradient means the graph is broken or the initialisation is wrong: the "
+                         "Gradients tab shows the norm of every parameter's gradient at once.")},
+  };
+  return m;
+}
+
+QString gradientExplanation(const std::string& id) {
+  std::string k = is_param_grad(id) ? "param" : StepText::kind(forward_id_of(id));
+  for (const char* same : {"k", "v", "q_proj", "k_proj", "v_proj", "q_view", "k_view", "v_view", "k_t"})
+    if (k == same) k = "q";  // the projections and the head split read as Q does
+  if (k == "qk") k = "scores";
+  const auto& m = gradExplanations();
+  const auto it = m.find(k);
+  return StepText::tr(it == m.end() ? m.at("") : it->second);
+}
+
+}  // namespace
+
 QString StepText::explanation(const std::string& id) {
+  if (is_grad_step(id)) return gradientExplanation(id);
   std::string k = kind(id);
   if (k.starts_with("variant.")) {
     const char* text = VariantText::explanation(k);

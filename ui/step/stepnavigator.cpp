@@ -22,10 +22,14 @@ constexpr int kStepRole = Qt::UserRole + 1;
 
 // The group key of a step: "Encoder", "Encoder · layer 0", "Decoder · layer 1", … (layers count
 // from 0, as in the step ids).
-QString groupName(const StepPlace& p) {
+QString shownGroupName(const StepPlace& p) {
+  if (p.parameter) return StepNavigator::tr("Parameters");
   if (p.layer < 0 && !p.block.isEmpty()) return QStringLiteral("%1 · %2").arg(p.stack, p.block);  // the output head
   return p.layer < 0 ? p.stack : QObject::tr("%1 · layer %2").arg(p.stack).arg(p.layer);
 }
+// The key that groups steps: the shown name, kept apart for the backward pass's groups (which sit
+// under one "Backward" item, walked in the reverse order of the forward's).
+QString groupName(const StepPlace& p) { return p.backward ? QStringLiteral("∂ ") + shownGroupName(p) : shownGroupName(p); }
 // A walk-through's round in front of its title: "token 3 · KV cache: append the new key".
 QString titleOf(const StepInfo& info) {
   const QString title = StepText::title(info);
@@ -97,19 +101,25 @@ void StepNavigator::setResult(TraceResultPtr result, int index) {
   items_.clear();
   QTreeWidgetItem* group = nullptr;
   QTreeWidgetItem* block = nullptr;
+  QTreeWidgetItem* backward = nullptr;  // the "Backward" item over the gradient steps' groups
   QString groupKey, blockKey;
   const auto& steps = result_->trace.steps();
   for (size_t i = 0; i < steps.size(); ++i) {
     const StepPlace p = StepNames::place(steps[i].info.id);
     if (!group || groupName(p) != groupKey) {
       groupKey = groupName(p);
-      group = new QTreeWidgetItem(tree_, {groupKey});
+      if (p.backward && !backward) {
+        backward = new QTreeWidgetItem(tree_, {tr("Backward (gradients)")});
+        backward->setExpanded(true);
+        backward->setToolTip(0, tr("∂L/∂ every step and parameter, in the order the gradient reaches them"));
+      }
+      group = p.backward ? new QTreeWidgetItem(backward, {shownGroupName(p)}) : new QTreeWidgetItem(tree_, {groupKey});
       group->setExpanded(true);
       block = nullptr;
       blockKey.clear();
     }
     QTreeWidgetItem* parent = group;
-    if (!p.block.isEmpty()) {
+    if (!p.block.isEmpty() && !p.parameter) {  // parameters: one flat list in state-dict order
       if (!block || p.block != blockKey) {
         blockKey = p.block;
         block = new QTreeWidgetItem(group, {p.block});

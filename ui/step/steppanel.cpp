@@ -22,6 +22,8 @@
 #include "text/tokenizer.h"
 #include "variants/variant_table.h"
 #include "views/chartspanel.h"
+#include "views/gradnormchart.h"
+#include "views/scalingtable.h"
 #include "views/headdrawing.h"
 #include "views/heatmapgrid.h"
 #include "views/lineview.h"
@@ -99,6 +101,16 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(scrolled(neuron_), tr("Neuron view"));
   tabs_->addTab(scrolled(masks_), tr("Mask comparison"));
   tabs_->addTab(scrolled(charts_), tr("Charts"));
+  auto* gradPage = new QWidget;  // the gradient norms of every parameter, over one sentence about them
+  auto* gv = new QVBoxLayout(gradPage);
+  gradSummary_ = label(QStringLiteral("gradSummary"));
+  gradNorms_ = new GradNormChart;
+  gv->addWidget(gradSummary_);
+  gv->addWidget(gradNorms_, 1);
+  scaling_ = new ScalingTable;
+  gv->addWidget(scaling_);
+  tabs_->addTab(scrolled(gradPage), tr("Gradients"));
+  tabs_->setTabVisible(GradientsTab, false);
   v->addWidget(tabs_, 1);
   concealNote_ = label(QStringLiteral("concealNote"));
   styleHeader();
@@ -245,7 +257,10 @@ void StepPanel::reveal(QWidget* w) {
 void StepPanel::setStep(TraceResultPtr result, int index) {
   const bool newResult = result != sel_.result;
   sel_.result = std::move(result);
-  if (newResult) changes_.clear(), measuring_.clear();
+  if (newResult) {
+    changes_.clear(), measuring_.clear();
+    showGradients();
+  }
   sel_.stepIndex = index;
   if (!sel_.result || index < 0 || index >= static_cast<int>(sel_.result->trace.steps().size())) return;
   const Step& s = sel_.result->trace.steps()[static_cast<size_t>(index)];
@@ -332,6 +347,15 @@ void StepPanel::refreshValues() {
   showDiagram();
 }
 
+// The Gradients tab with a backward pass only (a result without one leaves it for Values).
+void StepPanel::showGradients() {
+  const bool has = sel_.result && sel_.result->gradients;
+  gradNorms_->setResult(has ? sel_.result : nullptr);
+  gradSummary_->setText(gradNorms_->summary());
+  if (!has && tabs_->currentIndex() == GradientsTab) tabs_->setCurrentIndex(ValuesTab);
+  tabs_->setTabVisible(GradientsTab, has);
+}
+
 void StepPanel::refreshTab() {
   if (!sel_.valid()) return;
   switch (tabs_->currentIndex()) {
@@ -340,6 +364,7 @@ void StepPanel::refreshTab() {
     case NeuronTab: neuron_->setSelection(sel_); break;
     case MasksTab: masks_->setSelection(sel_); break;
     case ChartsTab: charts_->setSelection(sel_); break;
+    case GradientsTab: scaling_->setSelection(sel_.result, sel_.block); break;
     default: break;
   }
 }
@@ -393,7 +418,8 @@ QString StepPanel::changeText() const { return change_->fullText(); }
 bool StepPanel::showingHeatmaps() const { return stack_->currentWidget() == grid_; }
 namespace {
 const QStringList kTabIds = {QStringLiteral("values"), QStringLiteral("lines"),  QStringLiteral("model"),
-                             QStringLiteral("neuron"), QStringLiteral("masks"), QStringLiteral("charts")};
+                             QStringLiteral("neuron"), QStringLiteral("masks"), QStringLiteral("charts"),
+                             QStringLiteral("gradients")};
 }  // namespace
 
 QString StepPanel::currentTabId() const { return kTabIds.value(tabs_->currentIndex(), kTabIds[0]); }

@@ -24,6 +24,8 @@ class QToolButton;
 namespace attnlab::ui {
 
 class ChartsPanel;
+class GradNormChart;
+class ScalingTable;
 class HeatmapGrid;
 class LineLabel;
 class LineView;
@@ -36,7 +38,7 @@ class TensorView;
 class StepPanel : public QWidget {
   Q_OBJECT
  public:
-  enum Tab { ValuesTab, LinesTab, ModelTab, NeuronTab, MasksTab, ChartsTab };
+  enum Tab { ValuesTab, LinesTab, ModelTab, NeuronTab, MasksTab, ChartsTab, GradientsTab };
 
   explicit StepPanel(QWidget* parent = nullptr);
   void setStep(TraceResultPtr result, int index);
@@ -72,6 +74,8 @@ class StepPanel : public QWidget {
   NeuronView* neuron() const { return neuron_; }
   MaskComparison* masks() const { return masks_; }
   ChartsPanel* charts() const { return charts_; }
+  GradNormChart* gradNorms() const { return gradNorms_; }
+  ScalingTable* scaling() const { return scaling_; }
   QTabWidget* tabs() const { return tabs_; }
   const ViewSelection& selection() const { return sel_; }
   int sentence() const;
@@ -95,6 +99,7 @@ class StepPanel : public QWidget {
   void styleHeader();  // the header's sizes relative to the panel's font, colours to its palette
   void refreshValues();
   void refreshTab();  // pushes the selection to the visible view only
+  void showGradients();  // the Gradients tab: shown and filled with a backward pass only
 
   ViewSelection sel_;
   QString concealed_;
@@ -125,6 +130,9 @@ class StepPanel : public QWidget {
   NeuronView* neuron_;
   MaskComparison* masks_;
   ChartsPanel* charts_;
+  GradNormChart* gradNorms_;  // the Gradients tab, shown with a backward pass
+  ScalingTable* scaling_;     // under it: the √d experiment with real gradients
+  QLabel* gradSummary_;
 };
 
 }  // namespace attnlab::ui

@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "backend/attention_tiled.h"
+#include "backward/model_backward.h"
 #include "variants/variant_table.h"
 #include "forward/model.h"
 #include "views/heatmapview.h"
@@ -32,13 +33,9 @@ namespace {
 // The hover readout: 4 significant digits, the ASCII minus.
 QString num(float v) { return formatNumber(v, {.digits = 4, .minusSign = false, .plusOnInfinity = true}); }
 
-
 constexpr double kMinLabelledCell = 4;  // px: below it the heads drop their token labels
 
-std::string lastComponent(const std::string& id) {
-  const auto dot = id.rfind('.');
-  return dot == std::string::npos ? id : id.substr(dot + 1);
-}
+std::string lastComponent(const std::string& id) { return id.substr(id.rfind('.') + 1); }  // npos + 1 = 0: all
 
 std::string blockOf(const std::string& id) {
   const auto dot = id.rfind('.');
@@ -255,12 +252,14 @@ void HeatmapGrid::rebuild() {
   tk_ = static_cast<int>(shownTensor_.size(3));
   dataSize_ = static_cast<size_t>(heads_) * tq_ * tk_;
   data_ = shownTensor_.data() + batch_ * dataSize_;
-  loadTokens(s->info.id);
-  const std::string kind = lastComponent(s->info.id);
+  const std::string fid = forward_id_of(s->info.id);  // a gradient's axes, tokens and mask are its tensor's
+  const bool gradient = is_grad_step(s->info.id);
+  loadTokens(fid);
+  const std::string kind = lastComponent(fid);
   // a variant's (B, H, T, T) weights-like tensors (core/variants/variants.h): weights of some kind
   const bool variantWeights = kind == "row_weights" || kind == "col_weights" || kind == "effective" || kind == "quadratic";
-  const bool weights = kind == "weights" || kind == "weights_overview" || variantWeights;
-  probabilities_ = weights || kind.ends_with("pattern");
+  const bool weights = !gradient && (kind == "weights" || kind == "weights_overview" || variantWeights);
+  probabilities_ = weights || (!gradient && kind.ends_with("pattern"));
   scaleBox_->setVisible(weights);
   scale_ = weights ? static_cast<ColorScale>(std::max(0, scaleBox_->currentIndex())) : ColorScale::Linear;
   largeStep_ = offThread_ && static_cast<long long>(tq_) * tk_ > HeatmapView::kLargeCells;  // drawn off the GUI thread
@@ -269,12 +268,13 @@ void HeatmapGrid::rebuild() {
     skipped_ = false;
     maskChange_.clear();
   } else {
-    loadMask(s->info.id, dataSize_);
+    loadMask(fid, dataSize_, gradient);
   }
   const QString scaleWord = scale_ == ColorScale::PerRow ? tr("weight ÷ its row's largest")
                             : scale_ == ColorScale::Log  ? tr("log₁₀ weight")
                                                          : QString();
-  legend_->setTitle(!scaleWord.isEmpty()            ? scaleWord
+  legend_->setTitle(gradient                         ? tr("gradient ∂L/∂%1").arg(QString::fromStdString(kind))
+                    : !scaleWord.isEmpty()            ? scaleWord
                     : kind == "weights_overview"  ? tr("mean weight")
                     : weights                     ? tr("weight")
                     : kind.ends_with("pattern")   ? tr("1 computed, 0 skipped")
@@ -305,7 +305,7 @@ void HeatmapGrid::rebuild() {
     views_.push_back(view);
   }
   layoutTiles();
-  legend_->setMaskedLabel(skipped_ ? tr("skipped by the pattern") : QString());
+  legend_->setMaskedLabel(skipped_ ? tr("skipped by the pattern") : gradient ? tr("masked") : QString());
   info_->setText(defaultInfo());
   if (largeStep_ && !cached) {
     explanation_ = tr("Drawing %1 heatmaps of %2 × %3 cells…").arg(heads_).arg(tq_).arg(tk_);
@@ -427,13 +427,13 @@ void HeatmapGrid::fillView(HeatmapView* view, int head, bool labels) const {
 // masked_scores step) only from "Apply the mask" on: before it, QKᵀ and the scaled scores of the
 // padded keys are real numbers and are shown as such. A variant's pattern steps and the weights
 // computed under them hatch the pairs the pattern skips instead.
-void HeatmapGrid::loadMask(const std::string& id, size_t n) {
+void HeatmapGrid::loadMask(const std::string& id, size_t n, bool gradient) {
   masked_.clear();
   skipped_ = false;
   maskChange_.clear();
   if (loadSkipped(id, n)) return;
   const std::string kind = lastComponent(id);
-  if (kind == "qk" || kind == "scores") return;  // before the mask: nothing is hidden yet
+  if (!gradient && (kind == "qk" || kind == "scores")) return;  // before the mask: nothing is hidden yet
   const int idx = result_->indexOf(blockOf(id) + ".masked_scores");
   if (idx < 0) return;
   const Tensor m = result_->trace.steps()[static_cast<size_t>(idx)].tensor.contiguous();
@@ -442,7 +442,12 @@ void HeatmapGrid::loadMask(const std::string& id, size_t n) {
   masked_.resize(n);
   long long hidden = 0;
   for (size_t i = 0; i < n; ++i) hidden += masked_[i] = isNegInf(p[i]);
-  if (kind == "masked_scores" && heads_ > 0)
+  if (gradient && heads_ > 0)  // a score's gradient is exactly 0 where the mask hides it; a weight's is not
+    maskChange_ = kind == "weights" || kind == "unmasked_weights"
+                      ? tr("Hatched: the %1 masked cells of each head. Their gradient is not 0, but the softmax multiplies "
+                           "it by P = 0: nothing flows on to the scores.").arg(hidden / heads_)
+                      : tr("Hatched: the %1 masked cells of each head, whose gradient is exactly 0.").arg(hidden / heads_);
+  else if (kind == "masked_scores" && heads_ > 0)
     maskChange_ = tr("The mask set %1 of the %2 scores of each head to −∞ (hatched); before this step they held "
                      "numbers like the others.")
                       .arg(hidden / heads_)
@@ -500,7 +505,7 @@ float HeatmapGrid::shown(int head, int i, int j) const {
 const Tensor* HeatmapGrid::sibling(const std::string& name) const {
   const Step* s = shownStep();
   if (!s) return nullptr;
-  const Step* sib = result_->trace.find(blockOf(s->info.id) + "." + name);
+  const Step* sib = result_->trace.find(blockOf(forward_id_of(s->info.id)) + "." + name);
   if (!sib || sib->tensor.shape() != s->tensor.shape()) return nullptr;
   return &sib->tensor;
 }
@@ -532,7 +537,8 @@ QString HeatmapGrid::describeCell(int head, int i, int j) const {
     parts << tr("masked (−∞) → weight 0");
   else if (hasWeight)
     parts << tr("weight = %1").arg(num(weight));
-  if (parts.isEmpty()) parts << tr("value = %1").arg(num(shown(head, i, j)));
+  if (const Step* s = shownStep(); s && is_grad_step(s->info.id)) parts << tr("gradient = %1").arg(num(shown(head, i, j)));
+  else if (parts.isEmpty()) parts << tr("value = %1").arg(num(shown(head, i, j)));
   return tr("%1: %2").arg(where, parts.join(tr(", ")));
 }
 

@@ -44,6 +44,7 @@ class HeatmapGrid : public QWidget {
   int headCount() const;
   HeatmapView* headView(int head) const;  // the view showing that head (the large one when enlarged)
   QString hoverText() const;               // the last hover description (for tests)
+  QString explanation() const { return explanation_; }  // the note under the heads (masking, NaN, …)
   // The text shown for cell (query i, key j) of a head: tokens, raw score, scaled score, weight.
   QString describeCell(int head, int i, int j) const;
   // A large step (more than HeatmapView::kLargeCells cells a head) is drawn on a worker thread:
@@ -76,7 +77,7 @@ class HeatmapGrid : public QWidget {
   TileGrid tileGrid(QSizeF area, bool labels = true) const;  // the best rows × columns for the heads in that area
   double tileCell(QSizeF area, int cols, int rows, HeatmapView::Margins* used, bool labels = true) const;
   void placeLegend();  // right of the heads or over them, whichever gives larger cells
-  void loadMask(const std::string& id, size_t n);
+  void loadMask(const std::string& id, size_t n, bool gradient);
   bool loadSkipped(const std::string& id, size_t n);  // a variant's pattern: pairs it skips
   void clearViews();
   void loadTokens(const std::string& id);

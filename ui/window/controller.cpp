@@ -64,6 +64,16 @@ const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg
   return iw.loaded.weights;
 }
 
+// The backward pass over the finished forward trace, its steps appended after the forward's.
+void appendGradients(TraceResult& out, LossKind kind) {
+  const auto t0 = std::chrono::steady_clock::now();
+  BackwardResult b = backward(out.cfg, out.weights, out.trace, LossSpec{.kind = kind});
+  GradientInfo info{kind, b.loss, b.output, static_cast<int>(out.trace.steps().size())};
+  for (const Step& s : b.steps.steps()) out.trace.record(s.info, s.tensor);
+  info.backward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out.gradients = info;
+}
+
 }  // namespace
 
 TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch) {
@@ -74,8 +84,9 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   const TrainedVocab* trained = r.weights ? r.weights->loaded.weights.vocab().get() : nullptr;
   out->batch = make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
   const auto& b = out->batch;
-  const auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
-                                   static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
+  auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
+                             static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
+  if (r.loss && !r.hideFaults) est = with_gradients(est);  // the backward's steps too
   out->estimateBytes = est.total();
   try {
     check_memory_budget(est, r.memoryBudgetMiB);
@@ -120,6 +131,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->deviceText = be->device_text();
   out->note = QString::fromStdString(note.text.english());
   out->noteText = note.text;
+  if (r.loss && !r.hideFaults) appendGradients(*out, *r.loss);
   if (r.hideFaults && !out->cfg.faults.empty()) {
     ModelConfig clean = out->cfg;
     clean.faults.clear();

@@ -41,6 +41,9 @@ struct Request {
   // before it is answered; core's without_fault_labels). Costs one more forward pass.
   bool hideFaults = false;
   ImportedWeightsPtr weights;  // null: seeded weights from cfg
+  // The backward pass too, from this loss (core/backward; sum or next-token): its gradient steps
+  // follow the forward's in the result's trace. Not with hideFaults (an exercise hides its labels).
+  std::optional<LossKind> loss;
 };
 
 // A request over its memory budget: what it needs with every score tensor kept, and what the

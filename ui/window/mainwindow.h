@@ -90,6 +90,7 @@ class MainWindow : public QMainWindow {
   void exportCurrent(const QString& format);
   void exportHandout();
   void exportView(const QString& format);
+  void exportGradientNorms();  // the Gradients tab as CSV
   void exportBundleTo();
   void warn(const QString& what, const QString& error);
   void showResult(TraceResultPtr result);

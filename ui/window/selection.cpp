@@ -1,8 +1,11 @@
 #include "window/selection.h"
 
+#include "backward/model_backward.h"
+
 namespace attnlab::ui {
 
-std::string focusBlock(const Trace& trace, const std::string& id) {
+std::string focusBlock(const Trace& trace, const std::string& step_id) {
+  const std::string id = forward_id_of(step_id);  // a gradient: the block of what it differentiates
   for (const char* kind : {".self_attn.", ".multihead_attn."}) {
     const size_t at = id.find(kind);
     if (at != std::string::npos) return id.substr(0, at + std::string(kind).size() - 1);

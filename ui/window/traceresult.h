@@ -5,7 +5,9 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
+#include "backward/model_backward.h"
 #include "forward/model.h"
 #include "model/config.h"
 #include "model/trace.h"
@@ -15,10 +17,20 @@
 
 namespace attnlab::ui {
 
+// The backward pass of a result asked with a loss: its steps follow the forward's in `trace`.
+struct GradientInfo {
+  LossKind kind = LossKind::Sum;
+  double loss = 0;
+  std::string output;   // the step the loss reads
+  int firstStep = 0;    // the index in trace.steps() of the first gradient step
+  double backward_ms = 0;
+};
+
 struct TraceResult {
   ModelConfig cfg;
   Batch batch;
-  Trace trace;
+  Trace trace;  // the forward's steps, then (with `gradients`) the backward's
+  std::optional<GradientInfo> gradients;
   double forward_ms = 0;
   double device_ms = 0;  // the Vulkan device's own time (timestamp queries); 0 on the CPU
   qint64 estimateBytes = 0;  // memory.h's estimate made before the run (trace, weights, working)

@@ -1,5 +1,7 @@
 #include "words/stepnames.h"
 
+#include "backward/model_backward.h"
+
 #include "words/numbers.h"
 #include "words/steptext.h"
 #include "words/varianttext.h"
@@ -80,6 +82,21 @@ QStringList variantAxes(const std::string& n, const QString& seq) {
 }
 
 QString num(double v, int digits = 3) { return formatNumber(v, {.digits = digits}); }
+
+// A parameter's axes by its name (weights.h): (Out, In) matrices and (Out) vectors.
+QStringList parameterAxes(const std::string& name, int dims) {
+  const QString D = QStringLiteral("D"), F = QStringLiteral("F"), V = QStringLiteral("V");
+  const QString out = name.find("in_proj") != std::string::npos  ? QStringLiteral("3·D")
+                      : name.find("linear1") != std::string::npos ? F
+                      : name.starts_with("embedding") || name.starts_with("output_head") ? V
+                                                                  : D;
+  const QString in = name.find("linear2") != std::string::npos ? F : D;
+  if (dims == 2) return {out, in};
+  if (dims == 1) return {out};
+  QStringList r;
+  for (int i = 0; i < dims; ++i) r << StepNames::tr("axis %1").arg(i);
+  return r;
+}
 
 QString sizes(const Shape& s) {
   QStringList out;
@@ -308,6 +325,20 @@ QString dataSentence(const Step& out) {
       .arg(s.n).arg(sizes(out.tensor.shape())).arg(s.zeros);
 }
 
+// A gradient: what its numbers mean, how large they are, how many are exactly 0.
+QString gradientSentence(const Step& out) {
+  const Stats s = stats(out.tensor);
+  double sq = 0;
+  std::vector<float> keep;
+  for (const float v : valuesOf(out.tensor, &keep)) sq += std::isfinite(v) ? double(v) * v : 0.0;
+  const QString what = QString::fromStdString(forward_id_of(out.info.id));
+  return StepNames::tr("∂L/∂%1 %2: how much the loss changes per unit of each of its numbers. Range %3, norm %4; "
+                       "%5 of %6 exactly 0.")
+      .arg(what, named(out), range(s), num(std::sqrt(sq)))
+      .arg(s.zeros)
+      .arg(s.n);
+}
+
 QString sourceSentence(const Step& out, const std::vector<const Step*>& in) {
   const IdParts p = parseId(out.info.id);
   if (p.name == "embedding" && in.size() == 2)
@@ -365,6 +396,12 @@ QString computedSentence(const Step& out, const std::vector<const Step*>& in) {
 }  // namespace
 
 StepPlace StepNames::place(const std::string& id) {
+  if (is_grad_step(id)) {
+    StepPlace g = place(forward_id_of(id));
+    g.backward = true;
+    g.parameter = is_param_grad(id);
+    return g;
+  }
   const IdParts p = parseId(id);
   StepPlace out;
   out.stack = p.stack == "decoder" ? tr("Decoder") : tr("Encoder");
@@ -392,23 +429,29 @@ QStringList StepNames::placeWords(const StepPlace& where, bool withStack) {
 QString StepNames::location(const Trace& trace, int index, bool withTitle) {
   const auto& steps = trace.steps();
   if (index < 0 || index >= static_cast<int>(steps.size())) return {};
-  const IdParts me = parseId(steps[static_cast<size_t>(index)].info.id);
+  const std::string& id = steps[static_cast<size_t>(index)].info.id;
+  const IdParts me = parseId(forward_id_of(id));
+  const bool backward = is_grad_step(id), parameter = is_param_grad(id);
   int pos = 0, total = 0;
   bool cross = false;
   for (size_t i = 0; i < steps.size(); ++i) {
-    const IdParts p = parseId(steps[i].info.id);
+    const IdParts p = parseId(forward_id_of(steps[i].info.id));
     cross = cross || p.stack == "decoder";
-    if (p.stack != me.stack || p.layer != me.layer || p.block != me.block) continue;
+    if (is_grad_step(steps[i].info.id) != backward || is_param_grad(steps[i].info.id) != parameter) continue;
+    if (!parameter && (p.stack != me.stack || p.layer != me.layer || p.block != me.block)) continue;
     ++total;
     if (static_cast<int>(i) <= index) ++pos;
   }
-  QStringList parts = placeWords(place(steps[static_cast<size_t>(index)].info.id), cross);
+  QStringList parts = parameter ? QStringList{tr("Parameter gradients")} : placeWords(place(id), cross);
+  if (backward && !parameter) parts.prepend(tr("Backward"));
   parts << tr("%1/%2").arg(pos).arg(total);
   if (withTitle) parts << StepText::title(steps[static_cast<size_t>(index)].info);
   return parts.join(QStringLiteral(" · "));
 }
 
 QStringList StepNames::axisNames(const std::string& id, int dims) {
+  if (is_param_grad(id)) return parameterAxes(forward_id_of(id), dims);
+  if (is_grad_step(id)) return axisNames(forward_id_of(id), dims);
   const IdParts p = parseId(id);
   const QString own = p.stack == "decoder" ? QStringLiteral("T") : QStringLiteral("S");
   const QString q = own, k = p.block == "multihead_attn" ? QStringLiteral("S") : own;
@@ -458,6 +501,7 @@ QString StepNames::whatChanged(const Trace& trace, int index) {
   if (index < 0 || index >= static_cast<int>(steps.size())) return {};
   const Step& out = steps[static_cast<size_t>(index)];
   if (out.info.is_data) return dataSentence(out);
+  if (is_grad_step(out.info.id)) return gradientSentence(out);
   std::vector<const Step*> in;
   for (const auto& id : out.info.inputs())
     if (const Step* s = trace.find(id)) in.push_back(s);

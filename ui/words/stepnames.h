@@ -14,6 +14,8 @@ struct StepPlace {
   QString stack;  // "Encoder" / "Decoder"
   int layer = -1; // 0-based; -1 for the stack's own steps (input, masks)
   QString block;  // "Self-attention", "Cross-attention", "Feed-forward", "" for layer-level steps
+  bool backward = false;   // a gradient step ("….grad", "grad/…"): the place of what it differentiates
+  bool parameter = false;  // a parameter's gradient ("grad/…")
 };
 
 class StepNames {
@@ -25,7 +27,8 @@ class StepNames {
   // the same stack, layer and block.
   static QString location(const Trace& trace, int index, bool withTitle = true);  // withTitle false: the place and "k/n" only
   // Axis names of a step's tensor, e.g. {"B", "H", "S", "Dh"}; cross-attention uses T for
-  // queries and S for keys; the decoder's own steps use T.
+  // queries and S for keys; the decoder's own steps use T. A gradient has its tensor's names; a
+  // parameter's, the parameter's ({"3·D", "D"} for in_proj_weight).
   static QStringList axisNames(const std::string& id, int dims);
   // One plain sentence: what this step did to the shape/values relative to its inputs.
   static QString whatChanged(const Trace& trace, int index);

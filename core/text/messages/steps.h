@@ -163,7 +163,7 @@ ATTNLAB_MESSAGE(sf_v_r_e_m_old_m_new, QT_TRANSLATE_NOOP("StepText", "r = e^(m_ol
 ATTNLAB_MESSAGE(sf_v_o_o_r_e_s_j, QT_TRANSLATE_NOOP("StepText", "O ← O·r + e^(scores_j − m)·V_j (unnormalised)"))
 ATTNLAB_MESSAGE(sf_v_o_l_equal_softmax_qk_dh, QT_TRANSLATE_NOOP("StepText", "O / l: equal to softmax(QKᵀ/√Dh)·V, never holding (S, S)"))
 // The backward pass's step titles and prose (core/backward)
-ATTNLAB_MESSAGE(sg_gradient_of_1, QT_TRANSLATE_NOOP("StepText", "Gradient of %1"))
+ATTNLAB_MESSAGE(sg_gradient_of_1, QT_TRANSLATE_NOOP("StepText", "Gradient · %1"))
 ATTNLAB_MESSAGE(sg_gradient_of_parameter_1, QT_TRANSLATE_NOOP("StepText", "Gradient of the parameter %1"))
 ATTNLAB_MESSAGE(sg_loss_sum_every_element, QT_TRANSLATE_NOOP("StepText", "L = the sum of every element, [PAD] positions included: each element's gradient is 1"))
 // Joining the parts

@@ -1,0 +1,76 @@
+#include "backward/scaling.h"
+
+#include <cmath>
+
+#include "backward/grad_ops.h"
+#include "backward/model_backward.h"
+
+namespace attnlab {
+
+namespace {
+
+double norm_of(const Trace& t, const std::string& id) {
+  const Step* s = t.find(id);
+  if (!s) return 0;
+  double sq = 0;
+  for (const float v : s->tensor.contiguous().to_vector()) sq += double(v) * v;
+  return std::sqrt(sq);
+}
+
+// The share of real query rows (a row with some visible key) whose largest weight is above 0.99,
+// and the mean of those largest weights. weights (B, H, Tq, Tk), mask (B, Tq, Tk).
+void saturation(const Tensor& weights, const Tensor& mask, ScalingRun& out) {
+  const Tensor w = weights.contiguous(), m = mask.contiguous();
+  const int64_t b = w.size(0), h = w.size(1), tq = w.size(2), tk = w.size(3);
+  int64_t rows = 0, sat = 0;
+  double sum = 0;
+  for (int64_t bi = 0; bi < b; ++bi)
+    for (int64_t i = 0; i < tq; ++i) {
+      bool real = false;
+      for (int64_t j = 0; j < tk; ++j) real = real || m.data()[(bi * tq + i) * tk + j] != 0.0f;
+      if (!real) continue;
+      for (int64_t hi = 0; hi < h; ++hi) {
+        const float* row = w.data() + ((bi * h + hi) * tq + i) * tk;
+        float mx = 0;
+        for (int64_t j = 0; j < tk; ++j) mx = std::max(mx, row[j]);
+        ++rows;
+        sat += mx > 0.99f;
+        sum += mx;
+      }
+    }
+  out.saturated = rows ? double(sat) / double(rows) : 0;
+  out.mean_max = rows ? sum / double(rows) : 0;
+}
+
+}  // namespace
+
+std::vector<ScalingRun> scaling_experiment(const ModelConfig& base, const Weights& w, const Batch& batch, LossKind loss,
+                                           const std::string& block_in) {
+  const std::string stack = base.cross ? "decoder" : "encoder";
+  const std::string block = block_in.empty() ? stack + ".layers.0.self_attn" : block_in;
+  std::vector<ScalingRun> out;
+  for (ScoreScaling s : {ScoreScaling::ByHeadWidth, ScoreScaling::ByModelWidth, ScoreScaling::None}) {
+    ModelConfig cfg = base;
+    cfg.faults.clear();
+    cfg.variant = {};
+    if (s == ScoreScaling::ByModelWidth) cfg.faults.insert(Fault::ScaleByDModel);
+    if (s == ScoreScaling::None) cfg.faults.insert(Fault::NoScaling);
+    Trace fwd;
+    forward(cfg, w, batch, fwd);
+    const BackwardResult back = backward(cfg, w, fwd, LossSpec{.kind = loss});
+    ScalingRun r{.scaling = s};
+    r.divisor = s == ScoreScaling::None ? 1.0
+                : std::sqrt(double(s == ScoreScaling::ByModelWidth ? cfg.d_model : cfg.d_model / cfg.heads));
+    const Step* weights = fwd.find(block + ".weights");
+    const Step* masked = fwd.find(block + ".masked_scores");
+    const Step* mask = masked ? fwd.find(masked->info.inputs().back()) : nullptr;  // bound as `mask`
+    if (weights && mask) saturation(weights->tensor, mask->tensor, r);
+    r.grad_q = norm_of(back.steps, block + ".q.grad");
+    r.grad_k = norm_of(back.steps, block + ".k.grad");
+    r.grad_scores = norm_of(back.steps, block + ".masked_scores.grad");
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace attnlab

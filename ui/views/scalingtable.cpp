@@ -1,0 +1,142 @@
+#include "views/scalingtable.h"
+
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "words/coretext.h"
+#include "words/numbers.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+QString num(double v) { return formatNumber(v, {.digits = 3}); }
+QString percent(double share) { return QStringLiteral("%1 %").arg(share * 100, 0, 'f', 0); }
+
+QString scalingName(ScoreScaling s, double divisor) {
+  switch (s) {
+    case ScoreScaling::ByHeadWidth: return ScalingTable::tr("÷ √d_head = %1 (the model)").arg(num(divisor));
+    case ScoreScaling::ByModelWidth: return ScalingTable::tr("÷ √d_model = %1").arg(num(divisor));
+    case ScoreScaling::None: return ScalingTable::tr("no scaling");
+  }
+  return {};
+}
+
+struct Outcome {
+  std::shared_ptr<const std::vector<ScalingRun>> runs;
+  QString error;
+};
+
+}  // namespace
+
+ScalingTable::ScalingTable(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("scalingExperiment"));
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  title_ = new QLabel(tr("The √d experiment: the same input, the scores divided three ways"));
+  QFont bold = title_->font();
+  bold.setBold(true);
+  title_->setFont(bold);
+  title_->setWordWrap(true);
+  summary_ = new QLabel;
+  summary_->setObjectName(QStringLiteral("scalingSummary"));
+  summary_->setWordWrap(true);
+  table_ = new QTableWidget(0, 5);
+  table_->setHorizontalHeaderLabels({tr("scores"), tr("saturated rows"), tr("‖∂L/∂scores‖"), tr("‖∂L/∂Q‖"), tr("‖∂L/∂K‖")});
+  table_->verticalHeader()->hide();
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+  table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // columns fit, or the text wraps
+  table_->setWordWrap(true);
+  v->addWidget(title_);
+  v->addWidget(table_);
+  v->addWidget(summary_);
+}
+
+ScalingTable::~ScalingTable() = default;  // a running worker owns its inputs and finishes alone
+
+void ScalingTable::setSelection(const TraceResultPtr& result, const std::string& block) {
+  setVisible(result && result->gradients);
+  if (!result || !result->gradients) return;
+  if (result == for_ && block == block_) return;
+  if (result == pending_ && block == pendingBlock_) return;
+  const Step* w = result->trace.find(block + ".weights");
+  if (!w) {
+    runs_.clear();
+    table_->setRowCount(0);
+    summary_->setText(tr("The experiment needs an attention block's weights: choose a step inside one."));
+    return;
+  }
+  if (w->tensor.numel() > kMaxCells) {
+    runs_.clear();
+    table_->setRowCount(0);
+    summary_->setText(tr("Too long for three more runs here (%1 scores a run): try a shorter text.").arg(w->tensor.numel()));
+    return;
+  }
+  pending_ = result;
+  pendingBlock_ = block;
+  const quint64 gen = ++generation_;
+  summary_->setText(tr("computing three runs…"));
+  auto* watcher = new QFutureWatcher<Outcome>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen] {
+    const Outcome o = watcher->result();
+    finished(gen, o.runs, o.error);
+    watcher->deleteLater();
+  });
+  const TraceResultPtr input = result;  // kept alive by the worker
+  const LossKind loss = result->gradients->kind;
+  watcher->setFuture(QtConcurrent::run([input, loss, block]() -> Outcome {
+    try {
+      return {std::make_shared<const std::vector<ScalingRun>>(
+                  scaling_experiment(input->cfg, input->weights, input->batch, loss, block)),
+              {}};
+    } catch (const std::exception& e) {
+      return {nullptr, CoreText::of(e)};
+    }
+  }));
+}
+
+void ScalingTable::finished(quint64 generation, std::shared_ptr<const std::vector<ScalingRun>> runs, const QString& error) {
+  if (generation != generation_) return;  // a newer selection was asked for meanwhile
+  for_ = pending_;
+  block_ = pendingBlock_;
+  pending_.reset();
+  if (!runs) {
+    runs_.clear();
+    table_->setRowCount(0);
+    summary_->setText(error);
+  } else {
+    show(*runs);
+  }
+  emit done();
+}
+
+void ScalingTable::show(const std::vector<ScalingRun>& runs) {
+  runs_ = runs;
+  table_->setRowCount(static_cast<int>(runs.size()));
+  for (int i = 0; i < static_cast<int>(runs.size()); ++i) {
+    const ScalingRun& r = runs[static_cast<size_t>(i)];
+    const QStringList cells = {scalingName(r.scaling, r.divisor), percent(r.saturated), num(r.grad_scores), num(r.grad_q),
+                               num(r.grad_k)};
+    for (int c = 0; c < cells.size(); ++c) table_->setItem(i, c, new QTableWidgetItem(cells[c]));
+  }
+  table_->resizeRowsToContents();
+  const ScalingRun* model = runs.empty() ? nullptr : &runs.front();
+  const ScalingRun* none = runs.size() < 3 ? nullptr : &runs.back();
+  if (!model || !none) return;
+  if (model->grad_q < 1e-6 && model->grad_k < 1e-6) {
+    summary_->setText(tr("No gradient reaches this block at all (a post-norm model under the sum loss: the trap), so "
+                         "the experiment shows nothing here. Choose the pre-norm model."));
+    return;
+  }
+  summary_->setText(tr("Without the scaling %1 of the rows saturate (the model: %2) and the gradient reaching Q is "
+                       "%3 of the model's: a saturated softmax passes almost nothing back, so Q and K would learn slowly.")
+                        .arg(percent(none->saturated), percent(model->saturated), percent(none->grad_q / model->grad_q)));
+}
+
+}  // namespace attnlab::ui
