@@ -330,6 +330,16 @@ class TestBackward : public QObject {
     for (float v : own.steps.find("encoder.layers.0.self_attn.q.grad")->tensor.to_vector()) sq += double(v) * v;
     QVERIFY(std::fabs(runs[0].grad_q - std::sqrt(sq)) <= 1e-9 * std::sqrt(sq));
     QVERIFY(runs[0].grad_q > 0 && runs[0].grad_k > 0 && runs[0].grad_scores > 0);
+    // Wide heads (d_head 64): without the scaling many rows saturate and get almost no gradient.
+    cfg.d_model = 512;
+    cfg.heads = 8;
+    cfg.d_ff = 512;
+    const auto wide = scaling_experiment(cfg, init_weights(cfg), batch, LossKind::Sum, "");
+    for (const ScalingRun& r : wide)
+      qInfo("d_head 64, ÷%.3g: %.0f %% saturated, %.0f %% starved, |dQ| %.4g", r.divisor, 100 * r.saturated, 100 * r.starved, r.grad_q);
+    QVERIFY2(wide[2].saturated > wide[0].saturated + 0.1, qPrintable(QString::number(wide[2].saturated)));
+    QVERIFY2(wide[2].starved > wide[0].starved + 0.05, qPrintable(QString::number(wide[2].starved)));
+    QVERIFY(wide[0].starved < 0.05);  // the model's own rows all get gradient
   }
 
   void memoryOfTheGradientsIsCounted() {

@@ -1,6 +1,8 @@
 #include "backward/scaling.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "backward/grad_ops.h"
 #include "backward/model_backward.h"
@@ -42,6 +44,33 @@ void saturation(const Tensor& weights, const Tensor& mask, ScalingRun& out) {
   out.mean_max = rows ? sum / double(rows) : 0;
 }
 
+// The share of real query rows whose gradient row (of dscores (B, H, Tq, Tk)) is below 1/100 of
+// the median row's norm.
+double starved_rows(const Tensor& dscores, const Tensor& mask) {
+  const Tensor g = dscores.contiguous(), m = mask.contiguous();
+  const int64_t b = g.size(0), h = g.size(1), tq = g.size(2), tk = g.size(3);
+  std::vector<double> norms;
+  for (int64_t bi = 0; bi < b; ++bi)
+    for (int64_t i = 0; i < tq; ++i) {
+      bool real = false;
+      for (int64_t j = 0; j < tk; ++j) real = real || m.data()[(bi * tq + i) * tk + j] != 0.0f;
+      if (!real) continue;
+      for (int64_t hi = 0; hi < h; ++hi) {
+        const float* row = g.data() + ((bi * h + hi) * tq + i) * tk;
+        double sq = 0;
+        for (int64_t j = 0; j < tk; ++j) sq += double(row[j]) * row[j];
+        norms.push_back(std::sqrt(sq));
+      }
+    }
+  if (norms.empty()) return 0;
+  std::vector<double> sorted = norms;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  int64_t low = 0;
+  for (double n : norms) low += n < 0.01 * median;
+  return double(low) / double(norms.size());
+}
+
 }  // namespace
 
 std::vector<ScalingRun> scaling_experiment(const ModelConfig& base, const Weights& w, const Batch& batch, LossKind loss,
@@ -68,6 +97,7 @@ std::vector<ScalingRun> scaling_experiment(const ModelConfig& base, const Weight
     r.grad_q = norm_of(back.steps, block + ".q.grad");
     r.grad_k = norm_of(back.steps, block + ".k.grad");
     r.grad_scores = norm_of(back.steps, block + ".masked_scores.grad");
+    if (const Step* ds = back.steps.find(block + ".masked_scores.grad"); ds && mask) r.starved = starved_rows(ds->tensor, mask->tensor);
     out.push_back(r);
   }
   return out;

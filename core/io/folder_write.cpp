@@ -184,18 +184,22 @@ bool is_bundle_folder(const std::string& dir) {
 TempDir::TempDir(const fs::path& target, std::string_view tag) {
   for (int attempt = 0; attempt < 16; ++attempt) {
     const fs::path p = sibling_name(target, tag);
+    // Registered before it exists: a signal from the mkdir on removes it (registered after, a
+    // signal between the two left the folder behind — the test that interrupts as soon as the
+    // folder appears caught it on a busy machine). The name carries our PID: an existing one is
+    // a dead namesake's or our own.
+    slot_ = register_temp(p);
     if (::mkdir(p.c_str(), 0755) == 0) {
       path_ = p;
       break;
     }
-    if (errno != EEXIST) {
-      const int err = errno;
+    const int err = errno;
+    unregister_temp(slot_);
+    if (err != EEXIST)
       throw DataError(Text(Msg::io_cannot_create_folder_beside, printable_name(target.string())) +
                       verbatim(std::strerror(err)));
-    }
   }
   if (path_.empty()) throw DataError(Text(Msg::io_cannot_create_folder_beside_no_reason, printable_name(target.string())));
-  slot_ = register_temp(path_);
   std::ofstream m(path_ / kMarker);
   m << ::getpid() << ' ' << process_start(::getpid()) << '\n';
 }

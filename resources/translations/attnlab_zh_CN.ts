@@ -4855,8 +4855,20 @@ The window keeps what it had; you can go on working.</source>
         <translation>完全没有梯度到达这个块（post-norm 模型加上 sum 损失：正是那个陷阱），所以这个实验在这里看不出任何东西。请选择 pre-norm 模型。</translation>
     </message>
     <message>
-        <source>Without the scaling %1 of the rows saturate (the model: %2) and the gradient reaching Q is %3 of the model&apos;s: a saturated softmax passes almost nothing back, so Q and K would learn slowly.</source>
-        <translation>不缩放时有 %1 的行饱和（模型本身：%2），到达 Q 的梯度只有模型本身的 %3：饱和的 softmax 几乎不往回传梯度，所以 Q 和 K 会学得很慢。</translation>
+        <source>rows with ~no gradient</source>
+        <translation>几乎没有梯度的行</translation>
+    </message>
+    <message>
+        <source>Query rows whose gradient is below 1/100 of the median row&apos;s</source>
+        <translation>梯度不到中位数那一行的 1/100 的查询行</translation>
+    </message>
+    <message>
+        <source>Without the scaling %1 of the rows saturate (the model: %2) and %3 of them get almost no gradient (the model: %4): a saturated softmax passes almost nothing back, so those queries and keys stop learning. The total ‖∂L/∂Q‖ can still grow: the other rows are no longer divided by √d_head.</source>
+        <translation>不缩放时有 %1 的行饱和（模型本身：%2），其中 %3 的行几乎得不到梯度（模型本身：%4）：饱和的 softmax 几乎不往回传梯度，这些查询和键就不再学习。‖∂L/∂Q‖ 的总量仍可能变大：其余的行不再除以 √d_head。</translation>
+    </message>
+    <message>
+        <source>Here the dot products are still small (d_head %1): without the scaling only %2 of the rows saturate and %3 get almost no gradient. The starving needs wide heads, whose unscaled scores grow with √d_head: try d_model 512 with 8 heads (d_head 64).</source>
+        <translation>这里的点积还很小（d_head 为 %1）：不缩放时只有 %2 的行饱和，%3 的行几乎得不到梯度。梯度“饿死”需要宽的头，它们未缩放的分数随 √d_head 增长：试试 d_model 512、8 个头（d_head 64）。</translation>
     </message>
 </context>
 <context>

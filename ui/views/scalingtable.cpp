@@ -44,8 +44,10 @@ ScalingTable::ScalingTable(QWidget* parent) : QWidget(parent) {
   summary_ = new QLabel;
   summary_->setObjectName(QStringLiteral("scalingSummary"));
   summary_->setWordWrap(true);
-  table_ = new QTableWidget(0, 5);
-  table_->setHorizontalHeaderLabels({tr("scores"), tr("saturated rows"), tr("‖∂L/∂scores‖"), tr("‖∂L/∂Q‖"), tr("‖∂L/∂K‖")});
+  table_ = new QTableWidget(0, 6);
+  table_->setHorizontalHeaderLabels(
+      {tr("scores"), tr("saturated rows"), tr("rows with ~no gradient"), tr("‖∂L/∂scores‖"), tr("‖∂L/∂Q‖"), tr("‖∂L/∂K‖")});
+  table_->horizontalHeaderItem(2)->setToolTip(tr("Query rows whose gradient is below 1/100 of the median row's"));
   table_->verticalHeader()->hide();
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -121,8 +123,8 @@ void ScalingTable::show(const std::vector<ScalingRun>& runs) {
   table_->setRowCount(static_cast<int>(runs.size()));
   for (int i = 0; i < static_cast<int>(runs.size()); ++i) {
     const ScalingRun& r = runs[static_cast<size_t>(i)];
-    const QStringList cells = {scalingName(r.scaling, r.divisor), percent(r.saturated), num(r.grad_scores), num(r.grad_q),
-                               num(r.grad_k)};
+    const QStringList cells = {scalingName(r.scaling, r.divisor), percent(r.saturated), percent(r.starved),
+                               num(r.grad_scores), num(r.grad_q), num(r.grad_k)};
     for (int c = 0; c < cells.size(); ++c) table_->setItem(i, c, new QTableWidgetItem(cells[c]));
   }
   table_->resizeRowsToContents();
@@ -134,9 +136,19 @@ void ScalingTable::show(const std::vector<ScalingRun>& runs) {
                          "the experiment shows nothing here. Choose the pre-norm model."));
     return;
   }
-  summary_->setText(tr("Without the scaling %1 of the rows saturate (the model: %2) and the gradient reaching Q is "
-                       "%3 of the model's: a saturated softmax passes almost nothing back, so Q and K would learn slowly.")
-                        .arg(percent(none->saturated), percent(model->saturated), percent(none->grad_q / model->grad_q)));
+  // Said as the numbers are: the starving shows only when the dot products are large.
+  const bool starves = none->starved > model->starved + 0.05 || none->saturated > model->saturated + 0.05;
+  if (starves)
+    summary_->setText(tr("Without the scaling %1 of the rows saturate (the model: %2) and %3 of them get almost no gradient "
+                         "(the model: %4): a saturated softmax passes almost nothing back, so those queries and keys "
+                         "stop learning. The total ‖∂L/∂Q‖ can still grow: the other rows are no longer divided by √d_head.")
+                          .arg(percent(none->saturated), percent(model->saturated), percent(none->starved), percent(model->starved)));
+  else
+    summary_->setText(tr("Here the dot products are still small (d_head %1): without the scaling only %2 of the rows "
+                         "saturate and %3 get almost no gradient. The starving needs wide heads, whose unscaled scores "
+                         "grow with √d_head: try d_model 512 with 8 heads (d_head 64).")
+                          .arg(qRound(runs.front().divisor * runs.front().divisor))
+                          .arg(percent(none->saturated), percent(none->starved)));
 }
 
 }  // namespace attnlab::ui
