@@ -19,27 +19,31 @@ double norm_of(const Trace& t, const std::string& id) {
   return std::sqrt(sq);
 }
 
-// The share of real query rows (a row with some visible key) whose largest weight is above 0.99,
-// and the mean of those largest weights. weights (B, H, Tq, Tk), mask (B, Tq, Tk).
-void saturation(const Tensor& weights, const Tensor& mask, ScalingRun& out) {
-  const Tensor w = weights.contiguous(), m = mask.contiguous();
-  const int64_t b = w.size(0), h = w.size(1), tq = w.size(2), tk = w.size(3);
-  int64_t rows = 0, sat = 0;
-  double sum = 0;
+// Every real query row (one with some visible key in mask (B, Tq, Tk)) of every head of t
+// (B, H, Tq, Tk): row(pointer to its Tk values).
+template <typename Row>
+void for_real_rows(const Tensor& t, const Tensor& mask, Row row) {
+  const Tensor c = t.contiguous(), m = mask.contiguous();
+  const int64_t b = c.size(0), h = c.size(1), tq = c.size(2), tk = c.size(3);
   for (int64_t bi = 0; bi < b; ++bi)
     for (int64_t i = 0; i < tq; ++i) {
-      bool real = false;
-      for (int64_t j = 0; j < tk; ++j) real = real || m.data()[(bi * tq + i) * tk + j] != 0.0f;
-      if (!real) continue;
-      for (int64_t hi = 0; hi < h; ++hi) {
-        const float* row = w.data() + ((bi * h + hi) * tq + i) * tk;
-        float mx = 0;
-        for (int64_t j = 0; j < tk; ++j) mx = std::max(mx, row[j]);
-        ++rows;
-        sat += mx > 0.99f;
-        sum += mx;
-      }
+      const float* visible = m.data() + (bi * tq + i) * tk;
+      if (std::none_of(visible, visible + tk, [](float v) { return v != 0.0f; })) continue;
+      for (int64_t hi = 0; hi < h; ++hi) row(c.data() + ((bi * h + hi) * tq + i) * tk, tk);
     }
+}
+
+// The share of real query rows whose largest weight is above 0.99, and the mean of those largest
+// weights. weights (B, H, Tq, Tk), mask (B, Tq, Tk).
+void saturation(const Tensor& weights, const Tensor& mask, ScalingRun& out) {
+  int64_t rows = 0, sat = 0;
+  double sum = 0;
+  for_real_rows(weights, mask, [&](const float* row, int64_t tk) {
+    const float mx = *std::max_element(row, row + tk);
+    ++rows;
+    sat += mx > 0.99f;
+    sum += mx;
+  });
   out.saturated = rows ? double(sat) / double(rows) : 0;
   out.mean_max = rows ? sum / double(rows) : 0;
 }
@@ -47,21 +51,12 @@ void saturation(const Tensor& weights, const Tensor& mask, ScalingRun& out) {
 // The share of real query rows whose gradient row (of dscores (B, H, Tq, Tk)) is below 1/100 of
 // the median row's norm.
 double starved_rows(const Tensor& dscores, const Tensor& mask) {
-  const Tensor g = dscores.contiguous(), m = mask.contiguous();
-  const int64_t b = g.size(0), h = g.size(1), tq = g.size(2), tk = g.size(3);
   std::vector<double> norms;
-  for (int64_t bi = 0; bi < b; ++bi)
-    for (int64_t i = 0; i < tq; ++i) {
-      bool real = false;
-      for (int64_t j = 0; j < tk; ++j) real = real || m.data()[(bi * tq + i) * tk + j] != 0.0f;
-      if (!real) continue;
-      for (int64_t hi = 0; hi < h; ++hi) {
-        const float* row = g.data() + ((bi * h + hi) * tq + i) * tk;
-        double sq = 0;
-        for (int64_t j = 0; j < tk; ++j) sq += double(row[j]) * row[j];
-        norms.push_back(std::sqrt(sq));
-      }
-    }
+  for_real_rows(dscores, mask, [&](const float* row, int64_t tk) {
+    double sq = 0;
+    for (int64_t j = 0; j < tk; ++j) sq += double(row[j]) * row[j];
+    norms.push_back(std::sqrt(sq));
+  });
   if (norms.empty()) return 0;
   std::vector<double> sorted = norms;
   std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
