@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli_common.h"
+#include "backward/model_backward.h"
 #include "forward/memory.h"
 #include "forward/model.h"
 #include "tensor/key_ranges.h"
@@ -26,6 +27,7 @@ struct BenchArgs {
   int threads = 0;
   std::string attention = "auto";
   bool trace = false;
+  std::string loss;  // "sum": forward (traced, as the backward needs) and backward, each timed
 };
 
 double peak_rss_mb() {
@@ -54,6 +56,7 @@ bool tiled(const BenchArgs& a) { return a.attention != "full"; }
 // CPU's tiled loop needs neither the scores nor the dense mask; Vulkan's fused kernel reads
 // the dense mask).
 MemoryEstimate estimated(const BenchArgs& a, const Backend& be, const ModelConfig& cfg, int threads) {
+  if (!a.loss.empty()) return with_gradients(estimate_memory(cfg, a.batch, a.seq, 0, 1));
   if (a.trace) return estimate_memory(cfg, a.batch, a.seq, 0, 1);
   const bool fused = be.fused_attention(), cpu = be.name() == "cpu";
   return estimate_fast_memory(cfg, a.batch, a.seq, {.score_matrix = !fused, .dense_mask = !(fused && cpu), .threads = threads});
@@ -67,6 +70,8 @@ ModelConfig check_bench(const CLI::App& sub, const BenchArgs& a) {
   cfg.validate();
   if (a.attention != "full" && a.attention != "tiled" && a.attention != "auto")
     throw ConfigError(Text(Msg::cli_not_one_of_attention, a.attention));
+  if (sub.count("--loss") && parse_loss(a.loss) != LossKind::Sum)  // the input is random vectors: no target, no tokens
+    throw ConfigError(Text(Msg::loss_not_one_of, a.loss, "sum"));
   parse_backend(a.model.backend);
   return cfg;
 }
@@ -97,6 +102,19 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
     device_ms.push_back(be.device_ms());
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
+  // --loss sum: the traced forward (the backward reads every step) and the backward, timed apart.
+  std::vector<double> backward_ms;
+  auto with_backward = [&](Backend& be) {
+    Trace t;
+    t.record(StepInfo{.id = "encoder.input", .title = {}, .formula = {}, .code = "", .result = "x"}, x);
+    t.record(StepInfo{.id = "encoder.mask", .title = {}, .formula = {}, .code = "", .result = "mask"}, mask.dense());
+    const auto t0 = std::chrono::steady_clock::now();
+    encoder_stack(cfg, w, x, mask, t, be);
+    const auto t1 = std::chrono::steady_clock::now();
+    backward(cfg, w, t, LossSpec{.kind = LossKind::Sum});
+    backward_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count());
+    return std::chrono::duration<double, std::milli>(t1 - t0).count();
+  };
   std::vector<double> ms, device_ms;
   BackendNote note;
   const auto be = run_on_backend(
@@ -108,6 +126,13 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
                                          : Msg::en_advice_attention_tiled_shorter_seq));
         ms.clear();
         device_ms.clear();
+        if (!a.loss.empty()) {
+          with_backward(b);
+          with_backward(b);
+          backward_ms.clear();
+          for (int64_t i = 0; i < a.repeat; ++i) ms.push_back(with_backward(b));
+          return;
+        }
         once(b, device_ms);
         once(b, device_ms);
         device_ms.clear();
@@ -124,7 +149,15 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
       {"config", {{"batch", a.batch}, {"seq", a.seq}, {"d_model", cfg.d_model}, {"heads", cfg.heads},
                   {"d_ff", cfg.d_ff}, {"layers", cfg.layers}, {"norm", norm_name(cfg.norm)},
                   {"repeat", a.repeat}, {"threads", threads}, {"trace", a.trace}}}};
-  if (be->name() == "vulkan") out["gpu_ms"] = median_of(device_ms);
+  if (be->name() == "vulkan" && a.loss.empty()) out["gpu_ms"] = median_of(device_ms);
+  if (!a.loss.empty()) {  // forward ms above is the traced forward; the backward beside it
+    const double bw = median_of(backward_ms);
+    out["loss"] = a.loss;
+    out["backward_median_ms"] = bw;
+    out["total_median_ms"] = median + bw;
+    out["attention"] = "full";
+    out["config"]["trace"] = true;
+  }
   if (!note.text.empty()) out["backend_note"] = note.text.english();
   std::cout << out.dump() << std::endl;
 }
@@ -142,6 +175,7 @@ void add_bench_command(CLI::App& app, Chosen& chosen) {
       ->transform(decimal_in(1, kMaxThreads));
   sub->add_option("--attention", args->attention, "full|tiled|auto (default auto)");
   sub->add_flag("--trace", args->trace, "record every step as the GUI does");
+  sub->add_option("--loss", args->loss, "sum: also the backward pass (traced forward + backward, timed apart)");
   args->model.d_model = 512;
   add_model_options(*sub, args->model);
   sub->callback([sub, args, &chosen] {

@@ -747,6 +747,18 @@ class Successes(CliCase):
                     "--weights", "--backend", "--format", "--memory-budget", "--force"]:
             self.assertIn(opt, r.out, "export --help does not list " + opt)
 
+    def test_bench_backward_json(self):
+        r = run_attnlab(["bench", "--repeat", "2", "--seq", "16", "--d-model", "64", "--heads", "4", "--loss", "sum"])
+        self.assertEqual(r.rc, 0, r.describe())
+        obj = json.loads([l for l in r.out.splitlines() if l.strip()][0])
+        self.assertEqual(obj["loss"], "sum")
+        self.assertTrue(obj["config"]["trace"])  # the backward walks a traced forward
+        self.assertGreater(obj["backward_median_ms"], 0)
+        self.assertAlmostEqual(obj["total_median_ms"], obj["median_ms"] + obj["backward_median_ms"], places=6)
+        r = run_attnlab(["bench", "--loss", "mse"])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("unknown loss 'mse'; valid losses: sum", r.err)
+
     def test_bench_json(self):
         r = run_attnlab(["bench", "--repeat", "2", "--seq", "16", "--d-model", "64", "--heads", "4"])
         self.assertEqual(r.rc, 0, r.describe())

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Forward + backward (`attnlab bench --loss sum`, the traced forward the backward walks, and the
+# backward) beside PyTorch's autograd (train mode, output.sum().backward()) on the same shapes and
+# threads, in one run: medians of --repeat, ratios, the backward's peak memory beside PyTorch's.
+#   bench/compare_backward.sh [BINARY]   (default build/release/app/attnlab)
+#   env: THREADS (default: all cores), REPEAT (default 5), SHAPES ("S D H;…", default below)
+set -euo pipefail
+bin=${1:-build/release/app/attnlab}
+threads=${THREADS:-$(nproc)}
+repeat=${REPEAT:-5}
+shapes=${SHAPES:-"128 256 4;128 512 8;512 256 4;512 512 8"}
+here=$(dirname "$0")
+echo "$(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p'), $threads threads;" \
+     "PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)'), $("$bin" --version)"
+echo
+echo "| shape (B 1, F 4·D, 1 layer, pre-norm) | attnlab fwd+bwd ms (bwd) | PyTorch fwd+bwd ms (bwd) | ratio total | ratio bwd | attnlab peak MiB | PyTorch peak MiB |"
+echo "|---|---|---|---|---|---|---|"
+IFS=';' read -ra grid <<<"$shapes"
+for shape in "${grid[@]}"; do
+  read -r S D H <<<"$shape"
+  ours=$("$bin" bench --seq "$S" --d-model "$D" --heads "$H" --repeat "$repeat" --threads "$threads" --backend cpu --loss sum)
+  ref=$(/usr/bin/python3 "$here/pytorch_bench.py" --seq "$S" --d-model "$D" --heads "$H" --repeat "$repeat" --threads "$threads" --loss sum)
+  /usr/bin/python3 - "$S" "$D" "$H" "$ours" "$ref" <<'PY'
+import json, sys
+S, D, H = sys.argv[1], sys.argv[2], sys.argv[3]
+o, r = json.loads(sys.argv[4]), json.loads(sys.argv[5])
+print(f"| S {S}, D {D}, H {H} | {o['total_median_ms']:.1f} ({o['backward_median_ms']:.1f}) | "
+      f"{r['total_median_ms']:.1f} ({r['backward_median_ms']:.1f}) | {r['total_median_ms'] / o['total_median_ms']:.2f} | "
+      f"{r['backward_median_ms'] / o['backward_median_ms']:.2f} | {o['peak_rss_mb']:.0f} | {r['peak_rss_mb']:.0f} |")
+PY
+done
+echo
+echo "ratio = PyTorch ms / attnlab ms (above 1: attnlab is faster); attnlab's forward is the traced one"
