@@ -93,6 +93,26 @@ class Gradients(lib.TempDirCase):
         self.assertNotIn("loss", json.load(open(os.path.join(plain, "manifest.json"), encoding="utf-8")))
         self.assertFalse([k for k in arrays(plain) if k.endswith(".grad") or k.startswith("grad/")])
 
+    def test_next_token_on_a_trained_model(self):
+        # The shipped English model on its own examples (two or more sentences: [PAD] targets ignored).
+        here = os.path.dirname(os.path.abspath(__file__))
+        model = os.path.join(here, "..", "..", "sample_inputs", "models", "english-next-word.safetensors")
+        out = self.path("nt")
+        self.export_ok(out, "--weights", model, "--loss", "next-token")
+        m = json.load(open(os.path.join(out, "manifest.json"), encoding="utf-8"))
+        self.assertEqual(m["loss"]["kind"], "next-token")
+        self.assertEqual(m["loss"]["input"], "encoder.output_head.logits")
+        self.assertGreater(m["loss"]["value"], 0)
+        grads = [s["id"] for s in m["gradient_steps"]]
+        self.assertEqual(grads[0], "encoder.output_head.logits.grad")
+        for name in ("grad/embedding.weight", "grad/output_head.weight", "grad/output_head.bias"):
+            self.assertIn(name, grads)
+        rc, text, err = reproduce(out)
+        self.assertEqual(rc, 0, text[-3000:] + err)
+        rows = reported(text)
+        self.assertEqual(rows.get("grad/embedding.weight"), "ok")
+        self.assertIn("loss (next-token)", text)
+
     def test_bad_loss_and_target_are_refused(self):
         target = self.path("t.npy")
         np.save(target, np.zeros((2, 4, 16), dtype=np.float32))
