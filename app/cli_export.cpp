@@ -183,10 +183,7 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     cfg.validate();
   }
   const TrainedVocab* trained = p.weights.vocab().get();
-  if (p.loss && (p.loss->kind == LossKind::NextToken || p.loss->kind == LossKind::PerPosition) && !trained)
-    throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(p.loss->kind))));
-  if (p.loss && p.loss->kind == LossKind::PerPosition) throw ConfigError(Text(Msg::bw_per_position_needs_answers));
-  if (p.loss && cfg.traces_overview()) throw ConfigError(Text(Msg::bw_needs_full_scores));
+  if (p.loss) check_backward(cfg, trained != nullptr, p.loss->kind);  // before any work, as backward() would
   std::vector<std::string> texts = a.texts;
   if (!a.text_file.empty())
     for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));

@@ -146,6 +146,13 @@ Tensor reshaped(const Tensor& a, const Shape& shape) {
 
 Tensor transposed(const Tensor& dy, int64_t d0, int64_t d1) { return dy.transpose(d0, d1).contiguous(); }
 
+double l2_norm(const Tensor& t) {
+  const Tensor c = t.contiguous();
+  double sq = 0;
+  for (int64_t i = 0, n = c.numel(); i < n; ++i) sq += double(c.data()[i]) * c.data()[i];
+  return std::sqrt(sq);
+}
+
 void accumulate(Tensor& a, const Tensor& b) {
   if (!a.defined()) {
     a = b.clone();

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -29,17 +30,23 @@ M<T> linear(const M<T>& x, const M<T>& w, const M<T>& b) {
   return y;
 }
 
+// Row n's mean and 1 / √(var + eps), var biased (LayerNorm's statistics).
+template <typename T>
+std::pair<T, T> row_moments(const M<T>& x, int n, double eps) {
+  const T d = T(x.cols());
+  T mean = 0, var = 0;
+  for (int j = 0; j < x.cols(); ++j) mean += x(n, j);
+  mean /= d;
+  for (int j = 0; j < x.cols(); ++j) var += (x(n, j) - mean) * (x(n, j) - mean);
+  return {mean, T(1) / std::sqrt(var / d + T(eps))};
+}
+
 // Each row (x − mean) / √(var + eps) · g + b, var biased; g, b (1, D).
 template <typename T>
 M<T> layer_norm(const M<T>& x, const M<T>& g, const M<T>& b, double eps) {
   M<T> y(x.rows(), x.cols());
-  const T d = T(x.cols());
   for (int n = 0; n < x.rows(); ++n) {
-    T mean = 0, var = 0;
-    for (int j = 0; j < x.cols(); ++j) mean += x(n, j);
-    mean /= d;
-    for (int j = 0; j < x.cols(); ++j) var += (x(n, j) - mean) * (x(n, j) - mean);
-    const T rstd = T(1) / std::sqrt(var / d + T(eps));
+    const auto [mean, rstd] = row_moments(x, n, eps);
     for (int j = 0; j < x.cols(); ++j) y(n, j) = (x(n, j) - mean) * rstd * g(0, j) + b(0, j);
   }
   return y;
@@ -120,11 +127,7 @@ NormGrads<T> layer_norm_backward(const M<T>& x, const M<T>& g, const M<T>& dy, d
   NormGrads<T> r{M<T>::Zero(x.rows(), x.cols()), M<T>::Zero(1, x.cols()), M<T>::Zero(1, x.cols())};
   const T d = T(x.cols());
   for (int n = 0; n < x.rows(); ++n) {
-    T mean = 0, var = 0;
-    for (int j = 0; j < x.cols(); ++j) mean += x(n, j);
-    mean /= d;
-    for (int j = 0; j < x.cols(); ++j) var += (x(n, j) - mean) * (x(n, j) - mean);
-    const T rstd = T(1) / std::sqrt(var / d + T(eps));
+    const auto [mean, rstd] = row_moments(x, n, eps);
     T m1 = 0, m2 = 0;  // mean(dx̂), mean(dx̂·x̂)
     for (int j = 0; j < x.cols(); ++j) {
       const T xh = (x(n, j) - mean) * rstd, dxh = dy(n, j) * g(0, j);

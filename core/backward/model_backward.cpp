@@ -108,6 +108,8 @@ class Walk {
 
   void propagate(const Step& s, const Tensor& g);
   void projection(const Step& s, const Place& p, const Tensor& g);
+  // y = x·W[row0 …]ᵀ + b, x bound as `var`: dW and db into the parameters, dx on to x.
+  void linear(const Step& s, const std::string& var, const Tensor& g, int64_t row0 = 0);
   void attention_step(const Step& s, const Place& p, const Tensor& g);
 
   const ModelConfig& cfg_;
@@ -124,7 +126,11 @@ void Walk::projection(const Step& s, const Place& p, const Tensor& g) {
   const int64_t d = cfg_.d_model;
   const bool shared = p.name != "q_proj" && cfg_.has(Fault::SharedQkvProjection);
   const int64_t row0 = shared ? 0 : (p.name == "q_proj" ? 0 : p.name == "k_proj" ? d : 2 * d);
-  const Step& x = input(s, "x");
+  linear(s, "x", g, row0);
+}
+
+void Walk::linear(const Step& s, const std::string& var, const Tensor& g, int64_t row0) {
+  const Step& x = input(s, var);
   const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
   const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g, row0);
   add_param(wn, lg.dw, row0);
@@ -179,14 +185,7 @@ void Walk::attention_step(const Step& s, const Place& p, const Tensor& g) {
     const Step& src = input(s, has_input(s, "merged_c") ? "merged_c" : "head_out");
     return send(src, grad::reshaped(g, src.tensor.shape()), GradUse::ViewBack, s);
   }
-  if (n == "out") {
-    const Step& x = input(s, "context");
-    const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
-    const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g);
-    add_param(wn, lg.dw);
-    add_param(bn, lg.db);
-    return send(x, lg.dx, GradUse::LinearInput, s);
-  }
+  if (n == "out") return linear(s, "context", g);
   throw ConfigError(Text(Msg::bw_step_missing, s.info.id));
 }
 
@@ -207,14 +206,8 @@ void Walk::propagate(const Step& s, const Tensor& g) {
     add_param(bn, ng.dbeta);
     return send(x, ng.dx, GradUse::Norm, s);
   }
-  if (n == "linear1" || n == "out" || n == "logits") {  // ffn.linear1, ffn.out, output_head.logits
-    const Step& x = input(s, n == "out" ? "hidden" : "x");
-    const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
-    const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g);
-    add_param(wn, lg.dw);
-    add_param(bn, lg.db);
-    return send(x, lg.dx, GradUse::LinearInput, s);
-  }
+  if (n == "linear1" || n == "out" || n == "logits")  // ffn.linear1, ffn.out, output_head.logits
+    return linear(s, n == "out" ? "hidden" : "x", g);
   if (n == "hidden") {
     const Step& x = input(s, "linear1");
     return send(x, grad::activation_backward(x.tensor, g, cfg_.activation), GradUse::Activation, s);
@@ -268,11 +261,16 @@ std::vector<std::vector<int64_t>> next_token_targets(const Tensor& ids_in) {
 
 }  // namespace
 
-BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss) {
+void check_backward(const ModelConfig& cfg, bool trained, LossKind kind) {
   if (cfg.traces_overview()) throw ConfigError(Text(Msg::bw_needs_full_scores));
+  const bool ce = kind == LossKind::NextToken || kind == LossKind::PerPosition;
+  if (ce && !trained) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(kind))));
+  if (kind == LossKind::PerPosition) throw ConfigError(Text(Msg::bw_per_position_needs_answers));
+}
+
+BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss) {
+  check_backward(cfg, w.vocab() != nullptr, loss.kind);
   const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
-  if (ce && !w.vocab()) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(loss.kind))));
-  if (loss.kind == LossKind::PerPosition) throw ConfigError(Text(Msg::bw_per_position_needs_answers));
   BackwardResult r;
   r.kind = loss.kind;
   r.output = loss_input_step(cfg, loss.kind);

@@ -47,6 +47,10 @@ MemoryEstimate with_gradients(MemoryEstimate e);
 // for the cross-entropy losses the output head's logits.
 std::string loss_input_step(const ModelConfig& cfg, LossKind kind = LossKind::Sum);
 
+// The refusals of backward() that need no forward run: the tiled overview (it keeps no (S, S)
+// weights), a cross-entropy loss without a trained model's head, per-position. ConfigError.
+void check_backward(const ModelConfig& cfg, bool trained, LossKind kind);
+
 // Throws ConfigError when the run cannot be differentiated here (the tiled overview keeps no
 // (S, S) tensor; a stopped or untraced run; a cross-entropy loss without a trained model's output
 // head; per-position, whose answers cannot be given yet); DataError when `loss.target` does not

@@ -13,10 +13,7 @@ namespace {
 
 double norm_of(const Trace& t, const std::string& id) {
   const Step* s = t.find(id);
-  if (!s) return 0;
-  double sq = 0;
-  for (const float v : s->tensor.contiguous().to_vector()) sq += double(v) * v;
-  return std::sqrt(sq);
+  return s ? grad::l2_norm(s->tensor) : 0;
 }
 
 // Every real query row (one with some visible key in mask (B, Tq, Tk)) of every head of t

@@ -3321,18 +3321,6 @@
         <translation>模型</translation>
     </message>
     <message>
-        <source>Decoder</source>
-        <translation>解码器</translation>
-    </message>
-    <message>
-        <source>Encoder</source>
-        <translation>编码器</translation>
-    </message>
-    <message>
-        <source>%1 · layer %2</source>
-        <translation>%1 · 第 %2 层</translation>
-    </message>
-    <message>
         <source>Largest gradient: %1 (%2). Smallest: %3 (%4). Parameters with no gradient at all: %5.</source>
         <translation>最大的梯度：%1（%2）。最小的：%3（%4）。完全没有梯度的参数：%5 个。</translation>
     </message>

@@ -674,10 +674,13 @@ def compare(new_dir, ref_dir, exact=lambda k: ".layers." not in k):
     return ok
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=DEFAULT_OUT, help="folder to write (default: tests/golden/data)")
-    ap.add_argument("--compare", metavar="DIR", help="after writing, compare with DIR bit for bit (exit 1 if not)")
+def run_generator(doc, default_out, generate_into, compare_with, compare_help):
+    """The command line of a golden generator (this one and gen_grad_golden.py): --out DIR,
+    --compare DIR; the generator's own self-tests first."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--out", default=default_out,
+                    help=f"folder to write (default: {os.path.relpath(default_out, os.path.dirname(os.path.dirname(HERE)))})")
+    ap.add_argument("--compare", metavar="DIR", help=compare_help)
     args = ap.parse_args()
     self_test_generator()
     test_tokenizer()
@@ -687,10 +690,15 @@ def main():
         ap.error("--out and --compare must differ")
     if args.compare and os.path.isdir(out):
         shutil.rmtree(out)
-    generate(out)
+    generate_into(out)
     print(f"generated in {time.time() - t0:.1f} s")
-    if args.compare and not compare(out, args.compare):
+    if args.compare and not compare_with(out, args.compare):
         sys.exit(1)
+
+
+def main():
+    run_generator(__doc__, DEFAULT_OUT, generate, compare,
+                  "after writing, compare with DIR bit for bit (exit 1 if not)")
 
 
 if __name__ == "__main__":

@@ -38,10 +38,8 @@ sums to 0 whatever the norm's input, so every gradient before that norm is 0 up 
 rounding. They are kept on purpose (the C++ backward must give ~0 there too).
 """
 
-import argparse
 import json
 import os
-import shutil
 import sys
 import time
 
@@ -324,22 +322,8 @@ def compare(new_dir, ref_dir):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=DEFAULT_OUT, help="folder to write (default: tests/golden/data_grad)")
-    ap.add_argument("--compare", metavar="DIR", help="after writing, compare with DIR (exit 1 if they differ)")
-    args = ap.parse_args()
-    gg.self_test_generator()
-    gg.test_tokenizer()
-    t0 = time.time()
-    out = os.path.abspath(args.out)
-    if args.compare and out == os.path.abspath(args.compare):
-        ap.error("--out and --compare must differ")
-    if args.compare and os.path.isdir(out):
-        shutil.rmtree(out)
-    generate(out)
-    print(f"generated in {time.time() - t0:.1f} s")
-    if args.compare and not compare(out, args.compare):
-        sys.exit(1)
+    gg.run_generator(__doc__, DEFAULT_OUT, generate, compare,
+                     "after writing, compare with DIR (exit 1 if they differ)")
 
 
 if __name__ == "__main__":

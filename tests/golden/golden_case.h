@@ -3,6 +3,8 @@
 // stored configuration must be the case's own). Shared by test_golden and test_grad_golden.
 #pragma once
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,6 +45,44 @@ inline std::vector<std::string> strings(const json& j) {
 inline bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
+
+// A JSON file of the golden folders; std::runtime_error naming it and the generator to run.
+inline json load_json(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot open " + path + " (run gen_golden.py / gen_grad_golden.py)");
+  return json::parse(f);
+}
+
+inline std::string fmt(double v) {
+  std::ostringstream o;
+  o.precision(9);
+  o << v;
+  return o.str();
+}
+
+// The mismatches of one case: the first 25 in full, then a count.
+struct Report {
+  std::vector<std::string> errors;
+  int64_t more = 0;  // errors beyond the ones kept
+  void fail(std::string msg) {
+    if (errors.size() < 25) errors.push_back(std::move(msg));
+    else ++more;
+  }
+  std::string text() const {
+    std::string out;
+    for (const auto& e : errors) out += "\n  " + e;
+    if (more) out += "\n  … and " + std::to_string(more) + " more";
+    return out;
+  }
+};
+
+// The largest differences of a case over finite elements, and where they are.
+struct Worst {
+  double abs = 0;      // largest |c − ref|
+  std::string abs_at;  // id [element]
+  double ratio = 0;    // largest |c − ref| / (atol + rtol·|ref|)
+  std::string ratio_at;
+};
 
 struct Setup {
   ModelConfig cfg;

@@ -27,6 +27,9 @@
 
 using namespace attnlab;
 using golden::ends_with;
+using golden::fmt;
+using golden::Report;
+using golden::Worst;
 using golden::strings;
 using json = nlohmann::json;
 
@@ -37,41 +40,6 @@ constexpr double kRtol = 1e-4;
 constexpr double kRowSumTol = 1e-5;
 
 std::string data_dir() { return std::string(ATTNLAB_TEST_DATA) + "/golden/data/"; }
-
-json load_cases() {
-  std::ifstream f(data_dir() + "cases.json");
-  if (!f) throw std::runtime_error("cannot open " + data_dir() + "cases.json (run gen_golden.py)");
-  return json::parse(f);
-}
-
-std::string fmt(double v) {
-  std::ostringstream o;
-  o.precision(9);
-  o << v;
-  return o.str();
-}
-
-struct Report {
-  std::vector<std::string> errors;
-  int64_t more = 0;  // errors beyond the ones kept
-  void fail(std::string msg) {
-    if (errors.size() < 25) errors.push_back(std::move(msg));
-    else ++more;
-  }
-  std::string text() const {
-    std::string out;
-    for (const auto& e : errors) out += "\n  " + e;
-    if (more) out += "\n  … and " + std::to_string(more) + " more";
-    return out;
-  }
-};
-
-struct Worst {
-  double abs = 0;      // largest |a − b| over finite elements
-  std::string abs_at;  // step id [element]
-  double ratio = 0;    // largest |a − b| / (atol + rtol·|b|)
-  std::string ratio_at;
-};
 
 // One step, element by element. a: the C++ tensor (any strides), b: the golden array.
 void compare_step(const std::string& id, const Tensor& a, const Tensor& b, Report& rep, Worst& worst) {
@@ -132,7 +100,7 @@ class TestGolden : public QObject {
 
  private slots:
   void initTestCase() {
-    cases_ = load_cases();
+    cases_ = golden::load_json(data_dir() + "cases.json");
     QVERIFY2(cases_.is_array() && !cases_.empty(), "cases.json lists no case");
   }
 

@@ -34,6 +34,9 @@
 
 using namespace attnlab;
 using golden::ends_with;
+using golden::fmt;
+using golden::Report;
+using golden::Worst;
 using golden::strings;
 using json = nlohmann::json;
 
@@ -45,44 +48,6 @@ constexpr double kLossAtol = 1e-4;  // the loss's value
 constexpr double kLossRtol = 1e-4;
 
 std::string golden_dir() { return std::string(ATTNLAB_TEST_DATA) + "/golden/"; }
-
-json load_json(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("cannot open " + path + " (run gen_golden.py / gen_grad_golden.py)");
-  return json::parse(f);
-}
-
-// A gradient array: "<step id>.grad" or "grad/<parameter>" (not "loss/…").
-bool is_gradient(const std::string& id) { return ends_with(id, ".grad") || id.rfind("grad/", 0) == 0; }
-
-std::string fmt(double v) {
-  std::ostringstream o;
-  o.precision(9);
-  o << v;
-  return o.str();
-}
-
-struct Report {
-  std::vector<std::string> errors;
-  int64_t more = 0;  // errors beyond the ones kept
-  void fail(std::string msg) {
-    if (errors.size() < 25) errors.push_back(std::move(msg));
-    else ++more;
-  }
-  std::string text() const {
-    std::string out;
-    for (const auto& e : errors) out += "\n  " + e;
-    if (more) out += "\n  … and " + std::to_string(more) + " more";
-    return out;
-  }
-};
-
-struct Worst {
-  double abs = 0;      // largest |c − ref|
-  std::string abs_at;  // array id [element]
-  double ratio = 0;    // largest |c − ref| / (atol + rtol·|ref|)
-  std::string ratio_at;
-};
 
 // One array, element by element (C order). c: the C++ tensor (any strides), ref: the golden one.
 // A NaN or infinity anywhere fails (the golden gradients are finite).
@@ -157,9 +122,9 @@ class TestGradGolden : public QObject {
 
  private slots:
   void initTestCase() {
-    cases_ = load_json(golden_dir() + "data_grad/cases.json");
+    cases_ = golden::load_json(golden_dir() + "data_grad/cases.json");
     QVERIFY2(cases_.is_array() && !cases_.empty(), "data_grad/cases.json lists no case");
-    for (const auto& c : load_json(golden_dir() + "data/cases.json")) forward_[c.at("name").get<std::string>()] = c;
+    for (const auto& c : golden::load_json(golden_dir() + "data/cases.json")) forward_[c.at("name").get<std::string>()] = c;
   }
 
   void gradients_data() {
@@ -191,7 +156,7 @@ class TestGradGolden : public QObject {
     std::vector<std::string> golden_order;  // gradient arrays only
     for (const auto& [id, t] : read_npz(golden_dir() + "data_grad/" + name + ".npz")) {
       QVERIFY2(golden.emplace(id, t).second, (name + ": golden array twice: " + id).c_str());
-      if (is_gradient(id)) golden_order.push_back(id);
+      if (is_grad_step(id)) golden_order.push_back(id);
     }
     QVERIFY2(golden.count("loss/value"), (name + ": golden file has no loss/value").c_str());
     LossSpec loss{.kind = parse_loss(g.at("loss").get<std::string>()), .target = {}};
@@ -221,7 +186,7 @@ class TestGradGolden : public QObject {
     std::vector<std::string> result_order;
     for (const Step& s : r.steps.steps()) {
       if (!result.emplace(s.info.id, &s.tensor).second) rep.fail("gradient recorded twice: " + s.info.id);
-      if (!is_gradient(s.info.id)) continue;
+      if (!is_grad_step(s.info.id)) continue;
       result_order.push_back(s.info.id);
       if (!golden.count(s.info.id)) rep.fail("extra gradient (not in the golden file): " + s.info.id);
     }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backward/grad_ops.h"
 #include "words/numbers.h"
 #include "words/stepnames.h"
 
@@ -15,25 +16,20 @@ namespace {
 
 constexpr double kFloorExp = -8;  // the log axis starts at 10⁻⁸: smaller norms sit at its left end
 
-// "encoder.layers.1.self_attn.in_proj_weight" → {"Encoder · layer 1", "self_attn.in_proj_weight"}.
+// "encoder.layers.1.self_attn.in_proj_weight" → {"Encoder layer 1", "self_attn.in_proj_weight"}: the
+// layer in the location line's words (StepNames), the name within it.
 std::pair<QString, QString> split(const std::string& name) {
   const size_t at = name.find(".layers.");
   if (at == std::string::npos) return {GradNormChart::tr("Model"), QString::fromStdString(name)};
-  const size_t dot = name.find('.', at + 8);
-  const QString stack = name.starts_with("decoder") ? GradNormChart::tr("Decoder") : GradNormChart::tr("Encoder");
-  return {GradNormChart::tr("%1 · layer %2").arg(stack, QString::fromStdString(name.substr(at + 8, dot - at - 8))),
-          QString::fromStdString(name.substr(dot + 1))};
+  StepPlace layer = StepNames::place(name);
+  layer.block.clear();
+  return {StepNames::placeWords(layer, true).join(QStringLiteral(" · ")),
+          QString::fromStdString(name.substr(name.find('.', at + 8) + 1))};
 }
 
 QString num(double v) { return formatNumber(v, {.digits = 3}); }
 
 }  // namespace
-
-double tensorNorm(const Tensor& t) {
-  double sq = 0;
-  for (const float v : t.contiguous().to_vector()) sq += double(v) * v;
-  return std::sqrt(sq);
-}
 
 GradNormChart::GradNormChart(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("gradNorms"));
@@ -50,7 +46,7 @@ void GradNormChart::setResult(const TraceResultPtr& result) {
       const std::string& id = steps[i].info.id;
       if (!id.starts_with("grad/")) continue;
       const auto [group, name] = split(id.substr(5));
-      bars_.push_back({name, group, tensorNorm(steps[i].tensor)});
+      bars_.push_back({name, group, grad::l2_norm(steps[i].tensor)});
       fullNames_ << QString::fromStdString(id.substr(5));
     }
   }

@@ -18,7 +18,7 @@ class GradNormChart : public QWidget {
  public:
   struct Bar {
     QString name;   // the parameter's name without its layer ("self_attn.in_proj_weight")
-    QString group;  // "Encoder · layer 0", "Decoder · layer 1", "Model" (embedding, output head)
+    QString group;  // "Encoder layer 0", "Decoder layer 1" (StepNames::placeWords), "Model" (embedding, output head)
     double norm = 0;
   };
 
@@ -44,8 +44,5 @@ class GradNormChart : public QWidget {
   QStringList fullNames_;
   QString summary_;
 };
-
-// ‖t‖₂ over every element, in double.
-double tensorNorm(const Tensor& t);
 
 }  // namespace attnlab::ui
