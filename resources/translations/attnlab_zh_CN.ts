@@ -4791,24 +4791,12 @@ The window keeps what it had; you can go on working.</source>
 <context>
     <name>attnlab::ui::ScalingTable</name>
     <message>
-        <source>÷ √d_head = %1 (the model)</source>
-        <translation>÷ √d_head = %1（模型本身）</translation>
-    </message>
-    <message>
-        <source>÷ √d_model = %1</source>
-        <translation>÷ √d_model = %1</translation>
-    </message>
-    <message>
         <source>no scaling</source>
         <translation>不缩放</translation>
     </message>
     <message>
         <source>The √d experiment: the same input, the scores divided three ways</source>
         <translation>√d 实验：同样的输入，分数用三种方式相除</translation>
-    </message>
-    <message>
-        <source>scores</source>
-        <translation>分数</translation>
     </message>
     <message>
         <source>saturated rows</source>
@@ -4857,6 +4845,20 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>Here the dot products are still small (d_head %1): without the scaling only %2 of the rows saturate and %3 get almost no gradient. The starving needs wide heads, whose unscaled scores grow with √d_head: try d_model 512 with 8 heads (d_head 64).</source>
         <translation>这里的点积还很小（d_head 为 %1）：不缩放时只有 %2 的行饱和，%3 的行几乎得不到梯度。梯度“饿死”需要宽的头，它们未缩放的分数随 √d_head 增长：试试 d_model 512、8 个头（d_head 64）。</translation>
+    </message>
+    <message>
+        <source>÷ √d_head
+= %1
+(the model)</source>
+        <translation>÷ √d_head
+= %1
+（模型本身）</translation>
+    </message>
+    <message>
+        <source>÷ √d_model
+= %1</source>
+        <translation>÷ √d_model
+= %1</translation>
     </message>
 </context>
 <context>

@@ -16,7 +16,9 @@
 #include <QLabel>
 #include <QScreen>
 #include <QScrollBar>
+#include <QHeaderView>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QToolButton>
 
 #include "input/inputpanel.h"
@@ -27,6 +29,7 @@
 #include "step/steppanel.h"
 #include "views/heatmapgrid.h"
 #include "views/gradnormchart.h"
+#include "views/scalingtable.h"
 #include "views/heatmapview.h"
 #include "views/tilegrid.h"
 #include "window/dockfit.h"
@@ -263,11 +266,23 @@ class TestClassroom : public QObject {
     if (presenting) return;  // presenter mode shows the step's picture only
     w->stepPanel()->tabs()->setCurrentIndex(StepPanel::GradientsTab);
     settleLayout();
+    // The √d experiment's table (computed on a worker) fits its width, every heading whole.
+    ScalingTable* scaling = w->stepPanel()->scaling();
+    QTRY_VERIFY_WITH_TIMEOUT(!scaling->computing(), 20000);
+    settleLayout();
     save(*w, name + QStringLiteral("-norms"));
     for (const QScrollBar* bar : w->stepPanel()->tabs()->currentWidget()->findChildren<QScrollBar*>())
       QVERIFY2(!(bar->orientation() == Qt::Horizontal && bar->isVisible() && bar->maximum() > bar->minimum()),
                "the gradient norms need a horizontal scroll bar");
     QVERIFY(w->stepPanel()->gradNorms()->bars().size() > 10);
+    const QTableWidget* t = scaling->table();
+    QCOMPARE(t->columnCount(), 3);
+    QVERIFY2(t->verticalHeader()->width() + t->horizontalHeader()->length() <= t->width(),
+             qPrintable(QStringLiteral("the table needs %1 px, has %2")
+                            .arg(t->verticalHeader()->width() + t->horizontalHeader()->length()).arg(t->width())));
+    for (int c = 0; c < t->columnCount(); ++c)
+      for (const QString& line : t->horizontalHeaderItem(c)->text().split(QLatin1Char('\n')))
+        QVERIFY2(t->fontMetrics().horizontalAdvance(line) <= t->columnWidth(c), qPrintable(line));
   }
 
   // The presenter's type: at least 28 px on a 1080-line projector (also at scale 2: 3840×2160 is

@@ -16,10 +16,11 @@ namespace {
 QString num(double v) { return formatNumber(v, {.digits = 3}); }
 QString percent(double share) { return QStringLiteral("%1 %").arg(share * 100, 0, 'f', 0); }
 
+// A column's heading, on short lines: the columns share a projector's narrow centre.
 QString scalingName(ScoreScaling s, double divisor) {
   switch (s) {
-    case ScoreScaling::ByHeadWidth: return ScalingTable::tr("÷ √d_head = %1 (the model)").arg(num(divisor));
-    case ScoreScaling::ByModelWidth: return ScalingTable::tr("÷ √d_model = %1").arg(num(divisor));
+    case ScoreScaling::ByHeadWidth: return ScalingTable::tr("÷ √d_head\n= %1\n(the model)").arg(num(divisor));
+    case ScoreScaling::ByModelWidth: return ScalingTable::tr("÷ √d_model\n= %1").arg(num(divisor));
     case ScoreScaling::None: return ScalingTable::tr("no scaling");
   }
   return {};
@@ -44,17 +45,13 @@ ScalingTable::ScalingTable(QWidget* parent) : QWidget(parent) {
   summary_ = new QLabel;
   summary_->setObjectName(QStringLiteral("scalingSummary"));
   summary_->setWordWrap(true);
-  table_ = new QTableWidget(0, 6);
-  table_->setHorizontalHeaderLabels(
-      {tr("scores"), tr("saturated rows"), tr("rows with ~no gradient"), tr("‖∂L/∂scores‖"), tr("‖∂L/∂Q‖"), tr("‖∂L/∂K‖")});
-  table_->horizontalHeaderItem(2)->setToolTip(tr("Query rows whose gradient is below 1/100 of the median row's"));
-  table_->verticalHeader()->hide();
+  // One column per scaling, one row per measure: narrow enough for a 1024-wide projector.
+  table_ = new QTableWidget(0, 0);
+  table_->setObjectName(QStringLiteral("scalingTable"));
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-  table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // columns fit, or the text wraps
-  table_->setWordWrap(true);
   v->addWidget(title_);
   v->addWidget(table_);
   v->addWidget(summary_);
@@ -120,14 +117,22 @@ void ScalingTable::finished(quint64 generation, std::shared_ptr<const std::vecto
 
 void ScalingTable::show(const std::vector<ScalingRun>& runs) {
   runs_ = runs;
-  table_->setRowCount(static_cast<int>(runs.size()));
-  for (int i = 0; i < static_cast<int>(runs.size()); ++i) {
-    const ScalingRun& r = runs[static_cast<size_t>(i)];
-    const QStringList cells = {scalingName(r.scaling, r.divisor), percent(r.saturated), percent(r.starved),
-                               num(r.grad_scores), num(r.grad_q), num(r.grad_k)};
-    for (int c = 0; c < cells.size(); ++c) table_->setItem(i, c, new QTableWidgetItem(cells[c]));
+  const QStringList measures = {tr("saturated rows"), tr("rows with ~no gradient"), tr("‖∂L/∂scores‖"), tr("‖∂L/∂Q‖"),
+                                 tr("‖∂L/∂K‖")};
+  table_->setRowCount(static_cast<int>(measures.size()));
+  table_->setColumnCount(static_cast<int>(runs.size()));
+  table_->setVerticalHeaderLabels(measures);
+  table_->verticalHeaderItem(1)->setToolTip(tr("Query rows whose gradient is below 1/100 of the median row's"));
+  for (int c = 0; c < static_cast<int>(runs.size()); ++c) {
+    const ScalingRun& r = runs[static_cast<size_t>(c)];
+    table_->setHorizontalHeaderItem(c, new QTableWidgetItem(scalingName(r.scaling, r.divisor)));
+    const QStringList cells = {percent(r.saturated), percent(r.starved), num(r.grad_scores), num(r.grad_q), num(r.grad_k)};
+    for (int row = 0; row < cells.size(); ++row) {
+      auto* item = new QTableWidgetItem(cells[row]);
+      item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      table_->setItem(row, c, item);
+    }
   }
-  table_->resizeRowsToContents();
   const ScalingRun* model = runs.empty() ? nullptr : &runs.front();
   const ScalingRun* none = runs.size() < 3 ? nullptr : &runs.back();
   if (!model || !none) return;

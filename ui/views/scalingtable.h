@@ -1,7 +1,8 @@
 // The √d experiment with real gradients, under the gradient norms: the focused block's input run
 // three times, its scores divided by √Dh (the model), by √D and not at all, forward and backward
 // from the result's own loss (core/backward/scaling.h). One row per scaling: how many query rows
-// the softmax saturates, and the gradient that reaches the scores, Q and K. Computed on a worker
+// the softmax saturates, and the gradient that reaches the scores, Q and K (a column per scaling,
+// a row per measure). Computed on a worker
 // (three traced runs), once per result and block.
 #pragma once
 
@@ -31,6 +32,7 @@ class ScalingTable : public QWidget {
   bool computing() const { return pending_ != nullptr; }
   const std::vector<ScalingRun>& runs() const { return runs_; }
   QString summary() const { return summary_->text(); }
+  QTableWidget* table() const { return table_; }  // one column per run, one row per measure
 
  signals:
   void done();
