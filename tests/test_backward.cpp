@@ -74,6 +74,24 @@ void expectFloatClose(const Tensor& fast, const D& ref, const char* what) {
       QFAIL(qPrintable(QString("%1: element %2: %3 vs %4").arg(what).arg(i).arg(f.data()[i]).arg(ref.data()[i])));
 }
 
+bool same(const Tensor& a, const Tensor& b) {
+  if (a.shape() != b.shape()) return false;
+  return a.to_vector() == b.to_vector();
+}
+
+// D 8, H 2, F 16 over a padded pair of sentences (6 tokens and 2 + 4 [PAD]).
+ModelConfig small(Norm norm, int64_t layers) {
+  ModelConfig cfg;
+  cfg.d_model = 8;
+  cfg.heads = 2;
+  cfg.d_ff = 16;
+  cfg.layers = layers;
+  cfg.norm = norm;
+  cfg.mask = MaskKind::Padding;
+  return cfg;
+}
+Batch two_sentences() { return make_batch({"the cat sat on the mat", "dogs bark"}, {}); }
+
 D rounded(const D& m) { return m.cast<float>().cast<double>(); }  // the float inputs, exactly
 
 }  // namespace
@@ -251,14 +269,8 @@ class TestBackward : public QObject {
 
   // --- the whole model --------------------------------------------------------------------------
   void postNormSumTrapAndMaskedZeros() {
-    ModelConfig cfg;
-    cfg.d_model = 8;
-    cfg.heads = 2;
-    cfg.d_ff = 16;
-    cfg.layers = 2;
-    cfg.norm = Norm::Post;
-    cfg.mask = MaskKind::Padding;
-    const Batch batch = make_batch({"the cat sat on the mat", "dogs bark"}, {});
+    ModelConfig cfg = small(Norm::Post, 2);
+    const Batch batch = two_sentences();
     const Weights w = init_weights(cfg);
     Trace fwd;
     forward(cfg, w, batch, fwd);
@@ -303,6 +315,57 @@ class TestBackward : public QObject {
     // Recorded in the order the gradient arrives: the loss's input first, parameters last.
     QCOMPARE(rp.steps.steps().front().info.id, std::string("encoder.layers.1.output.grad"));
     QVERIFY(rp.steps.steps().back().info.id.starts_with("grad/"));
+  }
+
+  // Faults act on gradients as in real code: a detached attention output stops the gradient
+  // (the attention's parameters get none, the steps after it get the correct run's), and a mask
+  // applied after the softmax leaks gradient into the hidden scores.
+  void faultsActOnGradients() {
+    const ModelConfig cfg = small(Norm::Pre, 1);
+    const Batch batch = two_sentences();
+    const Weights w = init_weights(cfg);
+    auto run = [&](FaultSet faults) {
+      ModelConfig c = cfg;
+      c.faults = std::move(faults);
+      Trace fwd;
+      forward(c, w, batch, fwd);
+      return std::make_pair(fwd, backward(c, w, fwd, {}));
+    };
+    auto norm = [](const Step* s) {
+      double sq = 0;
+      for (float e : s->tensor.to_vector()) sq += double(e) * e;
+      return std::sqrt(sq);
+    };
+    const auto [good_fwd, good] = run({});
+    const auto [cut_fwd, cut] = run({Fault::DetachAttentionOutput});
+    const std::string a = "encoder.layers.0.self_attn.";
+    for (const char* p : {"self_attn.in_proj_weight", "self_attn.in_proj_bias", "self_attn.out_proj.weight",
+                          "self_attn.out_proj.bias", "norm1.weight", "norm1.bias"}) {
+      const std::string id = std::string("grad/encoder.layers.0.") + p;
+      QVERIFY2(norm(cut.steps.find(id)) == 0.0, id.c_str());  // exactly: nothing reached them
+      QVERIFY2(norm(good.steps.find(id)) > 1e-4, id.c_str());
+    }
+    QVERIFY(!cut.steps.find(a + "out.grad") && !cut.steps.find(a + "weights.grad") && cut.steps.find(a + "detached.grad"));
+    QVERIFY(same(cut.steps.find(a + "detached.grad")->tensor, good.steps.find(a + "out.grad")->tensor));
+    for (const char* id : {"encoder.layers.0.output.grad", "encoder.layers.0.residual2.grad", "encoder.layers.0.ffn.out.grad",
+                           "grad/encoder.layers.0.linear1.weight", "grad/encoder.layers.0.norm2.weight"})
+      QVERIFY2(same(cut.steps.find(id)->tensor, good.steps.find(id)->tensor), id);
+    // The input still gets the residual path's share, not the attention's.
+    QVERIFY(!same(cut.steps.find("encoder.input.grad")->tensor, good.steps.find("encoder.input.grad")->tensor));
+
+    const auto [late_fwd, late] = run({Fault::MaskAfterSoftmax});
+    const Tensor& mask = late_fwd.find("encoder.mask")->tensor;
+    const Tensor& leak = late.steps.find(a + "scores.grad")->tensor;
+    const Tensor& sealed = good.steps.find(a + "masked_scores.grad")->tensor;
+    int leaking = 0;
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t i = 0; i < 6; ++i)
+        for (int64_t j = 0; j < 6; ++j)
+          if (mask.at({1, i, j}) == 0.0f) {
+            QCOMPARE(sealed.at({1, h, i, j}), 0.0f);
+            leaking += leak.at({1, h, i, j}) != 0.0f;
+          }
+    QCOMPARE(leaking, 2 * 6 * 4);  // every hidden score of "dogs bark" gets gradient
   }
 
   // The √d experiment: three runs, the model's equal to its own backward pass, the softmax

@@ -126,7 +126,7 @@ class TestFaults : public QObject {
     const QStringList want = {"scale_by_d_model", "no_scaling", "softmax_over_queries", "mask_after_softmax",
                               "mask_fill_zero", "mask_wrong_broadcast", "split_without_transpose",
                               "merge_without_transpose", "causal_transposed", "shared_qkv_projection",
-                              "indivisible_heads"};
+                              "detach_attention_output", "indivisible_heads"};
     QStringList got;
     for (const auto& f : all_faults()) {
       got << QString::fromUtf8(f.id.data(), static_cast<int>(f.id.size()));
@@ -161,6 +161,7 @@ class TestFaults : public QObject {
     QTest::newRow("merge_without_transpose") << "merge_without_transpose" << pad;
     QTest::newRow("causal_transposed") << "causal_transposed" << causal;
     QTest::newRow("shared_qkv_projection") << "shared_qkv_projection" << pad;
+    QTest::newRow("detach_attention_output") << "detach_attention_output" << pad;
     QTest::newRow("indivisible_heads") << "indivisible_heads" << pad;
   }
   void symptom() {
@@ -302,6 +303,14 @@ class TestFaults : public QObject {
             for (int64_t j = 0; j < kS; ++j)
               QVERIFY(std::abs(x("qk").at({0, h, i, j}) - x("qk").at({0, h, j, i})) < 1e-5f);
         break;
+      case Fault::DetachAttentionOutput:  // the forward cannot tell: every number is the correct run's
+        QVERIFY(same(x("detached"), g("out")) && x("detached").shares_storage(x("out")));
+        QCOMPARE(bad.steps().size(), good.steps().size() + 1);
+        for (const auto& s : good.steps()) QVERIFY2(same(s.tensor, tensor(bad, s.info.id)), s.info.id.c_str());
+        QCOMPARE(QString::fromStdString(bad.find("encoder.layers.0.residual1")
+                                            ->info.bindings.at(1).source),
+                 QString::fromStdString(kBlock + "detached"));
+        break;
       case Fault::IndivisibleHeads: break;
     }
   }
@@ -368,6 +377,7 @@ class TestFaults : public QObject {
       row("split_without_transpose") << pad << cross << in_blocks(cross, {"q", "k", "v"});
       row("merge_without_transpose") << pad << cross << in_blocks(cross, {"context"});
       row("shared_qkv_projection") << pad << cross << in_blocks(cross, {"k_proj", "v_proj"});
+      row("detach_attention_output") << pad << cross << in_blocks(cross, {"detached"});
       // Self-attention masks only: the cross mask is never touched; in cross mode the encoder
       // mask is a padding mask, so the transposed triangle reaches the decoder's only.
       row("mask_wrong_broadcast") << both << cross
@@ -452,7 +462,9 @@ class TestFaults : public QObject {
           differs = differs || !same(s.tensor, c->tensor);
         }
       }
-      QVERIFY2(differs, f.id.data());  // the numbers are still the faulty ones
+      // The numbers are still the faulty ones; a detached output has the correct numbers (only
+      // its gradients tell).
+      QVERIFY2(differs == (f.fault != Fault::DetachAttentionOutput), f.id.data());
     }
   }
 
@@ -477,6 +489,7 @@ class TestFaults : public QObject {
              QString("mask = torch.triu(torch.ones(6, 6)).repeat(2, 1, 1)"));
     QCOMPARE(code(Fault::SharedQkvProjection, kBlock + "v_proj"),
              QString("v_proj = F.linear(x, in_proj_weight[0:16], in_proj_bias[0:16])"));
+    QCOMPARE(code(Fault::DetachAttentionOutput, kBlock + "detached"), QString("detached = out.detach()"));
   }
 
   void manifestNamesTheFaults() {

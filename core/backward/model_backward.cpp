@@ -186,6 +186,7 @@ void Walk::attention_step(const Step& s, const Place& p, const Tensor& g) {
     return send(src, grad::reshaped(g, src.tensor.shape()), GradUse::ViewBack, s);
   }
   if (n == "out") return linear(s, "context", g);
+  if (n == "detached") return;  // DetachAttentionOutput: the graph is broken here, nothing flows on
   throw ConfigError(Text(Msg::bw_step_missing, s.info.id));
 }
 

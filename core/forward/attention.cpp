@@ -348,6 +348,17 @@ Flow merge_heads(const Ctx& c, const Flow& head_out) {
                    std::string(fault_info(Fault::IndivisibleHeads).id) + "]");
 }
 
+// DetachAttentionOutput: out.detach(), the same tensor with no gradient path back (model_backward
+// sends nothing on from this step). (B, T, D) → (B, T, D)
+Flow detached(const Ctx& c, const Flow& out) {
+  auto id = record_step(c.rec, c.id("detached"), out.t, [&] {
+    return StepInfo{.title = faulty(Text(Msg::st_output_detached)), .formula = Text(Msg::sf_detached_no_gradient),
+                    .code = "detached = out.detach()", .result = "detached", .bindings = {step_var("out", out.id)},
+                    .fault = marks(c, {Fault::DetachAttentionOutput})};
+  });
+  return {out.t, id};
+}
+
 }  // namespace
 
 Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& rec) {
@@ -390,6 +401,7 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
                     .bindings = {step_var("context", ctx.id), weight_var("out_proj_weight", a.prefix + "out_proj.weight"),
                                  weight_var("out_proj_bias", a.prefix + "out_proj.bias")}};
   });
+  const Flow result = c.has(Fault::DetachAttentionOutput) ? detached(c, {out, out_id}) : Flow{out, out_id};
   // A variant beside this block (traced, full path only): recorded after the block's own steps.
   if (a.variant && a.variant->on() && rec.enabled() && masked.t.defined())
     record_variant({.cfg = *a.variant, .layer_prefix = a.prefix.substr(0, a.prefix.size() - std::string("self_attn.").size()),
@@ -397,7 +409,7 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
                     .mask = *a.mask, .masked_scores = masked, .reference = ho, .w = w, .causal = a.causal,
                     .seed = a.seed},
                    rec);
-  return {out, out_id};
+  return result;
 }
 
 }  // namespace attnlab

@@ -29,6 +29,9 @@ const std::vector<FaultInfo>& all_faults() {
        "each token attends to itself and the future: weight above the diagonal, none below it"},
       {Fault::SharedQkvProjection, "shared_qkv_projection", "One projection (W_Q) shared by Q, K and V",
        "in self-attention k and v equal q: every score is a query's dot product with the queries"},
+      {Fault::DetachAttentionOutput, "detach_attention_output", "Attention output detached from the graph",
+       "the forward numbers are unchanged, but no gradient reaches the attention: its parameters get none "
+       "and never learn, so the loss stops going down"},
       {Fault::IndivisibleHeads, "indivisible_heads", "d_model not divisible by heads, forced through",
        "the head split's view fails with the framework's error, naming both shapes"},
   };
@@ -62,8 +65,11 @@ Trace without_fault_labels(const Trace& faulty, const Trace& correct) {
       const bool sourcesExist = std::all_of(c->info.bindings.begin(), c->info.bindings.end(),
                                             [&](const StepInfo::Binding& b) { return b.weight || faulty.find(b.source); });
       if (sourcesExist) info.bindings = c->info.bindings;
-    } else {
-      info.title = verbatim(s.info.id.substr(s.info.id.rfind('.') + 1));
+    } else {  // a step only the fault makes: its bare name ("detached"; its gradient's too)
+      const bool grad = s.info.id.ends_with(".grad");
+      const std::string id = grad ? s.info.id.substr(0, s.info.id.size() - 5) : s.info.id;
+      info.title = verbatim(id.substr(id.rfind('.') + 1));
+      if (grad) info.title = Text(Msg::sg_gradient_of_1, info.title);
       info.formula = Text();
     }
     out.record(std::move(info), s.tensor);

@@ -21,6 +21,7 @@ enum class Fault {
   MergeWithoutTranspose,  // head_out.view(B, S, D) without transpose + contiguous
   CausalTransposed,       // the look-ahead mask transposed: each token sees the future, not the past
   SharedQkvProjection,    // one projection (the Q rows) used for Q, K and V
+  DetachAttentionOutput,  // out.detach(): the same forward numbers, but no gradient flows back into attention
   IndivisibleHeads,       // d_model not divisible by heads forced through: the framework's error
 };
 

@@ -2673,6 +2673,22 @@
         <source>Gradient · %1</source>
         <translation>梯度 · %1</translation>
     </message>
+    <message>
+        <source>detach() returns the same numbers as a new tensor with no history: the forward pass cannot tell the difference, but the backward pass stops here. Nothing before this step gets a gradient through it, so the attention&apos;s weights never change while training.</source>
+        <translation>detach() 返回数值相同、但没有计算历史的新张量：前向传播看不出任何区别，反向传播却在这里停下。这一步之前的任何东西都得不到经由它传来的梯度，所以训练时注意力的权重永远不会改变。</translation>
+    </message>
+    <message>
+        <source>Attention output detached from the graph</source>
+        <translation>注意力输出被从计算图中分离（detach）</translation>
+    </message>
+    <message>
+        <source>Attention output, detached</source>
+        <translation>注意力输出（已 detach）</translation>
+    </message>
+    <message>
+        <source>detached = out, the same numbers with no path back: no gradient reaches out or anything before it</source>
+        <translation>detached = out，数值相同但没有回传路径：梯度到不了 out，也到不了它之前的任何步骤</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>

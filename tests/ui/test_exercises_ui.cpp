@@ -25,6 +25,7 @@
 #include "step/stepnavigator.h"
 #include "step/steppanel.h"
 #include "text/tokenizer.h"
+#include "views/gradnormchart.h"
 #include "views/heatmapgrid.h"
 #include "views/heatmapview.h"
 #include "views/runcompare.h"
@@ -219,6 +220,40 @@ class TestExercisesUi : public QObject {
     settle(*w_);
     QVERIFY(!w_->controller()->current()->cfg.has(ex.bug.fault));
     QVERIFY(!anyFault(*w_->controller()->current()));
+  }
+
+  // "The loss does not go down": the planted detach shows only in the gradients, which the hunt
+  // shows (the correct run's words over the faulty run's numbers), and the comparison after it.
+  void findTheBugInTheGradients() {
+    const Exercise& ex = startByClick("bug-broken-graph");
+    auto r = w_->controller()->current();
+    QVERIFY(r->cfg.has(Fault::DetachAttentionOutput) && r->gradients);
+    QVERIFY(!anyFault(*r));
+    const std::string a = "encoder.layers.0.self_attn.";
+    for (const auto& s : r->trace.steps()) QVERIFY2(s.info.title.english().find("fault") == std::string::npos, s.info.title.english().c_str());
+    QCOMPARE(QString::fromStdString(r->trace.find(a + "detached.grad")->info.title.english()), QString("Gradient · detached"));
+    QVERIFY(!r->trace.find(a + "weights.grad"));  // nothing reaches the attention
+    for (float v : r->trace.find("grad/" + a + "in_proj_weight")->tensor.to_vector()) QCOMPARE(v, 0.0f);
+    // The Gradients tab shows the dead block: six of the layer's parameters got nothing.
+    QTabWidget* tabs = w_->stepPanel()->tabs();
+    QVERIFY(tabs->isTabVisible(StepPanel::GradientsTab));
+    tabs->setCurrentIndex(StepPanel::GradientsTab);
+    QVERIFY2(w_->stepPanel()->gradNorms()->summary().contains(QStringLiteral("no gradient at all: 6")),
+             qPrintable(w_->stepPanel()->gradNorms()->summary()));
+
+    p_->bugStepBox()->setCurrentIndex(p_->bugStepBox()->findData(QString::fromStdString(ex.bug.faulty_step)));
+    QTest::keyClicks(p_->symptomEdit(), QStringLiteral("in_proj gets no gradient"));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    QVERIFY2(p_->answered(), qPrintable(p_->feedbackText()));
+    RunComparison* cmp = p_->comparison();
+    QVERIFY(cmp && cmp->isVisible());
+    const int at = cmp->stepChooser()->findText(QString::fromStdString("grad/" + a + "in_proj_weight"));
+    QVERIFY(at > 0);
+    cmp->stepChooser()->setCurrentIndex(at);
+    QVERIFY2(cmp->summaryText().contains(QStringLiteral("Largest difference")), qPrintable(cmp->summaryText()));
+    QVERIFY2(!cmp->summaryText().contains(QStringLiteral("Largest difference: 0\n")), qPrintable(cmp->summaryText()));
+    p_->stop();
+    settle(*w_);
   }
 
   void fixTheMaskByClickingCells() {

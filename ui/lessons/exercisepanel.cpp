@@ -475,6 +475,22 @@ void ExercisePanel::fillBugSteps(const Exercise& ex) {
   }
 }
 
+namespace {
+
+// With the backward pass on, what a fault does to the gradients of its attention block: those of
+// the scores and the queries, and of in_proj_weight, where both runs have them.
+QStringList gradientsToCompare(const std::string& faultyStep, const TraceResult& bad, const TraceResult& good) {
+  QStringList out;
+  const size_t at = faultyStep.find("_attn.");
+  if (!bad.gradients || at == std::string::npos) return out;
+  const std::string block = faultyStep.substr(0, at + 6);  // "encoder.layers.0.self_attn."
+  for (const std::string& id : {block + "scores.grad", block + "q.grad", "grad/" + block + "in_proj_weight"})
+    if (bad.indexOf(id) >= 0 && good.indexOf(id) >= 0) out << QString::fromStdString(id);
+  return out;
+}
+
+}  // namespace
+
 void ExercisePanel::openComparison() {
   const Exercise* ex = active();
   if (!ex || ex->kind != ExerciseKind::FindBug || !finished_) return;
@@ -483,6 +499,7 @@ void ExercisePanel::openComparison() {
   faulty.cfg.faults.insert(ex->bug.fault);
   faulty.texts = toQStrings(ex->setup.texts);
   faulty.memoryTexts = toQStrings(ex->setup.memory_texts);
+  faulty.loss = ex->setup.loss;  // a gradient exercise compares the gradients too
   Request correct = faulty;
   correct.cfg.faults.clear();
   QStringList steps = toQStrings(ex->bug.marked);
@@ -490,8 +507,10 @@ void ExercisePanel::openComparison() {
   steps.prepend(QString::fromStdString(ex->bug.faulty_step));
   try {
     const QString title = StepText::faultTitle(ex->bug.fault);
+    const TraceResultPtr bad = compute(faulty, 0), good = compute(correct, 0);
+    steps += gradientsToCompare(ex->bug.faulty_step, *bad, *good);
     if (comparison_) comparison_->deleteLater();
-    comparison_ = new RunComparison(compute(faulty, 0), compute(correct, 0), steps, title, window());
+    comparison_ = new RunComparison(bad, good, steps, title, window());
     comparison_->setAttribute(Qt::WA_DeleteOnClose);
     connect(comparison_, &QObject::destroyed, this, [this](QObject* o) {
       if (o == comparison_) comparison_ = nullptr;

@@ -113,6 +113,11 @@ const std::map<std::string, const char*>& explanations() {
                          "The softmax turns each row of scores into weights that are positive and sum to 1: how "
                          "much of each key this query will read. These are the attention heatmaps, one per "
                          "head.")},
+      {"detached",
+       QT_TRANSLATE_NOOP("StepText",
+                         "detach() returns the same numbers as a new tensor with no history: the forward pass cannot "
+                         "tell the difference, but the backward pass stops here. Nothing before this step gets a "
+                         "gradient through it, so the attention's weights never change while training.")},
       {"weights_overview",
        QT_TRANSLATE_NOOP("StepText",
                          "The tiled path never holds a whole (S, S) weight matrix, so this heatmap is an "
@@ -194,6 +199,7 @@ QString StepText::faultTitle(Fault f) {
        QT_TRANSLATE_NOOP("StepText", "Head merge as one view, without transpose + contiguous")},
       {Fault::CausalTransposed, QT_TRANSLATE_NOOP("StepText", "Look-ahead mask transposed")},
       {Fault::SharedQkvProjection, QT_TRANSLATE_NOOP("StepText", "One projection (W_Q) shared by Q, K and V")},
+      {Fault::DetachAttentionOutput, QT_TRANSLATE_NOOP("StepText", "Attention output detached from the graph")},
       {Fault::IndivisibleHeads, QT_TRANSLATE_NOOP("StepText", "d_model not divisible by heads, forced through")},
   };
   const auto it = titles.find(f);

@@ -86,7 +86,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   const auto& b = out->batch;
   auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
-  if (r.loss && !r.hideFaults) est = with_gradients(est);  // the backward's steps too
+  if (r.loss) est = with_gradients(est);  // the backward's steps too
   out->estimateBytes = est.total();
   try {
     check_memory_budget(est, r.memoryBudgetMiB);
@@ -131,13 +131,15 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->deviceText = be->device_text();
   out->note = QString::fromStdString(note.text.english());
   out->noteText = note.text;
-  if (r.loss && !r.hideFaults) appendGradients(*out, *r.loss);
-  if (r.hideFaults && !out->cfg.faults.empty()) {
-    ModelConfig clean = out->cfg;
-    clean.faults.clear();
-    Trace correct;
-    forward(clean, w, out->batch, correct);
-    out->trace = without_fault_labels(out->trace, correct);
+  if (r.loss) appendGradients(*out, *r.loss);  // a planted fault acts on the gradients too
+  if (r.hideFaults && !out->cfg.faults.empty()) {  // the correct run's words, its gradients' too
+    TraceResult clean;
+    clean.cfg = out->cfg;
+    clean.cfg.faults.clear();
+    clean.weights = w;
+    forward(clean.cfg, w, out->batch, clean.trace);
+    if (r.loss) appendGradients(clean, *r.loss);
+    out->trace = without_fault_labels(out->trace, clean.trace);
   }
   out->generation = generation;
   return out;

@@ -466,7 +466,7 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
   else if (p.block == "variant") r = variantAxes(n, own);
   else if (isAttention(p)) {
     const QString seq = (n[0] == 'k' || n[0] == 'v') ? k : q;  // k_proj, k_view, k, k_t, v…
-    if (n.ends_with("_proj") || n == "context" || n == "out") r = {B, seq, D};
+    if (n.ends_with("_proj") || n == "context" || n == "out" || n == "detached") r = {B, seq, D};
     else if (n.ends_with("_view") || n.starts_with("merge_")) r = {B, seq, H, Dh};
     else if (n == "q" || n == "k" || n == "v" || n == "head_out") r = {B, H, seq, Dh};
     else if (n == "k_t") r = {B, H, Dh, k};

@@ -166,6 +166,8 @@ ATTNLAB_MESSAGE(sf_v_o_l_equal_softmax_qk_dh, QT_TRANSLATE_NOOP("StepText", "O /
 ATTNLAB_MESSAGE(sg_gradient_of_1, QT_TRANSLATE_NOOP("StepText", "Gradient · %1"))
 ATTNLAB_MESSAGE(sg_gradient_of_parameter_1, QT_TRANSLATE_NOOP("StepText", "Gradient of the parameter %1"))
 ATTNLAB_MESSAGE(sg_loss_sum_every_element, QT_TRANSLATE_NOOP("StepText", "L = the sum of every element, [PAD] positions included: each element's gradient is 1"))
+ATTNLAB_MESSAGE(st_output_detached, QT_TRANSLATE_NOOP("StepText", "Attention output, detached"))
+ATTNLAB_MESSAGE(sf_detached_no_gradient, QT_TRANSLATE_NOOP("StepText", "detached = out, the same numbers with no path back: no gradient reaches out or anything before it"))
 // Joining the parts
 ATTNLAB_MESSAGE(st_with_fault, QT_TRANSLATE_NOOP("StepText", "%1 (fault)"))
 ATTNLAB_MESSAGE(sf_separator, QT_TRANSLATE_NOOP("StepText", "; "))
