@@ -349,8 +349,11 @@ class Recorder:
             raise AssertionError(f"{what}: hand computation differs from the module by {err:.3g}")
 
 
-def hand_attention(rec, a, xq, xkv, mask, mha, heads, attn_mask, kpm):
-    """Every step of one multi-head attention block, prefix a = "…self_attn." or "…multihead_attn."."""
+def hand_attention(rec, a, xq, xkv, mask, mha, heads, attn_mask, kpm, faults=()):
+    """Every step of one multi-head attention block, prefix a = "…self_attn." or "…multihead_attn.".
+    faults: planted faults of core/model/faults.h (gen_grad_golden's fault cases), computed as the
+    buggy PyTorch code would and recorded as the C++ faulty run records them; a faulty block is
+    not checked against the module (which computes the correct model)."""
     b, tq, d = xq.shape
     tk = xkv.shape[1]
     dh = d // heads
@@ -358,38 +361,59 @@ def hand_attention(rec, a, xq, xkv, mask, mha, heads, attn_mask, kpm):
     split = {}
     for i, n in enumerate("qkv"):
         src, t = (xq, tq) if n == "q" else (xkv, tk)
-        proj = F.linear(src, w[i * d:(i + 1) * d], bias[i * d:(i + 1) * d])
+        r0 = 0 if "shared_qkv_projection" in faults else i * d
+        proj = F.linear(src, w[r0:r0 + d], bias[r0:r0 + d])
         rec[a + n + "_proj"] = proj
-        view = proj.view(b, t, heads, dh)
-        rec[a + n + "_view"] = view
-        split[n] = view.transpose(1, 2)
+        if "split_without_transpose" in faults:
+            split[n] = proj.view(b, heads, t, dh)
+        else:
+            view = proj.view(b, t, heads, dh)
+            rec[a + n + "_view"] = view
+            split[n] = view.transpose(1, 2)
         rec[a + n] = split[n]
     k_t = split["k"].transpose(-2, -1)
     rec[a + "k_t"] = k_t
     qk = split["q"] @ k_t
     rec[a + "qk"] = qk
-    scores = qk / math.sqrt(dh)
+    scores = qk if "no_scaling" in faults else qk / math.sqrt(d if "scale_by_d_model" in faults else dh)
     rec[a + "scores"] = scores
-    masked = scores.masked_fill(mask.unsqueeze(1) == 0, float("-inf"))
-    rec[a + "masked_scores"] = masked
-    weights = torch.softmax(masked, dim=-1)
+    dim = -2 if "softmax_over_queries" in faults else -1
+    hidden = mask.unsqueeze(1) == 0
+    if "mask_after_softmax" in faults:
+        raw = torch.softmax(scores, dim=dim)
+        rec[a + "unmasked_weights"] = raw
+        weights = raw.masked_fill(hidden, 0.0)
+    else:
+        masked = scores.masked_fill(hidden, 0.0 if "mask_fill_zero" in faults else float("-inf"))
+        rec[a + "masked_scores"] = masked
+        weights = torch.softmax(masked, dim=dim)
     head_out = weights @ split["v"]
-    merged = head_out.transpose(1, 2)
-    merged_c = merged.contiguous()
-    context = merged_c.view(b, tq, d)
+    if "merge_without_transpose" in faults:
+        merged = merged_c = None
+        context = head_out.view(b, tq, d)
+    else:
+        merged = head_out.transpose(1, 2)
+        merged_c = merged.contiguous()
+        context = merged_c.view(b, tq, d)
     out = F.linear(context, mha.out_proj.weight, mha.out_proj.bias)
 
-    # PyTorch's own attention: per-head weights and output.
-    m_out, m_w = mha(xq, xkv, xkv, attn_mask=attn_mask, key_padding_mask=kpm, need_weights=True,
-                     average_attn_weights=False)
-    rec.check(a + "weights", weights, m_w)
-    rec.check(a + "out", out, m_out)
-    rec[a + "weights"] = m_w  # the module's own numbers
+    if faults:
+        rec[a + "weights"] = weights
+    else:  # PyTorch's own attention: per-head weights and output
+        m_out, m_w = mha(xq, xkv, xkv, attn_mask=attn_mask, key_padding_mask=kpm, need_weights=True,
+                         average_attn_weights=False)
+        rec.check(a + "weights", weights, m_w)
+        rec.check(a + "out", out, m_out)
+        rec[a + "weights"] = m_w  # the module's own numbers
     rec[a + "head_out"] = head_out
-    rec[a + "merge_transpose"] = merged
-    rec[a + "merge_contiguous"] = merged_c
+    if merged is not None:
+        rec[a + "merge_transpose"] = merged
+        rec[a + "merge_contiguous"] = merged_c
     rec[a + "context"] = context
     rec[a + "out"] = out
+    if "detach_attention_output" in faults:  # a leaf of its own: the gradient stops here
+        out = out.detach().requires_grad_(True)
+        rec[a + "detached"] = out
     return out
 
 

@@ -31,7 +31,12 @@ Output per case, data_grad/<case>.npz:
     "grad/<name>"     float32, ∂L/∂ every parameter, in expected_parameters() order;
     "loss/value"      float64, shape (1,);
     "loss/target"     float32, the output's shape (mse only).
-and data_grad/cases.json: [{name, golden_case, loss}].
+and data_grad/cases.json: [{name, golden_case, loss[, faults]}].
+
+Fault cases (FAULT_CASES): a forward case with one planted fault of core/model/faults.h, computed
+as the buggy PyTorch code would (gen_golden.hand_attention's faults), so the gradients show what the bug does to
+them: a mask after the softmax leaks gradient into hidden scores, a detached output stops it.
+They are not checked against PyTorch's modules (those compute the correct model).
 
 Note the post-norm + sum cases: after a final LayerNorm with γ = 1, β = 0 every row of the output
 sums to 0 whatever the norm's input, so every gradient before that norm is 0 up to float32
@@ -69,11 +74,32 @@ SKIP = {"large_d128_h8_l2"}  # kept out to keep data_grad/ small
 MSE_CASES = ["pre_relu_padding", "post_gelu_causal", "cross_pre_relu"]
 
 
+# Planted faults (core/model/faults.h), each on a forward case whose mask gives it something to
+# act on and no NaN (mask_wrong_broadcast, and softmax_over_queries or causal_transposed with
+# padding, make NaN rows by design), with the `sum` loss on a pre-norm model (a post-norm `sum`
+# hides everything before the last norm): the faulty computation as PyTorch runs it, autograd
+# through it. Steps a fault cuts off (detach) have no gradient and are not in the file.
+FAULT_CASES = [
+    ("detach_attention_output", "pre_relu_padding"),
+    ("mask_after_softmax", "pre_relu_padding"),
+    ("mask_fill_zero", "pre_relu_padding"),
+    ("no_scaling", "pre_relu_padding"),
+    ("scale_by_d_model", "layers3_pre_gelu_causal"),
+    ("softmax_over_queries", "layers3_pre_gelu_causal"),
+    ("causal_transposed", "layers3_pre_gelu_causal"),
+    ("split_without_transpose", "pre_relu_padding"),
+    ("merge_without_transpose", "cross_pre_relu"),
+    ("shared_qkv_projection", "cross_pre_relu"),
+]
+
+
 def grad_cases():
-    """[(name, forward case, loss)]: `sum` for every forward case but SKIP, then the `mse` ones."""
+    """[(name, forward case, loss)]: `sum` for every forward case but SKIP, then the `mse` ones,
+    then the faults (the case given a "faults" list)."""
     by_name = {c["name"]: c for c in gg.CASES}
     out = [(c["name"] + "_sum", c, "sum") for c in gg.CASES if c["name"] not in SKIP]
     out += [(n + "_mse", by_name[n], "mse") for n in MSE_CASES]
+    out += [(f"fault_{f}_{n}_sum", dict(by_name[n], faults=[f]), "sum") for f, n in FAULT_CASES]
     return out
 
 
@@ -98,6 +124,14 @@ class GradRecorder(gg.Recorder):
     def __setitem__(self, step_id, t):
         super().__setitem__(step_id, t)
         self.live[step_id] = self.checked.pop(step_id, t)
+
+
+class FaultRecorder(GradRecorder):
+    """For a faulty run: nothing to check against (PyTorch's modules compute the correct model);
+    the hand tensor is kept as the live one."""
+
+    def check(self, what, hand, module):
+        self.checked[what] = hand
 
 
 def leaf_input(rec, stack, x):
@@ -131,7 +165,8 @@ def run_grad_case(case, modules):
     last layer's output (B, T, D) both ways, and the stack inputs (leaves requiring grad)."""
     cfg = case["config"]
     heads = cfg["heads"]
-    rec = GradRecorder()
+    faults = case.get("faults", [])
+    rec = FaultRecorder() if faults else GradRecorder()
     enc, dec = modules
     cross = cfg["cross_attention"]
     text_rows, text_len, mem_rows, mem_len, vocab = gg.case_tokens(case)
@@ -143,11 +178,17 @@ def run_grad_case(case, modules):
     x = leaf_input(rec, "encoder", gg.embed(rec, "encoder", src_rows, index, table, cfg))
     s = x.shape[1]
     mask, attn_mask, kpm = gg.make_mask("padding" if cross else cfg["mask"], src_len, s, s)
+    if "causal_transposed" in faults and cfg["mask"] == "causal" and not cross:
+        mask = mask.transpose(1, 2).contiguous()  # each query sees itself and the future
     rec["encoder.mask"] = mask
+
+    def attention(p, t, kv, m, mha, am, kp):
+        return gg.hand_attention(rec, p, t, kv, m, mha, heads, am, kp, faults)
+
     memory, memory_m = run_stack(
         rec, "encoder", x, enc, cfg,
         lambda p, layer: [
-            lambda t: gg.hand_attention(rec, p + "self_attn.", t, t, mask, layer.self_attn, heads, attn_mask, kpm),
+            lambda t: attention(p + "self_attn.", t, t, mask, layer.self_attn, attn_mask, kpm),
             lambda t: gg.hand_ffn(rec, p, t, layer, cfg)],
         lambda layer, t, hand: layer(t, src_mask=attn_mask, src_key_padding_mask=kpm))
     if not cross:
@@ -162,10 +203,8 @@ def run_grad_case(case, modules):
     out, out_m = run_stack(
         rec, "decoder", y, dec, cfg,
         lambda p, layer: [
-            lambda t: gg.hand_attention(rec, p + "self_attn.", t, t, self_mask, layer.self_attn, heads,
-                                        self_attn_mask, self_kpm),
-            lambda t: gg.hand_attention(rec, p + "multihead_attn.", t, memory, cross_mask, layer.multihead_attn,
-                                        heads, None, mem_kpm),
+            lambda t: attention(p + "self_attn.", t, t, self_mask, layer.self_attn, self_attn_mask, self_kpm),
+            lambda t: attention(p + "multihead_attn.", t, memory, cross_mask, layer.multihead_attn, None, mem_kpm),
             lambda t: gg.hand_ffn(rec, p, t, layer, cfg)],
         lambda layer, t, hand: layer(t, memory if hand else memory_m, tgt_mask=self_attn_mask,
                                      tgt_key_padding_mask=self_kpm, memory_key_padding_mask=mem_kpm))
@@ -262,15 +301,19 @@ def grad_case(name, case, kind):
     grads = torch.autograd.grad(loss, [rec.live[i] for i in ids] + [p for _, p in params], allow_unused=True)
     step_grads, param_grads = grads[:len(ids)], grads[len(ids):]
     missing = [i for i, g in zip(ids, step_grads) if g is None]
-    if missing:  # every step from the input on lies on the way to the loss
+    faulty = bool(case.get("faults"))
+    if missing and not faulty:  # every step from the input on lies on the way to the loss
         raise AssertionError(f"{name}: the gradient does not reach {missing}")
+    if missing:  # a broken graph: those steps get no gradient, in PyTorch as in the C++ result
+        print(f"{name}: the gradient does not reach {len(missing)} steps: {missing[0]} …")
+        ids, step_grads = zip(*[(i, g) for i, g in zip(ids, step_grads) if g is not None])
     for (n, _), g in zip(params, param_grads):
         if g is None:
             print(f"{name}: the gradient does not reach {n}; stored as zeros (as the C++ result starts them)")
     param_grads = [torch.zeros_like(p) if g is None else g for (_, p), g in zip(params, param_grads)]
     leaf_grads = [step_grads[ids.index(s + ".input")] for s in ("encoder", "decoder")[:len(leaves)]]
-    module_worst = check_module_grads(name, loss, loss_of(kind, out_m, target), leaf_grads + param_grads,
-                                      leaves, params)
+    module_worst = (0.0, "faulty: no module to compare with") if faulty else check_module_grads(
+        name, loss, loss_of(kind, out_m, target), leaf_grads + param_grads, leaves, params)
 
     arrays = {}
     for i, g in reversed(list(zip(ids, step_grads))):  # the order the gradient reaches them
@@ -299,7 +342,8 @@ def generate(out_dir):
         np.savez_compressed(path, **arrays)
         size = os.path.getsize(path)
         total += size
-        manifest.append({"name": name, "golden_case": case["name"], "loss": kind})
+        manifest.append({"name": name, "golden_case": case["name"], "loss": kind, **(
+            {"faults": case["faults"]} if case.get("faults") else {})})
         worst_fwd = max(worst_fwd, (fwd[0], f"{name}: {fwd[1]}"))
         worst_grad = max(worst_grad, (grad[0], f"{name}: {grad[1]}"))
         print(f"{name:38s} arrays {len(arrays):4d}  loss {float(arrays['loss/value'][0]):12.6g}  "
