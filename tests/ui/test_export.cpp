@@ -24,6 +24,7 @@
 #include "views/heatmaprender.h"
 #include "words/steptext.h"
 
+#include "colorvision.h"
 #include "fixtures.h"
 #include "pdftext.h"
 
@@ -33,6 +34,16 @@ using attnlab::ui::test::pdfPageTexts;
 using attnlab::ui::test::squeezed;
 
 namespace {
+
+// The smallest colour difference, over protanopia, deuteranopia and tritanopia, between the two
+// ends of a diverging map and between its ±half points.
+double worstSeparation(const ColorMap& div) {
+  double worst = 1e9;
+  for (test::Vision v : {test::Vision::Protanopia, test::Vision::Deuteranopia, test::Vision::Tritanopia})
+    worst = std::min({worst, test::deltaE(div.color(div.lo), div.color(div.hi), v),
+                      test::deltaE(div.color(div.lo / 2), div.color(div.hi / 2), v)});
+  return worst;
+}
 
 // Two sentences (the second padded with three [PAD]), d_model 16, 4 heads, 2 layers: 2 blocks.
 TraceResultPtr realResult() {
@@ -423,7 +434,18 @@ class TestExport : public QObject {
     ColorMap div;
     div.kind = ColorMapKind::Diverging;
     div.lo = -1;
-    QCOMPARE(div.color(0).name(), QStringLiteral("#f7f7f7"));  // diverging: unchanged
+    // Diverging maps follow the scheme: Cividis's is blue–orange, which every simulated colour-
+    // vision deficiency separates better than Viridis's blue–red.
+    QCOMPARE(div.color(0).name(), QStringLiteral("#f7f7f7"));
+    QCOMPARE(div.color(-1).name(), QStringLiteral("#2166ac"));
+    QCOMPARE(div.color(1).name(), QStringLiteral("#b35806"));
+    const double safe = worstSeparation(div);
+    setColorScheme(ColorScheme::Viridis);
+    QCOMPARE(div.color(1).name(), QStringLiteral("#b2182b"));
+    const double usual = worstSeparation(div);
+    qInfo("diverging ends, worst ΔE over protan/deutan/tritan: blue-red %.1f, blue-orange %.1f", usual, safe);
+    QVERIFY2(safe >= 50 && safe > usual + 10, qPrintable(QString("%1 vs %2").arg(safe).arg(usual)));
+    setColorScheme(ColorScheme::Cividis);
     const HeatmapPicture pic = headPicture(result_->batch, result_->trace, steps_[0], 0, 0);
     const QImage img = renderImage(pic, 1);
     const HeatmapLayout g = HeatmapRenderer::layout(pic, HeatmapRenderer::naturalSize(pic), {});
@@ -431,6 +453,8 @@ class TestExport : public QObject {
     img.save(shot(QStringLiteral("export_cividis.png")));
     setColorScheme(ColorScheme::Grayscale);
     QCOMPARE(seq.color(0).name(), QStringLiteral("#ffffff"));
+    for (int i = 0; i < 8; ++i)  // printed, the sign is the lightness: darker is more negative
+      QVERIFY(test::lightness(div.color(-1 + i / 4.0)) + 5 < test::lightness(div.color(-1 + (i + 1) / 4.0)));
     renderImage(pic, 1).save(shot(QStringLiteral("export_grayscale.png")));
     setColorScheme(ColorScheme::Viridis);
     QCOMPARE(seq.color(1).name(), QStringLiteral("#fde725"));

@@ -34,6 +34,14 @@ std::atomic<int> gScheme{static_cast<int>(ColorScheme::Viridis)};
 constexpr std::array<Stop, 7> kDiverging{{{0.000, 0x2166ac}, {0.167, 0x67a9cf}, {0.333, 0xd1e5f0},
                                           {0.500, 0xf7f7f7}, {0.667, 0xfddbc7}, {0.833, 0xef8a62},
                                           {1.000, 0xb2182b}}};
+// The colour-blind-safe choice (with Cividis): RdBu's blue half, then PuOr's orange half. Under
+// simulated protanopia, deuteranopia and tritanopia (Machado et al. 2009) its ends and its ±half
+// points stay at least ΔE 52 apart, RdBu's 37 (test_export::colourSchemes measures both).
+constexpr std::array<Stop, 7> kDivergingBlueOrange{{{0.000, 0x2166ac}, {0.167, 0x67a9cf}, {0.333, 0xd1e5f0},
+                                                    {0.500, 0xf7f7f7}, {0.667, 0xfee0b6}, {0.833, 0xf1a340},
+                                                    {1.000, 0xb35806}}};
+// For printing: the sign as lightness, near black (most negative) through grey (0) to white.
+constexpr std::array<Stop, 3> kDivergingGray{{{0.000, 0x141414}, {0.500, 0x8a8a8a}, {1.000, 0xffffff}}};
 
 template <size_t N>
 QColor interpolate(const std::array<Stop, N>& stops, double t) {
@@ -57,7 +65,14 @@ QColor ColorMap::color(double v) const {
   if (std::isinf(v) && v < 0) return maskedColor();  // −∞ only ever comes from a mask here
   const double span = hi - lo;
   const double t = span > 0 ? (std::clamp(v, lo, hi) - lo) / span : 0.5;
-  if (kind == ColorMapKind::Diverging) return interpolate(kDiverging, t);
+  if (kind == ColorMapKind::Diverging) {
+    switch (colorScheme()) {
+      case ColorScheme::Cividis: return interpolate(kDivergingBlueOrange, t);
+      case ColorScheme::Grayscale: return interpolate(kDivergingGray, t);
+      case ColorScheme::Viridis: break;
+    }
+    return interpolate(kDiverging, t);
+  }
   switch (colorScheme()) {
     case ColorScheme::Cividis: return interpolate(kCividis, t);
     case ColorScheme::Grayscale: return interpolate(kGrayscale, t);

@@ -14,8 +14,10 @@ enum class ColorMapKind { Sequential, Diverging };
 
 // The colours of the sequential map (weights). Cividis is the one made for colour-vision
 // deficiency (it reads the same with red-green blindness); Grayscale runs from white (0) to black
-// (high), for black-and-white printing. Process-wide: every ColorMap::color of a Sequential map
-// uses the current scheme (Viridis unless changed); safe to read from worker threads.
+// (high), for black-and-white printing. Diverging maps follow the scheme too: blue–red (RdBu) with
+// Viridis, blue–orange with Cividis, near black (negative) to white (positive) with Grayscale.
+// Process-wide: every ColorMap::color uses the current scheme (Viridis unless changed); safe to
+// read from worker threads.
 enum class ColorScheme { Viridis, Cividis, Grayscale };
 ColorScheme colorScheme();
 void setColorScheme(ColorScheme scheme);
