@@ -137,17 +137,19 @@ struct ExportPlan {
   std::optional<LossSpec> loss;  // --loss: the backward pass too
 };
 
-// --loss KIND [--target FILE.npy]: mse reads its target (a regular file, size-checked); the
-// target's shape is checked against the output once the forward pass has run.
+// --loss KIND [--target FILE.npy]: mse reads its target, per-position its answers' token ids (a
+// regular file, size-checked); the shape is checked against the run once the forward pass is done.
 std::optional<LossSpec> plan_loss(const CLI::App& sub, const ExportArgs& a) {
   if (!sub.count("--loss")) {
     if (sub.count("--target")) throw ConfigError(Text(Msg::cli_target_needs_mse));
     return std::nullopt;
   }
   LossSpec spec{.kind = parse_loss(a.loss)};
-  if (spec.kind != LossKind::Mse && sub.count("--target")) throw ConfigError(Text(Msg::cli_target_needs_mse));
-  if (spec.kind == LossKind::Mse) {
-    if (!sub.count("--target")) throw ConfigError(Text(Msg::cli_mse_needs_target));
+  const bool reads = spec.kind == LossKind::Mse || spec.kind == LossKind::PerPosition;
+  if (!reads && sub.count("--target")) throw ConfigError(Text(Msg::cli_target_needs_mse));
+  if (reads) {
+    if (!sub.count("--target"))
+      throw ConfigError(Text(spec.kind == LossKind::Mse ? Msg::cli_mse_needs_target : Msg::bw_per_position_needs_answers));
     spec.target = read_npy(a.target, Msg::io_target_file_option);
   }
   return spec;
@@ -257,8 +259,11 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--format", args->format, "comma-separated from npz,png,svg,csv (default npz)");
   sub->add_option("--fault", args->faults, "inject a classic attention bug; repeat for more: " + fault_ids());
   sub->add_option("--loss", args->loss,
-                  "also run the backward pass from this loss: sum, next-token (trained models) or mse (with --target)");
-  sub->add_option("--target", args->target, "--loss mse: the target, a .npy array of the last layer's output shape");
+                  "also run the backward pass from this loss: sum, next-token or per-position (trained models; per-position "
+                  "with --target) or mse (with --target)");
+  sub->add_option("--target", args->target,
+                  "--loss mse: the target, a .npy array of the last layer's output shape; --loss per-position: the "
+                  "answers' token ids, a .npy array (B, S) of integers, -1 or 0 where there is none");
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
   sub->callback([sub, args, &chosen] {

@@ -14,6 +14,8 @@
 #include "backward/model_backward.h"
 #include "backward/scaling.h"
 #include "forward/model.h"
+#include "model/trained.h"
+#include "text/errors.h"
 #include "tensor/rng.h"
 
 using namespace attnlab;
@@ -315,6 +317,32 @@ class TestBackward : public QObject {
     // Recorded in the order the gradient arrives: the loss's input first, parameters last.
     QCOMPARE(rp.steps.steps().front().info.id, std::string("encoder.layers.1.output.grad"));
     QVERIFY(rp.steps.steps().back().info.id.starts_with("grad/"));
+  }
+
+  // The per-position loss's answers: typed (tokenised as the model reads a sentence) or given as
+  // token ids, −1 and [PAD] meaning "no answer here"; anything else refused with its position.
+  void answersAsTargets() {
+    const TrainedVocab v = TrainedVocab::from_metadata({{"vocab", R"(["[PAD]","[UNK]","0","1","2"])"}}, "test");
+    const Tensor ids = answer_ids({"1 0", "2 2 9"}, v, 2, 3);
+    QCOMPARE(ids.to_vector(), (std::vector<float>{3, 2, -1, 4, 4, 1}));  // "9" is [UNK] (1)
+    QVERIFY_THROWS_EXCEPTION(DataError, answer_ids({"1 0"}, v, 2, 3));         // one answer for two sentences
+    QVERIFY_THROWS_EXCEPTION(DataError, answer_ids({"1", "0 1 2 0"}, v, 2, 3));  // longer than its sentence
+    const auto t = answer_targets(ids, {2, 3}, 5);
+    QCOMPARE(t, (std::vector<std::vector<int64_t>>{{3, 2, -1}, {4, 4, 1}}));
+    Tensor pad({1, 3}, 0.0f);
+    pad.data()[1] = 4;
+    QCOMPARE(answer_targets(pad, {1, 3}, 5), (std::vector<std::vector<int64_t>>{{-1, 4, -1}}));  // [PAD]: none
+    for (float bad : {5.0f, 1.5f, -2.0f, std::numeric_limits<float>::quiet_NaN()}) {
+      Tensor x({1, 3}, 2.0f);
+      x.data()[2] = bad;
+      try {
+        answer_targets(x, {1, 3}, 5);
+        QFAIL(qPrintable(QString("accepted %1").arg(bad)));
+      } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).contains("sentence 0, position 2"), e.what());
+      }
+    }
+    QVERIFY_THROWS_EXCEPTION(DataError, answer_targets(ids, {3, 2}, 5));  // not the token ids' shape
   }
 
   // Faults act on gradients as in real code: a detached attention output stops the gradient

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "model/config.h"
 #include "text/errors.h"
+#include "text/tokenizer.h"
 
 namespace attnlab {
 
@@ -73,6 +75,34 @@ LossValue cross_entropy_loss(const Tensor& logits_in, const std::vector<std::vec
     }
   r.value /= static_cast<double>(count);
   return r;
+}
+
+std::vector<std::vector<int64_t>> answer_targets(const Tensor& answers, const Shape& ids, int64_t vocab) {
+  if (answers.shape() != ids) throw DataError(Text(Msg::loss_answers_shape_differs, shape_str(answers.shape()), shape_str(ids)));
+  const Tensor a = answers.contiguous();
+  const int64_t b = ids[0], s = ids[1];
+  std::vector<std::vector<int64_t>> t(static_cast<size_t>(b), std::vector<int64_t>(static_cast<size_t>(s), -1));
+  for (int64_t r = 0; r < b; ++r)
+    for (int64_t i = 0; i < s; ++i) {
+      const float v = a.data()[r * s + i];
+      if (!(v == std::floor(v) && v >= -1 && v < static_cast<float>(vocab)))  // NaN fails too
+        throw DataError(Text(Msg::loss_answer_not_token_id, r, i, format_double(v), vocab - 1));
+      if (v > 0) t[static_cast<size_t>(r)][static_cast<size_t>(i)] = static_cast<int64_t>(v);
+    }
+  return t;
+}
+
+Tensor answer_ids(const std::vector<std::string>& answers, const TrainedVocab& vocab, int64_t b, int64_t s) {
+  if (static_cast<int64_t>(answers.size()) != b) throw DataError(Text(Msg::loss_answers_count, answers.size(), b));
+  Tensor out({b, s}, -1.0f);
+  for (int64_t r = 0; r < b; ++r) {
+    const auto tokens = tokenize(answers[static_cast<size_t>(r)]);
+    if (static_cast<int64_t>(tokens.size()) > s) throw DataError(Text(Msg::loss_answer_too_long, r, tokens.size(), s));
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      out.data()[r * s + static_cast<int64_t>(i)] = static_cast<float>(vocab.id(tokens[i]));
+    }
+  }
+  return out;
 }
 
 }  // namespace attnlab

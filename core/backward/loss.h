@@ -2,9 +2,11 @@
 //   B batch, S positions, D width, V vocabulary.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/trained.h"
 #include "tensor/tensor.h"
 
 namespace attnlab {
@@ -21,7 +23,7 @@ LossKind parse_loss(std::string_view s);  // throws ConfigError listing the name
 
 struct LossSpec {
   LossKind kind = LossKind::Sum;
-  Tensor target;  // Mse: the target, the output's shape
+  Tensor target;  // Mse: the target, the output's shape; PerPosition: the answers' token ids (B, S)
 };
 
 struct LossValue {
@@ -38,5 +40,15 @@ LossValue mse_loss(const Tensor& y, const Tensor& target);
 // ∂L/∂logits = (softmax − onehot) / count at counted positions, 0 at ignored ones. No counted
 // position: L = 0 and every gradient 0 (PyTorch gives NaN; here the refusal is the caller's).
 LossValue cross_entropy_loss(const Tensor& logits, const std::vector<std::vector<int64_t>>& target);
+
+// The per-position loss's targets from the answers' token ids (B, S), as floats (a .npy of
+// integers, or answer_ids): −1 and 0 ([PAD]) are ignored (−1 in the result). DataError when the
+// shape is not the token ids' or a value is not −1 nor an id below `vocab`.
+std::vector<std::vector<int64_t>> answer_targets(const Tensor& answers, const Shape& ids, int64_t vocab);
+
+// Answers typed as text, one per sentence: each tokenised as the model reads a sentence
+// (tokenize(), then the vocabulary's ids, [UNK] for an unknown word) into row b of a (B, S) tensor, −1 past its end. DataError
+// when the count differs from B or an answer is longer than S.
+Tensor answer_ids(const std::vector<std::string>& answers, const TrainedVocab& vocab, int64_t b, int64_t s);
 
 }  // namespace attnlab

@@ -266,7 +266,6 @@ void check_backward(const ModelConfig& cfg, bool trained, LossKind kind) {
   if (cfg.traces_overview()) throw ConfigError(Text(Msg::bw_needs_full_scores));
   const bool ce = kind == LossKind::NextToken || kind == LossKind::PerPosition;
   if (ce && !trained) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(kind))));
-  if (kind == LossKind::PerPosition) throw ConfigError(Text(Msg::bw_per_position_needs_answers));
 }
 
 BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss) {
@@ -282,12 +281,16 @@ BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& f
     const std::string ids = std::string(cfg.cross ? "decoder" : "encoder") + ".token_ids";
     const Step* id_step = fwd.find(ids);
     if (!id_step) throw ConfigError(Text(Msg::bw_step_missing, ids));
-    lv = cross_entropy_loss(out->tensor, next_token_targets(id_step->tensor));
+    if (loss.kind == LossKind::PerPosition && !loss.target.defined())
+      throw ConfigError(Text(Msg::bw_per_position_needs_answers));
+    lv = cross_entropy_loss(out->tensor, loss.kind == LossKind::NextToken
+                                             ? next_token_targets(id_step->tensor)
+                                             : answer_targets(loss.target, id_step->tensor.shape(), out->tensor.size(2)));
   } else {
     lv = loss.kind == LossKind::Mse ? mse_loss(out->tensor, loss.target) : sum_loss(out->tensor);
   }
   r.loss = lv.value;
-  if (loss.kind == LossKind::Mse) r.target = loss.target;
+  if (loss.kind == LossKind::Mse || loss.kind == LossKind::PerPosition) r.target = loss.target;
   Walk walk(cfg, w, fwd);
   walk.seed(r.output, lv.grad, loss_formula(loss.kind));
   walk.run(r.steps);

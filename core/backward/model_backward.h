@@ -24,7 +24,7 @@ struct BackwardResult {
   double loss = 0;     // the loss's value
   std::string output;  // the step the loss reads, e.g. "encoder.layers.1.output"
   Trace steps;         // "<id>.grad" steps, then "grad/<parameter>" steps
-  Tensor target;       // mse: the target (the bundle keeps it as "loss/target")
+  Tensor target;       // mse: the target; per-position: the answers' ids (the bundle's "loss/target")
 };
 
 // The ids of the backward steps: "<forward id>.grad" and "grad/<parameter>".
@@ -48,13 +48,14 @@ MemoryEstimate with_gradients(MemoryEstimate e);
 std::string loss_input_step(const ModelConfig& cfg, LossKind kind = LossKind::Sum);
 
 // The refusals of backward() that need no forward run: the tiled overview (it keeps no (S, S)
-// weights), a cross-entropy loss without a trained model's head, per-position. ConfigError.
+// weights), a cross-entropy loss without a trained model's head. ConfigError.
 void check_backward(const ModelConfig& cfg, bool trained, LossKind kind);
 
 // Throws ConfigError when the run cannot be differentiated here (the tiled overview keeps no
 // (S, S) tensor; a stopped or untraced run; a cross-entropy loss without a trained model's output
-// head; per-position, whose answers cannot be given yet); DataError when `loss.target` does not
-// fit. next-token: position i's logits against token i + 1 of its sentence, [PAD] targets ignored.
+// head; per-position without its answers); DataError when `loss.target` does not fit.
+// next-token: position i's logits against token i + 1 of its sentence, [PAD] targets ignored;
+// per-position: against the answers' token id at i (loss.target (B, S)), −1 and [PAD] ignored.
 BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss);
 
 }  // namespace attnlab

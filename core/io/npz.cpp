@@ -127,8 +127,10 @@ Tensor parse_npy(const std::string& name, const std::string& b) {
   const size_t hl = static_cast<unsigned char>(b[8]) | (static_cast<unsigned char>(b[9]) << 8);
   if (b[6] != 1 || 10 + hl > b.size()) throw DataError(Text(Msg::io_npz_unsupported_npy_header, name));
   const std::string h = b.substr(10, hl);
-  const bool f8 = h.find("'<f8'") != std::string::npos;
-  if ((!f8 && h.find("'<f4'") == std::string::npos) || h.find("'fortran_order': False") == std::string::npos)
+  // f4 as it is; f8, i4 and i8 converted to float (integers beyond ±2²⁴ rounded: token ids fit)
+  const bool f8 = h.find("'<f8'") != std::string::npos, i4 = h.find("'<i4'") != std::string::npos,
+             i8 = h.find("'<i8'") != std::string::npos;
+  if ((!f8 && !i4 && !i8 && h.find("'<f4'") == std::string::npos) || h.find("'fortran_order': False") == std::string::npos)
     throw DataError(Text(Msg::io_npz_not_f4_f8_c_order, name));
   const size_t key = h.find("'shape'");
   const size_t open = key == std::string::npos ? key : h.find('(', key);
@@ -144,7 +146,7 @@ Tensor parse_npy(const std::string& name, const std::string& b) {
     shape.push_back(std::stoll(h.substr(p, q - p)));
     p = q;
   }
-  const size_t width = f8 ? 8 : 4, avail = (b.size() - 10 - hl) / width;
+  const size_t width = f8 || i8 ? 8 : 4, avail = (b.size() - 10 - hl) / width;
   size_t n = std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d == 0; }) ? 0 : 1;
   for (int64_t d : shape)  // the element count, never past what the file holds (no overflow)
     if (n != 0 && static_cast<size_t>(d) > avail / n) throw DataError(Text(Msg::io_npz_data_does_not_match_shape, name));
@@ -157,6 +159,14 @@ Tensor parse_npy(const std::string& name, const std::string& b) {
       double d;
       std::memcpy(&d, src + 8 * i, 8);
       t.data()[i] = static_cast<float>(d);
+    } else if (i8) {
+      int64_t v;
+      std::memcpy(&v, src + 8 * i, 8);
+      t.data()[i] = static_cast<float>(v);
+    } else if (i4) {
+      int32_t v;
+      std::memcpy(&v, src + 4 * i, 4);
+      t.data()[i] = static_cast<float>(v);
     } else {
       std::memcpy(t.data() + i, src + 4 * i, 4);
     }

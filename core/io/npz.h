@@ -18,11 +18,12 @@ std::string npy_header(const Shape& shape);
 // callers write into a temporary folder).
 void write_npz(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& arrays);
 
-// One .npy file's bytes (v1.0, '<f4' or '<f8', C order) as a tensor; DataError naming `name`
+// One .npy file's bytes (v1.0, '<f4', '<f8', '<i4' or '<i8', C order; all but f4 converted to
+// float) as a tensor; DataError naming `name`
 // for anything else (the header, the shape, or data that does not fit it).
 Tensor parse_npy(const std::string& name, const std::string& bytes);
 
-// Reads one .npy file of an f4/f8 C-order array (f8 converted to float), a regular file of at most
+// Reads one .npy file of an f4/f8/i4/i8 C-order array (as parse_npy), a regular file of at most
 // kMaxNpyFileBytes (files.h rules). Throws DataError "<what>'<path>': <why>", `what` a message of
 // one argument naming the file, e.g. Msg::io_target_file_option.
 Tensor read_npy(const std::string& path, Msg what);

@@ -157,6 +157,7 @@ std::string session_json(const Session& s) {
        {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib},
         {"tab", s.view_tab.empty() ? std::string("values") : s.view_tab}, {"sentence", s.sentence}, {"head", s.head}}}};
   if (!s.loss.empty()) j["view"]["loss"] = s.loss;  // absent: no backward pass, as before
+  if (!s.answers.empty()) j["view"]["answers"] = s.answers;
   if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
@@ -221,6 +222,7 @@ Session parse_session(std::string_view text, const std::string& origin) {
         f.fail("view.loss", e.text());
       }
     }
+    s.answers = f.lines(*v, "answers");  // checked against the sentences when the loss runs
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
   if (const json* l = f.find(j, "lesson")) {

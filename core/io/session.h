@@ -44,7 +44,8 @@ struct Session {
   int64_t memory_budget_mib = 4096;
   std::string view_tab;                   // the step panel's tab: values, lines, model, neuron, masks, charts, gradients ("" = values)
   int64_t sentence = 0, head = 0;         // the sentence and head on show (0-based; clamped when shown)
-  std::string loss;                       // the backward pass's loss (loss.h names: "sum", "next-token"), "" = none
+  std::string loss;                       // the backward pass's loss (loss.h names: "sum", "next-token", …), "" = none
+  std::vector<std::string> answers;       // loss "per-position": one answer per sentence
   SessionWeights weights;
   LessonText title, description;          // lessons in sample_inputs/lessons have them
 };

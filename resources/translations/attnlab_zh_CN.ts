@@ -782,10 +782,6 @@
         <translation>npz：“%1”的 .npy 文件头不受支持</translation>
     </message>
     <message>
-        <source>npz: &apos;%1&apos; is not a little-endian f4/f8 C-order array</source>
-        <translation>npz：“%1”不是小端序、C 顺序的 f4/f8 数组</translation>
-    </message>
-    <message>
         <source>npz: &apos;%1&apos; has a malformed shape</source>
         <translation>npz：“%1”的形状格式错误</translation>
     </message>
@@ -1098,20 +1094,40 @@
         <translation>%1 损失需要已训练模型的输出头；请使用 sum 或 mse 损失</translation>
     </message>
     <message>
-        <source>the per-position loss needs the answers, which cannot be given yet; use the next-token, sum or mse loss</source>
-        <translation>per-position 损失需要答案，目前还无法给出；请使用 next-token、sum 或 mse 损失</translation>
-    </message>
-    <message>
-        <source>--target: a target is read only by --loss mse; add --loss mse or drop --target</source>
-        <translation>--target：只有 --loss mse 会读取目标；请加上 --loss mse 或去掉 --target</translation>
-    </message>
-    <message>
         <source>--loss mse needs --target FILE.npy, a float32 or float64 array of the last layer&apos;s output shape (B, S, D)</source>
         <translation>--loss mse 需要 --target FILE.npy：一个 float32 或 float64 数组，形状与最后一层的输出 (B, S, D) 相同</translation>
     </message>
     <message>
         <source>--target &apos;%1&apos;: </source>
         <translation>--target 文件“%1”：</translation>
+    </message>
+    <message>
+        <source>--target: a target is read only by --loss mse or --loss per-position; add one of them or drop --target</source>
+        <translation>--target：只有 --loss mse 或 --loss per-position 才读取目标；请加上其中之一，或去掉 --target</translation>
+    </message>
+    <message>
+        <source>the per-position loss needs the answers: one token id per position (−1 or 0, [PAD], where there is none), --target FILE.npy of shape (B, S) on the command line or the answers field in the window</source>
+        <translation>逐位置损失需要答案：每个位置一个词元 id（没有答案的位置用 −1 或 0，即 [PAD]）；命令行用 --target FILE.npy，形状 (B, S)，窗口里填在“答案”框中</translation>
+    </message>
+    <message>
+        <source>the answers&apos; shape %1 differs from the sentences&apos; token ids %2; give one token id per position (−1 where there is none)</source>
+        <translation>答案的形状 %1 与句子的词元 id 形状 %2 不同；请每个位置给一个词元 id（没有答案处用 −1）</translation>
+    </message>
+    <message>
+        <source>the answer for sentence %1, position %2 is %3, which is not a token id of this model (0 to %4) nor −1</source>
+        <translation>句子 %1、位置 %2 的答案是 %3，它既不是本模型的词元 id（0 到 %4），也不是 −1</translation>
+    </message>
+    <message>
+        <source>%1 answers for %2 sentences; give one answer per sentence, one per line</source>
+        <translation>%1 个答案对应 %2 个句子；请每个句子给一个答案，每行一个</translation>
+    </message>
+    <message>
+        <source>answer %1 has %2 tokens but its sentence has only %3 positions; shorten the answer</source>
+        <translation>答案 %1 有 %2 个词元，但它的句子只有 %3 个位置；请缩短答案</translation>
+    </message>
+    <message>
+        <source>npz: &apos;%1&apos; is not a little-endian f4/f8/i4/i8 C-order array</source>
+        <translation>npz：&apos;%1&apos; 不是小端序、C 顺序的 f4/f8/i4/i8 数组</translation>
     </message>
 </context>
 <context>
@@ -3889,12 +3905,28 @@
         <translation>下一个词元（已训练模型）</translation>
     </message>
     <message>
-        <source>Also step through the backward pass: the gradient of every step and parameter, from this loss. &quot;sum of the output&quot; is output.sum() (every element, [PAD] too); &quot;next token&quot; is the cross-entropy of a trained model&apos;s guess at the next token.</source>
-        <translation>同时逐步查看反向传播：从这个损失出发，每一步和每个参数的梯度。“输出之和”就是 output.sum()（每个元素，包括 [PAD]）；“下一个词元”是已训练模型对下一个词元的猜测的交叉熵。</translation>
-    </message>
-    <message>
         <source>gradients:</source>
         <translation>梯度：</translation>
+    </message>
+    <message>
+        <source>per position (your answers)</source>
+        <translation>逐位置（你的答案）</translation>
+    </message>
+    <message>
+        <source>Also step through the backward pass: the gradient of every step and parameter, from this loss. &quot;sum of the output&quot; is output.sum() (every element, [PAD] too); &quot;next token&quot; is the cross-entropy of a trained model&apos;s guess at the next token; &quot;per position&quot; that of its output at each position against the answer you type.</source>
+        <translation>同时逐步查看反向传播：从这个损失出发，每一步、每个参数的梯度。“输出之和”就是 output.sum()（每个元素，[PAD] 也算）；“下一个词元”是训练好的模型对下一个词元的猜测的交叉熵；“逐位置”是它在每个位置的输出与你输入的答案之间的交叉熵。</translation>
+    </message>
+    <message>
+        <source>One answer per sentence, e.g. 1 1 3 4 5</source>
+        <translation>每个句子一个答案，例如 1 1 3 4 5</translation>
+    </message>
+    <message>
+        <source>The per-position loss compares the model&apos;s output at position i with token i of the answer on the sentence&apos;s line; positions past the answer&apos;s end count for nothing.</source>
+        <translation>逐位置损失把模型在位置 i 的输出与该句子那一行答案的第 i 个词元比较；超出答案末尾的位置不计入损失。</translation>
+    </message>
+    <message>
+        <source>answers:</source>
+        <translation>答案：</translation>
     </message>
 </context>
 <context>

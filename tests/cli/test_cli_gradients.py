@@ -113,13 +113,57 @@ class Gradients(lib.TempDirCase):
         self.assertEqual(rows.get("grad/embedding.weight"), "ok")
         self.assertIn("loss (next-token)", text)
 
+    def test_per_position_with_the_answers(self):
+        # The shipped sorting model: position i's answer is the i-th smallest digit (digit d has id d + 2).
+        here = os.path.dirname(os.path.abspath(__file__))
+        model = os.path.join(here, "..", "..", "sample_inputs", "models", "sort-digits.safetensors")
+        texts = ["--text", "3 1 4 1 5", "--text", "9 0 2"]
+        right = self.path("right.npy")
+        np.save(right, np.array([[3, 3, 5, 6, 7], [2, 4, 11, 0, -1]], dtype=np.int64))  # [PAD] and -1: none
+        wrong = self.path("wrong.npy")
+        np.save(wrong, np.array([[7, 6, 5, 3, 3], [11, 4, 2, 0, 0]], dtype=np.int32))
+        values = {}
+        for name, answers in (("right", right), ("wrong", wrong)):
+            out = self.path(name)
+            self.export_ok(out, "--weights", model, *texts, "--loss", "per-position", "--target", answers)
+            m = json.load(open(os.path.join(out, "manifest.json"), encoding="utf-8"))
+            self.assertEqual(m["loss"]["kind"], "per-position")
+            self.assertEqual(m["loss"]["input"], "encoder.output_head.logits")
+            values[name] = m["loss"]["value"]
+            a = arrays(out)
+            self.assertEqual(a["loss/target"].shape, (2, 5))
+            g = a["encoder.output_head.logits.grad"]
+            self.assertTrue(np.all(g[1, 3:] == 0))  # no answer there: exactly no gradient
+            rc, text, err = reproduce(out)
+            self.assertEqual(rc, 0, text[-3000:] + err)
+            self.assertIn("loss (per-position)", text)
+            self.assertEqual(reported(text).get("grad/embedding.weight"), "ok")
+        self.assertLess(values["right"], 0.01)  # the model sorts: its own answers cost almost nothing
+        self.assertGreater(values["wrong"], 5)
+        bad = self.path("bad.npy")
+        np.save(bad, np.array([[3, 3, 5, 6, 12], [2, 4, 11, 0, 0]], dtype=np.int64))
+        short = self.path("short.npy")
+        np.save(short, np.array([[3, 3, 5, 6, 7]], dtype=np.int64))
+        cases = [
+            (["--loss", "per-position"], 2, "the per-position loss needs the answers"),
+            (["--loss", "per-position", "--target", bad], 1, "sentence 0, position 4 is 12"),
+            (["--loss", "per-position", "--target", short], 1, "the answers' shape (1, 5) differs from the sentences' token ids (2, 5)"),
+        ]
+        for args, rc, words in cases:
+            with self.subTest(args=" ".join(args)):
+                out = self.path("out")
+                r = run_attnlab(["export", "--out", out, "--weights", model, *texts, *args], timeout=60)
+                self.assertEqual(r.rc, rc, r.describe())
+                self.assertIn(words, r.err, r.describe())
+                self.assertFalse(os.path.exists(out), "a refused export left " + out)
+
     def test_bad_loss_and_target_are_refused(self):
         target = self.path("t.npy")
         np.save(target, np.zeros((2, 4, 16), dtype=np.float32))
         wrong = self.path("wrong.npy")
         np.save(wrong, np.zeros((1, 4, 16), dtype=np.float32))
-        ints = self.path("ints.npy")
-        np.save(ints, np.zeros((2, 4, 16), dtype=np.int32))
+        ints = self.path("ints.npy")  # int16: not a dtype a target may have
+        np.save(ints, np.zeros((2, 4, 16), dtype=np.int16))
         fifo = self.path("fifo.npy")
         os.mkfifo(fifo)
         cases = [

@@ -161,6 +161,49 @@ class TestGradientsUi : public QObject {
     QCOMPARE(tiny, static_cast<int>(w_->stepPanel()->gradNorms()->bars().size()) - 2);
   }
 
+  // The sorting model, per position against the answers a learner types: right answers cost
+  // almost nothing, wrong ones a lot; a missing answer is a message under the inputs; a session
+  // keeps the answers.
+  void perPositionAgainstTypedAnswers() {
+    QComboBox* models = w_->inputs()->modelBox();  // chosen as a learner does: Model ▸ Sort the digits
+    const int at = models->findData(QStringLiteral(":/models/sort-digits.safetensors"));
+    QVERIFY(at > 0);
+    models->setCurrentIndex(at);
+    emit models->activated(at);
+    test::settle(*w_);
+    w_->inputs()->sentencesEdit()->setPlainText(QStringLiteral("3 1 4 1 5\n9 0 2"));
+    QVERIFY(!w_->inputs()->answersEdit()->isVisible());
+    gradientsBox(*w_)->setCurrentIndex(3);
+    QVERIFY(w_->inputs()->answersEdit()->isVisible());
+    QTest::keyClicks(w_->inputs()->answersEdit(), QStringLiteral("1 1 3 4 5"));
+    test::settle(*w_);
+    QVERIFY2(w_->inputs()->errorText().contains(QStringLiteral("1 answers for 2 sentences")), qPrintable(w_->inputs()->errorText()));
+    QTest::keyClick(w_->inputs()->answersEdit(), Qt::Key_Return);
+    QTest::keyClicks(w_->inputs()->answersEdit(), QStringLiteral("0 2 9"));
+    test::settle(*w_);
+    QCOMPARE(w_->inputs()->errorText(), QString());
+    TraceResultPtr r = w_->controller()->current();
+    QVERIFY(r->gradients && r->gradients->kind == LossKind::PerPosition);
+    QCOMPARE(r->gradients->output, std::string("encoder.output_head.logits"));
+    QVERIFY2(r->gradients->loss < 0.01, qPrintable(QString::number(r->gradients->loss)));
+    const Tensor& g = r->trace.find("encoder.output_head.logits.grad")->tensor;
+    for (int64_t i = 3; i < 5; ++i)  // "9 0 2" has no answer past its third token: no gradient there
+      for (int64_t v = 0; v < g.size(2); ++v) QCOMPARE(g.at({1, i, v}), 0.0f);
+    const double right = r->gradients->loss;
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("answers.attnlab"));
+    QCOMPARE(w_->saveSession(path), QString());
+    w_->inputs()->answersEdit()->setPlainText(QStringLiteral("5 4 3 1 1\n9 2 0"));
+    test::settle(*w_);
+    QVERIFY(w_->controller()->current()->gradients->loss > right + 5);  // wrong answers cost a lot
+    QCOMPARE(w_->openSession(path, false), QString());
+    test::settle(*w_);
+    QCOMPARE(gradientsBox(*w_)->currentIndex(), 3);
+    QCOMPARE(w_->inputs()->answersEdit()->toPlainText(), QStringLiteral("1 1 3 4 5\n0 2 9"));
+    QCOMPARE(w_->controller()->current()->gradients->loss, right);
+  }
+
   void aSessionKeepsTheLossAndTheGradientStep() {
     gradientsBox(*w_)->setCurrentIndex(1);
     test::settle(*w_);

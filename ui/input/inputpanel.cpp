@@ -212,11 +212,23 @@ QWidget* InputPanel::buildKnobs() {
                             "keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the "
                             "heatmaps then show the weights averaged into at most %1 × %1 cells.")
                              .arg(kOverviewCap));
-  gradients_ = combo({tr("off"), tr("sum of the output"), tr("next token (trained model)")});
+  gradients_ = combo({tr("off"), tr("sum of the output"), tr("next token (trained model)"),
+                      tr("per position (your answers)")});
   gradients_->setObjectName(QStringLiteral("gradients"));
   gradients_->setToolTip(tr("Also step through the backward pass: the gradient of every step and parameter, from "
                             "this loss. \"sum of the output\" is output.sum() (every element, [PAD] too); \"next "
-                            "token\" is the cross-entropy of a trained model's guess at the next token."));
+                            "token\" is the cross-entropy of a trained model's guess at the next token; \"per "
+                            "position\" that of its output at each position against the answer you type."));
+  answers_ = new QPlainTextEdit;
+  answers_->setObjectName(QStringLiteral("answers"));
+  answers_->setTabChangesFocus(true);
+  answers_->setFixedHeight(3 * answers_->fontMetrics().height() + 12);
+  answers_->setPlaceholderText(tr("One answer per sentence, e.g. 1 1 3 4 5"));
+  answers_->setToolTip(tr("The per-position loss compares the model's output at position i with token i of "
+                          "the answer on the sentence's line; positions past the answer's end count for nothing."));
+  connect(answers_, &QPlainTextEdit::textChanged, this, [this] {
+    if (gradients_->currentIndex() == 3) changed();
+  });
   budget_ = spinBox(64, 1 << 18, 4096);
   budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setSuffix(tr(" MiB"));
@@ -241,6 +253,9 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("backend:"), backend_);
   f->addRow(tr("attention:"), attention_);
   f->addRow(tr("gradients:"), gradients_);
+  f->addRow(tr("answers:"), answers_);
+  f->setRowVisible(answers_, false);
+  connect(gradients_, &QComboBox::currentIndexChanged, this, [f, this](int i) { f->setRowVisible(answers_, i == 3); });
   f->addRow(tr("memory budget:"), budget_);
   for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_, budget_})
     connect(s, &QSpinBox::valueChanged, this, &InputPanel::changed);
@@ -366,7 +381,9 @@ Request InputPanel::currentRequest() const {
   r.cfg.variant = variant_->config();
   r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
-  if (gradients_->currentIndex() > 0) r.loss = gradients_->currentIndex() == 1 ? LossKind::Sum : LossKind::NextToken;
+  static constexpr LossKind kLosses[] = {LossKind::Sum, LossKind::NextToken, LossKind::PerPosition};
+  if (gradients_->currentIndex() > 0) r.loss = kLosses[gradients_->currentIndex() - 1];
+  if (r.loss == LossKind::PerPosition) r.answers = lines(answers_);
   if (weights_) {  // what the file fixes, including what has no knob (eps)
     applyWeightsConfig(r.cfg, weights_->loaded);
     r.weights = weights_;
@@ -480,6 +497,8 @@ void InputPanel::setBackendKind(BackendKind k) {
   backend_->setCurrentIndex(k == BackendKind::Cpu ? 0 : k == BackendKind::Auto ? 1 : 2);
 }
 
+QString InputPanel::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+
 void InputPanel::restore(const Request& r, bool quiet) {
   restoring_ = true;
   sentences_->setSentences(r.texts.join(QLatin1Char('\n')));
@@ -488,7 +507,8 @@ void InputPanel::restore(const Request& r, bool quiet) {
   showModelKnobs(r.cfg);
   mask_->setCurrentText(QString::fromUtf8(mask_name(r.cfg.mask).data()));
   attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
-  gradients_->setCurrentIndex(!r.loss ? 0 : *r.loss == LossKind::NextToken ? 2 : 1);
+  gradients_->setCurrentIndex(!r.loss ? 0 : *r.loss == LossKind::PerPosition ? 3 : *r.loss == LossKind::NextToken ? 2 : 1);
+  answers_->setPlainText(r.answers.join(QLatin1Char('\n')));
   variant_->setLayerCount(static_cast<int>(r.cfg.layers));
   variant_->setConfig(r.cfg.variant);
   budget_->setValue(static_cast<int>(std::clamp<qint64>(r.memoryBudgetMiB, budget_->minimum(), budget_->maximum())));

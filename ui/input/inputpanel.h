@@ -77,6 +77,8 @@ class InputPanel : public QWidget {
   QComboBox* modelBox() const { return model_; }
 
   QPlainTextEdit* sentencesEdit() const { return sentences_; }
+  QPlainTextEdit* answersEdit() const { return answers_; }  // the per-position loss's answers
+  QString errorText() const;  // the message under the inputs ("" when none is shown)
   QSpinBox* headsBox() const { return heads_; }
   QSpinBox* dModelBox() const { return dModel_; }
   QSpinBox* seedBox() const { return seed_; }
@@ -120,7 +122,8 @@ class InputPanel : public QWidget {
   TokenChips* chips_;
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
-  QComboBox* gradients_;  // off, sum, next-token: the backward pass's loss (Request::loss)
+  QComboBox* gradients_;  // off, sum, next-token, per-position: the backward pass's loss (Request::loss)
+  QPlainTextEdit* answers_;  // per-position: one answer per sentence (Request::answers), shown with it
   VariantChooser* variant_;
   QLabel* explain_;
   QLabel* weightsLabel_;

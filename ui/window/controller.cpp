@@ -65,9 +65,15 @@ const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg
 }
 
 // The backward pass over the finished forward trace, its steps appended after the forward's.
-void appendGradients(TraceResult& out, LossKind kind) {
+// per-position: the answers typed, one per sentence, as the answers' token ids (B, S).
+void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers) {
   const auto t0 = std::chrono::steady_clock::now();
-  BackwardResult b = backward(out.cfg, out.weights, out.trace, LossSpec{.kind = kind});
+  LossSpec spec{.kind = kind};
+  if (kind == LossKind::PerPosition && out.weights.vocab()) {
+    const TokenBatch& text = out.batch.text;  // the stack the loss reads (the decoder's in cross mode)
+    spec.target = answer_ids(toStdStrings(answers), *out.weights.vocab(), text.batch(), text.seq());
+  }
+  BackwardResult b = backward(out.cfg, out.weights, out.trace, spec);
   GradientInfo info{kind, b.loss, b.output, static_cast<int>(out.trace.steps().size())};
   for (const Step& s : b.steps.steps()) out.trace.record(s.info, s.tensor);
   info.backward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -131,14 +137,15 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->deviceText = be->device_text();
   out->note = QString::fromStdString(note.text.english());
   out->noteText = note.text;
-  if (r.loss) appendGradients(*out, *r.loss);  // a planted fault acts on the gradients too
+  if (r.loss) appendGradients(*out, *r.loss, r.answers);  // a planted fault acts on the gradients too
   if (r.hideFaults && !out->cfg.faults.empty()) {  // the correct run's words, its gradients' too
     TraceResult clean;
     clean.cfg = out->cfg;
     clean.cfg.faults.clear();
     clean.weights = w;
+    clean.batch = out->batch;
     forward(clean.cfg, w, out->batch, clean.trace);
-    if (r.loss) appendGradients(clean, *r.loss);
+    if (r.loss) appendGradients(clean, *r.loss, r.answers);
     out->trace = without_fault_labels(out->trace, clean.trace);
   }
   out->generation = generation;

@@ -41,9 +41,11 @@ struct Request {
   // before it is answered; core's without_fault_labels). Costs one more forward pass.
   bool hideFaults = false;
   ImportedWeightsPtr weights;  // null: seeded weights from cfg
-  // The backward pass too, from this loss (core/backward; sum or next-token): its gradient steps
-  // follow the forward's in the result's trace. Not with hideFaults (an exercise hides its labels).
+  // The backward pass too, from this loss (core/backward; sum, next-token or per-position): its
+  // gradient steps follow the forward's in the result's trace (with hideFaults, under the correct
+  // run's words).
   std::optional<LossKind> loss;
+  QStringList answers;  // per-position: one answer per sentence, read as the model reads a sentence
 };
 
 // A request over its memory budget: what it needs with every score tensor kept, and what the

@@ -332,6 +332,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
   s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
   s.setValue(QStringLiteral("loss"), r.loss ? QString::fromUtf8(loss_name(*r.loss).data()) : QString());
+  s.setValue(QStringLiteral("answers"), r.answers);
   s.setValue(QStringLiteral("variant"), QString::fromUtf8(variant_name(r.cfg.variant.kind).data()));
   s.setValue(QStringLiteral("variantLayer"), static_cast<int>(r.cfg.variant.layer));
   for (VariantKind k : all_variants())
@@ -388,6 +389,7 @@ void MainWindow::restoreSettings() {
         r.cfg.variant.*p.field = s.value(QStringLiteral("variant_") + QLatin1String(p.name), static_cast<qlonglong>(r.cfg.variant.*p.field)).toLongLong();
     r.memoryBudgetMiB = s.value(QStringLiteral("memoryBudgetMiB"), 4096).toLongLong();
     if (const QString loss = s.value(QStringLiteral("loss")).toString(); !loss.isEmpty()) r.loss = parse_loss(loss.toStdString());
+    r.answers = s.value(QStringLiteral("answers")).toStringList();
   } catch (const std::exception&) {
     return;  // a damaged settings file: keep the built-in sample
   }

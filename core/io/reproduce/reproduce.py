@@ -457,6 +457,10 @@ def gradients(chk, manifest, trace, params, backend):
     elif kind == "next-token":  # position i against token i + 1; [PAD] (id 0) targets ignored
         ids = torch.from_numpy(trace[loss["input"].split(".")[0] + ".token_ids"].astype(np.int64))
         value = F.cross_entropy(out[:, :-1].reshape(-1, out.shape[-1]), ids[:, 1:].reshape(-1), ignore_index=0)
+    elif kind == "per-position":  # position i against the answer's token at i; -1 and [PAD] (0) ignored
+        t = torch.from_numpy(trace["loss/target"].astype(np.int64))
+        t = torch.where(t > 0, t, torch.full_like(t, -1))
+        value = F.cross_entropy(out.reshape(-1, out.shape[-1]), t.reshape(-1), ignore_index=-1)
     else:
         chk.failed.append(f"loss: this script does not know the loss '{kind}'")
         return

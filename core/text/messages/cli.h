@@ -17,7 +17,7 @@ ATTNLAB_MESSAGE(cli_format_not_one_of, QT_TRANSLATE_NOOP("ErrorText", "--format:
 ATTNLAB_MESSAGE(cli_variant_beside_fault, QT_TRANSLATE_NOOP("ErrorText", "--variant: cannot run beside --fault (a planted bug changes the block it is compared with); drop one of them"))
 ATTNLAB_MESSAGE(cli_weights_name_empty, QT_TRANSLATE_NOOP("ErrorText", "--weights: the file name is empty; give the path of a .safetensors file"))
 ATTNLAB_MESSAGE(cli_text_file_name_empty, QT_TRANSLATE_NOOP("ErrorText", "--text-file: the file name is empty; give the path of a text file"))
-ATTNLAB_MESSAGE(cli_target_needs_mse, QT_TRANSLATE_NOOP("ErrorText", "--target: a target is read only by --loss mse; add --loss mse or drop --target"))
+ATTNLAB_MESSAGE(cli_target_needs_mse, QT_TRANSLATE_NOOP("ErrorText", "--target: a target is read only by --loss mse or --loss per-position; add one of them or drop --target"))
 ATTNLAB_MESSAGE(cli_mse_needs_target, QT_TRANSLATE_NOOP("ErrorText", "--loss mse needs --target FILE.npy, a float32 or float64 array of the last layer's output shape (B, S, D)"))
 ATTNLAB_MESSAGE(cli_text_empty, QT_TRANSLATE_NOOP("ErrorText", "--text: the sentence is empty; type at least one word"))
 ATTNLAB_MESSAGE(cli_window_option_with_subcommand, QT_TRANSLATE_NOOP("ErrorText", "%1: only for opening the window; it does not go with a subcommand (export, bench, exercise)"))

@@ -22,7 +22,7 @@ ATTNLAB_MESSAGE(io_cannot_write, QT_TRANSLATE_NOOP("ErrorText", "cannot write '%
 ATTNLAB_MESSAGE(io_cannot_add_to, QT_TRANSLATE_NOOP("ErrorText", "cannot add '%1' to '%2': "))
 ATTNLAB_MESSAGE(io_npz_not_npy_array, QT_TRANSLATE_NOOP("ErrorText", "npz: '%1' is not a .npy array"))
 ATTNLAB_MESSAGE(io_npz_unsupported_npy_header, QT_TRANSLATE_NOOP("ErrorText", "npz: '%1' has an unsupported .npy header"))
-ATTNLAB_MESSAGE(io_npz_not_f4_f8_c_order, QT_TRANSLATE_NOOP("ErrorText", "npz: '%1' is not a little-endian f4/f8 C-order array"))
+ATTNLAB_MESSAGE(io_npz_not_f4_f8_c_order, QT_TRANSLATE_NOOP("ErrorText", "npz: '%1' is not a little-endian f4/f8/i4/i8 C-order array"))
 ATTNLAB_MESSAGE(io_npz_malformed_shape, QT_TRANSLATE_NOOP("ErrorText", "npz: '%1' has a malformed shape"))
 ATTNLAB_MESSAGE(io_npz_data_does_not_match_shape, QT_TRANSLATE_NOOP("ErrorText", "npz: '%1' data does not match its shape"))
 ATTNLAB_MESSAGE(io_cannot_open_zip_archive, QT_TRANSLATE_NOOP("ErrorText", "cannot open '%1' as a zip archive"))
