@@ -31,7 +31,7 @@ namespace {
 struct ExportArgs {
   ModelOptions model;
   VariantOptions variant;
-  std::string out, text_file, weights, format = "npz", loss, target;
+  std::string out, text_file, weights, format = "npz", loss, target, attention = "full";
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
 };
@@ -184,6 +184,10 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   } else {
     cfg.validate();
   }
+  if (a.attention == "tiled") {  // the traced tiled path: the weights' overview, no (S, S) step
+    if (!cfg.faults.empty() || cfg.variant.on()) throw ConfigError(Text(Msg::cli_tiled_beside_fault_or_variant));
+    cfg.overview_cap = kOverviewCap;
+  }
   const TrainedVocab* trained = p.weights.vocab().get();
   if (p.loss) check_backward(cfg, trained != nullptr, p.loss->kind);  // before any work, as backward() would
   std::vector<std::string> texts = a.texts;
@@ -264,6 +268,10 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--target", args->target,
                   "--loss mse: the target, a .npy array of the last layer's output shape; --loss per-position: the "
                   "answers' token ids, a .npy array (B, S) of integers, -1 or 0 where there is none");
+  sub->add_option("--attention", args->attention,
+                  "full (every score step, the default) or tiled (FlashAttention's loop: no (S, S) step, an overview "
+                  "of the weights at most 256 x 256 per head, for long texts)")
+      ->check(CLI::IsMember({"full", "tiled"}));
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
   sub->callback([sub, args, &chosen] {

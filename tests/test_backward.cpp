@@ -442,18 +442,6 @@ class TestBackward : public QObject {
     const MemoryEstimate huge = with_gradients({.trace_bytes = std::numeric_limits<int64_t>::max() / 2});
     QCOMPARE(huge.trace_bytes, std::numeric_limits<int64_t>::max());  // saturates, never wraps
   }
-
-  void tiledRunIsRefused() {
-    ModelConfig cfg;
-    cfg.d_model = 8;
-    cfg.heads = 2;
-    cfg.overview_cap = 4;
-    const Batch batch = make_batch({"a b c d e f"}, {});
-    const Weights w = init_weights(cfg);
-    Trace fwd;
-    forward(cfg, w, batch, fwd);
-    QVERIFY_THROWS_EXCEPTION(ConfigError, backward(cfg, w, fwd, {}));
-  }
 };
 
 QTEST_GUILESS_MAIN(TestBackward)

@@ -420,6 +420,7 @@ class TestVariants : public QObject {
         QVERIFY2(!is_attention_matrix(a + n, three, which), n);
       }
     QVERIFY(is_attention_matrix(a + "weights_overview", four, MatrixSteps::Traced));
+    QVERIFY(is_attention_matrix(a + "weights_overview.grad", four, MatrixSteps::Traced));  // the tiled backward's
     QVERIFY(!is_attention_matrix(a + "weights_overview", four, MatrixSteps::FaultPair));
     QVERIFY(!is_attention_matrix(a + "unmasked_weights", four, MatrixSteps::Traced));
     QVERIFY(is_attention_matrix(a + "unmasked_weights", four, MatrixSteps::FaultPair));

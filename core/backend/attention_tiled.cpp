@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "backend/tile_rows.h"
 #include "tensor/eigen_types.h"
 #include "text/errors.h"
 
@@ -11,13 +12,10 @@ namespace attnlab {
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+using tiles::rows_of;
+using tiles::visible_keys;
 
-// Rows [r0, r0 + n) of the (T, Dh) matrix at (b, h) of a (B, H, T, Dh) view with unit last stride.
-ConstStridedMap rows_of(const Tensor& t, int64_t b, int64_t h, int64_t r0, int64_t n) {
-  const auto& s = t.strides();
-  return {t.data() + b * s[0] + h * s[1] + r0 * s[2], n, t.size(3), Eigen::OuterStride<>(s[2])};
-}
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // What one task reads: the inputs, the mask's ranges and (for hand-drawn masks) the dense mask.
 struct Inputs {
@@ -62,19 +60,6 @@ class OverviewRows {
   int64_t cols_;
   Mat sums_;
 };
-
-// The keys visible to some row of [i0, i0 + rows) of batch b: key blocks outside are hidden
-// from every row (a causal mask's upper triangle, padding) and skipped.
-std::pair<int64_t, int64_t> visible_keys(const KeyRanges& r, int64_t b, int64_t i0, int64_t rows) {
-  int64_t lo = r.keys, hi = 0;
-  for (int64_t i = i0; i < i0 + rows; ++i) {
-    const size_t at = static_cast<size_t>(r.row(b, i));
-    if (r.lo[at] >= r.hi[at]) continue;
-    lo = std::min<int64_t>(lo, r.lo[at]);
-    hi = std::max<int64_t>(hi, r.hi[at]);
-  }
-  return {lo, std::max(lo, hi)};
-}
 
 // Online-softmax update of one query row with one key block. s: the row's n scores q·kⱼ, whose
 // visible part is [a, e); turned into the unnormalised weights e^(x − m_new) in place (0 where

@@ -34,6 +34,11 @@ Text grad_formula(GradUse use, const Step& c, const Step& to, const std::string&
       const std::string p = var_of(c);
       return maths(p + " ⊙ (" + d + " − Σ " + d + " ⊙ " + p + ")");
     }
+    case GradUse::TiledQuery:
+      return maths("Σⱼ dSⱼ·kⱼ / √" + detail + ", dSⱼ = Pⱼ ⊙ (" + d + "·vⱼᵀ − rowsum(" + d + " ⊙ " + var_of(c) +
+                   ")), Pⱼ = e^(q·kⱼᵀ / √" + detail + " − L)");
+    case GradUse::TiledKey: return maths("Σᵢ dSᵢᵀ·qᵢ / √" + detail);
+    case GradUse::TiledValue: return maths("Σᵢ Pᵢᵀ·" + d + "ᵢ");
   }
   return maths(d);
 }
@@ -58,6 +63,21 @@ StepInfo grad_step_info(const Step& fwd, const std::vector<Text>& uses) {
                   .code = "d" + v + " = torch.autograd.grad(loss, " + v + ", retain_graph=True)[0]",
                   .result = "d" + v,
                   .bindings = {step_var(v, fwd.info.id)}};
+}
+
+StepInfo overview_grad_info(const Step& fwd, int64_t bq, int64_t bk) {
+  const Shape& o = fwd.tensor.shape();  // (B, H, R, C)
+  const std::string r = "torch.arange(" + std::to_string(o[2] * bq) + ")[:scores.shape[2]] // " + std::to_string(bq);
+  const std::string c = "torch.arange(" + std::to_string(o[3] * bk) + ")[:scores.shape[3]] // " + std::to_string(bk);
+  return StepInfo{.id = fwd.info.id + ".grad",
+                  .title = Text(Msg::sg_scores_overview),
+                  .formula = Text(Msg::sg_scores_overview_formula, bq, bk),
+                  .code = "ds = torch.autograd.grad(loss, scores, retain_graph=True)[0]; r = " + r +
+                          "; a = torch.zeros(*ds.shape[:2], " + std::to_string(o[2]) + ", ds.shape[3]).index_add_(2, r, "
+                          "ds.nan_to_num(0.0)) / torch.bincount(r).view(-1, 1); dweights_overview = torch.zeros(*a.shape[:3], " +
+                          std::to_string(o[3]) + ").index_add_(3, " + c + ", a)",
+                  .result = "dweights_overview",
+                  .bindings = fwd.info.bindings};
 }
 
 StepInfo param_grad_info(const std::string& name) {

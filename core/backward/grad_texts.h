@@ -24,6 +24,9 @@ enum class GradUse {
   Scale,          // c = a / r: da = dc / r
   Masked,         // masked_fill or ·mask: 0 where masked
   Softmax,        // p = softmax(s): ds = p ⊙ (dp − Σ dp ⊙ p)
+  TiledQuery,     // tiled attention (FlashAttention-2's backward): dq = Σⱼ dSⱼ·kⱼ / √Dh
+  TiledKey,       //   dk = Σᵢ dSᵢᵀ·qᵢ / √Dh
+  TiledValue,     //   dv = Σᵢ Pᵢᵀ·dOᵢ
 };
 
 // One use's share, e.g. "dscores / 2" or "dweights·vᵀ"; `to` is the input it reaches; `detail`
@@ -33,6 +36,10 @@ Text grad_formula(GradUse use, const Step& consumer, const Step& to, const std::
 Text loss_formula(LossKind kind);
 // The step "<id>.grad" of forward step `fwd`, whose gradient sums `uses`.
 StepInfo grad_step_info(const Step& fwd, const std::vector<Text>& uses);
+// The tiled path's stand-in for ∂L/∂scores, recorded at its forward overview `fwd`
+// ("<A>.weights_overview" → "<A>.weights_overview.grad"): ∂L/∂scores binned like the overview,
+// bq queries and bk keys per bin.
+StepInfo overview_grad_info(const Step& fwd, int64_t bq, int64_t bk);
 // The step "grad/<name>".
 StepInfo param_grad_info(const std::string& name);
 

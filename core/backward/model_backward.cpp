@@ -6,6 +6,7 @@
 
 #include "backward/grad_ops.h"
 #include "backward/grad_texts.h"
+#include "backward/tiled_grad.h"
 #include "model/step_builder.h"
 #include "text/errors.h"
 
@@ -58,7 +59,7 @@ class Walk {
       const auto it = grads_.find(s.info.id);
       if (it == grads_.end()) continue;
       const Tensor g = it->second;
-      out.record(grad_step_info(s, uses_[s.info.id]), g);
+      out.record(s.info.id.ends_with(".weights_overview") ? overview_info(s) : grad_step_info(s, uses_[s.info.id]), g);
       propagate(s, g);
       grads_.erase(it);  // a step's gradient is complete once every later step has been walked
     }
@@ -87,6 +88,11 @@ class Walk {
       if (b.weight && b.var.ends_with(suffix)) return b.source;
     throw ConfigError(Text(Msg::bw_step_missing, s.info.id + " (" + suffix + ")"));
   }
+  // The tiled path's ∂L/∂scores overview, binned as the forward's overview of this block's q and k.
+  StepInfo overview_info(const Step& s) const {
+    return overview_grad_info(s, overview_bin(input(s, "q").tensor.size(2), cfg_.overview_cap),
+                              overview_bin(input(s, "k").tensor.size(2), cfg_.overview_cap));
+  }
   Tensor& param(const std::string& name) {
     for (auto& [n, t] : params_)
       if (n == name) return t;
@@ -111,6 +117,9 @@ class Walk {
   // y = x·W[row0 …]ᵀ + b, x bound as `var`: dW and db into the parameters, dx on to x.
   void linear(const Step& s, const std::string& var, const Tensor& g, int64_t row0 = 0);
   void attention_step(const Step& s, const Place& p, const Tensor& g);
+  // head_out of the tiled path (bound to q, k, v and the mask, not to weights): FlashAttention-2's
+  // backward; ∂L/∂scores binned goes to the forward's weights overview, to be shown there.
+  void tiled_attention(const Step& s, const Place& p, const Tensor& g);
 
   const ModelConfig& cfg_;
   const Weights& w_;
@@ -173,6 +182,8 @@ void Walk::attention_step(const Step& s, const Place& p, const Tensor& g) {
     const Step& src = input(s, n == "weights" ? "masked" : "scores");
     return send(src, grad::softmax_backward(s.tensor, g, dim), GradUse::Softmax, s);
   }
+  if (n == "head_out" && !has_input(s, "weights")) return tiled_attention(s, p, g);
+  if (n == "weights_overview") return;  // the picture of the weights: ∂L/∂scores binned, nothing flows on
   if (n == "head_out") {
     const Step &a = input(s, "weights"), &v = input(s, "v");
     const auto mg = grad::matmul_backward(a.tensor, v.tensor, g);
@@ -188,6 +199,19 @@ void Walk::attention_step(const Step& s, const Place& p, const Tensor& g) {
   if (n == "out") return linear(s, "context", g);
   if (n == "detached") return;  // DetachAttentionOutput: the graph is broken here, nothing flows on
   throw ConfigError(Text(Msg::bw_step_missing, s.info.id));
+}
+
+void Walk::tiled_attention(const Step& s, const Place& p, const Tensor& g) {
+  const Step &q = input(s, "q"), &k = input(s, "k"), &v = input(s, "v"), &mask = input(s, "mask");
+  const int64_t dh = cfg_.d_model / cfg_.heads;
+  const auto tg = grad::attention_tiled_backward(q.tensor, k.tensor, v.tensor, mask.tensor.contiguous(),
+                                                 static_cast<float>(std::sqrt(static_cast<double>(dh))), s.tensor, g,
+                                                 cfg_.overview_cap);
+  grads_[p.prefix + p.block + ".weights_overview"] = tg.ds_overview;
+  const std::string root = std::to_string(dh);
+  send(q, tg.dq, GradUse::TiledQuery, s, root);
+  send(k, tg.dk, GradUse::TiledKey, s, root);
+  send(v, tg.dv, GradUse::TiledValue, s);
 }
 
 void Walk::propagate(const Step& s, const Tensor& g) {
@@ -263,7 +287,6 @@ std::vector<std::vector<int64_t>> next_token_targets(const Tensor& ids_in) {
 }  // namespace
 
 void check_backward(const ModelConfig& cfg, bool trained, LossKind kind) {
-  if (cfg.traces_overview()) throw ConfigError(Text(Msg::bw_needs_full_scores));
   const bool ce = kind == LossKind::NextToken || kind == LossKind::PerPosition;
   if (ce && !trained) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(kind))));
 }

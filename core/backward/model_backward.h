@@ -47,12 +47,13 @@ MemoryEstimate with_gradients(MemoryEstimate e);
 // for the cross-entropy losses the output head's logits.
 std::string loss_input_step(const ModelConfig& cfg, LossKind kind = LossKind::Sum);
 
-// The refusals of backward() that need no forward run: the tiled overview (it keeps no (S, S)
-// weights), a cross-entropy loss without a trained model's head. ConfigError.
+// The refusal of backward() that needs no forward run: a cross-entropy loss without a trained
+// model's head. ConfigError.
 void check_backward(const ModelConfig& cfg, bool trained, LossKind kind);
 
-// Throws ConfigError when the run cannot be differentiated here (the tiled overview keeps no
-// (S, S) tensor; a stopped or untraced run; a cross-entropy loss without a trained model's output
+// A tiled run (ModelConfig::overview_cap) gets FlashAttention-2's backward (tiled_grad.h): the
+// same steps but the (S, S) ones, and ∂L/∂scores binned as "<A>.weights_overview.grad".
+// Throws ConfigError when the run cannot be differentiated here (a stopped or untraced run; a cross-entropy loss without a trained model's output
 // head; per-position without its answers); DataError when `loss.target` does not fit.
 // next-token: position i's logits against token i + 1 of its sentence, [PAD] targets ignored;
 // per-position: against the answers' token id at i (loss.target (B, S)), −1 and [PAD] ignored.

@@ -21,6 +21,10 @@ struct Limits {
   static constexpr int64_t kMaxBatch = 4096;
 };
 
+// The tiled path's overview as the window and `export --attention tiled` record it: at most
+// 256 × 256 cells per head (ModelConfig::overview_cap).
+inline constexpr int64_t kOverviewCap = 256;
+
 struct ModelConfig {
   int64_t d_model = 64;
   int64_t heads = 8;

@@ -224,7 +224,8 @@ bool is_attention_matrix(std::string_view id, const Tensor& t, MatrixSteps which
   }
   // and their gradients (core/backward: "<id>.grad", the same shape)
   return ends_with_any(id, {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview", ".qk.grad",
-                            ".scores.grad", ".masked_scores.grad", ".unmasked_weights.grad", ".weights.grad"});
+                            ".scores.grad", ".masked_scores.grad", ".unmasked_weights.grad", ".weights.grad",
+                            ".weights_overview.grad"});
 }
 
 }  // namespace attnlab

@@ -1086,10 +1086,6 @@
         <translation>反向传播需要前向步骤 %1，但记录中没有它；请记录整个运行</translation>
     </message>
     <message>
-        <source>the backward pass needs every head&apos;s attention weights, which the tiled path for long texts does not keep; choose full attention or a shorter text</source>
-        <translation>反向传播需要每个头的注意力权重，而长文本的分块路径不保存它们；请选择完整注意力或更短的文本</translation>
-    </message>
-    <message>
         <source>the %1 loss needs a trained model&apos;s output head; use the sum or mse loss</source>
         <translation>%1 损失需要已训练模型的输出头；请使用 sum 或 mse 损失</translation>
     </message>
@@ -1128,6 +1124,10 @@
     <message>
         <source>npz: &apos;%1&apos; is not a little-endian f4/f8/i4/i8 C-order array</source>
         <translation>npz：&apos;%1&apos; 不是小端序、C 顺序的 f4/f8/i4/i8 数组</translation>
+    </message>
+    <message>
+        <source>--attention tiled: a planted fault or a variant needs every score step, which the tiled path does not keep; drop --attention tiled or the --fault / --variant</source>
+        <translation>--attention tiled：植入的错误或注意力变体需要每一个分数步骤，而分块路径不保留它们；请去掉 --attention tiled，或去掉 --fault / --variant</translation>
     </message>
 </context>
 <context>
@@ -2704,6 +2704,22 @@
     <message>
         <source>detached = out, the same numbers with no path back: no gradient reaches out or anything before it</source>
         <translation>detached = out，数值相同但没有回传路径：梯度到不了 out，也到不了它之前的任何步骤</translation>
+    </message>
+    <message>
+        <source>The tiled path&apos;s backward (FlashAttention-2&apos;s) never holds a whole score gradient either: it recomputes the weights tile by tile from Q, K and each row&apos;s log-sum-exp, and passes dS = P ⊙ (dP − rowsum(dO ⊙ O)) straight on to Q and K. This overview bins dS like the weights&apos; overview; a bin of masked keys sums to exactly 0.</source>
+        <translation>分块路径的反向传播（FlashAttention-2 的做法）同样从不保存完整的分数梯度：它用 Q、K 和每行的 log-sum-exp 逐块重新算出权重，再把 dS = P ⊙ (dP − rowsum(dO ⊙ O)) 直接传给 Q 和 K。这张概览图像权重概览那样把 dS 分箱；全是被掩码的键的箱子之和恰好为 0。</translation>
+    </message>
+    <message>
+        <source>The gradient of each head&apos;s output splits in two: dweights = dO·Vᵀ and dv = Pᵀ·dO. On the tiled path it goes straight on to Q, K and V (FlashAttention-2&apos;s backward): no (S, S) gradient is kept, only the binned overview of ∂L/∂scores.</source>
+        <translation>每个头输出的梯度分成两路：dweights = dO·Vᵀ 和 dv = Pᵀ·dO。在分块路径上它直接传给 Q、K 和 V（FlashAttention-2 的反向传播）：不保留任何 (S, S) 梯度，只保留 ∂L/∂scores 的分箱概览。</translation>
+    </message>
+    <message>
+        <source>Gradient of the scores · overview (tiled)</source>
+        <translation>分数的梯度 · 概览（分块）</translation>
+    </message>
+    <message>
+        <source>each cell: the mean over %1 queries of the sum over %2 keys of ∂L/∂scores, dS = P ⊙ (dP − rowsum(dO ⊙ O)), recomputed tile by tile and never kept whole</source>
+        <translation>每个格子：对 %1 个查询取平均、对 %2 个键求和的 ∂L/∂scores，dS = P ⊙ (dP − rowsum(dO ⊙ O))，逐块重新计算，从不完整保存</translation>
     </message>
 </context>
 <context>

@@ -93,6 +93,35 @@ class Gradients(lib.TempDirCase):
         self.assertNotIn("loss", json.load(open(os.path.join(plain, "manifest.json"), encoding="utf-8")))
         self.assertFalse([k for k in arrays(plain) if k.endswith(".grad") or k.startswith("grad/")])
 
+    def test_tiled_backward_reproduces_with_autograd(self):
+        # FlashAttention-2's backward: no (S, S) gradient step, ∂L/∂scores binned at the overview;
+        # the long text (300 tokens) makes bins of 2 queries and 2 keys.
+        long_text = self.path("long.txt")
+        with open(long_text, "w", encoding="utf-8") as f:
+            f.write(" ".join(f"w{i % 37}" for i in range(300)) + "\n")
+        for i, args in enumerate([[*TEXTS, "--mask", "padding+causal", "--layers", "2"],
+                                  [*TEXTS, "--memory-text", "le chat noir"],
+                                  ["--text-file", long_text, "--heads", "2", "--mask", "causal"]]):
+            with self.subTest(args=" ".join(args)):
+                out = self.path(f"t{i}")
+                self.export_ok(out, *args, "--d-model", "16", "--attention", "tiled", "--loss", "sum")
+                m = json.load(open(os.path.join(out, "manifest.json"), encoding="utf-8"))
+                self.assertEqual(m["config"]["overview_cap"], 256)
+                grads = [s["id"] for s in m["gradient_steps"]]
+                self.assertIn("encoder.layers.0.self_attn.weights_overview.grad", grads)
+                self.assertIn("encoder.layers.0.self_attn.q.grad", grads)
+                self.assertFalse([g for g in grads if g.endswith((".scores.grad", ".weights.grad", ".qk.grad"))])
+                a = arrays(out)
+                if "--text-file" in args:
+                    self.assertEqual(a["encoder.layers.0.self_attn.weights_overview.grad"].shape, (1, 2, 150, 150))
+                rc, text, err = reproduce(out)
+                self.assertEqual(rc, 0, text[-3000:] + err)
+                self.assertEqual(reported(text).get("encoder.layers.0.self_attn.weights_overview.grad"), "ok")
+        r = run_attnlab(["export", "--out", self.path("no"), *TEXTS, "--attention", "tiled", "--fault", "no_scaling"],
+                        timeout=60)
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("--attention tiled: a planted fault or a variant needs every score step", r.err)
+
     def test_next_token_on_a_trained_model(self):
         # The shipped English model on its own examples (two or more sentences: [PAD] targets ignored).
         here = os.path.dirname(os.path.abspath(__file__))

@@ -22,6 +22,7 @@
 #include "window/mainwindow.h"
 #include "windowfixture.h"
 #include "words/stepnames.h"
+#include "words/steptext.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -202,6 +203,30 @@ class TestGradientsUi : public QObject {
     QCOMPARE(gradientsBox(*w_)->currentIndex(), 3);
     QCOMPARE(w_->inputs()->answersEdit()->toPlainText(), QStringLiteral("1 1 3 4 5\n0 2 9"));
     QCOMPARE(w_->controller()->current()->gradients->loss, right);
+  }
+
+  // Tiled attention with gradients: FlashAttention-2's backward, the score gradient shown as an
+  // overview binned like the forward's (here 300 tokens: bins of 2).
+  void tiledAttentionHasItsBackwardToo() {
+    QString text;
+    for (int i = 0; i < 300; ++i) text += QStringLiteral("w%1 ").arg(i % 37);
+    w_->inputs()->sentencesEdit()->setPlainText(text.trimmed());
+    w_->inputs()->findChild<QComboBox*>(QStringLiteral("attention"))->setCurrentIndex(1);
+    gradientsBox(*w_)->setCurrentIndex(1);
+    test::settle(*w_);
+    const TraceResultPtr r = w_->controller()->current();
+    QVERIFY(r->cfg.overview_cap > 0 && r->gradients);
+    QVERIFY(r->indexOf("encoder.layers.0.self_attn.masked_scores.grad") < 0);
+    const int at = r->indexOf("encoder.layers.0.self_attn.weights_overview.grad");
+    QVERIFY(at > r->gradients->firstStep);
+    QCOMPARE(r->trace.steps()[static_cast<size_t>(at)].tensor.shape(), (Shape{1, r->cfg.heads, 150, 150}));
+    w_->navigator()->setCurrent(at);
+    QCoreApplication::processEvents();
+    QVERIFY(w_->stepPanel()->showingHeatmaps());
+    QTRY_COMPARE(w_->stepPanel()->heatmaps()->headCount(), static_cast<int>(r->cfg.heads));
+    QVERIFY2(w_->stepPanel()->formulaText().contains(QStringLiteral("each cell: the mean over 2 queries of the sum over 2 keys")),
+             qPrintable(w_->stepPanel()->formulaText()));
+    QVERIFY(StepText::explanation(r->trace.steps()[static_cast<size_t>(at)].info.id).contains(QStringLiteral("FlashAttention-2")));
   }
 
   void aSessionKeepsTheLossAndTheGradientStep() {

@@ -230,6 +230,17 @@ const std::map<std::string, const char*>& gradExplanations() {
                          "weight near 1) passes almost nothing back, which is why the scores are divided by √d_head.")},
       {"scores",
        QT_TRANSLATE_NOOP("StepText", "The scaling divides the gradient too: dqk = dscores / √d_head.")},
+      {"weights_overview",
+       QT_TRANSLATE_NOOP("StepText",
+                         "The tiled path's backward (FlashAttention-2's) never holds a whole score gradient either: it "
+                         "recomputes the weights tile by tile from Q, K and each row's log-sum-exp, and passes dS = P ⊙ "
+                         "(dP − rowsum(dO ⊙ O)) straight on to Q and K. This overview bins dS like the weights' "
+                         "overview; a bin of masked keys sums to exactly 0.")},
+      {"head_out",
+       QT_TRANSLATE_NOOP("StepText",
+                         "The gradient of each head's output splits in two: dweights = dO·Vᵀ and dv = Pᵀ·dO. On the "
+                         "tiled path it goes straight on to Q, K and V (FlashAttention-2's backward): no (S, S) "
+                         "gradient is kept, only the binned overview of ∂L/∂scores.")},
       {"q",
        QT_TRANSLATE_NOOP("StepText",
                          "∂L/∂Q = dS·K / √d_head, ∂L/∂K = dSᵀ·Q / √d_head: each query is pulled toward the keys that "

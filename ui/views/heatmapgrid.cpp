@@ -273,7 +273,7 @@ void HeatmapGrid::rebuild() {
   const QString scaleWord = scale_ == ColorScale::PerRow ? tr("weight ÷ its row's largest")
                             : scale_ == ColorScale::Log  ? tr("log₁₀ weight")
                                                          : QString();
-  legend_->setTitle(gradient                         ? tr("gradient ∂L/∂%1").arg(QString::fromStdString(kind))
+  legend_->setTitle(gradient ? tr("gradient ∂L/∂%1").arg(kind == "weights_overview" ? "scores" : QString::fromStdString(kind))
                     : !scaleWord.isEmpty()            ? scaleWord
                     : kind == "weights_overview"  ? tr("mean weight")
                     : weights                     ? tr("weight")

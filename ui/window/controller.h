@@ -18,9 +18,6 @@
 
 namespace attnlab::ui {
 
-// The tiled path's heatmaps: at most 256 × 256 cells per head (ModelConfig::overview_cap).
-inline constexpr int64_t kOverviewCap = 256;
-
 // Weights imported from a .safetensors file (ui/input/weightsimport.h): the configuration they fix and
 // the file's bytes, kept so that a session can embed them.
 struct ImportedWeights {

@@ -442,6 +442,18 @@ def variant(chk, manifest, trace, weights, cfg):
     chk[p + "error"] = (out - ref).abs().amax(dim=(1, 3)) * own
 
 
+def overview_of(t, cap):
+    """(B, H, Tq, Tk) binned as the tiled path's weights overview (attention_tiled.h): bins of
+    ceil(T / cap) positions when T > cap, else 1; per pair of bins the mean over the bin's queries
+    of the sum over its keys (non-finite entries counted as 0)."""
+    tq, tk = t.shape[2], t.shape[3]
+    bq, bk = (1 if n <= cap else -(-n // cap) for n in (tq, tk))
+    r, c = torch.arange(tq) // bq, torch.arange(tk) // bk
+    a = torch.zeros(*t.shape[:2], int(r.max()) + 1, tk, dtype=t.dtype).index_add_(2, r, t.nan_to_num(0.0))
+    a = a / torch.bincount(r).view(-1, 1).to(t.dtype)
+    return torch.zeros(*a.shape[:3], int(c.max()) + 1, dtype=t.dtype).index_add_(3, c, a)
+
+
 def gradients(chk, manifest, trace, params, backend):
     """The bundle's backward pass against torch.autograd.grad of the same loss on this computation."""
     loss = manifest["loss"]
@@ -468,15 +480,20 @@ def gradients(chk, manifest, trace, params, backend):
     chk.compare_value("loss (" + kind + ")", float(value), float(loss["value"]), atol, rtol)
     ids = [s["id"] for s in manifest["gradient_steps"]]
     wrt = {}
+    binned = ".weights_overview.grad"  # the tiled path's ∂L/∂scores, binned like its weights overview
     for i in ids:
-        t = params.get(i[len("grad/"):]) if i.startswith("grad/") else chk.live.get(i[:-len(".grad")])
+        if i.endswith(binned):
+            t = chk.live.get(i[:-len(binned)] + ".scores")
+        else:
+            t = params.get(i[len("grad/"):]) if i.startswith("grad/") else chk.live.get(i[:-len(".grad")])
         if t is None:
             chk.failed.append(f"{i}: not recomputed")
         else:
             wrt[i] = t
     grads = torch.autograd.grad(value, list(wrt.values()), allow_unused=True)
     for (i, t), g in zip(wrt.items(), grads):
-        chk.compare(i, torch.zeros_like(t) if g is None else g, atol, rtol)
+        g = torch.zeros_like(t) if g is None else g
+        chk.compare(i, overview_of(g, manifest["config"]["overview_cap"]) if i.endswith(binned) else g, atol, rtol)
 
 
 def run(folder):

@@ -33,7 +33,6 @@ ATTNLAB_MESSAGE(en_advice_attention_tiled_shorter_seq, QT_TRANSLATE_NOOP("ErrorT
 ATTNLAB_MESSAGE(loss_not_one_of, QT_TRANSLATE_NOOP("ErrorText", "unknown loss '%1'; valid losses: %2"))
 ATTNLAB_MESSAGE(loss_target_shape_differs, QT_TRANSLATE_NOOP("ErrorText", "the target's shape %1 differs from the output's %2; give a target of the output's shape"))
 ATTNLAB_MESSAGE(bw_step_missing, QT_TRANSLATE_NOOP("ErrorText", "the backward pass needs the forward step %1, which the trace lacks; trace the whole run"))
-ATTNLAB_MESSAGE(bw_needs_full_scores, QT_TRANSLATE_NOOP("ErrorText", "the backward pass needs every head's attention weights, which the tiled path for long texts does not keep; choose full attention or a shorter text"))
 ATTNLAB_MESSAGE(bw_loss_needs_trained_head, QT_TRANSLATE_NOOP("ErrorText", "the %1 loss needs a trained model's output head; use the sum or mse loss"))
 ATTNLAB_MESSAGE(bw_per_position_needs_answers, QT_TRANSLATE_NOOP("ErrorText", "the per-position loss needs the answers: one token id per position (−1 or 0, [PAD], where there is none), --target FILE.npy of shape (B, S) on the command line or the answers field in the window"))
 ATTNLAB_MESSAGE(loss_answers_shape_differs, QT_TRANSLATE_NOOP("ErrorText", "the answers' shape %1 differs from the sentences' token ids %2; give one token id per position (−1 where there is none)"))

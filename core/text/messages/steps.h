@@ -165,6 +165,8 @@ ATTNLAB_MESSAGE(sf_v_o_l_equal_softmax_qk_dh, QT_TRANSLATE_NOOP("StepText", "O /
 // The backward pass's step titles and prose (core/backward)
 ATTNLAB_MESSAGE(sg_gradient_of_1, QT_TRANSLATE_NOOP("StepText", "Gradient · %1"))
 ATTNLAB_MESSAGE(sg_gradient_of_parameter_1, QT_TRANSLATE_NOOP("StepText", "Gradient of the parameter %1"))
+ATTNLAB_MESSAGE(sg_scores_overview, QT_TRANSLATE_NOOP("StepText", "Gradient of the scores · overview (tiled)"))
+ATTNLAB_MESSAGE(sg_scores_overview_formula, QT_TRANSLATE_NOOP("StepText", "each cell: the mean over %1 queries of the sum over %2 keys of ∂L/∂scores, dS = P ⊙ (dP − rowsum(dO ⊙ O)), recomputed tile by tile and never kept whole"))
 ATTNLAB_MESSAGE(sg_loss_sum_every_element, QT_TRANSLATE_NOOP("StepText", "L = the sum of every element, [PAD] positions included: each element's gradient is 1"))
 ATTNLAB_MESSAGE(st_output_detached, QT_TRANSLATE_NOOP("StepText", "Attention output, detached"))
 ATTNLAB_MESSAGE(sf_detached_no_gradient, QT_TRANSLATE_NOOP("StepText", "detached = out, the same numbers with no path back: no gradient reaches out or anything before it"))
