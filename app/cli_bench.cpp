@@ -56,7 +56,11 @@ bool tiled(const BenchArgs& a) { return a.attention != "full"; }
 // CPU's tiled loop needs neither the scores nor the dense mask; Vulkan's fused kernel reads
 // the dense mask).
 MemoryEstimate estimated(const BenchArgs& a, const Backend& be, const ModelConfig& cfg, int threads) {
-  if (!a.loss.empty()) return with_gradients(estimate_memory(cfg, a.batch, a.seq, 0, 1));
+  if (!a.loss.empty()) {
+    MemoryEstimate e = estimate_memory(cfg, a.batch, a.seq, 0, 1);
+    if (cfg.traces_overview()) e.trace_bytes -= 4 * a.batch * a.seq * a.seq;  // the mask stays key ranges
+    return with_gradients(e);
+  }
   if (a.trace) return estimate_memory(cfg, a.batch, a.seq, 0, 1);
   const bool fused = be.fused_attention(), cpu = be.name() == "cpu";
   return estimate_fast_memory(cfg, a.batch, a.seq, {.score_matrix = !fused, .dense_mask = !(fused && cpu), .threads = threads});
@@ -77,7 +81,10 @@ ModelConfig check_bench(const CLI::App& sub, const BenchArgs& a) {
 }
 
 void run_bench(const CLI::App& sub, const BenchArgs& a) {
-  const ModelConfig cfg = check_bench(sub, a);
+  ModelConfig cfg = check_bench(sub, a);
+  // --loss with --attention tiled: the traced tiled path and FlashAttention-2's backward, the mask
+  // kept as key ranges (no (S, S) tensor anywhere); --loss otherwise traces every score step.
+  if (!a.loss.empty() && a.attention == "tiled") cfg.overview_cap = kOverviewCap;
   const BackendKind kind = parse_backend(a.model.backend);
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
   set_threads(threads);
@@ -107,11 +114,12 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   auto with_backward = [&](Backend& be) {
     Trace t;
     t.record(StepInfo{.id = "encoder.input", .title = {}, .formula = {}, .code = "", .result = "x"}, x);
-    t.record(StepInfo{.id = "encoder.mask", .title = {}, .formula = {}, .code = "", .result = "mask"}, mask.dense());
+    if (!cfg.traces_overview())
+      t.record(StepInfo{.id = "encoder.mask", .title = {}, .formula = {}, .code = "", .result = "mask"}, mask.dense());
     const auto t0 = std::chrono::steady_clock::now();
     encoder_stack(cfg, w, x, mask, t, be);
     const auto t1 = std::chrono::steady_clock::now();
-    backward(cfg, w, t, LossSpec{.kind = LossKind::Sum});
+    backward(cfg, w, t, LossSpec{.kind = LossKind::Sum}, cfg.traces_overview() ? &mask : nullptr);
     backward_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count());
     return std::chrono::duration<double, std::milli>(t1 - t0).count();
   };
@@ -155,7 +163,7 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
     out["loss"] = a.loss;
     out["backward_median_ms"] = bw;
     out["total_median_ms"] = median + bw;
-    out["attention"] = "full";
+    out["attention"] = cfg.traces_overview() ? "tiled" : "full";
     out["config"]["trace"] = true;
   }
   if (!note.text.empty()) out["backend_note"] = note.text.english();

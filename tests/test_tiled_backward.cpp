@@ -145,6 +145,43 @@ class TestTiledBackward : public QObject {
     expectClose(t.dk, f.dk, "dk");
   }
 
+  // The mask as key ranges (no (Tq, Tk) tensor, as benchmarks run it) gives the dense mask's
+  // numbers, for the kernel and for a traced tiled stack and its backward.
+  void keyRangesGiveTheDenseMasksNumbers() {
+    const int64_t B = 2, H = 2, T = 10, dh = 4;
+    const KeyRanges ranges = key_ranges(MaskKind::PaddingCausal, {10, 6}, T, T);
+    const Tensor dense = ranges.dense();
+    const Tensor q = random_tensor({B, H, T, dh}, "q"), k = random_tensor({B, H, T, dh}, "k"),
+                 v = random_tensor({B, H, T, dh}, "v"), dout = random_tensor({B, H, T, dh}, "dout");
+    const Tensor out = full_attention(q, k, v, dense, 2.0f, dout).out;
+    const auto a = grad::attention_tiled_backward(q, k, v, dense, 2.0f, out, dout, 4, {3, 4});
+    const auto b = grad::attention_tiled_backward(q, k, v, ranges, 2.0f, out, dout, 4, {3, 4});
+    expectClose(b.dq, a.dq, "dq");
+    expectClose(b.dk, a.dk, "dk");
+    expectClose(b.ds_overview, a.ds_overview, "ds overview");
+
+    ModelConfig cfg = test::small_stack(16, 32);
+    cfg.overview_cap = 4;
+    const Weights w = init_weights(cfg);
+    const Tensor x = random_tensor({B, T, 16}, "x");
+    Trace with_dense, with_ranges;
+    for (Trace* t : {&with_dense, &with_ranges})
+      t->record(StepInfo{.id = "encoder.input", .title = {}, .formula = {}, .code = "", .result = "x"}, x);
+    with_dense.record(StepInfo{.id = "encoder.mask", .title = {}, .formula = {}, .code = "", .result = "mask"}, dense);
+    encoder_stack(cfg, w, x, dense, with_dense);
+    encoder_stack(cfg, w, x, ranges, with_ranges);
+    QVERIFY(!with_ranges.find("encoder.mask"));
+    BackwardResult d, r;
+    try {
+      d = backward(cfg, w, with_dense, {});
+      r = backward(cfg, w, with_ranges, {}, &ranges);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+    QCOMPARE(r.steps.steps().size(), d.steps.steps().size());
+    for (const Step& s : d.steps.steps()) expectClose(r.steps.find(s.info.id)->tensor, s.tensor, s.info.id);
+  }
+
   // Whole models: the tiled trace's backward gives the full trace's gradients at every step they
   // share and every parameter; the (S, S) steps are not there; the overview holds ∂L/∂scores.
   void wholeModelsMatchTheFullPath_data() {

@@ -175,17 +175,29 @@ Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const 
   return run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles});
 }
 
-TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
-                                        float root, int64_t cap, TileSizes tiles) {
+namespace {
+TiledAttention with_overview(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& ranges,
+                             const float* dense, float root, int64_t cap, TileSizes tiles) {
   if (cap < 1 || q.dim() != 4 || k.dim() != 4)
     throw ShapeError("attention_tiled_overview: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) +
                      ", cap " + std::to_string(cap));
-  bool exact = false;
-  const KeyRanges ranges = ranges_of_dense(mask, &exact);
   const int64_t bq = overview_bin(q.size(2), cap), bk = overview_bin(k.size(2), cap);
   Tensor overview({q.size(0), q.size(1), (q.size(2) + bq - 1) / bq, (k.size(2) + bk - 1) / bk}, 0.0f);
-  Tensor out = run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles, overview.data(), bq, bk});
+  Tensor out = run({q, k, v, ranges, dense, root, tiles, overview.data(), bq, bk});
   return {out, overview};
+}
+}  // namespace
+
+TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                        float root, int64_t cap, TileSizes tiles) {
+  bool exact = false;
+  const KeyRanges ranges = ranges_of_dense(mask, &exact);
+  return with_overview(q, k, v, ranges, exact ? nullptr : mask.data(), root, cap, tiles);
+}
+
+TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask,
+                                        float root, int64_t cap, TileSizes tiles) {
+  return with_overview(q, k, v, mask, nullptr, root, cap, tiles);
 }
 
 }  // namespace attnlab

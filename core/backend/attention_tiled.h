@@ -40,6 +40,9 @@ struct TiledAttention {
 };
 TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
                                         float root, int64_t cap = 256, TileSizes tiles = {});
+// The same with the mask as key ranges: a traced tiled run with no (B, Tq, Tk) tensor at all.
+TiledAttention attention_tiled_overview(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask,
+                                        float root, int64_t cap = 256, TileSizes tiles = {});
 inline int64_t overview_bin(int64_t t, int64_t cap) { return t <= cap ? 1 : (t + cap - 1) / cap; }
 
 }  // namespace attnlab

@@ -41,7 +41,8 @@ Place place_of(const std::string& id) {
 
 class Walk {
  public:
-  Walk(const ModelConfig& cfg, const Weights& w, const Trace& fwd) : cfg_(cfg), w_(w), fwd_(fwd) {
+  Walk(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const KeyRanges* ranges)
+      : cfg_(cfg), w_(w), fwd_(fwd), ranges_(ranges) {
     for (const auto& [name, shape] : expected_parameters(cfg, w.vocab() ? w.vocab()->size() : 0))
       params_.emplace_back(name, Tensor(shape, 0.0f));
   }
@@ -124,6 +125,7 @@ class Walk {
   const ModelConfig& cfg_;
   const Weights& w_;
   const Trace& fwd_;
+  const KeyRanges* ranges_;  // the encoder's mask when the trace holds no mask step (benchmarks)
   std::unordered_map<std::string, Tensor> grads_;
   std::unordered_map<std::string, std::vector<Text>> uses_;  // how each gradient was made, per use
   std::vector<std::pair<std::string, Tensor>> params_;       // state-dict order
@@ -202,15 +204,17 @@ void Walk::attention_step(const Step& s, const Place& p, const Tensor& g) {
 }
 
 void Walk::tiled_attention(const Step& s, const Place& p, const Tensor& g) {
-  const Step &q = input(s, "q"), &k = input(s, "k"), &v = input(s, "v"), &mask = input(s, "mask");
+  const Step &q = input(s, "q"), &k = input(s, "k"), &v = input(s, "v");
   const int64_t dh = cfg_.d_model / cfg_.heads;
-  const auto tg = grad::attention_tiled_backward(q.tensor, k.tensor, v.tensor, mask.tensor.contiguous(),
-                                                 static_cast<float>(std::sqrt(static_cast<double>(dh))), s.tensor, g,
-                                                 cfg_.overview_cap);
+  const float root = static_cast<float>(std::sqrt(static_cast<double>(dh)));
+  const bool given = ranges_ && p.stack == "encoder";
+  const auto tg = given ? grad::attention_tiled_backward(q.tensor, k.tensor, v.tensor, *ranges_, root, s.tensor, g,
+                                                         cfg_.overview_cap)
+                        : grad::attention_tiled_backward(q.tensor, k.tensor, v.tensor, input(s, "mask").tensor.contiguous(),
+                                                         root, s.tensor, g, cfg_.overview_cap);
   grads_[p.prefix + p.block + ".weights_overview"] = tg.ds_overview;
-  const std::string root = std::to_string(dh);
-  send(q, tg.dq, GradUse::TiledQuery, s, root);
-  send(k, tg.dk, GradUse::TiledKey, s, root);
+  send(q, tg.dq, GradUse::TiledQuery, s, std::to_string(dh));
+  send(k, tg.dk, GradUse::TiledKey, s, std::to_string(dh));
   send(v, tg.dv, GradUse::TiledValue, s);
 }
 
@@ -291,7 +295,8 @@ void check_backward(const ModelConfig& cfg, bool trained, LossKind kind) {
   if (ce && !trained) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(kind))));
 }
 
-BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss) {
+BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
+                        const KeyRanges* ranges) {
   check_backward(cfg, w.vocab() != nullptr, loss.kind);
   const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
   BackwardResult r;
@@ -314,7 +319,7 @@ BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& f
   }
   r.loss = lv.value;
   if (loss.kind == LossKind::Mse || loss.kind == LossKind::PerPosition) r.target = loss.target;
-  Walk walk(cfg, w, fwd);
+  Walk walk(cfg, w, fwd, ranges);
   walk.seed(r.output, lv.grad, loss_formula(loss.kind));
   walk.run(r.steps);
   return r;

@@ -16,6 +16,7 @@
 #include "model/config.h"
 #include "model/trace.h"
 #include "model/weights.h"
+#include "tensor/key_ranges.h"
 
 namespace attnlab {
 
@@ -57,6 +58,9 @@ void check_backward(const ModelConfig& cfg, bool trained, LossKind kind);
 // head; per-position without its answers); DataError when `loss.target` does not fit.
 // next-token: position i's logits against token i + 1 of its sentence, [PAD] targets ignored;
 // per-position: against the answers' token id at i (loss.target (B, S)), −1 and [PAD] ignored.
-BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss);
+// `ranges`: the encoder's mask as key ranges, for a traced tiled run made without the dense mask
+// (encoder_stack with KeyRanges: benchmarks); null: every block reads its bound mask step.
+BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
+                        const KeyRanges* ranges = nullptr);
 
 }  // namespace attnlab

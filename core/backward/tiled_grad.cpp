@@ -123,28 +123,43 @@ void head_backward(const Inputs& in, Outputs& o, int64_t b, int64_t h) {
 
 }  // namespace
 
-TiledAttentionGrads attention_tiled_backward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
-                                             float root, const Tensor& out, const Tensor& dout, int64_t cap,
-                                             TileSizes tiles) {
+namespace {
+TiledAttentionGrads run(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& ranges, const float* dense,
+                        float root, const Tensor& out, const Tensor& dout, int64_t cap, TileSizes tiles) {
   if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
-      q.size(3) != k.size(3) || out.shape() != q.shape() || dout.shape() != q.shape() || mask.dim() != 3 ||
-      !mask.is_contiguous() || mask.shape() != Shape{q.size(0), q.size(2), k.size(2)} || q.strides()[3] != 1 ||
-      k.strides()[3] != 1 || v.strides()[3] != 1 || cap < 1 || tiles.queries < 1 || tiles.keys < 1)
+      q.size(3) != k.size(3) || out.shape() != q.shape() || dout.shape() != q.shape() ||
+      ranges.shape() != Shape{q.size(0), q.size(2), k.size(2)} || q.strides()[3] != 1 || k.strides()[3] != 1 ||
+      v.strides()[3] != 1 || cap < 1 || tiles.queries < 1 || tiles.keys < 1)
     throw ShapeError("attention_tiled_backward: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " +
-                     shape_str(v.shape()) + ", mask " + shape_str(mask.shape()) + ", out " + shape_str(out.shape()) +
+                     shape_str(v.shape()) + ", mask " + shape_str(ranges.shape()) + ", out " + shape_str(out.shape()) +
                      ", dout " + shape_str(dout.shape()));
-  bool exact = false;
-  const KeyRanges ranges = key_ranges_of(mask, &exact);
   const Tensor oc = out.contiguous(), gc = dout.contiguous();
   const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), tk = k.size(2);
   const int64_t bin_q = overview_bin(tq, cap), bin_k = overview_bin(tk, cap);
-  const Inputs in{q, k, v, oc, gc, ranges, exact ? nullptr : mask.data(), root, tiles, bin_q, bin_k};
+  const Inputs in{q, k, v, oc, gc, ranges, dense, root, tiles, bin_q, bin_k};
   Outputs o{Tensor(q.shape(), 0.0f), Tensor(k.shape(), 0.0f), Tensor(v.shape(), 0.0f),
             Tensor({B, H, (tq + bin_q - 1) / bin_q, (tk + bin_k - 1) / bin_k}, 0.0f)};
   const int64_t tasks = B * H;
 #pragma omp parallel for schedule(dynamic) if (tasks > 1)
   for (int64_t t = 0; t < tasks; ++t) head_backward(in, o, t / H, t % H);
   return {o.dq, o.dk, o.dv, o.overview};
+}
+}  // namespace
+
+TiledAttentionGrads attention_tiled_backward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                             float root, const Tensor& out, const Tensor& dout, int64_t cap,
+                                             TileSizes tiles) {
+  if (mask.dim() != 3 || !mask.is_contiguous())
+    throw ShapeError("attention_tiled_backward: mask " + shape_str(mask.shape()) + " must be (B, Tq, Tk) contiguous");
+  bool exact = false;
+  const KeyRanges ranges = key_ranges_of(mask, &exact);
+  return run(q, k, v, ranges, exact ? nullptr : mask.data(), root, out, dout, cap, tiles);
+}
+
+TiledAttentionGrads attention_tiled_backward(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask,
+                                             float root, const Tensor& out, const Tensor& dout, int64_t cap,
+                                             TileSizes tiles) {
+  return run(q, k, v, mask, nullptr, root, out, dout, cap, tiles);
 }
 
 }  // namespace attnlab::grad

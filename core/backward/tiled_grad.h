@@ -15,6 +15,7 @@
 #pragma once
 
 #include "backend/attention_tiled.h"
+#include "tensor/key_ranges.h"
 #include "tensor/tensor.h"
 
 namespace attnlab::grad {
@@ -28,6 +29,10 @@ struct TiledAttentionGrads {
 };
 
 TiledAttentionGrads attention_tiled_backward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                             float root, const Tensor& out, const Tensor& dout, int64_t cap = 256,
+                                             TileSizes tiles = {});
+// The same with the mask as key ranges (B·Tq intervals): nothing of size Tq × Tk at all.
+TiledAttentionGrads attention_tiled_backward(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask,
                                              float root, const Tensor& out, const Tensor& dout, int64_t cap = 256,
                                              TileSizes tiles = {});
 

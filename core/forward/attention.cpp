@@ -266,9 +266,9 @@ Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& 
                               ")).masked_fill(mask.unsqueeze(1) == 0, float('-inf')), dim=-1)";
   const auto bindings = std::vector<StepInfo::Binding>{step_var("q", q.id), step_var("k", k.id),
                                                        step_var("mask", c.a.mask->id)};
-  const TiledAttention t = attention_tiled_overview(q.t, k.t, v.t, c.a.mask->t,
-                                                    static_cast<float>(std::sqrt(static_cast<double>(c.dh))),
-                                                    c.a.overview_cap);
+  const float r = static_cast<float>(std::sqrt(static_cast<double>(c.dh)));
+  const TiledAttention t = c.a.ranges ? attention_tiled_overview(q.t, k.t, v.t, *c.a.ranges, r, c.a.overview_cap)
+                                      : attention_tiled_overview(q.t, k.t, v.t, c.a.mask->t, r, c.a.overview_cap);
   const int64_t bq = overview_bin(c.tq, c.a.overview_cap), bk = overview_bin(c.tk, c.a.overview_cap);
   record_step(c.rec, c.id("weights_overview"), t.overview, [&] {
     const std::string rows = "torch.arange(" + std::to_string(c.tq) + ") // " + std::to_string(bq);
@@ -374,7 +374,8 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
   if (mask_shape != want_mask)
     throw ShapeError("attention: mask " + shape_str(mask_shape) + " should be " + shape_str(want_mask));
   const bool fast = !rec.enabled() && (!a.faults || a.faults->empty());
-  if (a.ranges && !fast) throw ShapeError("attention: a traced or faulty run needs the dense mask");
+  if (a.ranges && !fast && a.overview_cap == 0)  // the tiled trace reads the ranges (no (S, S) mask at all)
+    throw ShapeError("attention: a traced or faulty run needs the dense mask");
   const Ctx c{a, w, rec, qs[0], qs[1], ks[1], qs[2], a.heads, qs[2] / a.heads};
   if (c.d % c.h != 0) fail_indivisible(c);
 

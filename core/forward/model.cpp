@@ -338,7 +338,9 @@ Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, 
 
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
                      Backend& be) {
-  if (rec.enabled() || !cfg.faults.empty()) return encoder_stack(cfg, w, x, mask.dense(), rec, be);
+  // A traced tiled run (overview_cap) reads the ranges too; other traced or faulty runs need the dense mask.
+  if ((rec.enabled() && !cfg.traces_overview()) || !cfg.faults.empty())
+    return encoder_stack(cfg, w, x, mask.dense(), rec, be);
   return run_layers(cfg, w, x, {Tensor(), "encoder.mask"}, rec, be, &mask);
 }
 

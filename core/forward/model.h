@@ -60,8 +60,10 @@ int64_t count_steps(const ModelConfig& cfg, int64_t encoder_tokens = 1);
 // An encoder stack over a ready input (for benchmarks): x (B,S,D), mask (B,S,S).
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
                      Backend& be = cpu_backend());
-// The same with the mask as key ranges: the fast path (no trace, no faults) never makes the
-// (B, S, S) mask on the CPU; a traced run makes it and records as above.
+// The same with the mask as key ranges: the fast path (no trace, no faults) and a traced tiled run
+// (cfg.overview_cap, its steps binding "encoder.mask" without a step of that id: the backward is
+// then given the ranges) never make the (B, S, S) mask on the CPU; another traced run makes it
+// and records as above.
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
                      Backend& be = cpu_backend());
 
