@@ -111,6 +111,7 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   };
   // --loss sum: the traced forward (the backward reads every step) and the backward, timed apart.
   std::vector<double> backward_ms;
+  int64_t trace_bytes = 0, gradient_bytes = 0;  // held by the traced forward, and by the gradients on top
   auto with_backward = [&](Backend& be) {
     Trace t;
     t.record(StepInfo{.id = "encoder.input", .title = {}, .formula = {}, .code = "", .result = "x"}, x);
@@ -119,7 +120,9 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
     const auto t0 = std::chrono::steady_clock::now();
     encoder_stack(cfg, w, x, mask, t, be);
     const auto t1 = std::chrono::steady_clock::now();
-    backward(cfg, w, t, LossSpec{.kind = LossKind::Sum}, cfg.traces_overview() ? &mask : nullptr);
+    const BackwardResult r = backward(cfg, w, t, LossSpec{.kind = LossKind::Sum}, cfg.traces_overview() ? &mask : nullptr);
+    trace_bytes = t.storage_bytes();
+    gradient_bytes = r.steps.storage_bytes();
     backward_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count());
     return std::chrono::duration<double, std::milli>(t1 - t0).count();
   };
@@ -163,6 +166,8 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
     out["loss"] = a.loss;
     out["backward_median_ms"] = bw;
     out["total_median_ms"] = median + bw;
+    out["trace_mb"] = static_cast<double>(trace_bytes) / (1 << 20);  // the traced forward's distinct storage
+    out["gradients_mb"] = static_cast<double>(gradient_bytes) / (1 << 20);  // the backward's on top of it
     out["attention"] = cfg.traces_overview() ? "tiled" : "full";
     out["config"]["trace"] = true;
   }

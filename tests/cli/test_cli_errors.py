@@ -755,6 +755,19 @@ class Successes(CliCase):
         self.assertTrue(obj["config"]["trace"])  # the backward walks a traced forward
         self.assertGreater(obj["backward_median_ms"], 0)
         self.assertAlmostEqual(obj["total_median_ms"], obj["median_ms"] + obj["backward_median_ms"], places=6)
+        # The memory each holds; the tiled path (FlashAttention-2's backward) keeps no (S, S) tensor.
+        held = {}
+        for attention in ("full", "tiled"):
+            r = run_attnlab(["bench", "--repeat", "1", "--seq", "300", "--d-model", "32", "--heads", "4", "--loss", "sum",
+                             "--attention", attention])
+            self.assertEqual(r.rc, 0, r.describe())
+            held[attention] = json.loads([l for l in r.out.splitlines() if l.strip()][0])
+            self.assertEqual(held[attention]["attention"], attention)
+            self.assertGreater(held[attention]["trace_mb"], 0)
+            self.assertGreater(held[attention]["gradients_mb"], 0)
+        score_mb = 4 * 300 * 300 * 4 / 2**20  # one (1, H 4, S, S) float tensor
+        self.assertGreater(held["full"]["trace_mb"] - held["tiled"]["trace_mb"], 3 * score_mb)
+        self.assertGreater(held["full"]["gradients_mb"] - held["tiled"]["gradients_mb"], 3 * score_mb)
         r = run_attnlab(["bench", "--loss", "mse"])
         self.assertEqual(r.rc, 2, r.describe())
         self.assertIn("unknown loss 'mse'; valid losses: sum", r.err)

@@ -360,9 +360,11 @@ def generate(out_dir):
 def compare(new_dir, ref_dir):
     """gen_golden's comparison of a regenerated folder with the committed one: same cases, array
     names, dtypes and shapes; the mse target (the generator's own input) bit for bit; the loss and
-    every gradient within the contract's CPU tolerance, |new − ref| <= 1e-5 + 1e-4·|ref| (other
-    BLAS kernels round float32 differently)."""
-    return gg.compare(new_dir, ref_dir, exact=lambda k: k == "loss/target")
+    every gradient within the gradients' tolerance, |new − ref| <= 1e-4 + 1e-3·|ref| — the one the
+    C++ result is held to (docs/cli.md), since other BLAS kernels round float32 differently and a
+    backward pass chains many products: measured in a fresh Debian root, shared_qkv_projection's
+    in_proj gradient, where three projections' shares add up, moved by 2.4e-5."""
+    return gg.compare(new_dir, ref_dir, exact=lambda k: k == "loss/target", atol=GRAD_CHECK_ATOL, rtol=GRAD_CHECK_RTOL)
 
 
 def main():

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <QAbstractScrollArea>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFontInfo>
 #include <QLabel>
@@ -283,6 +284,17 @@ class TestClassroom : public QObject {
     for (int c = 0; c < t->columnCount(); ++c)
       for (const QString& line : t->horizontalHeaderItem(c)->text().split(QLatin1Char('\n')))
         QVERIFY2(t->fontMetrics().horizontalAdvance(line) <= t->columnWidth(c), qPrintable(line));
+    // The per-position loss's answers box, shown under its choice, and its message without a
+    // trained model (seeded weights have no output head) fit the panel too.
+    w->stepPanel()->tabs()->setCurrentIndex(StepPanel::ValuesTab);
+    w->inputs()->findChild<QComboBox*>(QStringLiteral("gradients"))->setCurrentIndex(3);
+    test::settle(*w);
+    settleLayout();
+    save(*w, name + QStringLiteral("-answers"));
+    QVERIFY(w->inputs()->answersEdit()->isVisible());
+    QVERIFY(!w->inputs()->errorText().isEmpty());
+    found = problems(*w, false);
+    QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral("\n"))));
   }
 
   // The presenter's type: at least 28 px on a 1080-line projector (also at scale 2: 3840×2160 is
