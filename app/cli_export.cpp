@@ -189,7 +189,7 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     cfg.overview_cap = kOverviewCap;
   }
   const TrainedVocab* trained = p.weights.vocab().get();
-  if (p.loss) check_backward(cfg, trained != nullptr, p.loss->kind);  // before any work, as backward() would
+  if (p.loss) check_backward(trained != nullptr, p.loss->kind);  // before any work, as backward() would
   std::vector<std::string> texts = a.texts;
   if (!a.text_file.empty())
     for (auto& line : read_text_file(a.text_file)) texts.push_back(std::move(line));

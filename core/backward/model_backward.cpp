@@ -290,14 +290,14 @@ std::vector<std::vector<int64_t>> next_token_targets(const Tensor& ids_in) {
 
 }  // namespace
 
-void check_backward(const ModelConfig& cfg, bool trained, LossKind kind) {
+void check_backward(bool trained, LossKind kind) {
   const bool ce = kind == LossKind::NextToken || kind == LossKind::PerPosition;
   if (ce && !trained) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(kind))));
 }
 
 BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
                         const KeyRanges* ranges) {
-  check_backward(cfg, w.vocab() != nullptr, loss.kind);
+  check_backward(w.vocab() != nullptr, loss.kind);
   const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
   BackwardResult r;
   r.kind = loss.kind;

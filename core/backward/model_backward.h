@@ -50,7 +50,7 @@ std::string loss_input_step(const ModelConfig& cfg, LossKind kind = LossKind::Su
 
 // The refusal of backward() that needs no forward run: a cross-entropy loss without a trained
 // model's head. ConfigError.
-void check_backward(const ModelConfig& cfg, bool trained, LossKind kind);
+void check_backward(bool trained, LossKind kind);
 
 // A tiled run (ModelConfig::overview_cap) gets FlashAttention-2's backward (tiled_grad.h): the
 // same steps but the (S, S) ones, and ∂L/∂scores binned as "<A>.weights_overview.grad".
