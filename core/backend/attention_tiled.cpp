@@ -12,7 +12,10 @@ namespace attnlab {
 
 namespace {
 
+using tiles::row_keys;
 using tiles::rows_of;
+using tiles::RowKeys;
+using tiles::update_row;
 using tiles::visible_keys;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
@@ -61,42 +64,9 @@ class OverviewRows {
   Mat sums_;
 };
 
-// Online-softmax update of one query row with one key block. s: the row's n scores q·kⱼ, whose
-// visible part is [a, e); turned into the unnormalised weights e^(x − m_new) in place (0 where
-// masked). m, l: the row's running maximum and sum; returns the factor the row's output must be
-// rescaled by (1 when nothing in the block is visible).
-float update_row(float* s, int64_t n, int64_t a, int64_t e, const float* mask, float root, float& m, float& l) {
-  Eigen::Map<Eigen::ArrayXf> row(s, n);
-  if (a >= e) {
-    row.setZero();
-    return 1.0f;
-  }
-  auto x = row.segment(a, e - a);
-  x /= root;  // as the full path: (q·k) / √Dh
-  if (mask)
-    for (int64_t j = a; j < e; ++j)
-      if (mask[j] == 0.0f) s[j] = kNegInf;
-  const float row_max = x.maxCoeff();
-  if (row_max == kNegInf) {  // every visible key of the block is masked by hand
-    row.setZero();
-    return 1.0f;
-  }
-  const float m_new = std::max(m, row_max);
-  const float rescale = m == kNegInf ? 0.0f : std::exp(m - m_new);
-  x = (x - m_new).exp();  // vectorised; e^(−∞) is made exactly 0 below
-  if (mask)
-    for (int64_t j = a; j < e; ++j)
-      if (mask[j] == 0.0f) s[j] = 0.0f;
-  row.head(a).setZero();
-  row.tail(n - e).setZero();
-  l = l * rescale + x.sum();
-  m = m_new;
-  return rescale;
-}
-
 // One (b, h, query block): the online softmax over the visible key blocks → out rows.
 void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out) {
-  const int64_t tq = in.q.size(2), tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
+  const int64_t tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
   const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
   Mat o = Mat::Zero(rows, dh);
   Vec m = Vec::Constant(rows, kNegInf), l = Vec::Zero(rows);
@@ -108,16 +78,13 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
     auto S = s.leftCols(n);
     S.noalias() = Q * rows_of(in.k, b, h, j0, n).transpose();
     for (int64_t r = 0; r < rows; ++r) {
-      const size_t at = static_cast<size_t>(in.ranges.row(b, i0 + r));
-      const int64_t a = std::clamp<int64_t>(in.ranges.lo[at] - j0, 0, n);
-      const int64_t e = std::clamp<int64_t>(in.ranges.hi[at] - j0, a, n);
-      const float* mask = in.dense ? in.dense + (b * tq + i0 + r) * tk + j0 : nullptr;
+      const RowKeys keys = row_keys(in.ranges, in.dense, b, i0 + r, j0, n);
       // s is row-major with bk columns: row r of the block starts at r · bk.
-      const float rescale = update_row(s.data() + r * bk, n, a, e, mask, in.root, m[r], l[r]);
+      const float rescale = update_row(s.data() + r * bk, n, keys, in.root, m[r], l[r]);
       if (rescale != 1.0f) o.row(r) *= rescale;
       if (overview.on()) {
         if (rescale != 1.0f) overview.rescale(r, rescale);
-        overview.add(r, s.data() + r * bk, j0, a, e);
+        overview.add(r, s.data() + r * bk, j0, keys.a, keys.e);
       }
     }
     o.noalias() += S * rows_of(in.v, b, h, j0, n);

@@ -1,9 +1,11 @@
 // What the tiled attention loops share, forward (attention_tiled.cpp) and backward
-// (backward/tiled_grad.cpp): rows of one head's matrix read in place, and the keys a block of
-// query rows can see.
+// (backward/tiled_grad.cpp): rows of one head's matrix read in place, the keys a block of query
+// rows can see, where one row looks in a key block, and the online softmax's update of a row.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <utility>
 
 #include "tensor/eigen_types.h"
@@ -29,6 +31,54 @@ inline std::pair<int64_t, int64_t> visible_keys(const KeyRanges& r, int64_t b, i
     hi = std::max<int64_t>(hi, r.hi[at]);
   }
   return {lo, std::max(lo, hi)};
+}
+
+// Where query row i of batch b looks in the key block [j0, j0 + n): its visible keys [a, e) of the
+// block, and its row of the dense (B, Tq, Tk) mask from key j0 (null when dense is null: the
+// ranges are the whole mask).
+struct RowKeys {
+  int64_t a, e;
+  const float* mask;
+};
+inline RowKeys row_keys(const KeyRanges& r, const float* dense, int64_t b, int64_t i, int64_t j0, int64_t n) {
+  const size_t at = static_cast<size_t>(r.row(b, i));
+  const int64_t a = std::clamp<int64_t>(r.lo[at] - j0, 0, n);
+  const int64_t e = std::clamp<int64_t>(r.hi[at] - j0, a, n);
+  return {a, e, dense ? dense + (b * r.queries + i) * r.keys + j0 : nullptr};
+}
+
+// Online-softmax update of one query row with one key block. s: the row's n scores q·kⱼ, whose
+// visible part is k.a … k.e; turned into the unnormalised weights e^(x / root − m_new) in place
+// (0 where masked). m, l: the row's running maximum and sum; returns the factor the row's output
+// must be rescaled by (1 when nothing in the block is visible).
+inline float update_row(float* s, int64_t n, const RowKeys& k, float root, float& m, float& l) {
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  Eigen::Map<Eigen::ArrayXf> row(s, n);
+  if (k.a >= k.e) {
+    row.setZero();
+    return 1.0f;
+  }
+  auto x = row.segment(k.a, k.e - k.a);
+  x /= root;  // as the full path: (q·k) / √Dh
+  if (k.mask)
+    for (int64_t j = k.a; j < k.e; ++j)
+      if (k.mask[j] == 0.0f) s[j] = kNegInf;
+  const float row_max = x.maxCoeff();
+  if (row_max == kNegInf) {  // every visible key of the block is masked by hand
+    row.setZero();
+    return 1.0f;
+  }
+  const float m_new = std::max(m, row_max);
+  const float rescale = m == kNegInf ? 0.0f : std::exp(m - m_new);
+  x = (x - m_new).exp();  // vectorised; e^(−∞) is made exactly 0 below
+  if (k.mask)
+    for (int64_t j = k.a; j < k.e; ++j)
+      if (k.mask[j] == 0.0f) s[j] = 0.0f;
+  row.head(k.a).setZero();
+  row.tail(n - k.e).setZero();
+  l = l * rescale + x.sum();
+  m = m_new;
+  return rescale;
 }
 
 }  // namespace attnlab::tiles

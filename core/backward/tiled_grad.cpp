@@ -13,7 +13,10 @@ namespace attnlab::grad {
 
 namespace {
 
+using tiles::row_keys;
 using tiles::rows_of;
+using tiles::RowKeys;
+using tiles::update_row;
 using tiles::visible_keys;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
@@ -34,20 +37,18 @@ struct Outputs {
 // The block S (rows × n, row-major, bk columns apart) of query rows i0… and keys j0… turned into
 // scaled scores: q·k / root where row i may see key j, −∞ elsewhere.
 void scale_and_mask(const Inputs& in, int64_t b, int64_t i0, int64_t rows, int64_t j0, int64_t n, Mat& s) {
-  const int64_t tq = in.q.size(2), tk = in.k.size(2);
   for (int64_t r = 0; r < rows; ++r) {
-    const size_t at = static_cast<size_t>(in.ranges.row(b, i0 + r));
-    const int64_t a = std::clamp<int64_t>(in.ranges.lo[at] - j0, 0, n);
-    const int64_t e = std::clamp<int64_t>(in.ranges.hi[at] - j0, a, n);
+    const RowKeys k = row_keys(in.ranges, in.dense, b, i0 + r, j0, n);
     float* row = s.data() + r * s.cols();
-    for (int64_t j = 0; j < n; ++j) row[j] = j >= a && j < e ? row[j] / in.root : kNegInf;
-    if (const float* mask = in.dense ? in.dense + (b * tq + i0 + r) * tk + j0 : nullptr)
-      for (int64_t j = a; j < e; ++j)
-        if (mask[j] == 0.0f) row[j] = kNegInf;
+    for (int64_t j = 0; j < n; ++j) row[j] = j >= k.a && j < k.e ? row[j] / in.root : kNegInf;
+    if (k.mask)
+      for (int64_t j = k.a; j < k.e; ++j)
+        if (k.mask[j] == 0.0f) row[j] = kNegInf;
   }
 }
 
-// Pass 1: each query row's log-sum-exp over the keys it sees (NaN for a row that sees none).
+// Pass 1: each query row's log-sum-exp over the keys it sees, by the forward's online softmax
+// (NaN for a row that sees none).
 Vec log_sum_exp(const Inputs& in, int64_t b, int64_t h) {
   const int64_t tq = in.q.size(2), tk = in.k.size(2), bq = in.tiles.queries, bk = in.tiles.keys;
   Vec L(tq);
@@ -59,15 +60,8 @@ Vec log_sum_exp(const Inputs& in, int64_t b, int64_t h) {
     for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
       const int64_t n = std::min(bk, tk - j0);
       s.topLeftCorner(rows, n).noalias() = rows_of(in.q, b, h, i0, rows) * rows_of(in.k, b, h, j0, n).transpose();
-      scale_and_mask(in, b, i0, rows, j0, n, s);
-      for (int64_t r = 0; r < rows; ++r) {
-        const auto x = s.row(r).head(n).array();
-        const float mx = x.maxCoeff();
-        if (mx == kNegInf) continue;
-        const float m_new = std::max(m[r], mx);
-        l[r] = l[r] * (m[r] == kNegInf ? 0.0f : std::exp(m[r] - m_new)) + (x - m_new).exp().sum();
-        m[r] = m_new;
-      }
+      for (int64_t r = 0; r < rows; ++r)
+        update_row(s.data() + r * bk, n, row_keys(in.ranges, in.dense, b, i0 + r, j0, n), in.root, m[r], l[r]);
     }
     for (int64_t r = 0; r < rows; ++r)
       L[i0 + r] = l[r] > 0 ? m[r] + std::log(l[r]) : std::numeric_limits<float>::quiet_NaN();
@@ -121,9 +115,6 @@ void head_backward(const Inputs& in, Outputs& o, int64_t b, int64_t h) {
   }
 }
 
-}  // namespace
-
-namespace {
 TiledAttentionGrads run(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& ranges, const float* dense,
                         float root, const Tensor& out, const Tensor& dout, int64_t cap, TileSizes tiles) {
   if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
@@ -144,6 +135,7 @@ TiledAttentionGrads run(const Tensor& q, const Tensor& k, const Tensor& v, const
   for (int64_t t = 0; t < tasks; ++t) head_backward(in, o, t / H, t % H);
   return {o.dq, o.dk, o.dv, o.overview};
 }
+
 }  // namespace
 
 TiledAttentionGrads attention_tiled_backward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,

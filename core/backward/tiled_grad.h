@@ -9,7 +9,7 @@
 // block and the (Tq) rows L and D per task, whatever S is. A query that sees no key (NaN output)
 // gets NaN gradients, as PyTorch's softmax gives.
 // The naive twin is the full path's backward (grad_ops.h: softmax_backward, matmul_backward),
-// which test_backward compares it with.
+// which test_tiled_backward compares it with.
 //   q (B, H, Tq, Dh), k and v (B, H, Tk, Dh): any strides with a unit last stride; out and dout
 //   (B, H, Tq, Dh); mask (B, Tq, Tk) contiguous, 1 = attend.
 #pragma once
