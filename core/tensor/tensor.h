@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <new>
 #include <vector>
 
 namespace attnlab {
@@ -23,11 +24,17 @@ int64_t numel_of(const Shape& s);
 Shape contiguous_strides(const Shape& s);  // row-major (C order)
 
 // An allocator that leaves floats uninitialised: outputs that are overwritten in full should not
-// pay for zeroing (and touching) their pages first.
+// pay for zeroing (and touching) their pages first. Every block starts on a 64-byte boundary:
+// Eigen's vectorised loops peel elements up to the first aligned one, so with malloc's 16-byte
+// alignment the order of a sum (and its rounding) depended on where the heap put the tensor, and
+// two identical runs in one process could differ in the last bit (the trainer's determinism).
 template <typename T>
 struct UninitAllocator : std::allocator<T> {
+  static constexpr std::align_val_t kAlign{64};
   template <typename U>
   struct rebind { using other = UninitAllocator<U>; };
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, size_t n) noexcept { ::operator delete(p, n * sizeof(T), kAlign); }
   template <typename U>
   void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
   template <typename U, typename... Args>
