@@ -110,7 +110,7 @@ Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Fl
   Flow s = sublayer(c, 1, x, [&](const Flow& in) {
     return self_attention(c, in, mask, ranges, variant ? &cfg.variant : nullptr);
   });
-  s = sublayer(c, 2, s, [&](const Flow& in) { return feed_forward(c, in); });
+  if (cfg.ffn) s = sublayer(c, 2, s, [&](const Flow& in) { return feed_forward(c, in); });
   return layer_output(c, s);
 }
 
@@ -122,7 +122,7 @@ Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Fl
   s = sublayer(c, 2, s, [&](const Flow& in) {
     return attention(c, "multihead_attn.", in, memory, cross_mask);
   });
-  s = sublayer(c, 3, s, [&](const Flow& in) { return feed_forward(c, in); });
+  if (cfg.ffn) s = sublayer(c, 3, s, [&](const Flow& in) { return feed_forward(c, in); });
   return layer_output(c, s);
 }
 

@@ -41,7 +41,9 @@ Count attention_floats(const ModelConfig& c, Count b, int64_t tq, int64_t tk) {
   return n;
 }
 
-Count ffn_floats(const ModelConfig& c, Count b, int64_t t) { return Count(2) * b * t * c.d_ff + b * t * c.d_model; }
+Count ffn_floats(const ModelConfig& c, Count b, int64_t t) {
+  return c.ffn ? Count(2) * b * t * c.d_ff + b * t * c.d_model : Count(0);
+}
 
 Count embed_floats(const ModelConfig& c, Count b, int64_t len) {
   Count n = b * len + b * len * c.d_model;  // ids, embedding

@@ -157,6 +157,7 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
     m["config"]["faults"] = std::move(ids);
   }
   if (cfg.variant.on()) m["config"]["variant"] = variant_config_json(cfg.variant);
+  if (!cfg.ffn) m["config"]["ffn"] = "none";  // attention-only layers; absent: the feed-forward sub-layer is there
   if (cfg.traces_overview()) m["config"]["overview_cap"] = cfg.overview_cap;  // absent on the full path
   m["tokens"] = batch.text.tokens;
   if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;

@@ -8,7 +8,7 @@
 namespace attnlab {
 
 std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
-  return {{"format", "attnlab-weights/1"},
+  std::map<std::string, std::string> m{{"format", "attnlab-weights/1"},
           {"d_model", std::to_string(c.d_model)},
           {"heads", std::to_string(c.heads)},
           {"d_ff", std::to_string(c.d_ff)},
@@ -19,6 +19,8 @@ std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
           {"positional", std::string(positional_name(c.positional))},
           {"seed", std::to_string(c.seed)},
           {"cross_attention", c.cross ? "true" : "false"}};
+  if (!c.ffn) m["ffn"] = "none";  // attention-only layers; absent: the feed-forward sub-layer is there
+  return m;
 }
 
 std::string serialize_weights(const ModelConfig& cfg, const Weights& w) {
@@ -91,7 +93,13 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_has_shape_expected_d_d,
                                                           "encoder.layers.0.self_attn.in_proj_weight",
                                                           shape_str(in_proj->shape())));
-  if (!lin1 || lin1->dim() != 2)
+  const auto ffn_field = f.metadata.find("ffn");
+  const bool attention_only = ffn_field != f.metadata.end() && ffn_field->second == "none";
+  if (ffn_field != f.metadata.end() && ffn_field->second != "none" && ffn_field->second != "mlp")
+    throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::io_metadata_prefix, "ffn") +
+                    Text(Msg::not_one_of, ffn_field->second, "none, mlp"));
+  c.ffn = !attention_only;
+  if (!attention_only && (!lin1 || lin1->dim() != 2))
     throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_missing_not_d, "encoder.layers.0.linear1.weight"));
   const bool cross = count_layers(f, "decoder") > 0;
   if (cross != cli.cross)

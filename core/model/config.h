@@ -34,6 +34,9 @@ struct ModelConfig {
   Norm norm = Norm::Pre;
   Activation activation = Activation::Relu;
   Positional positional = Positional::Sinusoidal;
+  // false: attention-only layers (no feed-forward sub-layer, its linear1/linear2 and LayerNorm
+  // gone; the weights file's `ffn: none`), as the training lab's induction models.
+  bool ffn = true;
   double eps = 1e-5;
   uint64_t seed = 0;
   bool cross = false;  // encoder–decoder with cross-attention

@@ -33,13 +33,17 @@ void add_attention(std::vector<std::pair<std::string, Shape>>& out, const std::s
   out.push_back({p + "out_proj.bias", {d}});
 }
 
+// The feed-forward sub-layer's linears (unless attention-only) and the layer's LayerNorms, one per
+// sub-layer (`norms` of them with the feed-forward one, which attention-only layers lack).
 void add_ffn_and_norms(std::vector<std::pair<std::string, Shape>>& out, const std::string& p,
-                       int64_t d, int64_t f, int norms) {
-  out.push_back({p + "linear1.weight", {f, d}});
-  out.push_back({p + "linear1.bias", {f}});
-  out.push_back({p + "linear2.weight", {d, f}});
-  out.push_back({p + "linear2.bias", {d}});
-  for (int k = 1; k <= norms; ++k) {
+                       int64_t d, int64_t f, int norms, bool ffn) {
+  if (ffn) {
+    out.push_back({p + "linear1.weight", {f, d}});
+    out.push_back({p + "linear1.bias", {f}});
+    out.push_back({p + "linear2.weight", {d, f}});
+    out.push_back({p + "linear2.bias", {d}});
+  }
+  for (int k = 1; k <= norms - (ffn ? 0 : 1); ++k) {
     out.push_back({p + "norm" + std::to_string(k) + ".weight", {d}});
     out.push_back({p + "norm" + std::to_string(k) + ".bias", {d}});
   }
@@ -54,14 +58,14 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
   for (int64_t i = 0; i < cfg.layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i) + ".";
     add_attention(out, p + "self_attn.", d);
-    add_ffn_and_norms(out, p, d, f, 2);
+    add_ffn_and_norms(out, p, d, f, 2, cfg.ffn);
   }
   if (cfg.cross)
     for (int64_t i = 0; i < cfg.layers; ++i) {
       const std::string p = "decoder.layers." + std::to_string(i) + ".";
       add_attention(out, p + "self_attn.", d);
       add_attention(out, p + "multihead_attn.", d);
-      add_ffn_and_norms(out, p, d, f, 3);
+      add_ffn_and_norms(out, p, d, f, 3, cfg.ffn);
     }
   if (vocab_size > 0) {
     out.push_back({"output_head.weight", {vocab_size, d}});

@@ -237,11 +237,36 @@ def embed(chk, stack, ids, table, cfg):
     return ids, x
 
 
+class AttentionOnlyLayer(nn.Module):
+    """An encoder layer without its feed-forward sub-layer (config "ffn": "none"): pre-norm
+    x + MHA(norm1(x)), post-norm norm1(x + MHA(x)), PyTorch's own MultiheadAttention and LayerNorm."""
+
+    def __init__(self, d_model, nhead, layer_norm_eps, norm_first, **_):
+        super().__init__()
+        self.self_attn = nn.MultiheadAttention(d_model, nhead, dropout=0.0, batch_first=True)
+        self.norm1 = nn.LayerNorm(d_model, eps=layer_norm_eps)
+        self.norm_first = norm_first
+
+    def forward(self, x, src_mask=None, src_key_padding_mask=None):
+        def attn(y):
+            return self.self_attn(y, y, y, attn_mask=src_mask, key_padding_mask=src_key_padding_mask,
+                                  need_weights=False)[0]
+        return x + attn(self.norm1(x)) if self.norm_first else self.norm1(x + attn(x))
+
+
+def attention_only(cfg):
+    return cfg.get("ffn") == "none"
+
+
 def build(cfg, weights, stack):
     kw = dict(d_model=cfg["d_model"], nhead=cfg["heads"], dim_feedforward=cfg["d_ff"], dropout=0.0,
               activation=cfg["activation"], layer_norm_eps=cfg["eps"], batch_first=True,
               norm_first=cfg["norm"] == "pre")
     kind = nn.TransformerEncoderLayer if stack == "encoder" else nn.TransformerDecoderLayer
+    if attention_only(cfg):
+        kind = AttentionOnlyLayer if stack == "encoder" else None
+    if kind is None:
+        raise SystemExit("reproduce.py: an attention-only decoder is not something Attention Lab builds")
     layers = []
     for i in range(cfg["layers"]):
         layer = kind(**kw)
@@ -526,7 +551,7 @@ def run(folder):
         params.update({p + n: t for n, t in layer.named_parameters()})
         hand = layer_steps(chk, p, x, layer, cfg, [
             lambda t: attention(chk, p + "self_attn.", t, t, mask, layer.self_attn, cfg["heads"], attn_mask, kpm),
-            lambda t: ffn(chk, p, t, layer, cfg)])
+            lambda t: ffn(chk, p, t, layer, cfg)][:1 if attention_only(cfg) else 2])
         chk.keep(p + "output", hand)
         module = layer(x, src_mask=attn_mask, src_key_padding_mask=kpm)
         chk[p + "output"] = module
