@@ -31,6 +31,7 @@ struct Chosen {
 void add_export_command(CLI::App& app, Chosen& chosen);
 void add_bench_command(CLI::App& app, Chosen& chosen);
 void add_exercise_command(CLI::App& app, Chosen& chosen);
+void add_train_command(CLI::App& app, Chosen& chosen);
 
 // What the window is asked to open with, when no subcommand is given (docs/cli.md, "The window"):
 //   attnlab [FILE.attnlab] [--step STEP_ID] [--presenter] [--language en|zh]

@@ -14,7 +14,7 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kInfoKeys[] = {"title", "title_zh", "note", "note_zh", "examples", "metrics"};
+constexpr const char* kInfoKeys[] = {"title", "title_zh", "note", "note_zh", "examples", "metrics", "training_task"};
 
 Task parse_task(const std::string& s, const std::string& origin) {
   if (s == "next-token" || s.empty()) return Task::NextToken;

@@ -8,4 +8,5 @@
 #include "text/messages/io.h"
 #include "text/messages/lessons.h"
 #include "text/messages/steps.h"
+#include "text/messages/training.h"
 #include "text/messages/window.h"

@@ -1129,6 +1129,50 @@
         <source>--attention tiled: a planted fault or a variant needs every score step, which the tiled path does not keep; drop --attention tiled or the --fault / --variant</source>
         <translation>--attention tiled：植入的错误或注意力变体需要每一个分数步骤，而分块路径不保留它们；请去掉 --attention tiled，或去掉 --fault / --variant</translation>
     </message>
+    <message>
+        <source>unknown training task &apos;%1&apos; (use one of %2)</source>
+        <translation>未知的训练任务“%1”（请用 %2 之一）</translation>
+    </message>
+    <message>
+        <source>unknown optimiser &apos;%1&apos; (use adamw or sgd)</source>
+        <translation>未知的优化器“%1”（请用 adamw 或 sgd）</translation>
+    </message>
+    <message>
+        <source>the text task needs a text file to learn from (--text-file FILE)</source>
+        <translation>文本任务需要一个用来学习的文本文件（--text-file 文件）</translation>
+    </message>
+    <message>
+        <source>%1: line %2 is not UTF-8 text; give a plain text file</source>
+        <translation>%1：第 %2 行不是 UTF-8 文本；请给出纯文本文件</translation>
+    </message>
+    <message>
+        <source>%1: only %2 lines of at least two words; the text task needs at least 10 (give a longer text)</source>
+        <translation>%1：至少含两个词的行只有 %2 行；文本任务至少需要 10 行（请给出更长的文本）</translation>
+    </message>
+    <message>
+        <source>the batch and the held-out count must be at least 1, the steps at least 0</source>
+        <translation>批大小和留出序列数至少为 1，步数至少为 0</translation>
+    </message>
+    <message>
+        <source>--lr must be above 0, and --weight-decay, --clip and --momentum at least 0</source>
+        <translation>--lr 必须大于 0，--weight-decay、--clip 和 --momentum 至少为 0</translation>
+    </message>
+    <message>
+        <source>--text-file goes with --task text only</source>
+        <translation>--text-file 只能与 --task text 一起使用</translation>
+    </message>
+    <message>
+        <source>--out: &apos;%1&apos; exists; give another name, or --force to replace it</source>
+        <translation>--out：“%1”已存在；请换一个名字，或加 --force 替换它</translation>
+    </message>
+    <message>
+        <source>cannot write the model to &apos;%1&apos; (check the folder exists and has room)</source>
+        <translation>无法把模型写入“%1”（请检查文件夹是否存在、空间是否足够）</translation>
+    </message>
+    <message>
+        <source>--snapshots: &apos;%1&apos; exists; give a new folder&apos;s name</source>
+        <translation>--snapshots：“%1”已存在；请给出一个新文件夹的名字</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -4484,6 +4528,14 @@ Esc：从放大的头返回</translation>
         <source>Export gradient norms</source>
         <translation>导出梯度范数</translation>
     </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>&amp;Training panel</source>
+        <translation>训练面板(&amp;T)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>
@@ -5278,6 +5330,280 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>… and %1 more sentences</source>
         <translation>……另有 %1 个句子</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::TrainingCurves</name>
+    <message>
+        <source>Loss and held-out accuracy</source>
+        <translation>损失与留出集准确率</translation>
+    </message>
+    <message>
+        <source>What the heads do (held out)</source>
+        <translation>各个头在做什么（留出集）</translation>
+    </message>
+    <message>
+        <source>training step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <source>loss (nats)</source>
+        <translation>损失（奈特）</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>mean attention weight</source>
+        <translation>平均注意力权重</translation>
+    </message>
+    <message>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>held-out loss</source>
+        <translation>留出集损失</translation>
+    </message>
+    <message>
+        <source>held-out accuracy</source>
+        <translation>留出集准确率</translation>
+    </message>
+    <message>
+        <source>layer %1: best previous-token head</source>
+        <translation>第 %1 层：最好的前一词元头</translation>
+    </message>
+    <message>
+        <source>best induction head (layers 1+)</source>
+        <translation>最好的归纳头（第 1 层起）</translation>
+    </message>
+    <message>
+        <source>phase change (step %1)</source>
+        <translation>相变（第 %1 步）</translation>
+    </message>
+    <message>
+        <source>shown: step %1</source>
+        <translation>显示中：第 %1 步</translation>
+    </message>
+    <message>
+        <source>Choose a task and press Start: the curves grow as the model learns.</source>
+        <translation>选一个任务，按“开始”：模型学习时曲线随之生长。</translation>
+    </message>
+    <message>
+        <source>Step %1: held-out loss %2, accuracy %3 %.</source>
+        <translation>第 %1 步：留出集损失 %2，准确率 %3 %。</translation>
+    </message>
+    <message>
+        <source>Best previous-token head %1.</source>
+        <translation>最好的前一词元头 %1。</translation>
+    </message>
+    <message>
+        <source>Best induction head %1.</source>
+        <translation>最好的归纳头 %1。</translation>
+    </message>
+    <message>
+        <source>The induction head appeared at step %1.</source>
+        <translation>归纳头在第 %1 步出现。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::TrainingPanel</name>
+    <message>
+        <source>Induction: repeat what followed before</source>
+        <translation>归纳：重复之前跟在后面的内容</translation>
+    </message>
+    <message>
+        <source>Copy digits</source>
+        <translation>复制数字</translation>
+    </message>
+    <message>
+        <source>Reverse digits</source>
+        <translation>倒转数字</translation>
+    </message>
+    <message>
+        <source>Sort digits</source>
+        <translation>数字排序</translation>
+    </message>
+    <message>
+        <source>Brackets: balanced so far?</source>
+        <translation>括号：到此为止是否配对？</translation>
+    </message>
+    <message>
+        <source>Previous token</source>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <source>Next word of a text file</source>
+        <translation>文本文件的下一个词</translation>
+    </message>
+    <message>
+        <source>Task, model and optimiser</source>
+        <translation>任务、模型与优化器</translation>
+    </message>
+    <message>
+        <source>Task, model and optimiser (click to change)</source>
+        <translation>任务、模型与优化器（点击修改）</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>One training step: a batch forward, its backward pass, one update</source>
+        <translation>一个训练步：一批数据的前向、它的反向传播、一次更新</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>A new run from fresh weights with the knobs as they are</source>
+        <translation>按当前设置，从新的权重开始一次新的训练</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Walk through the snapshots from the start: the heads forming</source>
+        <translation>从头逐一播放快照：看各个头如何形成</translation>
+    </message>
+    <message>
+        <source>The model as it was at this step, in the whole window</source>
+        <translation>整个窗口显示模型在这一步时的样子</translation>
+    </message>
+    <message>
+        <source>Keep for comparison</source>
+        <translation>保留以便比较</translation>
+    </message>
+    <message>
+        <source>Draw this run&apos;s curves dashed beside the next run&apos;s: change a knob, Reset, Start</source>
+        <translation>把这次训练的曲线以虚线画在下一次旁边：改一个设置，重置，开始</translation>
+    </message>
+    <message>
+        <source>Save model…</source>
+        <translation>保存模型…</translation>
+    </message>
+    <message>
+        <source>Save the trained model</source>
+        <translation>保存训练好的模型</translation>
+    </message>
+    <message>
+        <source>Weights files (*.safetensors)</source>
+        <translation>权重文件 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Text file…</source>
+        <translation>文本文件…</translation>
+    </message>
+    <message>
+        <source>attention only (no feed-forward)</source>
+        <translation>只有注意力（没有前馈层）</translation>
+    </message>
+    <message>
+        <source>scale scores by 1/√d_head</source>
+        <translation>分数乘以 1/√d_head</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>A text to learn from</source>
+        <translation>用来学习的文本</translation>
+    </message>
+    <message>
+        <source>Text (*.txt);;All files (*)</source>
+        <translation>文本 (*.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 layers, %2-norm%3</source>
+        <translation>%1 层，%2-norm%3</translation>
+    </message>
+    <message>
+        <source>, no √d</source>
+        <translation>，不除以 √d</translation>
+    </message>
+    <message>
+        <source>%1, step %2</source>
+        <translation>%1，第 %2 步</translation>
+    </message>
+    <message>
+        <source>This run trains without the √d scaling (a planted fault): the window computes with it, so this model is not shown there. Compare its curves instead.</source>
+        <translation>这次训练没有按 √d 缩放（一个植入的错误）；窗口计算时总会缩放，所以这个模型不在窗口里显示。请比较它的曲线。</translation>
+    </message>
+    <message>
+        <source>Train a model first.</source>
+        <translation>请先训练一个模型。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>这次训练</translation>
+    </message>
+    <message>
+        <source>Training: step %1 of %2, %3 ms per step.</source>
+        <translation>训练中：第 %1 步，共 %2 步，每步 %3 毫秒。</translation>
     </message>
 </context>
 <context>

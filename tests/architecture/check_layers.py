@@ -23,6 +23,7 @@ CORE_RANKS = {
     "forward": 5,     # the forward pass: attention, layers, the model, memory estimate
     "backward": 6,    # the backward pass over a forward trace: each op's gradient, the losses
     "io": 7,          # files, bundles, sessions, safetensors, npz
+    "training": 8,    # the training lab: tasks, optimisers, head scores, the trainer
     "exercises": 8,   # the "find the bug" and shape exercises
 }
 # ui/: words sit below every other ui folder (anything may show a translated string).

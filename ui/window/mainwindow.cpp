@@ -29,6 +29,7 @@
 #include "views/heatmapgrid.h"
 #include "views/predictionspanel.h"
 #include "views/variantpanel.h"
+#include "traininglab/trainingpanel.h"
 #include "window/busyindicator.h"
 #include "window/dockfit.h"
 #include "window/presenter.h"
@@ -70,6 +71,23 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   predictions_ = new PredictionsPanel;
   predictionsDock_ = addPanelDock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
   buildVariantDock();
+  // The training lab (View ▸ Training panel): the model it trains is shown in the whole window.
+  training_ = new TrainingPanel;
+  trainingDock_ = addPanelDock(training_, tr("Training"), QStringLiteral("trainingDock"));
+  // A tab beside the inputs, brought to the front when shown: the curves get the column's height.
+  tabifyDockWidget(inputDock, trainingDock_);
+  connect(trainingDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (!on) return;
+    trainingDock_->raise();
+    if (trainingDock_->isFloating()) return;
+    // The curves want the room: a third of the width (at least 480 px), two thirds of the height.
+    resizeDocks({trainingDock_}, {std::max(width() / 3, 480)}, Qt::Horizontal);
+    if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating())
+      resizeDocks({trainingDock_, predictionsDock_}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
+  });
+  connect(training_, &TrainingPanel::modelChosen, this, [this](ImportedWeightsPtr m, bool withExamples) {
+    inputs_->setImportedWeights(std::move(m), withExamples);
+  });
 
   status_ = new QLabel;
   busy_ = new BusyIndicator;

@@ -41,6 +41,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock() const { return predictionsDock_; }
   class VariantPanel* variantPanel() const { return variant_; }
   QDockWidget* variantDock() const { return variantDock_; }
+  class TrainingPanel* trainingPanel() const { return training_; }
+  QDockWidget* trainingDock() const { return trainingDock_; }
   double zoom() const { return zoom_; }
   PresenterMode* presenter() const { return presenter_; }
   DockFitter* dockFitter() const { return fitter_; }
@@ -115,6 +117,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock_;
   class VariantPanel* variant_;
   QDockWidget* variantDock_;
+  class TrainingPanel* training_;
+  QDockWidget* trainingDock_;
   FaultSet exerciseFaults_;     // planted by a find-the-bug exercise, added to every request
   bool exerciseHideFaults_ = false;  // until it is answered, the steps carry no fault labels
   Request lastRequest_;

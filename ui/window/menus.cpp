@@ -108,7 +108,8 @@ void MainWindow::addPanelToggles(QMenu* view) {
   const struct {
     const char* dock;
     QString text;
-  } panels[] = {{"stepsDock", tr("&Steps panel")}, {"inputDock", tr("&Inputs panel")}, {"exerciseDock", tr("&Exercise panel")}};
+  } panels[] = {{"stepsDock", tr("&Steps panel")}, {"inputDock", tr("&Inputs panel")}, {"exerciseDock", tr("&Exercise panel")},
+                {"trainingDock", tr("&Training panel")}};
   for (const auto& p : panels)
     if (auto* dock = findChild<QDockWidget*>(QLatin1String(p.dock))) {
       QAction* a = dock->toggleViewAction();

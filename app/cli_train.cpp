@@ -1,0 +1,315 @@
+// attnlab train: train a small transformer on a built-in task (core/training), one JSON line of
+// progress per logging interval on stdout, then a summary; the trained model written as a weights
+// file that --weights and the window load. Ctrl+C stops after the current step and still writes.
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+#include "cli_common.h"
+#include "io/files.h"
+#include "io/weights_file.h"
+#include "text/errors.h"
+#include "training/snapshots.h"
+#include "training/trainer.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+constexpr uint64_t kMaxTrainTextBytes = 64ull << 20;  // --text-file: 64 MiB of text
+
+struct TrainArgs {
+  std::string task, text_file, out, optimizer = "adamw", attention = "full", ffn = "mlp", snapshots;
+  int64_t steps = 0, batch = 0, warmup = 0, log_every = 100, eval_count = 256, snapshot_every = 0, vocab_size = 2000,
+          max_len = 32;
+  double lr = 0, weight_decay = 0, clip = 0, momentum = 0;
+  uint64_t seed = 0;
+  int threads = 0;
+  bool force = false;
+  ModelOptions model;
+};
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+
+// SIGINT and SIGTERM only ask the loop to stop (after the current step); restored when done.
+class StopOnSignal {
+ public:
+  StopOnSignal() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopOnSignal() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+TrainSetup plan(const CLI::App& sub, const TrainArgs& a) {
+  TrainSetup s = default_setup(parse_train_task(a.task));
+  auto given = [&](const char* opt) { return sub.count(opt) > 0; };
+  ModelConfig& m = s.model;
+  if (given("--d-model")) m.d_model = a.model.d_model;
+  if (given("--heads")) m.heads = a.model.heads;
+  if (given("--d-ff")) m.d_ff = a.model.d_ff;
+  else if (given("--d-model")) m.d_ff = 4 * m.d_model;
+  if (given("--layers")) m.layers = a.model.layers;
+  if (given("--mask")) m.mask = parse_mask(a.model.mask);
+  if (given("--norm")) m.norm = parse_norm(a.model.norm);
+  if (given("--activation")) m.activation = parse_activation(a.model.activation);
+  if (given("--positional")) m.positional = parse_positional(a.model.positional);
+  if (given("--eps")) m.eps = a.model.eps;
+  if (given("--ffn")) {
+    if (a.ffn != "none" && a.ffn != "mlp") throw ConfigError(Text(Msg::io_name_colon, "--ffn") + Text(Msg::not_one_of, a.ffn, "mlp, none"));
+    m.ffn = a.ffn == "mlp";
+  }
+  if (a.attention == "tiled") m.overview_cap = kOverviewCap;
+  s.seed = a.seed;
+  if (given("--steps")) s.steps = a.steps;
+  if (given("--batch")) s.batch = a.batch;
+  s.eval_count = a.eval_count;
+  s.opt.kind = parse_optimizer(a.optimizer);
+  if (given("--lr")) s.opt.lr = a.lr;
+  if (given("--warmup")) s.opt.warmup = a.warmup;
+  if (given("--weight-decay")) s.opt.weight_decay = a.weight_decay;
+  if (given("--clip")) s.opt.clip = a.clip;
+  if (given("--momentum")) s.opt.momentum = a.momentum;
+  if (!(s.opt.lr > 0) || !(s.opt.weight_decay >= 0) || !(s.opt.clip >= 0) || !(s.opt.momentum >= 0))
+    throw ConfigError(Text(Msg::tr_bad_optimizer_number));
+  m.seed = s.seed;
+  m.validate();
+  if (s.task == TrainTask::Text) {
+    if (a.text_file.empty()) throw ConfigError(Text(Msg::tr_text_needs_file));
+  } else if (!a.text_file.empty()) {
+    throw ConfigError(Text(Msg::tr_text_file_only_for_text));
+  }
+  if (!a.force && std::filesystem::exists(std::filesystem::symlink_status(a.out)))
+    throw ConfigError(Text(Msg::tr_out_exists, printable_name(a.out)));
+  if (!a.snapshots.empty() && std::filesystem::exists(std::filesystem::symlink_status(a.snapshots)))
+    throw ConfigError(Text(Msg::tr_snapshots_exists, printable_name(a.snapshots)));
+  return s;
+}
+
+nlohmann::json heads_json(const Evaluation& e) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& layer : e.heads) {
+    nlohmann::json hs = nlohmann::json::array();
+    for (const HeadScore& h : layer) {
+      nlohmann::json j{{"previous", h.previous}, {"self", h.self}, {"entropy", h.entropy}};
+      if (h.induction) j["induction"] = *h.induction;
+      hs.push_back(j);
+    }
+    layers.push_back(hs);
+  }
+  return layers;
+}
+
+nlohmann::json progress_json(const StepStats& st, const Evaluation& e, double seconds) {
+  nlohmann::json j{{"step", e.step},
+                   {"loss", st.loss},
+                   {"lr", st.lr},
+                   {"grad_norm", st.grad_norm},
+                   {"held_out_loss", e.loss},
+                   {"accuracy", e.accuracy},
+                   {"sequence_accuracy", e.sequence_accuracy},
+                   {"heads", heads_json(e)},
+                   {"seconds", seconds}};
+  if (!e.heads.empty()) j["best_previous"] = e.best_previous();
+  if (!e.heads.empty() && e.heads[0][0].induction) j["best_induction"] = e.best_induction();
+  return j;
+}
+
+// Writes the weights file beside `out` and renames it into place (replacing only with --force).
+void write_model(const std::string& out, const ModelConfig& cfg, const Weights& w, bool force) {
+  const std::filesystem::path target(out);
+  const std::filesystem::path tmp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    const std::string bytes = serialize_weights(cfg, w);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    f.flush();
+    if (!f) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw DataError(Text(Msg::tr_cannot_write, printable_name(out)));
+    }
+  }
+  if (force) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, target, ec);
+    if (ec) {
+      std::filesystem::remove(tmp, ec);
+      throw DataError(Text(Msg::tr_cannot_write, printable_name(out)));
+    }
+  } else {
+    try {
+      move_file_into_place(tmp, target);
+    } catch (...) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw;
+    }
+  }
+}
+
+// The metrics the file carries: the task, the steps, the last evaluation.
+std::string metrics_json(const TrainSetup& s, const Evaluation& e, int64_t phase_change) {
+  nlohmann::json j{{"training_steps", e.step},
+                   {"held_out_sequences", s.eval_count},
+                   {"accuracy", e.accuracy},
+                   {"sequence_accuracy", e.sequence_accuracy},
+                   {"held_out_loss", e.loss}};
+  if (!e.heads.empty()) j["best_previous_token_score"] = e.best_previous();
+  if (!e.heads.empty() && e.heads[0][0].induction) j["best_induction_score"] = e.best_induction();
+  if (phase_change >= 0) j["phase_change_step"] = phase_change;
+  return j.dump();
+}
+
+// The run's record beside its snapshots (docs/cli.md "attnlab train"): setup, curves, snapshots.
+void write_run_record(const std::string& dir, const TrainSetup& s, const Trainer& t, const nlohmann::json& curves,
+                      const SnapshotStore& snaps, int64_t phase_change) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (int64_t step : snaps.steps()) steps.push_back({{"step", step}, {"file", SnapshotStore::file_name(step)}});
+  const nlohmann::json run{{"format", "attnlab-training-run/1"},
+                           {"task", std::string(train_task_name(s.task))},
+                           {"seed", s.seed},
+                           {"steps", s.steps},
+                           {"steps_done", t.steps_done()},
+                           {"batch", s.batch},
+                           {"optimizer", {{"kind", std::string(optimizer_name(s.opt.kind))}, {"lr", s.opt.lr},
+                                          {"warmup", s.opt.warmup}, {"weight_decay", s.opt.weight_decay},
+                                          {"clip", s.opt.clip}, {"momentum", s.opt.momentum}}},
+                           {"phase_change_step", phase_change >= 0 ? nlohmann::json(phase_change) : nlohmann::json(nullptr)},
+                           {"curves", curves},
+                           {"snapshots", steps}};
+  const std::filesystem::path path = std::filesystem::path(dir) / "run.json", tmp = path.string() + ".tmp";
+  std::ofstream f(tmp, std::ios::trunc);
+  f << run.dump(1) << "\n";
+  f.close();
+  std::error_code ec;
+  if (f) std::filesystem::rename(tmp, path, ec);
+  if (!f || ec) throw DataError(Text(Msg::tr_cannot_write, printable_name(path.string())));
+}
+
+void run_train(const CLI::App& sub, const TrainArgs& a) {
+  TrainSetup s = plan(sub, a);
+  set_threads(a.threads);
+  if (s.task == TrainTask::Text) {
+    const std::string text = read_regular_file(a.text_file, kMaxTrainTextBytes, Msg::io_text_file_option);
+    s.corpus = std::make_shared<TextCorpus>(build_text_corpus(text, printable_name(a.text_file), a.vocab_size, a.max_len));
+  }
+  Trainer t(s);
+  std::unique_ptr<SnapshotStore> snaps;
+  if (!a.snapshots.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::create_directory(a.snapshots, ec) || ec)
+      throw DataError(Text(Msg::tr_cannot_write, printable_name(a.snapshots)));
+    auto meta = weights_metadata(t.config());
+    meta.merge(t.weights().vocab()->metadata());
+    snaps = std::make_unique<SnapshotStore>(0, a.snapshots, meta);
+    snaps->add(0, t.weights());
+  }
+  const int64_t snapshot_every = a.snapshot_every > 0 ? a.snapshot_every : a.log_every;
+  nlohmann::json curves = nlohmann::json::array();
+  const StopOnSignal stop_on_signal;
+  g_stop.store(false);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  int64_t phase_change = -1;
+  StepStats last;
+  Evaluation e = t.evaluate();
+  while (!t.done() && !g_stop.load()) {
+    last = t.step();
+    if (last.step % a.log_every == 0 || t.done() || g_stop.load()) {
+      e = t.evaluate();
+      if (phase_change < 0 && !e.heads.empty() && e.heads[0][0].induction && e.best_induction() > 0.5)
+        phase_change = e.step;
+      const nlohmann::json line = progress_json(last, e, seconds());
+      curves.push_back(line);
+      std::cout << line.dump() << std::endl;
+    }
+    if (snaps && (last.step % snapshot_every == 0 || t.done() || g_stop.load())) snaps->add(last.step, t.weights());
+  }
+  if (snaps) write_run_record(a.snapshots, s, t, curves, *snaps, phase_change);
+  Weights w = t.copy();
+  auto vocab = std::make_shared<TrainedVocab>(*w.vocab());
+  vocab->info["metrics"] = metrics_json(s, e, phase_change);
+  w.set_vocab(vocab);
+  write_model(a.out, t.config(), w, a.force);
+  nlohmann::json summary{{"done", !g_stop.load()},
+                         {"task", std::string(train_task_name(s.task))},
+                         {"steps", t.steps_done()},
+                         {"seconds", seconds()},
+                         {"accuracy", e.accuracy},
+                         {"sequence_accuracy", e.sequence_accuracy},
+                         {"held_out_loss", e.loss},
+                         {"out", a.out}};
+  if (!e.heads.empty()) summary["best_previous"] = e.best_previous();
+  if (!e.heads.empty() && e.heads[0][0].induction) summary["best_induction"] = e.best_induction();
+  summary["phase_change_step"] = phase_change >= 0 ? nlohmann::json(phase_change) : nlohmann::json(nullptr);
+  std::cout << summary.dump() << std::endl;
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app, Chosen& chosen) {
+  auto a = std::make_shared<TrainArgs>();
+  CLI::App* sub = app.add_subcommand("train", "train a small transformer on a built-in task; prints JSON lines");
+  sub->add_option("--task", a->task, "induction, copy, reverse, sort, brackets, previous-token or text")->required();
+  sub->add_option("--text-file", a->text_file, "--task text: the UTF-8 text to learn from, one sentence per line");
+  sub->add_option("--out", a->out, "the trained model's weights file (.safetensors)")->required();
+  sub->add_option("--steps", a->steps, "training steps (default: per task)")->transform(decimal_in(0, 10000000));
+  sub->add_option("--seed", a->seed, "batches, held-out set and initial weights (default 0)")->transform(decimal_u64());
+  sub->add_option("--batch", a->batch, "sequences per step (default: per task)")->transform(decimal_in(1, 4096));
+  sub->add_option("--lr", a->lr, "peak learning rate (default: per task)");
+  sub->add_option("--optimizer", a->optimizer, "adamw (default) or sgd (with momentum)");
+  sub->add_option("--warmup", a->warmup, "steps of linear warm-up before the cosine decay (default: per task)")
+      ->transform(decimal_in(0, 10000000));
+  sub->add_option("--weight-decay", a->weight_decay, "AdamW's decoupled decay, SGD's L2 term (default 0.01)");
+  sub->add_option("--clip", a->clip, "clip the gradients' global norm to this; 0 = no clipping (default 1)");
+  sub->add_option("--momentum", a->momentum, "SGD's momentum (default 0.9)");
+  sub->add_option("--log-every", a->log_every, "steps between progress lines (default 100)")->transform(decimal_in(1, 10000000));
+  sub->add_option("--eval-count", a->eval_count, "held-out sequences per evaluation (default 256)")
+      ->transform(decimal_in(1, 65536));
+  sub->add_option("--vocab-size", a->vocab_size, "--task text: vocabulary entries (default 2000)")->transform(decimal_in(3, 100000));
+  sub->add_option("--max-len", a->max_len, "--task text: tokens per line at most (default 32)")->transform(decimal_in(2, 4096));
+  sub->add_option("--attention", a->attention, "full (default) or tiled (no (S, S) tensor; no head scores)")
+      ->check(CLI::IsMember({"full", "tiled"}));
+  sub->add_option("--threads", a->threads, "threads (default: all cores)")->transform(decimal_in(1, kMaxThreads));
+  sub->add_flag("--force", a->force, "replace --out if it exists");
+  sub->add_option("--snapshots", a->snapshots,
+                  "a new folder for the run's record: its weights every --snapshot-every steps (each a weights file) and run.json");
+  sub->add_option("--snapshot-every", a->snapshot_every, "steps between snapshots (default: --log-every)")
+      ->transform(decimal_in(1, 10000000));
+  sub->add_option("--d-model", a->model.d_model, "model width D (default: per task)")->transform(decimal_in(1, 4096));
+  sub->add_option("--heads", a->model.heads, "attention heads H (default: per task)")->transform(decimal_in(1, 4096));
+  sub->add_option("--d-ff", a->model.d_ff, "feed-forward width F (default: per task, or 4·D with --d-model)")
+      ->transform(decimal_in(1, 16384));
+  sub->add_option("--layers", a->model.layers, "layers (default: per task)")->transform(decimal_in(1, 16));
+  sub->add_option("--mask", a->model.mask, "causal (default), padding+causal, padding or none");
+  sub->add_option("--norm", a->model.norm, "pre (default) or post");
+  sub->add_option("--activation", a->model.activation, "relu (default) or gelu");
+  sub->add_option("--positional", a->model.positional, "sinusoidal (default) or none");
+  sub->add_option("--eps", a->model.eps, "LayerNorm epsilon (default 1e-5)");
+  sub->add_option("--ffn", a->ffn, "mlp (the feed-forward sub-layer) or none (attention-only layers) (default: per task)");
+  sub->callback([sub, a, &chosen] {
+    chosen.check = [sub, a] { plan(*sub, *a); };
+    chosen.run = [sub, a] { run_train(*sub, *a); };
+  });
+}
+
+}  // namespace attnlab::cli

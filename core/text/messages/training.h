@@ -1,0 +1,12 @@
+// Messages of core/training (the training lab) and `attnlab train`. See clauses.h for the format. No include guard: an X-macro table.
+ATTNLAB_MESSAGE(tr_unknown_task, QT_TRANSLATE_NOOP("ErrorText", "unknown training task '%1' (use one of %2)"))
+ATTNLAB_MESSAGE(tr_unknown_optimizer, QT_TRANSLATE_NOOP("ErrorText", "unknown optimiser '%1' (use adamw or sgd)"))
+ATTNLAB_MESSAGE(tr_text_needs_file, QT_TRANSLATE_NOOP("ErrorText", "the text task needs a text file to learn from (--text-file FILE)"))
+ATTNLAB_MESSAGE(tr_text_not_utf8, QT_TRANSLATE_NOOP("ErrorText", "%1: line %2 is not UTF-8 text; give a plain text file"))
+ATTNLAB_MESSAGE(tr_text_too_short, QT_TRANSLATE_NOOP("ErrorText", "%1: only %2 lines of at least two words; the text task needs at least 10 (give a longer text)"))
+ATTNLAB_MESSAGE(tr_bad_counts, QT_TRANSLATE_NOOP("ErrorText", "the batch and the held-out count must be at least 1, the steps at least 0"))
+ATTNLAB_MESSAGE(tr_bad_optimizer_number, QT_TRANSLATE_NOOP("ErrorText", "--lr must be above 0, and --weight-decay, --clip and --momentum at least 0"))
+ATTNLAB_MESSAGE(tr_text_file_only_for_text, QT_TRANSLATE_NOOP("ErrorText", "--text-file goes with --task text only"))
+ATTNLAB_MESSAGE(tr_out_exists, QT_TRANSLATE_NOOP("ErrorText", "--out: '%1' exists; give another name, or --force to replace it"))
+ATTNLAB_MESSAGE(tr_cannot_write, QT_TRANSLATE_NOOP("ErrorText", "cannot write the model to '%1' (check the folder exists and has room)"))
+ATTNLAB_MESSAGE(tr_snapshots_exists, QT_TRANSLATE_NOOP("ErrorText", "--snapshots: '%1' exists; give a new folder's name"))

@@ -1,0 +1,151 @@
+"""`attnlab train`: a user's runs of the training lab's command line. Progress is JSON, one line per
+logging interval and a summary; the model file loads wherever a weights file does (and its bundle
+reproduces in PyTorch); the same seed gives the same file; Ctrl+C still writes the model; bad
+input is refused with a message naming it, and nothing the program did not create is touched."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import attnlab_testlib as lib
+from attnlab_testlib import read_safetensors, reported, reproduce, run_attnlab
+
+SMALL = ["--d-model", "16", "--heads", "2", "--d-ff", "32", "--batch", "8", "--eval-count", "16"]
+
+
+def lines(out):
+    return [json.loads(l) for l in out.splitlines() if l.strip()]
+
+
+class Train(lib.TempDirCase):
+    def train_ok(self, *args):
+        r = run_attnlab(["train"] + list(args))
+        self.assertEqual(r.rc, 0, r.describe())
+        return lines(r.out)
+
+    def test_progress_lines_summary_and_model_file(self):
+        out = self.path("copy.safetensors")
+        got = self.train_ok("--task", "copy", "--steps", "30", "--log-every", "10", "--seed", "1", *SMALL, "--out", out)
+        progress, summary = got[:-1], got[-1]
+        self.assertEqual([p["step"] for p in progress], [10, 20, 30])
+        for p in progress:
+            for key in ("loss", "lr", "grad_norm", "held_out_loss", "accuracy", "sequence_accuracy", "seconds"):
+                self.assertIsInstance(p[key], float, key)
+            self.assertEqual(len(p["heads"]), 2)  # layers
+            self.assertEqual(len(p["heads"][0]), 2)  # heads
+            self.assertEqual(set(p["heads"][0][0]), {"previous", "self", "entropy"})  # no induction score
+        self.assertLess(progress[-1]["loss"], progress[0]["loss"] + 1.0)
+        self.assertTrue(summary["done"])
+        self.assertEqual((summary["task"], summary["steps"], summary["out"]), ("copy", 30, out))
+        meta, _ = read_safetensors(out)
+        self.assertEqual((meta["training_task"], meta["task"], meta["mask"]), ("copy", "next-token", "causal"))
+        self.assertEqual(json.loads(meta["vocab"])[:3], ["[PAD]", "[UNK]", "0"])
+        metrics = json.loads(meta["metrics"])
+        self.assertEqual(metrics["training_steps"], 30)
+        self.assertAlmostEqual(metrics["accuracy"], summary["accuracy"])
+        self.assertNotIn("ffn", meta)
+        # It loads like the shipped models: export with it.
+        bundle = self.path("b")
+        self.export_ok(bundle, "--weights", out, "--text", "3 1 2 >")
+        m = json.load(open(os.path.join(bundle, "manifest.json"), encoding="utf-8"))
+        self.assertEqual(m["config"]["mask"], "causal")
+
+    def test_attention_only_induction_model_reproduces_in_pytorch(self):
+        out = self.path("ind.safetensors")
+        got = self.train_ok("--task", "induction", "--steps", "12", "--log-every", "6", *SMALL, "--out", out)
+        self.assertIn("induction", got[0]["heads"][1][0])
+        self.assertIn("best_induction", got[0])
+        meta, tensors = read_safetensors(out)
+        self.assertEqual(meta["ffn"], "none")
+        self.assertFalse(any("linear1" in k or "norm2" in k for k in tensors))
+        bundle = self.path("b")
+        self.export_ok(bundle, "--weights", out, "--text", "q w e r t y q w e r t y", "--loss", "next-token")
+        rc, text, err = reproduce(bundle)
+        self.assertEqual(rc, 0, text[-2000:] + err[-2000:])
+        rows = reported(text)
+        self.assertEqual(rows.get("encoder.layers.1.self_attn.weights"), "ok")
+        self.assertEqual(rows.get("grad/encoder.layers.0.self_attn.in_proj_weight"), "ok")
+        self.assertNotIn("DIFFERS", rows.values())
+
+    def test_same_seed_same_file_other_seed_another(self):
+        args = ["--task", "brackets", "--steps", "15", "--log-every", "15", *SMALL]
+        a, b, c = self.path("a.st"), self.path("b.st"), self.path("c.st")
+        self.train_ok(*args, "--seed", "3", "--out", a)
+        self.train_ok(*args, "--seed", "3", "--out", b)
+        self.train_ok(*args, "--seed", "4", "--out", c)
+        self.assertEqual(open(a, "rb").read(), open(b, "rb").read())
+        self.assertNotEqual(open(a, "rb").read(), open(c, "rb").read())
+
+    def test_existing_out_needs_force(self):
+        out = self.path("m.st")
+        with open(out, "w") as f:
+            f.write("mine")
+        r = run_attnlab(["train", "--task", "sort", "--steps", "2", *SMALL, "--out", out])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("--force", r.err)
+        self.assertEqual(open(out).read(), "mine")
+        self.train_ok("--task", "sort", "--steps", "2", *SMALL, "--out", out, "--force")
+        self.assertTrue(read_safetensors(out)[0]["training_task"] == "sort")
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["m.st"])  # no temporary left
+
+    def test_ctrl_c_stops_and_still_writes(self):
+        out = self.path("stopped.st")
+        env = dict(os.environ, OMP_NUM_THREADS="2")
+        p = subprocess.Popen([lib.attnlab_bin(), "train", "--task", "induction", "--steps", "1000000", "--log-every", "5",
+                              *SMALL, "--out", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        first = p.stdout.readline()
+        self.assertTrue(first.startswith(b"{"), first)
+        t0 = time.time()
+        p.send_signal(signal.SIGINT)
+        rest, err = p.communicate(timeout=30)
+        self.assertLess(time.time() - t0, 10)
+        self.assertEqual(p.returncode, 0, err)
+        summary = lines(rest.decode())[-1]
+        self.assertFalse(summary["done"])
+        self.assertGreaterEqual(summary["steps"], 5)
+        meta, tensors = read_safetensors(out)
+        self.assertEqual(json.loads(meta["metrics"])["training_steps"], summary["steps"])
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["stopped.st"])
+
+    def test_text_task_learns_the_files_words(self):
+        text = self.path("corpus.txt")
+        with open(text, "w", encoding="utf-8") as f:
+            for i in range(60):
+                f.write(f"the cat number {i % 7} sat on the mat\n" if i % 2 else "猫 坐 在 垫子 上\n")
+        out = self.path("text.st")
+        got = self.train_ok("--task", "text", "--text-file", text, "--steps", "10", "--log-every", "10", *SMALL, "--out", out)
+        self.assertTrue(got[-1]["done"])
+        vocab = json.loads(read_safetensors(out)[0]["vocab"])
+        self.assertEqual(vocab[:3], ["[PAD]", "[UNK]", "the"])
+        self.assertIn("猫", vocab)
+
+    def test_refusals_name_the_problem(self):
+        fifo = self.path("fifo")
+        os.mkfifo(fifo)
+        out = self.path("never.st")
+        cases = [
+            (["--task", "inducton"], 2, "previous-token"),
+            (["--task", "text"], 2, "--text-file"),
+            (["--task", "copy", "--text-file", fifo], 2, "--task text"),
+            (["--task", "text", "--text-file", fifo], 1, "not a regular file"),
+            (["--task", "text", "--text-file", self.path("missing.txt")], 1, "missing.txt"),
+            (["--task", "copy", "--lr", "0"], 2, "--lr"),
+            (["--task", "copy", "--optimizer", "adam"], 2, "adamw"),
+            (["--task", "copy", "--heads", "3"], 2, "--heads"),
+            (["--task", "copy", "--ffn", "maybe"], 2, "--ffn"),
+        ]
+        for args, rc, words in cases:
+            with self.subTest(args=args):
+                r = run_attnlab(["train", *args, "--steps", "2", "--out", out], timeout=30)
+                self.assertEqual(r.rc, rc, r.describe())
+                self.assertIn(words, r.err)
+                self.assertEqual(r.err.count("\n"), 1, r.err)
+                self.assertFalse(os.path.exists(out))
+        r = run_attnlab(["train", "--task", "copy", "--steps", "2", *SMALL, "--out", self.path("no", "such", "m.st")])
+        self.assertEqual(r.rc, 1, r.describe())
+        self.assertIn("cannot write", r.err)
+
+
+if __name__ == "__main__":
+    lib.main()

@@ -1,0 +1,212 @@
+// The Training panel driven like a user: pick a task, set the knobs, Start, watch the curves grow,
+// Pause, Step, Reset, scrub the timeline (the whole window then shows the model as it was),
+// keep a run for comparison, save the model — and the window stays responsive meanwhile.
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include "input/inputpanel.h"
+#include "io/weights_file.h"
+#include "step/stepnavigator.h"
+#include "traininglab/trainingcurves.h"
+#include "traininglab/trainingpanel.h"
+#include "window/mainwindow.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+template <typename T>
+T* child(QWidget* w, const char* name) {
+  T* c = w->findChild<T*>(QString::fromLatin1(name));
+  if (!c) qFatal("no child %s", name);
+  return c;
+}
+
+QAction* menuAction(MainWindow& w, const QString& text) {
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->text() == text) return a;
+  return nullptr;
+}
+
+}  // namespace
+
+class TestTrainingUi : public QObject {
+  Q_OBJECT
+  std::unique_ptr<MainWindow> w_;
+  TrainingPanel* p_ = nullptr;
+
+  void smallModel(const char* task, int steps) {
+    auto* box = child<QComboBox>(p_, "trainTask");
+    box->setCurrentIndex(box->findData(int(parse_train_task(task))));
+    emit box->activated(box->currentIndex());
+    child<QSpinBox>(p_, "trainDModel")->setValue(16);
+    child<QSpinBox>(p_, "trainHeads")->setValue(2);
+    child<QSpinBox>(p_, "trainBatch")->setValue(8);
+    child<QSpinBox>(p_, "trainSteps")->setValue(steps);
+  }
+  void waitForTraining() {
+    QTRY_VERIFY_WITH_TIMEOUT(!p_->session()->wantsToRun() && !p_->session()->running(), 60000);
+    test::settle(*w_);
+    QTest::qWait(400);  // the timeline's offer to the window
+    test::settle(*w_);
+  }
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+  void init() {
+    w_ = test::openWindow(QStringLiteral("test"));
+    QVERIFY(w_);
+    p_ = w_->trainingPanel();
+    QVERIFY(p_);
+  }
+  void cleanup() {
+    p_->session()->pause();
+    p_->session()->waitForIdle();
+    w_.reset();
+    QSettings().clear();
+  }
+
+  void viewMenuShowsThePanel() {
+    QVERIFY(w_->trainingDock()->isHidden());
+    QAction* a = menuAction(*w_, QStringLiteral("&Training panel"));
+    QVERIFY(a);
+    a->trigger();
+    QVERIFY(w_->trainingDock()->isVisible());
+    QCOMPARE(child<QPushButton>(p_, "trainStart")->text(), QStringLiteral("Start"));
+    // The induction task's defaults are in the knobs.
+    QCOMPARE(child<QSpinBox>(p_, "trainLayers")->value(), 2);
+    QVERIFY(child<QCheckBox>(p_, "trainAttentionOnly")->isChecked());
+  }
+
+  void startTrainsAndTheWindowShowsTheModel() {
+    w_->trainingDock()->show();
+    smallModel("previous-token", 100);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    QVERIFY(p_->session()->hasRun());
+    // The window stays responsive while it trains: events are handled within a frame or two.
+    QElapsedTimer gap;
+    gap.start();
+    QTest::qWait(20);
+    QVERIFY2(gap.elapsed() < 500, qPrintable(QString::number(gap.elapsed())));
+    waitForTraining();
+    QCOMPARE(p_->session()->stepsDone(), qint64(100));
+    QCOMPARE(p_->session()->curves().size(), 3);  // steps 0, 50, 100
+    QVERIFY(p_->session()->curves().back().eval.accuracy > p_->session()->curves().front().eval.accuracy);
+    QVERIFY(p_->curves()->seriesCount() >= 4);
+    QVERIFY(p_->curves()->summary().contains(QStringLiteral("Step 100")));
+    QVERIFY(p_->curves()->csv().startsWith(QStringLiteral("step,loss")));
+    QCOMPARE(p_->curves()->csv().count(QLatin1Char('\n')), 4);
+    // The whole window shows the trained model: its vocabulary, its examples, step 100.
+    const ImportedWeightsPtr m = w_->inputs()->importedWeights();
+    QVERIFY(m);
+    QVERIFY2(m->name.contains(QStringLiteral("step 100")), qPrintable(m->name));
+    QCOMPARE(m->loaded.weights.vocab()->field("training_task"), std::string("previous-token"));
+    QVERIFY(w_->controller()->current()->trace.find("encoder.output_head.logits"));
+    QCOMPARE(child<QPushButton>(p_, "trainStart")->text(), QStringLiteral("Start"));
+
+    // The timeline back to step 0: the window shows the untrained model.
+    child<QSlider>(p_, "trainTimeline")->setValue(0);
+    test::settle(*w_);
+    QTest::qWait(400);
+    test::settle(*w_);
+    QVERIFY2(w_->inputs()->importedWeights()->name.contains(QStringLiteral("step 0")), qPrintable(w_->inputs()->importedWeights()->name));
+  }
+
+  void pauseStopsWithinAStepAndStepDoesOne() {
+    w_->trainingDock()->show();
+    smallModel("induction", 100000);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    QTest::qWait(300);
+    QCOMPARE(child<QPushButton>(p_, "trainStart")->text(), QStringLiteral("Pause"));
+    QElapsedTimer t;
+    t.start();
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    p_->session()->waitForIdle();
+    QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));  // one step is milliseconds
+    const qint64 done = p_->session()->stepsDone();
+    QVERIFY(done > 0 && done < 100000);
+    QCOMPARE(child<QPushButton>(p_, "trainStart")->text(), QStringLiteral("Resume"));
+    QTest::mouseClick(child<QPushButton>(p_, "trainStep"), Qt::LeftButton);
+    p_->session()->waitForIdle();
+    QCOMPARE(p_->session()->stepsDone(), done + 1);
+    QCOMPARE(p_->session()->curves().back().step, done + 1);
+    // Induction curves carry the induction score; the attention-only model has no FFN step.
+    QVERIFY(p_->session()->curves().back().eval.heads[1][0].induction.has_value());
+    test::settle(*w_);
+    QTest::qWait(400);
+    test::settle(*w_);
+    QVERIFY(w_->controller()->current()->trace.find("encoder.layers.1.self_attn.weights"));
+    QVERIFY(!w_->controller()->current()->trace.find("encoder.layers.0.ffn.linear1"));
+    // Reset: a new run at step 0.
+    QTest::mouseClick(child<QPushButton>(p_, "trainReset"), Qt::LeftButton);
+    QCOMPARE(p_->session()->stepsDone(), qint64(0));
+    QCOMPARE(p_->session()->curves().size(), 1);
+  }
+
+  void keptRunIsDrawnBesideTheNextAndTheModelSaves() {
+    w_->trainingDock()->show();
+    smallModel("copy", 50);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    waitForTraining();
+    const int alone = p_->curves()->seriesCount();
+    QTest::mouseClick(child<QPushButton>(p_, "trainKeep"), Qt::LeftButton);
+    child<QSpinBox>(p_, "trainLayers")->setValue(1);
+    QTest::mouseClick(child<QPushButton>(p_, "trainReset"), Qt::LeftButton);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStep"), Qt::LeftButton);
+    p_->session()->waitForIdle();
+    QVERIFY2(p_->curves()->seriesCount() > alone, qPrintable(QStringLiteral("%1 vs %2").arg(p_->curves()->seriesCount()).arg(alone)));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("copy.safetensors"));
+    QCOMPARE(p_->saveModel(path), QString());
+    const LoadedWeights l = load_weights_file(path.toStdString(), ModelConfig{}, {});
+    QCOMPARE(l.cfg.layers, int64_t(1));
+    QCOMPARE(l.weights.vocab()->field("training_task"), std::string("copy"));
+  }
+
+  void withoutScalingTheCurvesButNotTheWindow() {
+    w_->trainingDock()->show();
+    smallModel("copy", 20);
+    child<QCheckBox>(p_, "trainScaling")->setChecked(false);
+    const ImportedWeightsPtr before = w_->inputs()->importedWeights();
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    waitForTraining();
+    QCOMPARE(p_->session()->stepsDone(), qint64(20));
+    QVERIFY(p_->session()->setup()->model.has(Fault::NoScaling));
+    QCOMPARE(w_->inputs()->importedWeights(), before);  // not shown with the scaling it lacks
+    QVERIFY(child<QLabel>(p_, "trainStatus")->text().contains(QStringLiteral("scaling")));
+  }
+
+  void screenshotsAtClassroomSizes() {
+    menuAction(*w_, QStringLiteral("&Training panel"))->trigger();  // as a user opens it
+    smallModel("induction", 150);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    waitForTraining();
+    QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
+    for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
+      // As a teacher at that screen does it: the window at its size, then View ▸ Training panel.
+      w_->trainingDock()->hide();
+      w_->resize(size);
+      test::settle(*w_);
+      menuAction(*w_, QStringLiteral("&Training panel"))->trigger();
+      QTest::qWait(200);
+      QVERIFY(w_->trainingDock()->height() > size.height() / 2);
+      QVERIFY(w_->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/training_%1x%2.png").arg(size.width()).arg(size.height())));
+    }
+  }
+};
+
+QTEST_MAIN(TestTrainingUi)
+#include "test_training_ui.moc"

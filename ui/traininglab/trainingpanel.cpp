@@ -1,0 +1,367 @@
+#include "traininglab/trainingpanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "input/weightsimport.h"
+#include "io/files.h"
+#include "io/weights_file.h"
+#include "text/errors.h"
+#include "traininglab/trainingcurves.h"
+#include "words/coretext.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr qint64 kLogEvery = 50;          // steps per chunk: one point on the curves, one snapshot
+constexpr uint64_t kMaxTextBytes = 64ull << 20;
+
+QString taskWords(TrainTask t) {
+  switch (t) {
+    case TrainTask::Induction: return TrainingPanel::tr("Induction: repeat what followed before");
+    case TrainTask::Copy: return TrainingPanel::tr("Copy digits");
+    case TrainTask::Reverse: return TrainingPanel::tr("Reverse digits");
+    case TrainTask::Sort: return TrainingPanel::tr("Sort digits");
+    case TrainTask::Brackets: return TrainingPanel::tr("Brackets: balanced so far?");
+    case TrainTask::PreviousToken: return TrainingPanel::tr("Previous token");
+    case TrainTask::Text: return TrainingPanel::tr("Next word of a text file");
+  }
+  return {};
+}
+
+QSpinBox* spin(int lo, int hi, int step = 1) {
+  auto* s = new QSpinBox;
+  s->setRange(lo, hi);
+  s->setSingleStep(step);
+  return s;
+}
+
+}  // namespace
+
+TrainingPanel::TrainingPanel(QWidget* parent)
+    : QWidget(parent), session_(new TrainingSession(this)), playTimer_(new QTimer(this)), offerTimer_(new QTimer(this)) {
+  auto* box = new QVBoxLayout(this);
+  // The knobs fold away while a run trains (and on a click), so that the curves get the room.
+  knobsToggle_ = new QToolButton;
+  knobsToggle_->setObjectName(QStringLiteral("trainKnobsToggle"));
+  knobsToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  knobsToggle_->setCheckable(true);
+  knobsToggle_->setChecked(true);
+  knobsToggle_->setAutoRaise(true);
+  knobs_ = new QWidget;
+  auto* grid = new QGridLayout(knobs_);
+  grid->setContentsMargins(0, 0, 0, 0);
+  buildKnobs(grid);
+  box->addWidget(knobsToggle_);
+  box->addWidget(knobs_);
+  connect(knobsToggle_, &QToolButton::toggled, this, [this](bool open) {
+    knobs_->setVisible(open);
+    knobsToggle_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    knobsToggle_->setText(open ? tr("Task, model and optimiser") : tr("Task, model and optimiser (click to change)"));
+  });
+  emit knobsToggle_->toggled(true);
+
+  auto* buttons = new QHBoxLayout;
+  startPause_ = new QPushButton(tr("Start"));
+  startPause_->setObjectName(QStringLiteral("trainStart"));
+  step_ = new QPushButton(tr("Step"));
+  step_->setObjectName(QStringLiteral("trainStep"));
+  step_->setToolTip(tr("One training step: a batch forward, its backward pass, one update"));
+  reset_ = new QPushButton(tr("Reset"));
+  reset_->setObjectName(QStringLiteral("trainReset"));
+  reset_->setToolTip(tr("A new run from fresh weights with the knobs as they are"));
+  for (QPushButton* b : {startPause_, step_, reset_}) buttons->addWidget(b);
+  box->addLayout(buttons);
+
+  auto* timeline = new QHBoxLayout;
+  play_ = new QPushButton(tr("Play"));
+  play_->setObjectName(QStringLiteral("trainPlay"));
+  play_->setToolTip(tr("Walk through the snapshots from the start: the heads forming"));
+  timeline_ = new QSlider(Qt::Horizontal);
+  timeline_->setObjectName(QStringLiteral("trainTimeline"));
+  timeline_->setToolTip(tr("The model as it was at this step, in the whole window"));
+  timelineLabel_ = new QLabel;
+  timeline->addWidget(play_);
+  timeline->addWidget(timeline_, 1);
+  timeline->addWidget(timelineLabel_);
+  box->addLayout(timeline);
+
+  curves_ = new TrainingCurves;
+  curves_->setMinimumHeight(440);
+  box->addWidget(curves_, 1);
+
+  auto* more = new QHBoxLayout;
+  keep_ = new QPushButton(tr("Keep for comparison"));
+  keep_->setObjectName(QStringLiteral("trainKeep"));
+  keep_->setToolTip(tr("Draw this run's curves dashed beside the next run's: change a knob, Reset, Start"));
+  save_ = new QPushButton(tr("Save model…"));
+  save_->setObjectName(QStringLiteral("trainSave"));
+  more->addWidget(keep_);
+  more->addWidget(save_);
+  box->addLayout(more);
+  status_ = new QLabel;
+  status_->setWordWrap(true);
+  status_->setObjectName(QStringLiteral("trainStatus"));
+  box->addWidget(status_);
+
+  connect(startPause_, &QPushButton::clicked, this, [this] {
+    if (session_->wantsToRun()) return session_->pause();
+    if (!session_->hasRun() || session_->stepsDone() >= session_->totalSteps()) resetRun();
+    if (session_->hasRun()) {
+      knobsToggle_->setChecked(false);
+      session_->start();
+    }
+  });
+  connect(step_, &QPushButton::clicked, this, [this] {
+    if (!session_->hasRun()) resetRun();
+    session_->stepOnce();
+  });
+  connect(reset_, &QPushButton::clicked, this, &TrainingPanel::resetRun);
+  connect(keep_, &QPushButton::clicked, this, &TrainingPanel::keepForComparison);
+  connect(save_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the trained model"), QString(),
+                                                      tr("Weights files (*.safetensors)"));
+    if (path.isEmpty()) return;
+    const QString problem = saveModel(path);
+    status_->setText(problem.isEmpty() ? tr("Saved %1.").arg(QFileInfo(path).fileName()) : problem);
+  });
+  connect(session_, &TrainingSession::progressed, this, [this] {
+    const bool following = timeline_->value() >= timeline_->maximum();
+    refresh();
+    if (following) setTimelineIndex(timeline_->maximum());
+  });
+  connect(session_, &TrainingSession::stateChanged, this, &TrainingPanel::refresh);
+  connect(session_, &TrainingSession::failed, this, [this](const QString& m) { status_->setText(m); });
+  connect(timeline_, &QSlider::valueChanged, this, [this] {
+    refresh();
+    if (!offerTimer_->isActive()) offerTimer_->start();
+  });
+  offerTimer_->setSingleShot(true);
+  offerTimer_->setInterval(session_->wantsToRun() ? 1500 : 250);
+  connect(offerTimer_, &QTimer::timeout, this, [this] { offerModel(false); });
+  playTimer_->setInterval(700);
+  connect(playTimer_, &QTimer::timeout, this, [this] {
+    if (timeline_->value() >= timeline_->maximum()) {
+      playTimer_->stop();
+      play_->setText(tr("Play"));
+      return;
+    }
+    timeline_->setValue(timeline_->value() + 1);
+  });
+  connect(play_, &QPushButton::clicked, this, [this] {
+    if (playTimer_->isActive()) {
+      playTimer_->stop();
+      play_->setText(tr("Play"));
+      return;
+    }
+    if (timeline_->value() >= timeline_->maximum()) timeline_->setValue(0);
+    play_->setText(tr("Stop"));
+    playTimer_->start();
+  });
+  setTask(TrainTask::Induction);
+  refresh();
+}
+
+void TrainingPanel::buildKnobs(QGridLayout* grid) {
+  task_ = new QComboBox;
+  task_->setObjectName(QStringLiteral("trainTask"));
+  for (TrainTask t : all_train_tasks()) task_->addItem(taskWords(t), int(t));
+  textFile_ = new QPushButton(tr("Text file…"));
+  textFile_->setObjectName(QStringLiteral("trainTextFile"));
+  layers_ = spin(1, 4);
+  dModel_ = spin(8, 512, 8);
+  heads_ = spin(1, 16);
+  batch_ = spin(1, 512);
+  steps_ = spin(1, 1000000, 100);
+  seed_ = spin(0, 1000000);
+  lr_ = new QDoubleSpinBox;
+  lr_->setDecimals(4);
+  lr_->setRange(0.0001, 0.1);
+  lr_->setSingleStep(0.0005);
+  norm_ = new QComboBox;
+  norm_->addItems({QStringLiteral("pre"), QStringLiteral("post")});
+  attentionOnly_ = new QCheckBox(tr("attention only (no feed-forward)"));
+  scaling_ = new QCheckBox(tr("scale scores by 1/√d_head"));
+  scaling_->setChecked(true);
+  const struct {
+    QString label;
+    QWidget* w;
+    const char* name;
+  } rows[] = {{tr("Task"), task_, "trainTask"},        {QString(), textFile_, "trainTextFile"},
+              {tr("Layers"), layers_, "trainLayers"},  {tr("d_model"), dModel_, "trainDModel"},
+              {tr("Heads"), heads_, "trainHeads"},     {tr("Norm"), norm_, "trainNorm"},
+              {tr("Learning rate"), lr_, "trainLr"},   {tr("Batch"), batch_, "trainBatch"},
+              {tr("Steps"), steps_, "trainSteps"},     {tr("Seed"), seed_, "trainSeed"}};
+  int r = 0, c = 0;
+  for (const auto& row : rows) {
+    row.w->setObjectName(QString::fromLatin1(row.name));
+    if (!row.label.isEmpty()) grid->addWidget(new QLabel(row.label), r, c);
+    grid->addWidget(row.w, r, c + 1);
+    c = c == 0 ? 2 : 0;
+    r += c == 0;
+  }
+  attentionOnly_->setObjectName(QStringLiteral("trainAttentionOnly"));
+  scaling_->setObjectName(QStringLiteral("trainScaling"));
+  grid->addWidget(attentionOnly_, r, 0, 1, 2);
+  grid->addWidget(scaling_, r, 2, 1, 2);
+  connect(task_, &QComboBox::activated, this, [this] { setTask(TrainTask(task_->currentData().toInt())); });
+  connect(textFile_, &QPushButton::clicked, this, &TrainingPanel::pickTextFile);
+}
+
+void TrainingPanel::setTask(TrainTask t) {
+  task_->setCurrentIndex(task_->findData(int(t)));
+  const TrainSetup s = default_setup(t);
+  layers_->setValue(int(s.model.layers));
+  dModel_->setValue(int(s.model.d_model));
+  heads_->setValue(int(s.model.heads));
+  norm_->setCurrentIndex(s.model.norm == Norm::Pre ? 0 : 1);
+  attentionOnly_->setChecked(!s.model.ffn);
+  lr_->setValue(s.opt.lr);
+  batch_->setValue(int(s.batch));
+  steps_->setValue(int(s.steps));
+  textFile_->setEnabled(t == TrainTask::Text);
+  refresh();
+}
+
+TrainSetup TrainingPanel::setupFromKnobs() const {
+  const auto task = TrainTask(task_->currentData().toInt());
+  TrainSetup s = default_setup(task);
+  s.model.layers = layers_->value();
+  s.model.d_model = dModel_->value();
+  s.model.d_ff = 4 * s.model.d_model;
+  s.model.heads = heads_->value();
+  s.model.norm = norm_->currentIndex() == 0 ? Norm::Pre : Norm::Post;
+  s.model.ffn = !attentionOnly_->isChecked();
+  if (!scaling_->isChecked()) s.model.faults.insert(Fault::NoScaling);
+  s.opt.lr = lr_->value();
+  s.batch = batch_->value();
+  s.steps = steps_->value();
+  s.seed = uint64_t(seed_->value());
+  if (task == TrainTask::Text) {
+    if (textPath_.isEmpty()) throw ConfigError(Text(Msg::tr_text_needs_file));
+    const std::string path = QFile::encodeName(textPath_).toStdString();
+    const std::string text = read_regular_file(path, kMaxTextBytes, Msg::io_text_file_option);
+    s.corpus = std::make_shared<TextCorpus>(build_text_corpus(text, printable_name(path), 2000, 32));
+  }
+  return s;
+}
+
+void TrainingPanel::pickTextFile() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("A text to learn from"), QString(), tr("Text (*.txt);;All files (*)"));
+  if (path.isEmpty()) return;
+  textPath_ = path;
+  textFile_->setText(QFileInfo(path).fileName());
+}
+
+void TrainingPanel::resetRun() {
+  playTimer_->stop();
+  try {
+    session_->reset(setupFromKnobs(), kLogEvery);
+    newRun_ = true;
+    lastOffered_ = -1;
+    status_->clear();
+    setTimelineIndex(0);
+    offerModel(true);
+  } catch (const UserError& e) {
+    status_->setText(CoreText::translate(e.text()));
+  }
+  refresh();
+}
+
+void TrainingPanel::keepForComparison() {
+  pinned_ = session_->curves();
+  const TrainSetup* s = session_->setup();
+  if (!s) return;
+  pinnedName_ = tr("%1 layers, %2-norm%3").arg(s->model.layers).arg(QString::fromUtf8(norm_name(s->model.norm).data()))
+                    .arg(s->model.has(Fault::NoScaling) ? tr(", no √d") : QString());
+  refresh();
+}
+
+qint64 TrainingPanel::timelineStep() const {
+  const auto steps = session_->snapshotSteps();
+  if (steps.empty()) return -1;
+  return steps[size_t(std::clamp(timeline_->value(), 0, int(steps.size()) - 1))];
+}
+
+void TrainingPanel::setTimelineIndex(int index) { timeline_->setValue(std::clamp(index, 0, timeline_->maximum())); }
+
+ImportedWeightsPtr TrainingPanel::modelAtTimeline() const {
+  const TrainSetup* s = session_->setup();
+  if (!s || session_->snapshotSteps().empty()) return nullptr;
+  const qint64 step = timelineStep();
+  const Weights w = session_->weightsAt(step);
+  const QString name = tr("%1, step %2").arg(taskWords(s->task)).arg(step);
+  return importWeightsBytes(serialize_weights(s->model, w), name, QString(), s->model);
+}
+
+void TrainingPanel::offerModel(bool withExamples) {
+  const TrainSetup* s = session_->setup();
+  if (!s || timelineStep() == lastOffered_) return;
+  if (s->model.has(Fault::NoScaling)) {
+    status_->setText(tr("This run trains without the √d scaling (a planted fault): the window computes with it, so "
+                        "this model is not shown there. Compare its curves instead."));
+    return;
+  }
+  try {
+    if (auto m = modelAtTimeline()) {
+      lastOffered_ = timelineStep();
+      emit modelChosen(std::move(m), withExamples);
+    }
+  } catch (const UserError& e) {
+    status_->setText(CoreText::translate(e.text()));
+  }
+}
+
+QString TrainingPanel::saveModel(const QString& path) const {
+  const TrainSetup* s = session_->setup();
+  if (!s) return tr("Train a model first.");
+  try {
+    Weights w = session_->weightsAt(timelineStep());
+    QSaveFile f(path);
+    const std::string bytes = serialize_weights(s->model, w);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) || !f.commit())
+      return tr("Could not write %1: %2").arg(path, f.errorString());
+  } catch (const UserError& e) {
+    return CoreText::translate(e.text());
+  }
+  return {};
+}
+
+void TrainingPanel::refresh() {
+  const auto steps = session_->snapshotSteps();
+  timeline_->blockSignals(true);
+  timeline_->setRange(0, std::max(0, int(steps.size()) - 1));
+  timeline_->blockSignals(false);
+  timeline_->setEnabled(steps.size() > 1);
+  play_->setEnabled(steps.size() > 1);
+  const bool running = session_->wantsToRun();
+  startPause_->setText(running ? tr("Pause") : session_->hasRun() && session_->stepsDone() > 0 &&
+                                                       session_->stepsDone() < session_->totalSteps() ? tr("Resume") : tr("Start"));
+  step_->setEnabled(!session_->running());
+  save_->setEnabled(session_->hasRun() && !steps.empty());
+  keep_->setEnabled(session_->hasRun());
+  offerTimer_->setInterval(running ? 1500 : 250);
+  const qint64 shown = timelineStep();
+  timelineLabel_->setText(shown >= 0 ? tr("step %1 of %2").arg(shown).arg(session_->totalSteps()) : QString());
+  curves_->setRuns(session_->curves(), pinned_, session_->phaseChangeStep(), shown,
+                   tr("this run"), pinnedName_);
+  if (running && session_->secondsPerStep() > 0)
+    status_->setText(tr("Training: step %1 of %2, %3 ms per step.").arg(session_->stepsDone()).arg(session_->totalSteps())
+                         .arg(1000 * session_->secondsPerStep(), 0, 'f', 1));
+}
+
+}  // namespace attnlab::ui

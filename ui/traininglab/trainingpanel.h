@@ -1,0 +1,83 @@
+// The Training panel: choose a task and a model, Start / Pause / Step / Reset, the learning rate
+// and batch, and watch the curves grow (trainingcurves.h). A timeline over the run's snapshots
+// shows the model as it was at any step in the whole window (every view, gradients included);
+// Play animates the heads forming. "Keep for comparison" pins a run's curves so that the next
+// run (1 layer against 2, with or without the √d scaling, pre- against post-norm) is drawn beside
+// it. Save model writes a trained-model weights file.
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+#include "traininglab/trainingsession.h"
+#include "window/controller.h"
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTimer;
+class QToolButton;
+QT_END_NAMESPACE
+
+namespace attnlab::ui {
+
+class TrainingCurves;
+
+class TrainingPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TrainingPanel(QWidget* parent = nullptr);
+
+  TrainingSession* session() const { return session_; }
+  TrainingCurves* curves() const { return curves_; }
+  // The setup the knobs describe (throws ConfigError / DataError: e.g. the text file).
+  TrainSetup setupFromKnobs() const;
+  void setTask(TrainTask t);  // the task's defaults into the knobs
+  // The model at the timeline's step, as the window imports a weights file.
+  ImportedWeightsPtr modelAtTimeline() const;
+  qint64 timelineStep() const;
+  void setTimelineIndex(int index);
+  QString saveModel(const QString& path) const;  // "" on success, else the message shown
+
+ signals:
+  // Show this model in the window; withExamples: put its example sentences in too (a new run).
+  void modelChosen(attnlab::ui::ImportedWeightsPtr model, bool withExamples);
+
+ private:
+  void buildKnobs(QGridLayout* grid);
+  void resetRun();
+  void refresh();        // buttons, timeline, curves, status
+  void offerModel(bool withExamples);
+  void pickTextFile();
+  void keepForComparison();
+
+  TrainingSession* session_;
+  TrainingCurves* curves_;
+  QComboBox* task_;
+  QPushButton* textFile_;
+  QString textPath_;
+  QSpinBox *layers_, *dModel_, *heads_, *batch_, *steps_, *seed_;
+  QCheckBox *attentionOnly_, *scaling_;
+  QComboBox* norm_;
+  QDoubleSpinBox* lr_;
+  QPushButton *startPause_, *step_, *reset_, *save_, *keep_, *play_;
+  QSlider* timeline_;
+  QLabel *timelineLabel_, *status_;
+  QTimer* playTimer_;
+  QToolButton* knobsToggle_;
+  QWidget* knobs_;
+  QTimer* offerTimer_;  // the window follows the timeline, at most a few times a second
+  bool newRun_ = false;
+  qint64 lastOffered_ = -1;
+  QVector<CurvePoint> pinned_;
+  QString pinnedName_;
+};
+
+}  // namespace attnlab::ui

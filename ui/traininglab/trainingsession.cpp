@@ -1,0 +1,138 @@
+#include "traininglab/trainingsession.h"
+
+#include <QtConcurrent>
+
+#include <chrono>
+
+#include "text/errors.h"
+#include "words/coretext.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr int64_t kSnapshotBudget = 256ll << 20;  // 256 MiB of weights in memory, then thinned
+
+}  // namespace
+
+TrainingSession::TrainingSession(QObject* parent)
+    : QObject(parent), snaps_(kSnapshotBudget), watcher_(new QFutureWatcher<Chunk>(this)) {
+  connect(watcher_, &QFutureWatcher<Chunk>::finished, this, &TrainingSession::chunkDone);
+}
+
+TrainingSession::~TrainingSession() {
+  if (stop_) stop_->store(true);
+  watcher_->waitForFinished();
+}
+
+void TrainingSession::waitForIdle() {
+  while (busy_) {
+    watcher_->waitForFinished();
+    QCoreApplication::processEvents();  // delivers finished(), which may launch the next chunk
+  }
+}
+
+void TrainingSession::reset(const TrainSetup& setup, qint64 logEvery) {
+  wantRun_ = false;
+  if (stop_) stop_->store(true);
+  watcher_->waitForFinished();
+  QCoreApplication::processEvents();
+  auto t = std::make_unique<Trainer>(setup);  // throws before anything is dropped
+  trainer_ = std::move(t);
+  logEvery_ = std::max<qint64>(1, logEvery);
+  curves_.clear();
+  snaps_ = SnapshotStore(kSnapshotBudget);
+  phase_ = -1;
+  secondsPerStep_ = 0;
+  Chunk first;
+  first.points.push_back(CurvePoint{0, 0, 0, trainer_->evaluate()});
+  first.snapshot = std::make_shared<const Weights>(trainer_->copy());
+  record(first);
+  emit stateChanged();
+  emit progressed();
+}
+
+void TrainingSession::start() {
+  if (!trainer_ || trainer_->done()) return;
+  wantRun_ = true;
+  if (!busy_) launch(logEvery_);
+  emit stateChanged();
+}
+
+void TrainingSession::pause() {
+  wantRun_ = false;
+  if (stop_) stop_->store(true);
+  emit stateChanged();
+}
+
+void TrainingSession::stepOnce() {
+  if (!trainer_ || busy_ || trainer_->done()) return;
+  wantRun_ = false;
+  launch(1);
+  emit stateChanged();
+}
+
+void TrainingSession::launch(qint64 steps) {
+  busy_ = true;
+  stop_ = std::make_shared<std::atomic<bool>>(false);
+  Trainer* t = trainer_.get();
+  const qint64 every = logEvery_;
+  watcher_->setFuture(QtConcurrent::run([t, stop = stop_, steps, every] {
+    Chunk c;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      StepStats st;
+      bool logged = false;
+      for (qint64 i = 0; i < steps && !t->done() && !stop->load(); ++i) {
+        st = t->step();
+        ++c.steps;
+        logged = st.step % every == 0 || t->done();
+        if (logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, t->evaluate()});
+      }
+      // Stopped between two logging steps, or one step: the moment it stopped is recorded too.
+      if (c.steps > 0 && !logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, t->evaluate()});
+      if (c.steps > 0) c.snapshot = std::make_shared<const Weights>(t->copy());
+    } catch (const UserError& e) {
+      c.error = e.text();
+    } catch (const std::bad_alloc&) {
+      c.error = Text(Msg::cli_out_of_memory);
+    }
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return c;
+  }));
+}
+
+void TrainingSession::record(const Chunk& c) {
+  for (const CurvePoint& p : c.points) {
+    curves_.push_back(p);
+    if (phase_ < 0 && !p.eval.heads.empty() && p.eval.heads[0][0].induction && p.eval.best_induction() > 0.5)
+      phase_ = p.step;
+  }
+  if (c.snapshot && !c.points.empty()) snaps_.add(c.points.back().step, *c.snapshot);
+  if (c.steps > 0) secondsPerStep_ = c.seconds / double(c.steps);
+}
+
+void TrainingSession::chunkDone() {
+  busy_ = false;
+  const Chunk c = watcher_->result();
+  if (!c.error.empty()) {
+    wantRun_ = false;
+    emit failed(CoreText::translate(c.error));
+    emit stateChanged();
+    return;
+  }
+  record(c);
+  emit progressed();
+  if (wantRun_ && trainer_ && !trainer_->done()) {
+    launch(logEvery_);
+  } else {
+    wantRun_ = false;
+    emit stateChanged();
+  }
+}
+
+Weights TrainingSession::weightsAt(qint64 step) const { return snaps_.at(step); }
+
+Weights TrainingSession::weightsNow() const { return trainer_->copy(); }
+
+}  // namespace attnlab::ui

@@ -1,0 +1,87 @@
+// A training run in the window: core's Trainer driven off the GUI thread in chunks of steps (one
+// logging interval each), with the curves it records and snapshots of its weights. Only one
+// thread touches the trainer at a time: a chunk runs on the thread pool and the window reads what
+// it left once it has finished. Cancel and Pause stop a chunk at its next step.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include "training/snapshots.h"
+#include "training/trainer.h"
+
+namespace attnlab::ui {
+
+// One logged moment of a run: the step's batch loss and the held-out evaluation after it.
+struct CurvePoint {
+  qint64 step = 0;
+  double loss = 0, lr = 0;
+  Evaluation eval;
+};
+
+class TrainingSession : public QObject {
+  Q_OBJECT
+ public:
+  explicit TrainingSession(QObject* parent = nullptr);
+  ~TrainingSession() override;
+
+  // A new run (the previous one stopped and dropped): its initial evaluation and snapshot at step
+  // 0 are made at once. ConfigError / DataError from core (e.g. heads not dividing d_model).
+  void reset(const TrainSetup& setup, qint64 logEvery = 50);
+  void start();     // runs chunk after chunk until the last step, Pause or Cancel
+  void pause();     // stops after the step under way; start() goes on from there
+  void stepOnce();  // one step, then an evaluation and a snapshot
+  void cancel() { pause(); }
+  // Blocks until the chunk under way has finished (tests, shutdown).
+  void waitForIdle();
+
+  bool hasRun() const { return trainer_ != nullptr; }
+  bool running() const { return busy_; }
+  bool wantsToRun() const { return wantRun_; }
+  qint64 stepsDone() const { return trainer_ ? trainer_->steps_done() : 0; }
+  qint64 totalSteps() const { return trainer_ ? trainer_->setup().steps : 0; }
+  const TrainSetup* setup() const { return trainer_ ? &trainer_->setup() : nullptr; }
+  const QVector<CurvePoint>& curves() const { return curves_; }
+  // The first logged step whose best induction score passed 0.5 (the phase change), or −1.
+  qint64 phaseChangeStep() const { return phase_; }
+  std::vector<int64_t> snapshotSteps() const { return snaps_.steps(); }
+  // The weights at the latest snapshot at or before `step` (with the vocabulary; examples set).
+  Weights weightsAt(qint64 step) const;
+  // The trainer's weights now (only while no chunk runs).
+  Weights weightsNow() const;
+  double secondsPerStep() const { return secondsPerStep_; }
+
+ signals:
+  void progressed();                 // curves and snapshots grew
+  void stateChanged();               // started, paused, finished, reset
+  void failed(const QString& message);
+
+ private:
+  struct Chunk {
+    std::vector<CurvePoint> points;
+    std::shared_ptr<const Weights> snapshot;
+    double seconds = 0;
+    qint64 steps = 0;
+    Text error;
+  };
+  void launch(qint64 steps);
+  void chunkDone();
+  void record(const Chunk& c);
+
+  std::unique_ptr<Trainer> trainer_;
+  SnapshotStore snaps_;
+  QVector<CurvePoint> curves_;
+  qint64 logEvery_ = 50, phase_ = -1;
+  double secondsPerStep_ = 0;
+  bool busy_ = false, wantRun_ = false;
+  std::shared_ptr<std::atomic<bool>> stop_;
+  QFutureWatcher<Chunk>* watcher_;
+};
+
+}  // namespace attnlab::ui
