@@ -3,6 +3,7 @@
 // file that --weights and the window load. Ctrl+C stops after the current step and still writes.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -17,6 +18,7 @@
 #include "io/files.h"
 #include "io/weights_file.h"
 #include "text/errors.h"
+#include "training/run_record.h"
 #include "training/snapshots.h"
 #include "training/trainer.h"
 
@@ -27,7 +29,8 @@ namespace {
 constexpr uint64_t kMaxTrainTextBytes = 64ull << 20;  // --text-file: 64 MiB of text
 
 struct TrainArgs {
-  std::string task, text_file, out, optimizer = "adamw", attention = "full", ffn = "mlp", snapshots;
+  std::string task, text_file, out, optimizer = "adamw", attention = "full", ffn = "mlp", snapshots, snapshot_dtype = "f32";
+  std::vector<int64_t> snapshot_at;
   int64_t steps = 0, batch = 0, warmup = 0, log_every = 100, eval_count = 256, snapshot_every = 0, vocab_size = 2000,
           max_len = 32;
   double lr = 0, weight_decay = 0, clip = 0, momentum = 0;
@@ -104,35 +107,6 @@ TrainSetup plan(const CLI::App& sub, const TrainArgs& a) {
   return s;
 }
 
-nlohmann::json heads_json(const Evaluation& e) {
-  nlohmann::json layers = nlohmann::json::array();
-  for (const auto& layer : e.heads) {
-    nlohmann::json hs = nlohmann::json::array();
-    for (const HeadScore& h : layer) {
-      nlohmann::json j{{"previous", h.previous}, {"self", h.self}, {"entropy", h.entropy}};
-      if (h.induction) j["induction"] = *h.induction;
-      hs.push_back(j);
-    }
-    layers.push_back(hs);
-  }
-  return layers;
-}
-
-nlohmann::json progress_json(const StepStats& st, const Evaluation& e, double seconds) {
-  nlohmann::json j{{"step", e.step},
-                   {"loss", st.loss},
-                   {"lr", st.lr},
-                   {"grad_norm", st.grad_norm},
-                   {"held_out_loss", e.loss},
-                   {"accuracy", e.accuracy},
-                   {"sequence_accuracy", e.sequence_accuracy},
-                   {"heads", heads_json(e)},
-                   {"seconds", seconds}};
-  if (!e.heads.empty()) j["best_previous"] = e.best_previous();
-  if (!e.heads.empty() && e.heads[0][0].induction) j["best_induction"] = e.best_induction();
-  return j;
-}
-
 // Writes the weights file beside `out` and renames it into place (replacing only with --force).
 void write_model(const std::string& out, const ModelConfig& cfg, const Weights& w, bool force) {
   const std::filesystem::path target(out);
@@ -179,26 +153,12 @@ std::string metrics_json(const TrainSetup& s, const Evaluation& e, int64_t phase
   return j.dump();
 }
 
-// The run's record beside its snapshots (docs/cli.md "attnlab train"): setup, curves, snapshots.
-void write_run_record(const std::string& dir, const TrainSetup& s, const Trainer& t, const nlohmann::json& curves,
-                      const SnapshotStore& snaps, int64_t phase_change) {
-  nlohmann::json steps = nlohmann::json::array();
-  for (int64_t step : snaps.steps()) steps.push_back({{"step", step}, {"file", SnapshotStore::file_name(step)}});
-  const nlohmann::json run{{"format", "attnlab-training-run/1"},
-                           {"task", std::string(train_task_name(s.task))},
-                           {"seed", s.seed},
-                           {"steps", s.steps},
-                           {"steps_done", t.steps_done()},
-                           {"batch", s.batch},
-                           {"optimizer", {{"kind", std::string(optimizer_name(s.opt.kind))}, {"lr", s.opt.lr},
-                                          {"warmup", s.opt.warmup}, {"weight_decay", s.opt.weight_decay},
-                                          {"clip", s.opt.clip}, {"momentum", s.opt.momentum}}},
-                           {"phase_change_step", phase_change >= 0 ? nlohmann::json(phase_change) : nlohmann::json(nullptr)},
-                           {"curves", curves},
-                           {"snapshots", steps}};
+// run.json beside the snapshots (docs/cli.md "attnlab train"), written under a temporary name and
+// renamed into place.
+void write_run_record(const std::string& dir, const RunRecord& rec, const TrainSetup& s) {
   const std::filesystem::path path = std::filesystem::path(dir) / "run.json", tmp = path.string() + ".tmp";
   std::ofstream f(tmp, std::ios::trunc);
-  f << run.dump(1) << "\n";
+  f << run_record_json(rec, s);
   f.close();
   std::error_code ec;
   if (f) std::filesystem::rename(tmp, path, ec);
@@ -220,31 +180,38 @@ void run_train(const CLI::App& sub, const TrainArgs& a) {
       throw DataError(Text(Msg::tr_cannot_write, printable_name(a.snapshots)));
     auto meta = weights_metadata(t.config());
     meta.merge(t.weights().vocab()->metadata());
-    snaps = std::make_unique<SnapshotStore>(0, a.snapshots, meta);
+    snaps = std::make_unique<SnapshotStore>(0, a.snapshots, meta, a.snapshot_dtype == "f16");
     snaps->add(0, t.weights());
   }
-  const int64_t snapshot_every = a.snapshot_every > 0 ? a.snapshot_every : a.log_every;
-  nlohmann::json curves = nlohmann::json::array();
+  auto snapshot_due = [&](int64_t step) {
+    if (!a.snapshot_at.empty()) return std::find(a.snapshot_at.begin(), a.snapshot_at.end(), step) != a.snapshot_at.end();
+    return step % (a.snapshot_every > 0 ? a.snapshot_every : a.log_every) == 0;
+  };
+  RunRecord rec;
+  rec.task = s.task, rec.seed = s.seed, rec.steps = s.steps, rec.batch = s.batch;
   const StopOnSignal stop_on_signal;
   g_stop.store(false);
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   int64_t phase_change = -1;
-  StepStats last;
   Evaluation e = t.evaluate();
+  rec.curves.push_back(CurvePoint{0, 0, 0, 0, e});
   while (!t.done() && !g_stop.load()) {
-    last = t.step();
+    const StepStats last = t.step();
     if (last.step % a.log_every == 0 || t.done() || g_stop.load()) {
       e = t.evaluate();
       if (phase_change < 0 && !e.heads.empty() && e.heads[0][0].induction && e.best_induction() > 0.5)
         phase_change = e.step;
-      const nlohmann::json line = progress_json(last, e, seconds());
-      curves.push_back(line);
-      std::cout << line.dump() << std::endl;
+      rec.curves.push_back(CurvePoint{last.step, last.loss, last.lr, last.grad_norm, e});
+      std::cout << curve_point_json(rec.curves.back(), seconds()) << std::endl;
     }
-    if (snaps && (last.step % snapshot_every == 0 || t.done() || g_stop.load())) snaps->add(last.step, t.weights());
+    if (snaps && (snapshot_due(last.step) || t.done() || g_stop.load())) snaps->add(last.step, t.weights());
   }
-  if (snaps) write_run_record(a.snapshots, s, t, curves, *snaps, phase_change);
+  if (snaps) {
+    rec.steps_done = t.steps_done(), rec.phase_change = phase_change;
+    for (int64_t step : snaps->steps()) rec.snapshots.emplace_back(step, SnapshotStore::file_name(step));
+    write_run_record(a.snapshots, rec, s);
+  }
   Weights w = t.copy();
   auto vocab = std::make_shared<TrainedVocab>(*w.vocab());
   vocab->info["metrics"] = metrics_json(s, e, phase_change);
@@ -295,6 +262,11 @@ void add_train_command(CLI::App& app, Chosen& chosen) {
                   "a new folder for the run's record: its weights every --snapshot-every steps (each a weights file) and run.json");
   sub->add_option("--snapshot-every", a->snapshot_every, "steps between snapshots (default: --log-every)")
       ->transform(decimal_in(1, 10000000));
+  sub->add_option("--snapshot-at", a->snapshot_at, "snapshots at these steps instead, comma-separated (e.g. 0,50,100,200)")
+      ->delimiter(',')
+      ->transform(decimal_in(0, 10000000));
+  sub->add_option("--snapshot-dtype", a->snapshot_dtype, "f32 (default) or f16 (half the size)")
+      ->check(CLI::IsMember({"f32", "f16"}));
   sub->add_option("--d-model", a->model.d_model, "model width D (default: per task)")->transform(decimal_in(1, 4096));
   sub->add_option("--heads", a->model.heads, "attention heads H (default: per task)")->transform(decimal_in(1, 4096));
   sub->add_option("--d-ff", a->model.d_ff, "feed-forward width F (default: per task, or 4·D with --d-model)")

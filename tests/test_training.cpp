@@ -14,6 +14,7 @@
 #include "io/weights_file.h"
 #include "random_tensor.h"
 #include "text/errors.h"
+#include "training/run_record.h"
 #include "training/snapshots.h"
 #include "training/trainer.h"
 
@@ -312,6 +313,55 @@ class TestTraining : public QObject {
     QVERIFY(QFile::exists(dir.filePath(QStringLiteral("step-00000001.safetensors"))));
     QCOMPARE(disk.at(0).get("output_head.weight").to_vector(), at0);
     QCOMPARE(disk.at(5).get("output_head.weight").to_vector(), t.weights().get("output_head.weight").to_vector());
+  }
+
+  void run_record_round_trips_and_refuses_what_is_wrong() {
+    TrainSetup s = default_setup(TrainTask::Induction);
+    s.steps = 3, s.batch = 4, s.eval_count = 8;
+    s.model.d_model = 16, s.model.heads = 2;
+    Trainer t(s);
+    RunRecord rec;
+    rec.task = TrainTask::Induction, rec.seed = 9, rec.steps = 3, rec.batch = 4, rec.steps_done = 2, rec.phase_change = 2;
+    rec.curves.push_back(CurvePoint{0, 0, 0, 0, t.evaluate()});
+    const StepStats st = t.step();
+    rec.curves.push_back(CurvePoint{st.step, st.loss, st.lr, st.grad_norm, t.evaluate()});
+    rec.snapshots = {{0, SnapshotStore::file_name(0)}, {2, SnapshotStore::file_name(2)}};
+    const RunRecord back = parse_run_record(run_record_json(rec, s), "run.json");
+    QCOMPARE(back.task, TrainTask::Induction);
+    QCOMPARE(back.seed, uint64_t(9));
+    QCOMPARE(back.phase_change, int64_t(2));
+    QCOMPARE(back.snapshots, rec.snapshots);
+    QCOMPARE(back.curves.size(), size_t(2));
+    QCOMPARE(back.curves[1].loss, rec.curves[1].loss);
+    QCOMPARE(back.curves[1].eval.heads.size(), size_t(2));
+    QCOMPARE(*back.curves[1].eval.heads[1][1].induction, *rec.curves[1].eval.heads[1][1].induction);
+    QCOMPARE(back.curves[1].eval.best_previous(), rec.curves[1].eval.best_previous());
+    // Every refusal names the file and the field.
+    const auto refuses = [](const std::string& text, const char* words) {
+      try {
+        parse_run_record(text, "run.json");
+      } catch (const DataError& e) {
+        const std::string what = e.what();
+        if (what.find("run.json") == std::string::npos || what.find(words) == std::string::npos)
+          qWarning("%s", what.c_str());
+        return what.find("run.json") != std::string::npos && what.find(words) != std::string::npos;
+      }
+      return false;
+    };
+    const std::string good = run_record_json(rec, s);
+    auto with = [&](const std::string& from, const std::string& to) {
+      std::string x = good;
+      const size_t at = x.find(from);
+      if (at == std::string::npos) qFatal("no %s", from.c_str());
+      return x.replace(at, from.size(), to);
+    };
+    QVERIFY(refuses("{", "invalid JSON"));
+    QVERIFY(refuses("[]", "an object"));
+    QVERIFY(refuses(with("attnlab-training-run/1", "attnlab-training-run/9"), "format"));
+    QVERIFY(refuses(with("\"induction\"", "\"inductoin\""), "task"));
+    QVERIFY(refuses(with("step-00000002.safetensors", "../../etc/passwd"), "snapshots[1].file"));
+    QVERIFY(refuses(with("\"seed\": 9", "\"seed\": -9"), "seed"));
+    QVERIFY(refuses(with("\"snapshots\": [", "\"snapshots\": 3, \"x\": ["), "snapshots"));
   }
 
   void trained_model_file_round_trips() {

@@ -13,6 +13,7 @@
 #endif
 
 #include "exercises/exercise_text.h"
+#include "io/json_kind.h"
 #include "model/weights.h"
 #include "text/tokenizer.h"
 
@@ -31,15 +32,7 @@ constexpr int64_t kMaxLayers = 3, kMaxMaskSize = 16, kMaxHints = 10, kMaxText = 
 
 // ----------------------------------------------------------------------------- reading fields
 
-Text type_name(const json& v) {
-  if (v.is_null()) return Text(Msg::ls_json_null);
-  if (v.is_boolean()) return Text(Msg::ls_json_boolean);
-  if (v.is_number_integer() || v.is_number_unsigned()) return Text(Msg::ls_json_integer);
-  if (v.is_number()) return Text(Msg::ls_json_number);
-  if (v.is_string()) return Text(Msg::ls_json_string);
-  if (v.is_array()) return Text(Msg::ls_json_array);
-  return Text(Msg::ls_json_object);
-}
+Text type_name(const json& v) { return json_kind(v); }
 
 // "<file>: " before a file's message (a file name, shown as it is).
 Text file_prefix(const std::string& file) { return verbatim(file + ": "); }

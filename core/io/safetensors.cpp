@@ -1,5 +1,6 @@
 #include "io/safetensors.h"
 
+#include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -172,7 +173,8 @@ SafetensorsFile read_safetensors(const std::string& path) {
 }
 
 std::string serialize_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
-                                  const std::map<std::string, std::string>& metadata) {
+                                  const std::map<std::string, std::string>& metadata, bool f16) {
+  const uint64_t width = f16 ? 2 : 4;
   std::vector<const std::pair<std::string, Tensor>*> sorted;
   for (const auto& t : tensors) sorted.push_back(&t);
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
@@ -180,8 +182,8 @@ std::string serialize_safetensors(const std::vector<std::pair<std::string, Tenso
   if (!metadata.empty()) header["__metadata__"] = metadata;
   uint64_t offset = 0;
   for (const auto* t : sorted) {
-    const uint64_t bytes = static_cast<uint64_t>(t->second.numel()) * 4;
-    header[t->first] = {{"dtype", "F32"}, {"shape", t->second.shape()}, {"data_offsets", {offset, offset + bytes}}};
+    const uint64_t bytes = static_cast<uint64_t>(t->second.numel()) * width;
+    header[t->first] = {{"dtype", f16 ? "F16" : "F32"}, {"shape", t->second.shape()}, {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
   std::string h = header.dump();
@@ -193,7 +195,15 @@ std::string serialize_safetensors(const std::vector<std::pair<std::string, Tenso
   static_assert(std::endian::native == std::endian::little, "little-endian host expected");
   for (const auto* t : sorted) {
     const auto v = t->second.to_vector();
-    out.append(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+    if (!f16) {
+      out.append(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+      continue;
+    }
+    for (float x : v) {
+      const auto bits = std::bit_cast<uint16_t>(Eigen::half(x));
+      out.push_back(static_cast<char>(bits & 0xFF));
+      out.push_back(static_cast<char>(bits >> 8));
+    }
   }
   return out;
 }

@@ -21,8 +21,9 @@ struct SafetensorsFile {
 SafetensorsFile parse_safetensors(const std::string& bytes);
 SafetensorsFile read_safetensors(const std::string& path);
 
-// Serialises F32 tensors (C order) with metadata; tensors are written in name order.
+// Serialises tensors (C order) with metadata; tensors are written in name order. f16: stored as
+// F16 (rounded to nearest even, as PyTorch's .half()), half the bytes; read back widened to F32.
 std::string serialize_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
-                                  const std::map<std::string, std::string>& metadata);
+                                  const std::map<std::string, std::string>& metadata, bool f16 = false);
 
 }  // namespace attnlab

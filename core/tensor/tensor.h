@@ -34,7 +34,7 @@ struct UninitAllocator : std::allocator<T> {
   template <typename U>
   struct rebind { using other = UninitAllocator<U>; };
   T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
-  void deallocate(T* p, size_t n) noexcept { ::operator delete(p, n * sizeof(T), kAlign); }
+  void deallocate(T* p, size_t) noexcept { ::operator delete(p, kAlign); }  // unsized: clang < 19 lacks sized deallocation by default
   template <typename U>
   void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
   template <typename U, typename... Args>

@@ -12,8 +12,8 @@
 
 namespace attnlab {
 
-SnapshotStore::SnapshotStore(int64_t max_bytes, std::string folder, std::map<std::string, std::string> metadata)
-    : max_bytes_(max_bytes), folder_(std::move(folder)), metadata_(std::move(metadata)) {}
+SnapshotStore::SnapshotStore(int64_t max_bytes, std::string folder, std::map<std::string, std::string> metadata, bool f16)
+    : max_bytes_(max_bytes), folder_(std::move(folder)), metadata_(std::move(metadata)), f16_(f16) {}
 
 std::string SnapshotStore::file_name(int64_t step) {
   char name[40];
@@ -33,7 +33,7 @@ void SnapshotStore::add(int64_t step, const Weights& w) {
   if (!folder_.empty()) {
     std::vector<std::pair<std::string, Tensor>> tensors;
     for (const auto& name : w.names()) tensors.emplace_back(name, w.get(name));
-    const std::string bytes = serialize_safetensors(tensors, metadata_);
+    const std::string bytes = serialize_safetensors(tensors, metadata_, f16_);
     const std::string path = path_of(step), tmp = path + ".tmp";
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

@@ -19,8 +19,9 @@ class SnapshotStore {
   // max_bytes: the in-memory budget (the weights' float32 bytes); folder: "" keeps them in
   // memory, otherwise each is written there as step-NNNNNNNN.safetensors (with `metadata`: a
   // whole weights file, e.g. weights_metadata + the vocabulary's) and read back on demand.
+  // f16: the files store F16 (half the bytes; read back as the F16-rounded weights).
   explicit SnapshotStore(int64_t max_bytes = 256ll << 20, std::string folder = "",
-                         std::map<std::string, std::string> metadata = {});
+                         std::map<std::string, std::string> metadata = {}, bool f16 = false);
   static std::string file_name(int64_t step);  // "step-00000100.safetensors"
 
   // A deep copy of w at `step` (a later add at the same step replaces it). DataError when the
@@ -42,6 +43,7 @@ class SnapshotStore {
   int64_t max_bytes_;
   std::string folder_;
   std::map<std::string, std::string> metadata_;
+  bool f16_ = false;
   std::map<int64_t, std::shared_ptr<const Weights>> kept_;  // null weights: on disk
   std::shared_ptr<const TrainedVocab> vocab_;
   std::vector<std::string> names_;

@@ -5605,6 +5605,50 @@ The window keeps what it had; you can go on working.</source>
         <source>Training: step %1 of %2, %3 ms per step.</source>
         <translation>训练中：第 %1 步，共 %2 步，每步 %3 毫秒。</translation>
     </message>
+    <message>
+        <source>Recorded induction run</source>
+        <translation>录好的归纳训练</translation>
+    </message>
+    <message>
+        <source>The default induction run, recorded: scrub through it without training (a slow PC)</source>
+        <translation>录好的默认归纳训练：不必训练就能来回拖动查看（适合较慢的电脑）</translation>
+    </message>
+    <message>
+        <source>Open recorded run…</source>
+        <translation>打开录好的训练…</translation>
+    </message>
+    <message>
+        <source>A folder written by attnlab train --snapshots</source>
+        <translation>由 attnlab 的 train 子命令加 --snapshots 写出的文件夹</translation>
+    </message>
+    <message>
+        <source>Export curves…</source>
+        <translation>导出曲线…</translation>
+    </message>
+    <message>
+        <source>The curves as PNG or SVG, or every logged number as CSV</source>
+        <translation>曲线存为 PNG 或 SVG，或把记录的每个数存为 CSV</translation>
+    </message>
+    <message>
+        <source>A recorded run (a folder with run.json)</source>
+        <translation>录好的训练（含 run.json 的文件夹）</translation>
+    </message>
+    <message>
+        <source>Export the training curves</source>
+        <translation>导出训练曲线</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;CSV numbers (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;CSV 数字 (*.csv)</translation>
+    </message>
+    <message>
+        <source>no room in the temporary folder?</source>
+        <translation>临时文件夹空间不够？</translation>
+    </message>
+    <message>
+        <source>A recorded run: %1 steps of %2. Drag the timeline, or Play.</source>
+        <translation>录好的训练：%2，共 %1 步。拖动时间轴，或按“播放”。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::VariantChooser</name>

@@ -108,6 +108,40 @@ class Train(lib.TempDirCase):
         self.assertEqual(json.loads(meta["metrics"])["training_steps"], summary["steps"])
         self.assertEqual(sorted(os.listdir(self.tmp)), ["stopped.st"])
 
+    def test_snapshots_folder_is_a_recorded_run(self):
+        snaps, out = self.path("run"), self.path("m.st")
+        got = self.train_ok("--task", "induction", "--steps", "20", "--log-every", "5", "--snapshot-at", "0,10,20",
+                            "--snapshot-dtype", "f16", *SMALL, "--snapshots", snaps, "--out", out)
+        run = json.load(open(os.path.join(snaps, "run.json"), encoding="utf-8"))
+        self.assertEqual(run["format"], "attnlab-training-run/1")
+        self.assertEqual((run["task"], run["steps"], run["steps_done"]), ("induction", 20, 20))
+        self.assertEqual([p["step"] for p in run["curves"]], [0, 5, 10, 15, 20])
+        self.assertEqual(run["curves"][1:], [{k: v for k, v in g.items() if k != "seconds"} for g in got[:-1]])
+        self.assertEqual([s["step"] for s in run["snapshots"]], [0, 10, 20])
+        self.assertEqual(sorted(os.listdir(snaps)), ["run.json"] + [s["file"] for s in run["snapshots"]])
+        meta, tensors = read_safetensors(os.path.join(snaps, run["snapshots"][-1]["file"]))
+        self.assertEqual(meta["training_task"], "induction")
+        final_meta, final = read_safetensors(out)
+        for k in final:  # the last snapshot is the final model, rounded to F16
+            self.assertTrue(((final[k].astype("float16").astype("float32")) == tensors[k]).all(), k)
+        # Each snapshot loads like a weights file.
+        self.export_ok(self.path("b"), "--weights", os.path.join(snaps, run["snapshots"][1]["file"]), "--text", "a b a b")
+        # A folder that exists is refused before anything runs.
+        r = run_attnlab(["train", "--task", "copy", "--steps", "2", *SMALL, "--snapshots", snaps, "--out", self.path("x.st")])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("--snapshots", r.err)
+        self.assertFalse(os.path.exists(self.path("x.st")))
+
+    def test_tiled_attention_trains_like_the_full_path(self):
+        args = ["--task", "copy", "--steps", "20", "--log-every", "10", *SMALL]
+        full = self.train_ok(*args, "--out", self.path("full.st"))
+        tiled = self.train_ok(*args, "--attention", "tiled", "--out", self.path("tiled.st"))
+        for f, t in zip(full[:-1], tiled[:-1]):  # FlashAttention-2's backward: the same steps
+            self.assertAlmostEqual(f["loss"], t["loss"], delta=1e-5 * abs(f["loss"]))
+            self.assertAlmostEqual(f["grad_norm"], t["grad_norm"], delta=1e-4 * abs(f["grad_norm"]))
+            self.assertEqual(t["heads"], [])  # no (S, S) weights to score
+        self.assertAlmostEqual(full[-1]["held_out_loss"], tiled[-1]["held_out_loss"], delta=1e-4)
+
     def test_text_task_learns_the_files_words(self):
         text = self.path("corpus.txt")
         with open(text, "w", encoding="utf-8") as f:

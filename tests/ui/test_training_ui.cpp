@@ -18,6 +18,7 @@
 #include "input/inputpanel.h"
 #include "io/weights_file.h"
 #include "step/stepnavigator.h"
+#include "training/run_record.h"
 #include "traininglab/trainingcurves.h"
 #include "traininglab/trainingpanel.h"
 #include "window/mainwindow.h"
@@ -169,6 +170,15 @@ class TestTrainingUi : public QObject {
     p_->session()->waitForIdle();
     QVERIFY2(p_->curves()->seriesCount() > alone, qPrintable(QStringLiteral("%1 vs %2").arg(p_->curves()->seriesCount()).arg(alone)));
     QTemporaryDir dir;
+    // The curves export as the other charts do: PNG, SVG, CSV.
+    for (const char* name : {"curves.png", "curves.svg", "curves.csv"}) {
+      QCOMPARE(p_->exportCurves(dir.filePath(QString::fromLatin1(name))), QString());
+      QVERIFY(QFileInfo(dir.filePath(QString::fromLatin1(name))).size() > 100);
+    }
+    QVERIFY(QImage(dir.filePath(QStringLiteral("curves.png"))).width() >= 2 * p_->curves()->width() - 2);
+    QFile csv(dir.filePath(QStringLiteral("curves.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QVERIFY(csv.readAll().startsWith("step,loss,lr,held_out_loss"));
     const QString path = dir.filePath(QStringLiteral("copy.safetensors"));
     QCOMPARE(p_->saveModel(path), QString());
     const LoadedWeights l = load_weights_file(path.toStdString(), ModelConfig{}, {});
@@ -187,6 +197,51 @@ class TestTrainingUi : public QObject {
     QVERIFY(p_->session()->setup()->model.has(Fault::NoScaling));
     QCOMPARE(w_->inputs()->importedWeights(), before);  // not shown with the scaling it lacks
     QVERIFY(child<QLabel>(p_, "trainStatus")->text().contains(QStringLiteral("scaling")));
+  }
+
+  void shippedRecordedRunReplaysWithoutTraining() {
+    w_->trainingDock()->show();
+    QFile f(QStringLiteral(":/runs/induction/run.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const RunRecord rec = parse_run_record(f.readAll().toStdString(), "run.json");
+    QTest::mouseClick(child<QPushButton>(p_, "trainShippedRun"), Qt::LeftButton);
+    QVERIFY(p_->session()->recorded());
+    QCOMPARE(p_->session()->snapshotSteps().size(), rec.snapshots.size());
+    QCOMPARE(p_->session()->phaseChangeStep(), rec.phase_change);
+    QCOMPARE(p_->session()->curves().size(), qsizetype(rec.curves.size()));
+    QVERIFY(!child<QPushButton>(p_, "trainStep")->isEnabled());
+    // The recorded default run reached the heads (measured on its held-out sequences).
+    QVERIFY(rec.curves.back().eval.best_previous() >= 0.8);
+    QVERIFY(rec.curves.back().eval.best_induction() >= 0.7);
+    test::settle(*w_);
+    const ImportedWeightsPtr last = w_->inputs()->importedWeights();
+    QVERIFY(last && last->name.contains(QStringLiteral("step %1").arg(rec.snapshots.back().first)));
+    // The window's own run of the last snapshot (its F16 weights) on the model's example
+    // sequences: layer 0 has a head that looks at the previous token.
+    const auto result = w_->controller()->current();
+    const Tensor wts = result->trace.find("encoder.layers.0.self_attn.weights")->tensor;
+    double best = 0;
+    for (int64_t h = 0; h < wts.size(1); ++h) {
+      double sum = 0;
+      int64_t n = 0;
+      for (int64_t b = 0; b < wts.size(0); ++b)
+        for (int64_t i = 1; i < result->batch.text.lengths[size_t(b)]; ++i) sum += wts.at({b, h, i, i - 1}), ++n;
+      best = std::max(best, sum / double(n));
+    }
+    QVERIFY2(best >= 0.8, qPrintable(QString::number(best)));
+    // Back to step 0: the untrained model, whose heads look nowhere in particular.
+    child<QSlider>(p_, "trainTimeline")->setValue(0);
+    QTest::qWait(400);
+    test::settle(*w_);
+    QVERIFY(w_->inputs()->importedWeights()->name.contains(QStringLiteral("step 0")));
+    // Play walks the snapshots to the end.
+    QTest::mouseClick(child<QPushButton>(p_, "trainPlay"), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(child<QSlider>(p_, "trainTimeline")->value(), child<QSlider>(p_, "trainTimeline")->maximum(), 15000);
+    // A folder that is not a recorded run is refused with its reason; the run shown stays.
+    QTemporaryDir empty;
+    const QString why = p_->openRecorded(empty.path());
+    QVERIFY2(why.contains(QStringLiteral("run.json")), qPrintable(why));
+    QVERIFY(p_->session()->recorded());
   }
 
   void screenshotsAtClassroomSizes() {

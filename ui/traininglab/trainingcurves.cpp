@@ -92,7 +92,7 @@ void TrainingCurves::draw() {
   chartkit::resetChart(headChart_);
   lossChart_->setTitle(tr("Loss and held-out accuracy"));
   headChart_->setTitle(tr("What the heads do (held out)"));
-  qint64 last = 1;
+  int64_t last = 1;
   double maxLoss = 0.1;
   for (const auto* r : {&run_, &other_})
     for (const CurvePoint& p : *r) last = std::max(last, p.step), maxLoss = std::max({maxLoss, p.loss, p.eval.loss});

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QTemporaryDir>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
@@ -17,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "input/weightsimport.h"
+#include "export/widgetexport.h"
 #include "io/files.h"
 #include "io/weights_file.h"
 #include "text/errors.h"
@@ -87,6 +89,18 @@ TrainingPanel::TrainingPanel(QWidget* parent)
   for (QPushButton* b : {startPause_, step_, reset_}) buttons->addWidget(b);
   box->addLayout(buttons);
 
+  auto* runs = new QHBoxLayout;
+  shippedRun_ = new QPushButton(tr("Recorded induction run"));
+  shippedRun_->setObjectName(QStringLiteral("trainShippedRun"));
+  shippedRun_->setToolTip(tr("The default induction run, recorded: scrub through it without training (a slow PC)"));
+  shippedRun_->setVisible(QFile::exists(QStringLiteral(":/runs/induction/run.json")));
+  openRun_ = new QPushButton(tr("Open recorded run…"));
+  openRun_->setObjectName(QStringLiteral("trainOpenRun"));
+  openRun_->setToolTip(tr("A folder written by attnlab train --snapshots"));
+  runs->addWidget(shippedRun_);
+  runs->addWidget(openRun_);
+  box->addLayout(runs);
+
   auto* timeline = new QHBoxLayout;
   play_ = new QPushButton(tr("Play"));
   play_->setObjectName(QStringLiteral("trainPlay"));
@@ -110,7 +124,11 @@ TrainingPanel::TrainingPanel(QWidget* parent)
   keep_->setToolTip(tr("Draw this run's curves dashed beside the next run's: change a knob, Reset, Start"));
   save_ = new QPushButton(tr("Save model…"));
   save_->setObjectName(QStringLiteral("trainSave"));
+  export_ = new QPushButton(tr("Export curves…"));
+  export_->setObjectName(QStringLiteral("trainExport"));
+  export_->setToolTip(tr("The curves as PNG or SVG, or every logged number as CSV"));
   more->addWidget(keep_);
+  more->addWidget(export_);
   more->addWidget(save_);
   box->addLayout(more);
   status_ = new QLabel;
@@ -137,6 +155,18 @@ TrainingPanel::TrainingPanel(QWidget* parent)
                                                       tr("Weights files (*.safetensors)"));
     if (path.isEmpty()) return;
     const QString problem = saveModel(path);
+    status_->setText(problem.isEmpty() ? tr("Saved %1.").arg(QFileInfo(path).fileName()) : problem);
+  });
+  connect(shippedRun_, &QPushButton::clicked, this, [this] { status_->setText(openRecorded(QStringLiteral(":/runs/induction"))); });
+  connect(openRun_, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("A recorded run (a folder with run.json)"));
+    if (!dir.isEmpty()) status_->setText(openRecorded(dir));
+  });
+  connect(export_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the training curves"), QStringLiteral("training.png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;CSV numbers (*.csv)"));
+    if (path.isEmpty()) return;
+    const QString problem = exportCurves(path);
     status_->setText(problem.isEmpty() ? tr("Saved %1.").arg(QFileInfo(path).fileName()) : problem);
   });
   connect(session_, &TrainingSession::progressed, this, [this] {
@@ -175,6 +205,8 @@ TrainingPanel::TrainingPanel(QWidget* parent)
   setTask(TrainTask::Induction);
   refresh();
 }
+
+TrainingPanel::~TrainingPanel() = default;
 
 void TrainingPanel::buildKnobs(QGridLayout* grid) {
   task_ = new QComboBox;
@@ -291,6 +323,32 @@ void TrainingPanel::keepForComparison() {
   refresh();
 }
 
+QString TrainingPanel::openRecorded(const QString& dir) {
+  playTimer_->stop();
+  QString from = dir;
+  if (dir.startsWith(QLatin1String(":/"))) {  // a Qt resource: its files copied out first
+    shippedCopy_ = std::make_unique<QTemporaryDir>();
+    const QDir res(dir);
+    for (const QString& name : res.entryList(QDir::Files))
+      if (!QFile::copy(res.filePath(name), shippedCopy_->filePath(name)))
+        return tr("Could not write %1: %2").arg(shippedCopy_->filePath(name), tr("no room in the temporary folder?"));
+    from = shippedCopy_->path();
+  }
+  try {
+    session_->openRecorded(from);
+  } catch (const UserError& e) {
+    return CoreText::translate(e.text());
+  }
+  newRun_ = true;
+  lastOffered_ = -1;
+  pinned_.clear();
+  setTask(session_->setup()->task);
+  refresh();
+  setTimelineIndex(timeline_->maximum());
+  offerModel(true);
+  return tr("A recorded run: %1 steps of %2. Drag the timeline, or Play.").arg(session_->stepsDone()).arg(taskWords(session_->setup()->task));
+}
+
 qint64 TrainingPanel::timelineStep() const {
   const auto steps = session_->snapshotSteps();
   if (steps.empty()) return -1;
@@ -303,8 +361,12 @@ ImportedWeightsPtr TrainingPanel::modelAtTimeline() const {
   const TrainSetup* s = session_->setup();
   if (!s || session_->snapshotSteps().empty()) return nullptr;
   const qint64 step = timelineStep();
-  const Weights w = session_->weightsAt(step);
   const QString name = tr("%1, step %2").arg(taskWords(s->task)).arg(step);
+  if (session_->recorded()) {  // the snapshot's own file, as written
+    const std::string path = QFile::encodeName(session_->recordedFile(step)).toStdString();
+    return importWeightsBytes(read_regular_file(path, kMaxWeightsFileBytes, Msg::weights_file), name, QString(), s->model);
+  }
+  const Weights w = session_->weightsAt(step);
   return importWeightsBytes(serialize_weights(s->model, w), name, QString(), s->model);
 }
 
@@ -341,6 +403,17 @@ QString TrainingPanel::saveModel(const QString& path) const {
   return {};
 }
 
+QString TrainingPanel::exportCurves(const QString& path) const {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return saveWidgetPng(curves_, path);
+  if (suffix == QLatin1String("svg")) return saveWidgetSvg(curves_, path);
+  QSaveFile f(path);
+  const QByteArray csv = curves_->csv().toUtf8();
+  if (!f.open(QIODevice::WriteOnly) || f.write(csv) != csv.size() || !f.commit())
+    return tr("Could not write %1: %2").arg(path, f.errorString());
+  return {};
+}
+
 void TrainingPanel::refresh() {
   const auto steps = session_->snapshotSteps();
   timeline_->blockSignals(true);
@@ -351,9 +424,11 @@ void TrainingPanel::refresh() {
   const bool running = session_->wantsToRun();
   startPause_->setText(running ? tr("Pause") : session_->hasRun() && session_->stepsDone() > 0 &&
                                                        session_->stepsDone() < session_->totalSteps() ? tr("Resume") : tr("Start"));
-  step_->setEnabled(!session_->running());
+  step_->setEnabled(!session_->running() && !session_->recorded());
+  startPause_->setEnabled(!session_->recorded() || !session_->running());
   save_->setEnabled(session_->hasRun() && !steps.empty());
   keep_->setEnabled(session_->hasRun());
+  export_->setEnabled(session_->hasRun());
   offerTimer_->setInterval(running ? 1500 : 250);
   const qint64 shown = timelineStep();
   timelineLabel_->setText(shown >= 0 ? tr("step %1 of %2").arg(shown).arg(session_->totalSteps()) : QString());

@@ -22,6 +22,7 @@ class QLabel;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QTemporaryDir;
 class QTimer;
 class QToolButton;
 QT_END_NAMESPACE
@@ -34,6 +35,7 @@ class TrainingPanel : public QWidget {
   Q_OBJECT
  public:
   explicit TrainingPanel(QWidget* parent = nullptr);
+  ~TrainingPanel() override;
 
   TrainingSession* session() const { return session_; }
   TrainingCurves* curves() const { return curves_; }
@@ -45,6 +47,12 @@ class TrainingPanel : public QWidget {
   qint64 timelineStep() const;
   void setTimelineIndex(int index);
   QString saveModel(const QString& path) const;  // "" on success, else the message shown
+  // Replays a recorded run (a folder of attnlab train --snapshots, or ":/runs/induction", the
+  // shipped one): "" on success, else the message shown.
+  QString openRecorded(const QString& dir);
+  // The curves as a picture (.png, 2× scale; .svg) or their numbers (.csv), by the suffix; "" on
+  // success, else the message shown.
+  QString exportCurves(const QString& path) const;
 
  signals:
   // Show this model in the window; withExamples: put its example sentences in too (a new run).
@@ -67,7 +75,7 @@ class TrainingPanel : public QWidget {
   QCheckBox *attentionOnly_, *scaling_;
   QComboBox* norm_;
   QDoubleSpinBox* lr_;
-  QPushButton *startPause_, *step_, *reset_, *save_, *keep_, *play_;
+  QPushButton *startPause_, *step_, *reset_, *save_, *keep_, *play_, *export_, *openRun_, *shippedRun_;
   QSlider* timeline_;
   QLabel *timelineLabel_, *status_;
   QTimer* playTimer_;
@@ -78,6 +86,7 @@ class TrainingPanel : public QWidget {
   qint64 lastOffered_ = -1;
   QVector<CurvePoint> pinned_;
   QString pinnedName_;
+  std::unique_ptr<QTemporaryDir> shippedCopy_;  // the shipped run's files, out of the resources
 };
 
 }  // namespace attnlab::ui

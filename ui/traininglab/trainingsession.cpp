@@ -1,8 +1,13 @@
 #include "traininglab/trainingsession.h"
 
+#include <QDir>
+#include <QFile>
 #include <QtConcurrent>
 
 #include <chrono>
+#include <filesystem>
+
+#include "io/weights_file.h"
 
 #include "text/errors.h"
 #include "words/coretext.h"
@@ -39,21 +44,63 @@ void TrainingSession::reset(const TrainSetup& setup, qint64 logEvery) {
   QCoreApplication::processEvents();
   auto t = std::make_unique<Trainer>(setup);  // throws before anything is dropped
   trainer_ = std::move(t);
+  recordedDir_.clear();
+  recordedFiles_.clear();
   logEvery_ = std::max<qint64>(1, logEvery);
   curves_.clear();
   snaps_ = SnapshotStore(kSnapshotBudget);
   phase_ = -1;
   secondsPerStep_ = 0;
   Chunk first;
-  first.points.push_back(CurvePoint{0, 0, 0, trainer_->evaluate()});
+  first.points.push_back(CurvePoint{0, 0, 0, 0, trainer_->evaluate()});
   first.snapshot = std::make_shared<const Weights>(trainer_->copy());
   record(first);
   emit stateChanged();
   emit progressed();
 }
 
+void TrainingSession::openRecorded(const QString& dir) {
+  const std::string d = QFile::encodeName(dir).toStdString();
+  const RunRecord rec = read_run_record(d);
+  // The first snapshot says the model (sizes, options, vocabulary); the others are read on demand.
+  const LoadedWeights first =
+      load_weights_file((std::filesystem::path(d) / rec.snapshots.front().second).string(), ModelConfig{}, {});
+  wantRun_ = false;
+  if (stop_) stop_->store(true);
+  watcher_->waitForFinished();
+  QCoreApplication::processEvents();
+  trainer_.reset();
+  recordedDir_ = dir;
+  recordedFiles_.clear();
+  for (const auto& [step, file] : rec.snapshots) recordedFiles_[step] = file;
+  recordedSetup_ = TrainSetup{};
+  recordedSetup_.task = rec.task, recordedSetup_.seed = rec.seed, recordedSetup_.steps = rec.steps;
+  recordedSetup_.batch = rec.batch, recordedSetup_.model = first.cfg;
+  recordedDone_ = rec.steps_done;
+  curves_ = QVector<CurvePoint>(rec.curves.begin(), rec.curves.end());
+  phase_ = rec.phase_change;
+  snaps_ = SnapshotStore(kSnapshotBudget);
+  secondsPerStep_ = 0;
+  emit stateChanged();
+  emit progressed();
+}
+
+QString TrainingSession::recordedFile(qint64 step) const {
+  if (recordedFiles_.empty()) return {};
+  auto it = recordedFiles_.upper_bound(step);
+  if (it != recordedFiles_.begin()) --it;
+  return QDir(recordedDir_).filePath(QString::fromStdString(it->second));
+}
+
+std::vector<int64_t> TrainingSession::snapshotSteps() const {
+  if (!recorded()) return snaps_.steps();
+  std::vector<int64_t> out;
+  for (const auto& [step, file] : recordedFiles_) out.push_back(step);
+  return out;
+}
+
 void TrainingSession::start() {
-  if (!trainer_ || trainer_->done()) return;
+  if (!trainer_ || trainer_->done()) return;  // a recorded run only replays
   wantRun_ = true;
   if (!busy_) launch(logEvery_);
   emit stateChanged();
@@ -87,10 +134,10 @@ void TrainingSession::launch(qint64 steps) {
         st = t->step();
         ++c.steps;
         logged = st.step % every == 0 || t->done();
-        if (logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, t->evaluate()});
+        if (logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, st.grad_norm, t->evaluate()});
       }
       // Stopped between two logging steps, or one step: the moment it stopped is recorded too.
-      if (c.steps > 0 && !logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, t->evaluate()});
+      if (c.steps > 0 && !logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, st.grad_norm, t->evaluate()});
       if (c.steps > 0) c.snapshot = std::make_shared<const Weights>(t->copy());
     } catch (const UserError& e) {
       c.error = e.text();
@@ -131,7 +178,10 @@ void TrainingSession::chunkDone() {
   }
 }
 
-Weights TrainingSession::weightsAt(qint64 step) const { return snaps_.at(step); }
+Weights TrainingSession::weightsAt(qint64 step) const {
+  if (recorded()) return load_weights_file(QFile::encodeName(recordedFile(step)).toStdString(), ModelConfig{}, {}).weights;
+  return snaps_.at(step);
+}
 
 Weights TrainingSession::weightsNow() const { return trainer_->copy(); }
 

@@ -13,17 +13,12 @@
 #include <memory>
 #include <optional>
 
+#include "training/run_record.h"
 #include "training/snapshots.h"
 #include "training/trainer.h"
 
 namespace attnlab::ui {
 
-// One logged moment of a run: the step's batch loss and the held-out evaluation after it.
-struct CurvePoint {
-  qint64 step = 0;
-  double loss = 0, lr = 0;
-  Evaluation eval;
-};
 
 class TrainingSession : public QObject {
   Q_OBJECT
@@ -40,17 +35,24 @@ class TrainingSession : public QObject {
   void cancel() { pause(); }
   // Blocks until the chunk under way has finished (tests, shutdown).
   void waitForIdle();
+  // A recorded run (attnlab train --snapshots DIR, e.g. the shipped sample_inputs/runs/induction):
+  // its curves and snapshots, read from DIR, nothing to train. DataError / ConfigError naming what
+  // is wrong (run.json, or the first snapshot's weights file); the current run stays then.
+  void openRecorded(const QString& dir);
+  bool recorded() const { return !recordedDir_.isEmpty(); }
+  // The recorded run's weights file at the latest snapshot at or before `step` ("" otherwise).
+  QString recordedFile(qint64 step) const;
 
-  bool hasRun() const { return trainer_ != nullptr; }
+  bool hasRun() const { return trainer_ != nullptr || recorded(); }
   bool running() const { return busy_; }
   bool wantsToRun() const { return wantRun_; }
-  qint64 stepsDone() const { return trainer_ ? trainer_->steps_done() : 0; }
-  qint64 totalSteps() const { return trainer_ ? trainer_->setup().steps : 0; }
-  const TrainSetup* setup() const { return trainer_ ? &trainer_->setup() : nullptr; }
+  qint64 stepsDone() const { return trainer_ ? trainer_->steps_done() : recordedDone_; }
+  qint64 totalSteps() const { return trainer_ ? trainer_->setup().steps : recordedSetup_.steps; }
+  const TrainSetup* setup() const { return trainer_ ? &trainer_->setup() : recorded() ? &recordedSetup_ : nullptr; }
   const QVector<CurvePoint>& curves() const { return curves_; }
   // The first logged step whose best induction score passed 0.5 (the phase change), or −1.
   qint64 phaseChangeStep() const { return phase_; }
-  std::vector<int64_t> snapshotSteps() const { return snaps_.steps(); }
+  std::vector<int64_t> snapshotSteps() const;
   // The weights at the latest snapshot at or before `step` (with the vocabulary; examples set).
   Weights weightsAt(qint64 step) const;
   // The trainer's weights now (only while no chunk runs).
@@ -75,6 +77,10 @@ class TrainingSession : public QObject {
   void record(const Chunk& c);
 
   std::unique_ptr<Trainer> trainer_;
+  QString recordedDir_;
+  std::map<int64_t, std::string> recordedFiles_;
+  TrainSetup recordedSetup_;
+  qint64 recordedDone_ = 0;
   SnapshotStore snaps_;
   QVector<CurvePoint> curves_;
   qint64 logEvery_ = 50, phase_ = -1;
