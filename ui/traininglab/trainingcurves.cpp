@@ -65,6 +65,9 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent) {
   box->setContentsMargins(0, 0, 0, 0);
   lossChart_ = chartkit::makeChart(&lossView_);
   headChart_ = chartkit::makeChart(&headView_);
+  // A narrow dock shortens the legend's names ("train…"): the whole name on hover.
+  lossChart_->legend()->setShowToolTips(true);
+  headChart_->legend()->setShowToolTips(true);
   lossView_->setObjectName(QStringLiteral("trainingLossChart"));
   headView_->setObjectName(QStringLiteral("trainingHeadChart"));
   summary_ = new QLabel(this);
