@@ -9,10 +9,8 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <unistd.h>
 
 #include "cli_common.h"
 #include "io/files.h"
@@ -107,37 +105,9 @@ TrainSetup plan(const CLI::App& sub, const TrainArgs& a) {
   return s;
 }
 
-// Writes the weights file beside `out` and renames it into place (replacing only with --force).
+// Writes the weights file beside `out` and moves it into place (replacing only with --force).
 void write_model(const std::string& out, const ModelConfig& cfg, const Weights& w, bool force) {
-  const std::filesystem::path target(out);
-  const std::filesystem::path tmp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    const std::string bytes = serialize_weights(cfg, w);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    f.flush();
-    if (!f) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw DataError(Text(Msg::tr_cannot_write, printable_name(out)));
-    }
-  }
-  if (force) {
-    std::error_code ec;
-    std::filesystem::rename(tmp, target, ec);
-    if (ec) {
-      std::filesystem::remove(tmp, ec);
-      throw DataError(Text(Msg::tr_cannot_write, printable_name(out)));
-    }
-  } else {
-    try {
-      move_file_into_place(tmp, target);
-    } catch (...) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw;
-    }
-  }
+  write_file_atomically(out, serialize_weights(cfg, w), force, Msg::tr_cannot_write);
 }
 
 // The metrics the file carries: the task, the steps, the last evaluation.
@@ -148,7 +118,7 @@ std::string metrics_json(const TrainSetup& s, const Evaluation& e, int64_t phase
                    {"sequence_accuracy", e.sequence_accuracy},
                    {"held_out_loss", e.loss}};
   if (!e.heads.empty()) j["best_previous_token_score"] = e.best_previous();
-  if (!e.heads.empty() && e.heads[0][0].induction) j["best_induction_score"] = e.best_induction();
+  if (e.has_induction()) j["best_induction_score"] = e.best_induction();
   if (phase_change >= 0) j["phase_change_step"] = phase_change;
   return j.dump();
 }
@@ -156,13 +126,7 @@ std::string metrics_json(const TrainSetup& s, const Evaluation& e, int64_t phase
 // run.json beside the snapshots (docs/cli.md "attnlab train"), written under a temporary name and
 // renamed into place.
 void write_run_record(const std::string& dir, const RunRecord& rec, const TrainSetup& s) {
-  const std::filesystem::path path = std::filesystem::path(dir) / "run.json", tmp = path.string() + ".tmp";
-  std::ofstream f(tmp, std::ios::trunc);
-  f << run_record_json(rec, s);
-  f.close();
-  std::error_code ec;
-  if (f) std::filesystem::rename(tmp, path, ec);
-  if (!f || ec) throw DataError(Text(Msg::tr_cannot_write, printable_name(path.string())));
+  write_file_atomically(std::filesystem::path(dir) / "run.json", run_record_json(rec, s), /*replace=*/true, Msg::tr_cannot_write);
 }
 
 void run_train(const CLI::App& sub, const TrainArgs& a) {
@@ -200,7 +164,7 @@ void run_train(const CLI::App& sub, const TrainArgs& a) {
     const StepStats last = t.step();
     if (last.step % a.log_every == 0 || t.done() || g_stop.load()) {
       e = t.evaluate();
-      if (phase_change < 0 && !e.heads.empty() && e.heads[0][0].induction && e.best_induction() > 0.5)
+      if (phase_change < 0 && e.past_phase_change())
         phase_change = e.step;
       rec.curves.push_back(CurvePoint{last.step, last.loss, last.lr, last.grad_norm, e});
       std::cout << curve_point_json(rec.curves.back(), seconds()) << std::endl;
@@ -226,7 +190,7 @@ void run_train(const CLI::App& sub, const TrainArgs& a) {
                          {"held_out_loss", e.loss},
                          {"out", a.out}};
   if (!e.heads.empty()) summary["best_previous"] = e.best_previous();
-  if (!e.heads.empty() && e.heads[0][0].induction) summary["best_induction"] = e.best_induction();
+  if (e.has_induction()) summary["best_induction"] = e.best_induction();
   summary["phase_change_step"] = phase_change >= 0 ? nlohmann::json(phase_change) : nlohmann::json(nullptr);
   std::cout << summary.dump() << std::endl;
 }

@@ -181,6 +181,21 @@ class TestFiles : public QObject {
     QCOMPARE(read_text(dir() / "file"), std::string("mine"));
   }
 
+  // A whole file through a temporary: a user's file is kept unless replacing was asked for, and a
+  // write that fails leaves nothing behind (no temporary, no target).
+  void writeFileAtomicallyKeepsOrReplacesAndCleansUp() {
+    write_text(dir() / "model", "mine");
+    QVERIFY_THROWS_EXCEPTION(ConfigError, write_file_atomically(dir() / "model", "new", false, Msg::tr_cannot_write));
+    QCOMPARE(read_text(dir() / "model"), std::string("mine"));
+    write_file_atomically(dir() / "model", "new", true, Msg::tr_cannot_write);
+    QCOMPARE(read_text(dir() / "model"), std::string("new"));
+    write_file_atomically(dir() / "fresh", std::string(100000, 'x'), false, Msg::tr_cannot_write);
+    QCOMPARE(read_text(dir() / "fresh").size(), size_t(100000));
+    QVERIFY_THROWS_EXCEPTION(DataError, write_file_atomically(dir() / "missing" / "model", "x", true, Msg::tr_cannot_write));
+    QVERIFY(!fs::exists(dir() / "missing"));
+    QVERIFY2(hidden_entries(dir()).isEmpty(), qPrintable(hidden_entries(dir()).join(u' ')));
+  }
+
   void exchangeSwapsBothWays() {
     fs::create_directory(dir() / "a");
     fs::create_directory(dir() / "b");

@@ -127,6 +127,10 @@ class TestSession : public QObject {
     QTest::newRow("mask as number") << head + "\"config\": {\"mask\": 3}}" << "\"config.mask\": should be a string";
     QTest::newRow("absurd layers") << head + "\"config\": {\"layers\": 100000}}" << "--layers";
     QTest::newRow("bad backend") << head + "\"view\": {\"backend\": \"tpu\"}}" << "\"view.backend\"";
+    QTest::newRow("training not an object") << head + "\"training\": \"x\"}" << "\"training\": should be an object";
+    QTest::newRow("training run not text") << head + "\"training\": {\"run\": 3}}" << "\"training.run\": should be a string";
+    QTest::newRow("training step as text") << head + "\"training\": {\"run\": \"a.run\", \"step\": \"5\"}}"
+                                           << "\"training.step\": should be a whole number";
     QTest::newRow("bad budget") << head + "\"view\": {\"memory_budget_mib\": 0}}" << "\"view.memory_budget_mib\"";
     QTest::newRow("config not an object") << head + "\"config\": 5}" << "\"config\": should be an object";
     QTest::newRow("weights: both") << head + "\"weights\": {\"file\": \"a\", \"embedded\": \"AAAA\"}}"
@@ -232,6 +236,24 @@ class TestSession : public QObject {
     const Session plain = parse_session(session_json(lesson()), "x");  // no weights: still version 1
     QVERIFY(session_json(plain).find("\"version\": 1") != std::string::npos);
     QVERIFY(plain.weights.empty() && plain.title.empty());
+  }
+
+  // The Training panel's run: the shipped one or a folder, and the timeline's step; absent = none.
+  void trainingRoundTrip() {
+    Session a = lesson();
+    QVERIFY(session_json(a).find("\"training\"") == std::string::npos);
+    a.training = {std::string(kShippedRun), 250};
+    Session b = parse_session(session_json(a), "x");
+    QCOMPARE(b.training.run, std::string("shipped:induction"));
+    QCOMPARE(b.training.step, int64_t(250));
+    QVERIFY(session_json(b).find("\"version\": 1") != std::string::npos);  // an older reader just ignores it
+    a.training = {"lesson.run", -1};
+    b = parse_session(session_json(a), "x");
+    QCOMPARE(b.training.run, std::string("lesson.run"));
+    QCOMPARE(b.training.step, int64_t(-1));
+    const std::string head = "{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"a b\"], ";
+    QVERIFY(parse_session(head + "\"training\": {\"run\": \"\"}}", "x").training.empty());
+    QCOMPARE(parse_session(head + "\"training\": {\"run\": \"r\", \"step\": -7}}", "x").training.step, int64_t(-1));
   }
 
   // A minimal session: every field but the sentences has a default.

@@ -14,6 +14,8 @@
 #include "io/weights_file.h"
 #include "random_tensor.h"
 #include "text/errors.h"
+#include "io/files.h"
+#include "training/run_folder.h"
 #include "training/run_record.h"
 #include "training/snapshots.h"
 #include "training/trainer.h"
@@ -362,6 +364,54 @@ class TestTraining : public QObject {
     QVERIFY(refuses(with("step-00000002.safetensors", "../../etc/passwd"), "snapshots[1].file"));
     QVERIFY(refuses(with("\"seed\": 9", "\"seed\": -9"), "seed"));
     QVERIFY(refuses(with("\"snapshots\": [", "\"snapshots\": 3, \"x\": ["), "snapshots"));
+  }
+
+  // A run saved beside a session: the folder read back as the CLI's recorded runs are, an earlier
+  // run of that name replaced, anything else refused untouched, no temporary left.
+  void run_folder_is_written_whole_and_replaces_only_a_run() {
+    TrainSetup s = default_setup(TrainTask::Induction);
+    s.steps = 3, s.batch = 4, s.eval_count = 8;
+    s.model.d_model = 16, s.model.heads = 2;
+    Trainer t(s);
+    SnapshotStore mem;
+    RunRecord rec;
+    rec.task = s.task, rec.steps = s.steps, rec.batch = s.batch;
+    rec.curves.push_back(CurvePoint{0, 0, 0, 0, t.evaluate()});
+    mem.add(0, t.weights());
+    for (int i = 0; i < 2; ++i) {
+      const StepStats st = t.step();
+      rec.curves.push_back(CurvePoint{st.step, st.loss, st.lr, st.grad_norm, t.evaluate()});
+      mem.add(st.step, t.weights());
+    }
+    rec.steps_done = 2;
+    auto meta = weights_metadata(t.config());
+    meta.merge(t.weights().vocab()->metadata());
+    const QTemporaryDir parent;
+    const std::string dir = parent.filePath(QStringLiteral("lesson.run")).toStdString();
+    write_run_folder(dir, rec, s, mem, meta, false);
+    QVERIFY(is_run_folder(dir));
+    const RunRecord back = read_run_record(dir);
+    QCOMPARE(back.curves.size(), size_t(3));
+    QCOMPARE(back.snapshots.size(), size_t(3));
+    QCOMPARE(back.snapshots.back().first, int64_t(2));
+    const LoadedWeights last = load_weights_file(dir + "/" + back.snapshots.back().second, {}, {});
+    QCOMPARE(last.weights.get("output_head.weight").to_vector(), t.weights().get("output_head.weight").to_vector());
+    QCOMPARE(last.cfg.d_model, int64_t(16));
+    // Saved again after one more step: the earlier run is replaced whole.
+    const StepStats st = t.step();
+    rec.curves.push_back(CurvePoint{st.step, st.loss, st.lr, st.grad_norm, t.evaluate()});
+    mem.add(st.step, t.weights());
+    write_run_folder(dir, rec, s, mem, meta, false);
+    QCOMPARE(read_run_record(dir).snapshots.size(), size_t(4));
+    // A user's folder of that name is refused and left as it was.
+    const std::string theirs = parent.filePath(QStringLiteral("notes.run")).toStdString();
+    std::filesystem::create_directory(theirs);
+    std::ofstream(theirs + "/mine.txt") << "mine";
+    QVERIFY_THROWS_EXCEPTION(ConfigError, write_run_folder(theirs, rec, s, mem, meta, false));
+    QVERIFY(std::filesystem::exists(theirs + "/mine.txt"));
+    QVERIFY(!std::filesystem::exists(theirs + "/run.json"));
+    for (const auto& e : std::filesystem::directory_iterator(parent.path().toStdString()))
+      QVERIFY2(e.path().filename().string()[0] != '.', e.path().c_str());
   }
 
   void trained_model_file_round_trips() {

@@ -84,6 +84,12 @@ void move_into_place(const std::filesystem::path& tmp, const std::filesystem::pa
 // `to` when it exists, DataError on any other failure.
 void move_file_into_place(const std::filesystem::path& from, const std::filesystem::path& to);
 
+// Writes `bytes` as the file `target` through a temporary sibling (".NAME.tmp-PID") moved into
+// place, so that no reader ever sees a half-written file. With `replace` an existing target is
+// replaced (rename); without, move_file_into_place refuses it (ConfigError naming it). A failed
+// write removes the temporary and throws DataError `failure`, a message of one argument (target).
+void write_file_atomically(const std::filesystem::path& target, std::string_view bytes, bool replace, Msg failure);
+
 // Swaps the finished folder `tmp` with the existing `target` (renameat2(RENAME_EXCHANGE), or two
 // renames where the file system lacks it): afterwards `tmp`'s path holds the old folder, which
 // the caller removes once the new one is in place. Throws DataError on failure.

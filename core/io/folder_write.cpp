@@ -260,6 +260,32 @@ void move_file_into_place(const fs::path& from, const fs::path& to) {
   throw DataError(Text(Msg::io_cannot_move_file_into, printable_name(to.string())) + verbatim(std::strerror(err)));
 }
 
+void write_file_atomically(const fs::path& target, std::string_view bytes, bool replace, Msg failure) {
+  const fs::path tmp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  std::error_code ec;
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    f.close();
+    if (!f) {
+      fs::remove(tmp, ec);
+      throw DataError(Text(failure, printable_name(target.string())));
+    }
+  }
+  if (replace) {
+    fs::rename(tmp, target, ec);
+    if (!ec) return;
+    fs::remove(tmp, ec);
+    throw DataError(Text(failure, printable_name(target.string())));
+  }
+  try {
+    move_file_into_place(tmp, target);
+  } catch (...) {
+    fs::remove(tmp, ec);
+    throw;
+  }
+}
+
 void exchange_into_place(const fs::path& tmp, const fs::path& target) {
   if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) return;
   const int err = errno;

@@ -165,6 +165,7 @@ std::string session_json(const Session& s) {
     if (!s.weights.bytes.empty()) j["weights"]["embedded"] = base64_encode(s.weights.bytes);
     else j["weights"]["file"] = s.weights.file;
   }
+  if (!s.training.empty()) j["training"] = {{"run", s.training.run}, {"step", s.training.step}};
   if (!s.title.empty() || !s.description.empty())
     j["lesson"] = {{"title", lesson_text(s.title)}, {"description", lesson_text(s.description)}};
   return j.dump(2) + "\n";
@@ -225,6 +226,12 @@ Session parse_session(std::string_view text, const std::string& origin) {
     s.answers = f.lines(*v, "answers");  // checked against the sentences when the loss runs
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
+  if (const json* t = f.find(j, "training")) {
+    if (!t->is_object()) f.fail("training", Text(Msg::should_object));
+    s.training.run = f.text(*t, "run", "", "training.");
+    s.training.step = f.integer(*t, "training.", "step", -1);
+    s.training.step = std::max<int64_t>(s.training.step, -1);  // any negative step: the last snapshot
+  }
   if (const json* l = f.find(j, "lesson")) {
     if (!l->is_object()) f.fail("lesson", Text(Msg::should_object));
     s.title = read_lesson_text(f, *l, "title");

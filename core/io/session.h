@@ -33,6 +33,16 @@ struct SessionWeights {
   bool empty() const { return file.empty() && bytes.empty(); }
 };
 
+// The Training panel's run (docs/sessions.md "training"): the recorded run it replays — the
+// shipped induction run (kShippedRun) or a recorded-run folder, relative to the session's folder
+// or absolute (a live run is saved as such a folder beside the session) — and the timeline's step.
+struct SessionTraining {
+  std::string run;    // "" = the panel had no run
+  int64_t step = -1;  // the timeline's step (the latest snapshot at or before it); −1 = the last
+  bool empty() const { return run.empty(); }
+};
+inline constexpr std::string_view kShippedRun = "shipped:induction";
+
 constexpr size_t kMaxEmbeddedWeightsBytes = 8u << 20;  // larger files are referenced instead
 
 struct Session {
@@ -47,6 +57,7 @@ struct Session {
   std::string loss;                       // the backward pass's loss (loss.h names: "sum", "next-token", …), "" = none
   std::vector<std::string> answers;       // loss "per-position": one answer per sentence
   SessionWeights weights;
+  SessionTraining training;
   LessonText title, description;          // lessons in sample_inputs/lessons have them
 };
 

@@ -39,7 +39,7 @@ ojson point_json(const CurvePoint& p, double seconds) {
           {"held_out_loss", e.loss}, {"accuracy", e.accuracy},
           {"sequence_accuracy", e.sequence_accuracy}, {"heads", heads_json(e)}};
   if (!e.heads.empty()) j["best_previous"] = e.best_previous();
-  if (!e.heads.empty() && e.heads[0][0].induction) j["best_induction"] = e.best_induction();
+  if (e.has_induction()) j["best_induction"] = e.best_induction();
   if (seconds >= 0) j["seconds"] = seconds;
   return j;
 }

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "io/files.h"
@@ -24,28 +23,34 @@ std::string SnapshotStore::file_name(int64_t step) {
 std::string SnapshotStore::path_of(int64_t step) const { return (std::filesystem::path(folder_) / file_name(step)).string(); }
 
 void SnapshotStore::add(int64_t step, const Weights& w) {
+  forget(step, w);
+  if (!folder_.empty()) return write(step, w);
+  keep(step, std::make_shared<const Weights>(clone_weights(w)));
+}
+
+void SnapshotStore::add(int64_t step, std::shared_ptr<const Weights> copy) {
+  forget(step, *copy);
+  if (!folder_.empty()) return write(step, *copy);
+  keep(step, std::move(copy));
+}
+
+void SnapshotStore::forget(int64_t step, const Weights& w) {
   vocab_ = w.vocab();
   names_ = w.names();
   if (auto it = kept_.find(step); it != kept_.end()) {
     if (it->second) bytes_ -= it->second->bytes();
     kept_.erase(it);
   }
-  if (!folder_.empty()) {
-    std::vector<std::pair<std::string, Tensor>> tensors;
-    for (const auto& name : w.names()) tensors.emplace_back(name, w.get(name));
-    const std::string bytes = serialize_safetensors(tensors, metadata_, f16_);
-    const std::string path = path_of(step), tmp = path + ".tmp";
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    f.close();
-    std::error_code ec;
-    if (!f) std::filesystem::remove(tmp, ec);
-    else std::filesystem::rename(tmp, path, ec);
-    if (!f || ec) throw DataError(Text(Msg::tr_cannot_write, printable_name(path)));
-    kept_[step] = nullptr;
-    return;
-  }
-  auto copy = std::make_shared<const Weights>(clone_weights(w));
+}
+
+void SnapshotStore::write(int64_t step, const Weights& w) {
+  std::vector<std::pair<std::string, Tensor>> tensors;
+  for (const auto& name : w.names()) tensors.emplace_back(name, w.get(name));
+  write_file_atomically(path_of(step), serialize_safetensors(tensors, metadata_, f16_), /*replace=*/true, Msg::tr_cannot_write);
+  kept_[step] = nullptr;
+}
+
+void SnapshotStore::keep(int64_t step, std::shared_ptr<const Weights> copy) {
   bytes_ += copy->bytes();
   kept_[step] = std::move(copy);
   thin();

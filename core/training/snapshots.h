@@ -27,6 +27,8 @@ class SnapshotStore {
   // A deep copy of w at `step` (a later add at the same step replaces it). DataError when the
   // folder cannot be written.
   void add(int64_t step, const Weights& w);
+  // The same for weights already copied and never changed again (kept as they are, not copied).
+  void add(int64_t step, std::shared_ptr<const Weights> copy);
   std::vector<int64_t> steps() const;
   bool empty() const { return kept_.empty(); }
   // The snapshot at the latest step ≤ `step` (the first one when there is none); its vocabulary
@@ -37,6 +39,9 @@ class SnapshotStore {
   const std::string& folder() const { return folder_; }
 
  private:
+  void forget(int64_t step, const Weights& w);  // the entry at `step` dropped; vocabulary and names from w
+  void write(int64_t step, const Weights& w);   // into the folder
+  void keep(int64_t step, std::shared_ptr<const Weights> copy);  // in memory, then thin()
   void thin();
   std::string path_of(int64_t step) const;
 

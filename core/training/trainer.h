@@ -57,6 +57,11 @@ struct Evaluation {
   // induction head can be), and the best previous-token score of every layer; −1 when none.
   double best_induction() const;
   double best_previous() const;
+  // Head scores were measured and include the induction score (the induction task, whole attention).
+  bool has_induction() const { return !heads.empty() && !heads[0].empty() && heads[0][0].induction.has_value(); }
+  // The phase change has happened by this evaluation: the best induction score passes 0.5.
+  bool past_phase_change() const { return has_induction() && best_induction() > kPhaseChangeScore; }
+  static constexpr double kPhaseChangeScore = 0.5;
 };
 
 class Trainer {

@@ -4536,6 +4536,14 @@ Esc：从放大的头返回</translation>
         <source>&amp;Training panel</source>
         <translation>训练面板(&amp;T)</translation>
     </message>
+    <message>
+        <source>Not saved: the training run could not be written beside the session: %1</source>
+        <translation>未保存：无法把训练过程写到会话文件旁边：%1</translation>
+    </message>
+    <message>
+        <source>Session %1 opened, but not its training run: %2</source>
+        <translation>已打开会话 %1，但未能打开其中的训练过程：%2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>

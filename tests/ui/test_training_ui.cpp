@@ -13,9 +13,11 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 #include "input/inputpanel.h"
+#include "io/session.h"
 #include "io/weights_file.h"
 #include "step/stepnavigator.h"
 #include "training/run_record.h"
@@ -242,6 +244,72 @@ class TestTrainingUi : public QObject {
     const QString why = p_->openRecorded(empty.path());
     QVERIFY2(why.contains(QStringLiteral("run.json")), qPrintable(why));
     QVERIFY(p_->session()->recorded());
+  }
+
+  // A session keeps the panel's run: a live run is written beside it as NAME.run and comes back as
+  // a recorded run at the timeline's step, without replacing the model the session shows; the
+  // shipped run is referenced, not copied.
+  void sessionsKeepTheRunAndItsMoment() {
+    w_->trainingDock()->show();
+    smallModel("previous-token", 100);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    waitForTraining();
+    child<QSlider>(p_, "trainTimeline")->setValue(1);  // step 50
+    QTest::qWait(400);
+    test::settle(*w_);
+    const QString shown = w_->inputs()->importedWeights()->name;
+    QVERIFY2(shown.contains(QStringLiteral("step 50")), qPrintable(shown));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.attnlab"));
+    QCOMPARE(w_->saveSession(path), QString());
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("lesson.run/run.json"))));
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("lesson.run/step-00000100.safetensors"))));
+    const auto savedSession = [&] {  // read afresh: each save renames a new file into place
+      QFile f(path);
+      return f.open(QIODevice::ReadOnly) ? parse_session(f.readAll().toStdString(), "lesson.attnlab") : Session{};
+    };
+    const Session s = savedSession();
+    QCOMPARE(s.training.run, std::string("lesson.run"));
+    QCOMPARE(s.training.step, int64_t(50));
+
+    // A fresh window opens it: the panel replays the run at step 50, the window shows the session's model.
+    w_.reset();
+    w_ = test::openWindow(QStringLiteral("test"));
+    p_ = w_->trainingPanel();
+    QVERIFY(!p_->session()->hasRun());
+    QCOMPARE(w_->openSession(path, false), QString());
+    test::settle(*w_);
+    QVERIFY(p_->session()->recorded());
+    QVERIFY(w_->trainingDock()->isVisible());
+    QCOMPARE(p_->timelineStep(), qint64(50));
+    QCOMPARE(p_->session()->curves().size(), 3);
+    QTest::qWait(400);
+    test::settle(*w_);
+    QCOMPARE(w_->inputs()->importedWeights()->name, shown);
+    // Saved again, the recorded folder is referenced as it is.
+    QCOMPARE(w_->saveSession(path), QString());
+    QCOMPARE(savedSession().training.run, std::string("lesson.run"));
+
+    // The shipped run: referenced by name; a session naming a missing folder opens without it.
+    QTest::mouseClick(child<QPushButton>(p_, "trainShippedRun"), Qt::LeftButton);
+    child<QSlider>(p_, "trainTimeline")->setValue(2);
+    const qint64 step = p_->timelineStep();
+    QCOMPARE(w_->saveSession(path), QString());
+    const Session shipped = savedSession();
+    QCOMPARE(shipped.training.run, std::string(kShippedRun));
+    QCOMPARE(w_->openSession(path, false), QString());
+    QCOMPARE(p_->timelineStep(), step);
+    QVERIFY(QDir(dir.filePath(QStringLiteral("lesson.run"))).removeRecursively());
+    Session gone = shipped;
+    gone.training.run = "lesson.run";
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    saved.write(QByteArray::fromStdString(session_json(gone)));
+    saved.close();
+    QCOMPARE(w_->openSession(path, false), QString());
+    QString said;
+    for (QLabel* l : w_->statusBar()->findChildren<QLabel*>()) said += l->text() + QLatin1Char('|');
+    QVERIFY2(said.contains(QStringLiteral("not its training run")), qPrintable(said));
   }
 
   void screenshotsAtClassroomSizes() {

@@ -55,7 +55,7 @@ void put(QChart* c, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y) {
 }
 
 bool hasInduction(const QVector<CurvePoint>& run) {
-  return !run.isEmpty() && !run.back().eval.heads.empty() && run.back().eval.heads[0][0].induction.has_value();
+  return !run.isEmpty() && run.back().eval.has_induction();
 }
 
 }  // namespace

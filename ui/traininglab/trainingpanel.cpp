@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -16,6 +17,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "input/weightsimport.h"
 #include "export/widgetexport.h"
@@ -323,7 +326,7 @@ void TrainingPanel::keepForComparison() {
   refresh();
 }
 
-QString TrainingPanel::openRecorded(const QString& dir) {
+QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   playTimer_->stop();
   QString from = dir;
   if (dir.startsWith(QLatin1String(":/"))) {  // a Qt resource: its files copied out first
@@ -339,14 +342,55 @@ QString TrainingPanel::openRecorded(const QString& dir) {
   } catch (const UserError& e) {
     return CoreText::translate(e.text());
   }
+  recordedSource_ = dir;
   newRun_ = true;
   lastOffered_ = -1;
   pinned_.clear();
   setTask(session_->setup()->task);
   refresh();
   setTimelineIndex(timeline_->maximum());
-  offerModel(true);
+  if (offer) offerModel(true);
   return tr("A recorded run: %1 steps of %2. Drag the timeline, or Play.").arg(session_->stepsDone()).arg(taskWords(session_->setup()->task));
+}
+
+namespace {
+const QString kShippedRunDir = QStringLiteral(":/runs/induction");
+}  // namespace
+
+SessionTraining TrainingPanel::sessionState(const QString& liveDir, const QString& sessionDir) {
+  SessionTraining t;
+  if (!session_->hasRun()) return t;
+  QString run = session_->recorded() ? recordedSource_ : liveDir;
+  if (!session_->recorded()) session_->saveRun(liveDir);
+  if (run == kShippedRunDir) {
+    t.run = std::string(kShippedRun);
+  } else {
+    const QString rel = QDir(sessionDir).relativeFilePath(QFileInfo(run).absoluteFilePath());
+    t.run = QFile::encodeName(rel.startsWith(QLatin1String("..")) ? QFileInfo(run).absoluteFilePath() : rel).toStdString();
+  }
+  t.step = timelineStep();
+  return t;
+}
+
+QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QString& sessionDir) {
+  if (t.empty()) return {};
+  const QString dir = t.run == kShippedRun ? kShippedRunDir
+                                           : QDir(sessionDir).absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(t.run)));
+  const QString before = recordedSource_;
+  recordedSource_.clear();
+  const QString message = openRecorded(dir, /*offer=*/false);
+  if (recordedSource_ != dir || session_->snapshotSteps().empty()) {  // not opened: the panel keeps what it had
+    recordedSource_ = before;
+    return message;
+  }
+  status_->setText(message);
+  const auto steps = session_->snapshotSteps();
+  int index = int(steps.size()) - 1;
+  if (t.step >= 0) index = int(std::upper_bound(steps.begin(), steps.end(), t.step) - steps.begin()) - 1;
+  lastOffered_ = steps[size_t(std::max(0, index))];  // the session shows its own model: not replaced
+  setTimelineIndex(std::max(0, index));
+  offerTimer_->stop();
+  return {};
 }
 
 qint64 TrainingPanel::timelineStep() const {

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+#include "io/session.h"
 #include "traininglab/trainingsession.h"
 #include "window/controller.h"
 
@@ -49,10 +50,19 @@ class TrainingPanel : public QWidget {
   QString saveModel(const QString& path) const;  // "" on success, else the message shown
   // Replays a recorded run (a folder of attnlab train --snapshots, or ":/runs/induction", the
   // shipped one): "" on success, else the message shown.
-  QString openRecorded(const QString& dir);
+  // offer: show its last snapshot in the window (with its examples).
+  QString openRecorded(const QString& dir, bool offer = true);
   // The curves as a picture (.png, 2× scale; .svg) or their numbers (.csv), by the suffix; "" on
   // success, else the message shown.
   QString exportCurves(const QString& path) const;
+  // What a session keeps of the panel (docs/sessions.md "training"): the run it replays — the
+  // shipped one, the folder it was opened from, or the live run, written first as the recorded-run
+  // folder `liveDir` — and the timeline's step; empty without a run. ConfigError / DataError when
+  // the live run cannot be written. A path below `sessionDir` is kept relative to it.
+  SessionTraining sessionState(const QString& liveDir, const QString& sessionDir);
+  // The session's run replayed again at its step, without changing the window's model (the
+  // session has its own): "" on success, else the message shown.
+  QString restoreSessionState(const SessionTraining& t, const QString& sessionDir);
 
  signals:
   // Show this model in the window; withExamples: put its example sentences in too (a new run).
@@ -86,6 +96,7 @@ class TrainingPanel : public QWidget {
   qint64 lastOffered_ = -1;
   QVector<CurvePoint> pinned_;
   QString pinnedName_;
+  QString recordedSource_;  // the folder (or ":/runs/induction") the recorded run was opened from
   std::unique_ptr<QTemporaryDir> shippedCopy_;  // the shipped run's files, out of the resources
 };
 

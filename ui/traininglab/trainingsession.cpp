@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "io/weights_file.h"
+#include "training/run_folder.h"
 
 #include "text/errors.h"
 #include "words/coretext.h"
@@ -85,6 +86,19 @@ void TrainingSession::openRecorded(const QString& dir) {
   emit progressed();
 }
 
+void TrainingSession::saveRun(const QString& dir) const {
+  if (!trainer_ || curves_.isEmpty() || snaps_.empty()) return;
+  const TrainSetup& s = trainer_->setup();
+  RunRecord rec;
+  rec.task = s.task, rec.seed = s.seed, rec.steps = s.steps, rec.batch = s.batch;
+  rec.steps_done = curves_.back().step, rec.phase_change = phase_;
+  rec.curves.assign(curves_.begin(), curves_.end());
+  const Weights first = snaps_.at(snaps_.steps().front());
+  auto meta = weights_metadata(s.model);
+  meta.merge(first.vocab()->metadata());
+  write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps_, meta, /*f16=*/false);
+}
+
 QString TrainingSession::recordedFile(qint64 step) const {
   if (recordedFiles_.empty()) return {};
   auto it = recordedFiles_.upper_bound(step);
@@ -152,10 +166,10 @@ void TrainingSession::launch(qint64 steps) {
 void TrainingSession::record(const Chunk& c) {
   for (const CurvePoint& p : c.points) {
     curves_.push_back(p);
-    if (phase_ < 0 && !p.eval.heads.empty() && p.eval.heads[0][0].induction && p.eval.best_induction() > 0.5)
+    if (phase_ < 0 && p.eval.past_phase_change())
       phase_ = p.step;
   }
-  if (c.snapshot && !c.points.empty()) snaps_.add(c.points.back().step, *c.snapshot);
+  if (c.snapshot && !c.points.empty()) snaps_.add(c.points.back().step, c.snapshot);
   if (c.steps > 0) secondsPerStep_ = c.seconds / double(c.steps);
 }
 

@@ -43,6 +43,11 @@ class TrainingSession : public QObject {
   // The recorded run's weights file at the latest snapshot at or before `step` ("" otherwise).
   QString recordedFile(qint64 step) const;
 
+  // The live run as a recorded-run folder (core/training/run_folder.h): its curves and every
+  // snapshot so far, F32. Safe while a chunk runs (it reads only what the window holds).
+  // ConfigError / DataError from core.
+  void saveRun(const QString& dir) const;
+
   bool hasRun() const { return trainer_ != nullptr || recorded(); }
   bool running() const { return busy_; }
   bool wantsToRun() const { return wantRun_; }

@@ -1,7 +1,9 @@
 // MainWindow's side of sessions (.attnlab, core/io/session.h): File ▸ Open session, Save session,
 // Recent sessions, Import weights. Writes go through QSaveFile (a temporary renamed into place), so a crash or
 // a full disk never leaves half a lesson behind.
+#include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -17,6 +19,7 @@
 #include "io/files.h"
 #include "io/session.h"
 #include "step/steppanel.h"
+#include "traininglab/trainingpanel.h"
 #include "text/errors.h"
 #include "window/mainwindow.h"
 #include "words/coretext.h"
@@ -132,6 +135,16 @@ QString MainWindow::saveSession(const QString& path) {
   // while a recompute is pending or has failed).
   s.sentence = std::clamp<int64_t>(panel_->sentence(), 0, static_cast<int64_t>(s.texts.size()) - 1);
   s.head = std::clamp<int64_t>(panel_->selection().head, 0, r.cfg.heads - 1);
+  // The Training panel's run: a live one goes beside the session as NAME.run (a recorded run).
+  const QFileInfo where(path);
+  try {
+    s.training = training_->sessionState(where.absoluteDir().filePath(where.completeBaseName() + QStringLiteral(".run")),
+                                         where.absolutePath());
+  } catch (const UserError& e) {
+    const QString error = tr("Not saved: the training run could not be written beside the session: %1").arg(CoreText::of(e));
+    warn(tr("Saving the session"), error);
+    return error;
+  }
   const QByteArray bytes = QByteArray::fromStdString(session_json(s));
   QSaveFile f(path);
   QString error;
@@ -201,8 +214,15 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
   inputs_->restore(r, /*quiet=*/true);
   inputs_->setSourceLabel(InputPanel::lessonLabel(s, QFileInfo(path).fileName()));  // the Sample box names the lesson
   send(inputs_->currentRequest());  // now: the next result delivered is this session's (stale ones are dropped)
+  QString trainingError;
+  if (!s.training.empty()) {  // the Training panel replays the session's run, brought to the front
+    trainingError = training_->restoreSessionState(s.training, QFileInfo(path).absolutePath());
+    if (trainingDock_->isHidden()) trainingDock_->toggleViewAction()->trigger();
+    else trainingDock_->raise();
+  }
   if (!path.startsWith(QLatin1String(":/"))) rememberSession(path);  // a shipped lesson is one click away anyway
-  status_->setText(tr("Session %1 opened").arg(QFileInfo(path).fileName()));
+  status_->setText(trainingError.isEmpty() ? tr("Session %1 opened").arg(QFileInfo(path).fileName())
+                                           : tr("Session %1 opened, but not its training run: %2").arg(QFileInfo(path).fileName(), trainingError));
   return {};
 }
 
