@@ -15,6 +15,7 @@
 #include "forward/model.h"
 #include "io/weights_file.h"
 #include "tensor/rng.h"
+#include "training/trainer.h"
 
 using namespace attnlab;
 using json = nlohmann::json;
@@ -49,7 +50,7 @@ class TestSampleModels : public QObject {
  private slots:
   void threeModelsAreShipped() {
     const QStringList files = QDir(kDir).entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
-    QVERIFY2(files.size() >= 3, "the sort model and the English and Chinese language models");
+    QVERIFY2(files.size() >= 5, "the sort model, the English and Chinese language models, the induction and brackets models");
   }
 
   void everyModelMatchesPyTorchOnItsExamples_data() {
@@ -97,6 +98,9 @@ class TestSampleModels : public QObject {
     qInfo("%s: largest difference from PyTorch's top-5 probabilities %.3g", qPrintable(name), worst);
   }
 
+  void trainedByTheLabHoldOnFreshSequences_data();
+  void trainedByTheLabHoldOnFreshSequences();
+
   // Fresh sequences drawn with Attention Lab's own generator (not the card's Python one): the
   // whole-sequence accuracy must be the card's, less three standard errors of this sample.
   void theSortModelSortsHeldOutSequences() {
@@ -141,6 +145,40 @@ class TestSampleModels : public QObject {
     QVERIFY2(acc >= reported - margin, qPrintable(QStringLiteral("accuracy %1 < %2").arg(acc).arg(reported - margin)));
   }
 };
+
+// The models trained by attnlab train, evaluated by the trainer's own held-out generator with
+// another seed than their cards' PyTorch check used: the card's figures must hold here too.
+void TestSampleModels::trainedByTheLabHoldOnFreshSequences_data() {
+  QTest::addColumn<QString>("name");
+  QTest::newRow("induction") << QStringLiteral("induction-letters");
+  QTest::newRow("brackets") << QStringLiteral("brackets-depth");
+}
+
+void TestSampleModels::trainedByTheLabHoldOnFreshSequences() {
+  QFETCH(QString, name);
+  const LoadedWeights m = load_weights_file((kDir + name + ".safetensors").toStdString(), {}, {});
+  const json metrics = json::parse(m.weights.vocab()->field("metrics"));
+  TrainSetup s = default_setup(parse_train_task(m.weights.vocab()->field("training_task")));
+  s.model = m.cfg;
+  s.seed = 2026;  // another held-out draw than training's (seed 0)
+  s.eval_count = 1000;
+  const Evaluation e = Trainer(s, m.weights).evaluate();
+  if (s.task == TrainTask::Induction) {
+    qInfo("%s: previous-token %.3f, induction %.3f, accuracy %.4f (card: %.4f)", qPrintable(name), e.best_previous(),
+          e.best_induction(), e.accuracy, metrics["second_copy_accuracy"].get<double>());
+    // The thresholds: a previous-token head in layer 0, an induction head after it.
+    QVERIFY(e.has_induction());
+    double layer0 = 0;
+    for (const HeadScore& h : e.heads[0]) layer0 = std::max(layer0, h.previous);
+    QVERIFY2(layer0 >= 0.8, qPrintable(QString::number(layer0)));
+    QVERIFY2(e.best_induction() >= 0.7, qPrintable(QString::number(e.best_induction())));
+    QVERIFY(e.accuracy >= metrics["second_copy_accuracy"].get<double>() - 0.02);
+  } else {
+    qInfo("%s: position accuracy %.4f, sequences %.4f (card: %.4f)", qPrintable(name), e.accuracy, e.sequence_accuracy,
+          metrics["position_accuracy"].get<double>());
+    QVERIFY(e.accuracy >= metrics["position_accuracy"].get<double>() - 0.02);
+  }
+}
 
 QTEST_GUILESS_MAIN(TestSampleModels)
 #include "test_sample_models.moc"

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""Train Attention Lab's three sample models and write them beside this script.
+"""Train Attention Lab's sample models and write them beside this script.
 
     /usr/bin/python3 sample_inputs/models/train.py --task all            # the shipped models
     /usr/bin/python3 sample_inputs/models/train.py --smoke --out /tmp/m  # a quick check (≤ 20 steps)
 
 Tasks: sort (sort-digits.safetensors), english (english-next-word.safetensors), chinese
-(chinese-next-char.safetensors). Each writes <name>.safetensors, <name>.md (the model card) and
+(chinese-next-char.safetensors), trained here with PyTorch; induction (induction-letters.safetensors)
+and brackets (brackets-depth.safetensors), trained by Attention Lab's own `attnlab train` (--attnlab
+PATH, default build/release/app/attnlab) and measured here with PyTorch (labmodels.py). Each writes <name>.safetensors, <name>.md (the model card) and
 <name>.expected.json (the PyTorch reference numbers for the examples, computed as the app computes:
 F16-rounded weights, layers in train mode with dropout 0). Deterministic: fixed seeds, one thread.
 Needs Debian's python3-torch (1.13) and numpy; the language models need the fortune texts of
@@ -25,6 +27,7 @@ import torch.nn.functional as F
 sys.dont_write_bytecode = True  # no __pycache__ beside the shipped files
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import samplelib as L  # noqa: E402
+from labmodels import BRACKETS, DEFAULT_ATTNLAB, INDUCTION, run_lab  # noqa: E402
 from notes import lm_notes, sort_notes, write_card  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,7 +51,8 @@ CHINESE = dict(name="chinese-next-char", seed=13, d_model=64, heads=4, d_ff=128,
                files=("chinese",), title="Chinese next character", title_zh="中文下一个字",
                examples=["学而时习之，不亦说乎。", "请保持礼貌，尊重他人。",
                          "近水知鱼性，近山识鸟音。", "我们的目标是自由的操作系统。"])
-TASKS = {"sort": SORT, "english": ENGLISH, "chinese": CHINESE}
+TASKS = {"sort": SORT, "english": ENGLISH, "chinese": CHINESE, "induction": INDUCTION, "brackets": BRACKETS}
+LAB_TASKS = ("induction", "brackets")
 SMOKE_STEPS = 12
 
 
@@ -335,7 +339,8 @@ def run_lm(cfg, out_dir, smoke, steps):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--task", choices=["sort", "english", "chinese", "all"], default="all")
+    ap.add_argument("--task", choices=list(TASKS) + ["all"], default="all")
+    ap.add_argument("--attnlab", default=DEFAULT_ATTNLAB, help="the attnlab program that trains induction and brackets")
     ap.add_argument("--out", help="output folder (default: this script's folder; required with --smoke)")
     ap.add_argument("--smoke", action="store_true", help=f"{SMOKE_STEPS} steps on a corpus slice, then read back")
     ap.add_argument("--steps", type=int, help="override the number of training steps (experiments)")
@@ -352,17 +357,22 @@ def main():
         libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
     except OSError:
         pass
-    tasks = ["sort", "english", "chinese"] if args.task == "all" else [args.task]
+    tasks = list(TASKS) if args.task == "all" else [args.task]
     for t in tasks:  # before any training: a missing corpus stops the run at once
-        if t != "sort":
+        if t in ("english", "chinese"):
             corpus_files(TASKS[t])
     for t in tasks:
         cfg = TASKS[t]
-        steps = args.steps or (SMOKE_STEPS if args.smoke else cfg["steps"])
+        steps = args.steps or (SMOKE_STEPS if args.smoke else cfg.get("steps", "the default"))
         t0 = time.time()
-        metrics, train_s, size = (run_sort if t == "sort" else run_lm)(cfg, out_dir, args.smoke, steps)
-        keys = ("sequence_accuracy", "token_accuracy") if t == "sort" else \
-            ("perplexity", "top1_accuracy", "top5_accuracy", "unigram_perplexity")
+        if t in LAB_TASKS:
+            metrics, train_s, size = run_lab(cfg, out_dir, args.smoke, args.steps or (SMOKE_STEPS if args.smoke else None),
+                                             args.attnlab)
+        else:
+            metrics, train_s, size = (run_sort if t == "sort" else run_lm)(cfg, out_dir, args.smoke, steps)
+        keys = {"sort": ("sequence_accuracy", "token_accuracy"), "induction": ("second_copy_accuracy",),
+                "brackets": ("position_accuracy", "sequence_accuracy")}.get(
+            t, ("perplexity", "top1_accuracy", "top5_accuracy", "unigram_perplexity"))
         print(f"{cfg['name']}: " + ", ".join(f"{k} {metrics[k]}" for k in keys) +
               f"; {steps} steps, trained {train_s:.0f}s, total {time.time() - t0:.0f}s; "
               f"{size / 1024:.0f} KiB", flush=True)
