@@ -142,17 +142,15 @@ void run_train(const CLI::App& sub, const TrainArgs& a) {
     std::error_code ec;
     if (!std::filesystem::create_directory(a.snapshots, ec) || ec)
       throw DataError(Text(Msg::tr_cannot_write, printable_name(a.snapshots)));
-    auto meta = weights_metadata(t.config());
-    meta.merge(t.weights().vocab()->metadata());
-    snaps = std::make_unique<SnapshotStore>(0, a.snapshots, meta, a.snapshot_dtype == "f16");
+    snaps = std::make_unique<SnapshotStore>(0, a.snapshots, weights_file_metadata(t.config(), t.weights()),
+                                            a.snapshot_dtype == "f16");
     snaps->add(0, t.weights());
   }
   auto snapshot_due = [&](int64_t step) {
     if (!a.snapshot_at.empty()) return std::find(a.snapshot_at.begin(), a.snapshot_at.end(), step) != a.snapshot_at.end();
     return step % (a.snapshot_every > 0 ? a.snapshot_every : a.log_every) == 0;
   };
-  RunRecord rec;
-  rec.task = s.task, rec.seed = s.seed, rec.steps = s.steps, rec.batch = s.batch;
+  RunRecord rec = run_record_of(s);
   const StopOnSignal stop_on_signal;
   g_stop.store(false);
   const auto t0 = std::chrono::steady_clock::now();

@@ -374,8 +374,7 @@ class TestTraining : public QObject {
     s.model.d_model = 16, s.model.heads = 2;
     Trainer t(s);
     SnapshotStore mem;
-    RunRecord rec;
-    rec.task = s.task, rec.steps = s.steps, rec.batch = s.batch;
+    RunRecord rec = run_record_of(s);
     rec.curves.push_back(CurvePoint{0, 0, 0, 0, t.evaluate()});
     mem.add(0, t.weights());
     for (int i = 0; i < 2; ++i) {
@@ -384,8 +383,7 @@ class TestTraining : public QObject {
       mem.add(st.step, t.weights());
     }
     rec.steps_done = 2;
-    auto meta = weights_metadata(t.config());
-    meta.merge(t.weights().vocab()->metadata());
+    const auto meta = weights_file_metadata(t.config(), t.weights());
     const QTemporaryDir parent;
     const std::string dir = parent.filePath(QStringLiteral("lesson.run")).toStdString();
     write_run_folder(dir, rec, s, mem, meta, false);

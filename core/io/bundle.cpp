@@ -1,7 +1,6 @@
 #include "io/bundle.h"
 
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <charconv>
 #include <chrono>
@@ -228,32 +227,6 @@ json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trac
   return m;
 }
 
-namespace {
-
-// The finished temporary into place (files.h): a new or emptied name without replacing
-// anything; an earlier bundle (checked again now) by an atomic swap, the old one removed after.
-void move_bundle(TempDir& tmp, const fs::path& target, bool force) {
-  std::error_code ec;
-  const auto link = fs::symlink_status(target, ec);
-  const bool exists = fs::exists(link);
-  if (exists && !fs::is_symlink(link) && fs::is_directory(link) && fs::is_empty(target, ec) && !ec) {
-    ::rmdir(target.c_str());  // an empty folder only (rmdir refuses anything else); then as new
-  } else if (exists && force && !fs::is_symlink(link) && is_bundle_folder(target.string())) {
-    tmp.remove_marker();
-    exchange_into_place(tmp.path(), target);
-    if (!is_bundle_folder(tmp.path().string())) {  // something else took its place meanwhile: put it back
-      exchange_into_place(tmp.path(), target);
-      throw ConfigError(Text(Msg::out_changed_while_export_ran_no_longer, printable_name(target.string())));
-    }
-    return;  // tmp now holds the earlier bundle: its destructor removes it
-  }
-  tmp.remove_marker();
-  move_into_place(tmp.path(), target);
-  tmp.release();
-}
-
-}  // namespace
-
 void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch& batch, const Weights& w,
                   const Trace& trace, const RunInfo& run) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -293,7 +266,9 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
     manifest["timings_ms"]["backward"] = opt.backward_ms;
   }
   write_file(tmp / "manifest.json", manifest.dump(1) + "\n");  // last: a folder with a manifest is whole
-  move_bundle(tmp_dir, target, opt.force);
+  // An earlier bundle is swapped out only with --force (checked again after the swap).
+  move_folder_into_place(tmp_dir, target, opt.force ? std::function<bool(const std::string&)>(is_bundle_folder) : nullptr,
+                         Msg::out_changed_while_export_ran_no_longer);
 }
 
 }  // namespace attnlab

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -78,6 +79,18 @@ size_t max_output_name_bytes();
 // rename over that empty folder. Throws ConfigError (exit 2) naming target when it exists —
 // it appeared while the export ran — and DataError on any other failure.
 void move_into_place(const std::filesystem::path& tmp, const std::filesystem::path& target);
+
+// `path` is a folder (not a link to one) with nothing in it: a name a new folder may take.
+bool is_empty_folder(const std::filesystem::path& path);
+
+// Moves the finished folder held by `tmp` to `target`: into a new name or an empty folder's, or —
+// where `ours` says the folder there is an earlier one of ours (not a link) — by an atomic swap,
+// after which `tmp` holds the earlier one (removed with it) and is checked again: something else
+// that took its place meanwhile is put back and ConfigError `changed` (naming target) thrown.
+// Anything else at target: ConfigError from move_into_place, nothing replaced. `ours` empty:
+// nothing is ever replaced.
+void move_folder_into_place(TempDir& tmp, const std::filesystem::path& target,
+                            const std::function<bool(const std::string&)>& ours, Msg changed);
 
 // Moves one finished file `from` to `to` without replacing a file there (renameat2
 // RENAME_NOREPLACE, or link + unlink where the file system lacks it). Throws ConfigError naming

@@ -260,6 +260,32 @@ void move_file_into_place(const fs::path& from, const fs::path& to) {
   throw DataError(Text(Msg::io_cannot_move_file_into, printable_name(to.string())) + verbatim(std::strerror(err)));
 }
 
+bool is_empty_folder(const fs::path& path) {
+  std::error_code ec;
+  const auto link = fs::symlink_status(path, ec);
+  return !ec && fs::is_directory(link) && !fs::is_symlink(link) && fs::is_empty(path, ec) && !ec;
+}
+
+void move_folder_into_place(TempDir& tmp, const fs::path& target, const std::function<bool(const std::string&)>& ours,
+                            Msg changed) {
+  std::error_code ec;
+  const auto link = fs::symlink_status(target, ec);
+  if (is_empty_folder(target)) {
+    ::rmdir(target.c_str());  // an empty folder only (rmdir refuses anything else); then as new
+  } else if (fs::exists(link) && !fs::is_symlink(link) && ours && ours(target.string())) {
+    tmp.remove_marker();
+    exchange_into_place(tmp.path(), target);
+    if (!ours(tmp.path().string())) {  // something else took its place meanwhile: put it back
+      exchange_into_place(tmp.path(), target);
+      throw ConfigError(Text(changed, printable_name(target.string())));
+    }
+    return;  // tmp now holds the earlier folder: its destructor removes it
+  }
+  tmp.remove_marker();
+  move_into_place(tmp.path(), target);
+  tmp.release();
+}
+
 void write_file_atomically(const fs::path& target, std::string_view bytes, bool replace, Msg failure) {
   const fs::path tmp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()));
   std::error_code ec;

@@ -23,12 +23,16 @@ std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
   return m;
 }
 
+std::map<std::string, std::string> weights_file_metadata(const ModelConfig& cfg, const Weights& w) {
+  auto meta = weights_metadata(cfg);
+  if (w.vocab()) meta.merge(w.vocab()->metadata());
+  return meta;
+}
+
 std::string serialize_weights(const ModelConfig& cfg, const Weights& w) {
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (const auto& name : w.names()) tensors.push_back({name, w.get(name)});
-  auto meta = weights_metadata(cfg);
-  if (w.vocab()) meta.merge(w.vocab()->metadata());
-  return serialize_safetensors(tensors, meta);
+  return serialize_safetensors(tensors, weights_file_metadata(cfg, w));
 }
 
 namespace {

@@ -13,6 +13,8 @@
 namespace attnlab {
 
 std::map<std::string, std::string> weights_metadata(const ModelConfig& cfg);
+// A whole weights file's metadata: the model's (above) and, for a trained model, its vocabulary's.
+std::map<std::string, std::string> weights_file_metadata(const ModelConfig& cfg, const Weights& w);
 std::string serialize_weights(const ModelConfig& cfg, const Weights& w);
 
 struct LoadedWeights {

@@ -125,6 +125,12 @@ bool plain_snapshot_name(const std::string& name) {
 
 std::string curve_point_json(const CurvePoint& p, double seconds) { return point_json(p, seconds).dump(); }
 
+RunRecord run_record_of(const TrainSetup& s) {
+  RunRecord r;
+  r.task = s.task, r.seed = s.seed, r.steps = s.steps, r.batch = s.batch;
+  return r;
+}
+
 std::string run_record_json(const RunRecord& r, const TrainSetup& s) {
   ojson curves = ojson::array(), snaps = ojson::array();
   for (const CurvePoint& p : r.curves) curves.push_back(point_json(p, -1));

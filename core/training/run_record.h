@@ -29,6 +29,9 @@ struct RunRecord {
   std::vector<std::pair<int64_t, std::string>> snapshots;  // step, file name in the folder
 };
 
+// A record for a run of this setup (task, seed, steps, batch), nothing recorded yet.
+RunRecord run_record_of(const TrainSetup& s);
+
 // One progress line of `attnlab train` (step, loss, lr, held-out figures, heads, …; seconds when
 // ≥ 0) and the run.json text.
 std::string curve_point_json(const CurvePoint& p, double seconds = -1);

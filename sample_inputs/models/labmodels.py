@@ -482,8 +482,7 @@ def run_lab(cfg, out_dir, smoke, steps, attnlab):
         sys.exit(1)
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "model.safetensors")
-        run = cfg if steps is None else dict(cfg, steps=steps)
-        summary, seconds, command = run_attnlab(attnlab, run, raw, steps)
+        summary, seconds, command = run_attnlab(attnlab, cfg, raw, steps)
         model, tensors, meta, vocab = load_lab_model(raw)
     measure = induction_scores if cfg["task"] == "induction" else brackets_scores
     count = 100 if smoke else cfg["held_out_count"]

@@ -208,6 +208,7 @@ class TestTrainingUi : public QObject {
     const RunRecord rec = parse_run_record(f.readAll().toStdString(), "run.json");
     QTest::mouseClick(child<QPushButton>(p_, "trainShippedRun"), Qt::LeftButton);
     QVERIFY(p_->session()->recorded());
+    QVERIFY(child<QLabel>(p_, "trainStatus")->text().startsWith(QStringLiteral("A recorded run")));
     QCOMPARE(p_->session()->snapshotSteps().size(), rec.snapshots.size());
     QCOMPARE(p_->session()->phaseChangeStep(), rec.phase_change);
     QCOMPARE(p_->session()->curves().size(), qsizetype(rec.curves.size()));
@@ -243,6 +244,7 @@ class TestTrainingUi : public QObject {
     QTemporaryDir empty;
     const QString why = p_->openRecorded(empty.path());
     QVERIFY2(why.contains(QStringLiteral("run.json")), qPrintable(why));
+    QVERIFY(p_->openRecorded(QStringLiteral(":/runs/induction")).isEmpty());
     QVERIFY(p_->session()->recorded());
   }
 

@@ -34,6 +34,7 @@ namespace {
 
 constexpr qint64 kLogEvery = 50;          // steps per chunk: one point on the curves, one snapshot
 constexpr uint64_t kMaxTextBytes = 64ull << 20;
+const QString kShippedRunDir = QStringLiteral(":/runs/induction");  // sample_inputs/runs/induction
 
 QString taskWords(TrainTask t) {
   switch (t) {
@@ -96,7 +97,7 @@ TrainingPanel::TrainingPanel(QWidget* parent)
   shippedRun_ = new QPushButton(tr("Recorded induction run"));
   shippedRun_->setObjectName(QStringLiteral("trainShippedRun"));
   shippedRun_->setToolTip(tr("The default induction run, recorded: scrub through it without training (a slow PC)"));
-  shippedRun_->setVisible(QFile::exists(QStringLiteral(":/runs/induction/run.json")));
+  shippedRun_->setVisible(QFile::exists(kShippedRunDir + QStringLiteral("/run.json")));
   openRun_ = new QPushButton(tr("Open recorded run…"));
   openRun_->setObjectName(QStringLiteral("trainOpenRun"));
   openRun_->setToolTip(tr("A folder written by attnlab train --snapshots"));
@@ -160,10 +161,14 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     const QString problem = saveModel(path);
     status_->setText(problem.isEmpty() ? tr("Saved %1.").arg(QFileInfo(path).fileName()) : problem);
   });
-  connect(shippedRun_, &QPushButton::clicked, this, [this] { status_->setText(openRecorded(QStringLiteral(":/runs/induction"))); });
-  connect(openRun_, &QPushButton::clicked, this, [this] {
+  // A run opened says so in the status line itself; a refusal is shown here.
+  auto open = [this](const QString& dir) {
+    if (const QString problem = openRecorded(dir); !problem.isEmpty()) status_->setText(problem);
+  };
+  connect(shippedRun_, &QPushButton::clicked, this, [open] { open(kShippedRunDir); });
+  connect(openRun_, &QPushButton::clicked, this, [this, open] {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("A recorded run (a folder with run.json)"));
-    if (!dir.isEmpty()) status_->setText(openRecorded(dir));
+    if (!dir.isEmpty()) open(dir);
   });
   connect(export_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export the training curves"), QStringLiteral("training.png"),
@@ -350,12 +355,9 @@ QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   refresh();
   setTimelineIndex(timeline_->maximum());
   if (offer) offerModel(true);
-  return tr("A recorded run: %1 steps of %2. Drag the timeline, or Play.").arg(session_->stepsDone()).arg(taskWords(session_->setup()->task));
+  status_->setText(tr("A recorded run: %1 steps of %2. Drag the timeline, or Play.").arg(session_->stepsDone()).arg(taskWords(session_->setup()->task)));
+  return {};
 }
-
-namespace {
-const QString kShippedRunDir = QStringLiteral(":/runs/induction");
-}  // namespace
 
 SessionTraining TrainingPanel::sessionState(const QString& liveDir, const QString& sessionDir) {
   SessionTraining t;
@@ -376,14 +378,7 @@ QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QStri
   if (t.empty()) return {};
   const QString dir = t.run == kShippedRun ? kShippedRunDir
                                            : QDir(sessionDir).absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(t.run)));
-  const QString before = recordedSource_;
-  recordedSource_.clear();
-  const QString message = openRecorded(dir, /*offer=*/false);
-  if (recordedSource_ != dir || session_->snapshotSteps().empty()) {  // not opened: the panel keeps what it had
-    recordedSource_ = before;
-    return message;
-  }
-  status_->setText(message);
+  if (const QString problem = openRecorded(dir, /*offer=*/false); !problem.isEmpty()) return problem;
   const auto steps = session_->snapshotSteps();
   int index = int(steps.size()) - 1;
   if (t.step >= 0) index = int(std::upper_bound(steps.begin(), steps.end(), t.step) - steps.begin()) - 1;

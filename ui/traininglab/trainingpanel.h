@@ -49,8 +49,8 @@ class TrainingPanel : public QWidget {
   void setTimelineIndex(int index);
   QString saveModel(const QString& path) const;  // "" on success, else the message shown
   // Replays a recorded run (a folder of attnlab train --snapshots, or ":/runs/induction", the
-  // shipped one): "" on success, else the message shown.
-  // offer: show its last snapshot in the window (with its examples).
+  // shipped one): "" on success (the status line says what was opened), else why not (the run
+  // shown stays). offer: show its last snapshot in the window (with its examples).
   QString openRecorded(const QString& dir, bool offer = true);
   // The curves as a picture (.png, 2× scale; .svg) or their numbers (.csv), by the suffix; "" on
   // success, else the message shown.

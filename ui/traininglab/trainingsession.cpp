@@ -89,14 +89,11 @@ void TrainingSession::openRecorded(const QString& dir) {
 void TrainingSession::saveRun(const QString& dir) const {
   if (!trainer_ || curves_.isEmpty() || snaps_.empty()) return;
   const TrainSetup& s = trainer_->setup();
-  RunRecord rec;
-  rec.task = s.task, rec.seed = s.seed, rec.steps = s.steps, rec.batch = s.batch;
+  RunRecord rec = run_record_of(s);
   rec.steps_done = curves_.back().step, rec.phase_change = phase_;
   rec.curves.assign(curves_.begin(), curves_.end());
-  const Weights first = snaps_.at(snaps_.steps().front());
-  auto meta = weights_metadata(s.model);
-  meta.merge(first.vocab()->metadata());
-  write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps_, meta, /*f16=*/false);
+  const Weights first = snaps_.at(snaps_.steps().front());  // the vocabulary (the trainer may be busy)
+  write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps_, weights_file_metadata(s.model, first), /*f16=*/false);
 }
 
 QString TrainingSession::recordedFile(qint64 step) const {
