@@ -104,6 +104,7 @@ void TrainingCurves::draw() {
   auto* acc = chartkit::addValueAxis(lossChart_, Qt::AlignRight, 0, 1, tr("accuracy"));
   auto* x2 = chartkit::addValueAxis(headChart_, Qt::AlignBottom, 0, double(last), tr("training step"));
   auto* score = chartkit::addValueAxis(headChart_, Qt::AlignLeft, 0, 1, tr("mean attention weight"));
+  for (QValueAxis* steps : {x1, x2}) steps->setLabelFormat(QStringLiteral("%i"));  // 1000, not 1e+03: narrower too
   const bool two = !other_.isEmpty();
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     const QVector<CurvePoint>& r = k == 0 ? run_ : other_;

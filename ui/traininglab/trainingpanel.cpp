@@ -241,12 +241,18 @@ void TrainingPanel::buildKnobs(QGridLayout* grid) {
     QString label;
     QWidget* w;
     const char* name;
-  } rows[] = {{tr("Task"), task_, "trainTask"},        {QString(), textFile_, "trainTextFile"},
-              {tr("Layers"), layers_, "trainLayers"},  {tr("d_model"), dModel_, "trainDModel"},
+  } rows[] = {{tr("Layers"), layers_, "trainLayers"},  {tr("d_model"), dModel_, "trainDModel"},
               {tr("Heads"), heads_, "trainHeads"},     {tr("Norm"), norm_, "trainNorm"},
               {tr("Learning rate"), lr_, "trainLr"},   {tr("Batch"), batch_, "trainBatch"},
               {tr("Steps"), steps_, "trainSteps"},     {tr("Seed"), seed_, "trainSeed"}};
-  int r = 0, c = 0;
+  // The task across the grid (its names are long; the list shows them whole), then two pairs a row.
+  task_->setObjectName(QStringLiteral("trainTask"));
+  task_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  task_->setMinimumContentsLength(16);
+  grid->addWidget(new QLabel(tr("Task")), 0, 0);
+  grid->addWidget(task_, 0, 1, 1, 3);
+  grid->addWidget(textFile_, 1, 1, 1, 3);
+  int r = 2, c = 0;
   for (const auto& row : rows) {
     row.w->setObjectName(QString::fromLatin1(row.name));
     if (!row.label.isEmpty()) grid->addWidget(new QLabel(row.label), r, c);
@@ -256,8 +262,9 @@ void TrainingPanel::buildKnobs(QGridLayout* grid) {
   }
   attentionOnly_->setObjectName(QStringLiteral("trainAttentionOnly"));
   scaling_->setObjectName(QStringLiteral("trainScaling"));
-  grid->addWidget(attentionOnly_, r, 0, 1, 2);
-  grid->addWidget(scaling_, r, 2, 1, 2);
+  // One row each: side by side they made the panel (and with it the window) wider than 1024 px.
+  grid->addWidget(attentionOnly_, r, 0, 1, 4);
+  grid->addWidget(scaling_, r + 1, 0, 1, 4);
   connect(task_, &QComboBox::activated, this, [this] { setTask(TrainTask(task_->currentData().toInt())); });
   connect(textFile_, &QPushButton::clicked, this, &TrainingPanel::pickTextFile);
 }
@@ -348,6 +355,7 @@ QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
     return CoreText::translate(e.text());
   }
   recordedSource_ = dir;
+  knobsToggle_->setChecked(false);  // a replay has nothing to set: the curves get the room
   newRun_ = true;
   lastOffered_ = -1;
   pinned_.clear();

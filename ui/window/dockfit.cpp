@@ -133,8 +133,13 @@ bool DockFitter::tabSteps() {
   if (tabbed_ || !stepsDocked(Qt::LeftDockWidgetArea) || !docked(inputs_) ||
       w_->dockWidgetArea(inputs_) != Qt::RightDockWidgetArea)
     return false;
+  // Whichever of the inputs' tab group was in front stays there (the sentences and knobs, or the
+  // Training panel a lesson brought forward); the Steps tab is one click away, and the keys step anyway.
+  QDockWidget* front = inputs_;
+  for (QDockWidget* d : w_->tabifiedDockWidgets(inputs_))
+    if (d != steps_ && !d->isHidden() && !d->visibleRegion().isEmpty()) front = d;
   w_->tabifyDockWidget(inputs_, steps_);
-  inputs_->raise();  // the sentences and knobs; the Steps tab is one click away, and the keys step anyway
+  front->raise();
   tabbed_ = true;
   return true;
 }

@@ -77,13 +77,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   // A tab beside the inputs, brought to the front when shown: the curves get the column's height.
   tabifyDockWidget(inputDock, trainingDock_);
   connect(trainingDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
-    if (!on) return;
-    trainingDock_->raise();
-    if (trainingDock_->isFloating()) return;
-    // The curves want the room: a third of the width (at least 480 px), two thirds of the height.
-    resizeDocks({trainingDock_}, {std::max(width() / 3, 480)}, Qt::Horizontal);
-    if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating())
-      resizeDocks({trainingDock_, predictionsDock_}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
+    if (on) bringTrainingForward();
   });
   connect(training_, &TrainingPanel::modelChosen, this, [this](ImportedWeightsPtr m, bool withExamples) {
     inputs_->setImportedWeights(std::move(m), withExamples);
@@ -234,6 +228,15 @@ void MainWindow::markStale(const QString& why) {
                        .arg(why));
 }
 
+void MainWindow::bringTrainingForward() {
+  trainingDock_->show();
+  trainingDock_->raise();
+  if (trainingDock_->isFloating()) return;
+  resizeDocks({trainingDock_}, {std::max(width() / 3, 480)}, Qt::Horizontal);
+  if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating())
+    resizeDocks({trainingDock_, predictionsDock_}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
+}
+
 void MainWindow::showResult(TraceResultPtr result) {
   inputs_->setError({});
   panel_->setStale({});
@@ -242,7 +245,9 @@ void MainWindow::showResult(TraceResultPtr result) {
   predictions_->setResult(result);
   if (predictions_->hasPredictions() && !hadPredictions && predictionsDock_->isHidden()) {
     predictionsDock_->show();  // about half of the right side: the guesses are the point of a trained model
-    if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
+    if (!trainingDock_->isHidden() && !trainingDock_->visibleRegion().isEmpty())
+      bringTrainingForward();  // the Training panel in front (a training lesson): its curves keep two thirds
+    else if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
       resizeDocks({inputDock, predictionsDock_}, {height() / 2, height() / 2}, Qt::Vertical);
   }
   int index = result->indexOf(currentId_);

@@ -43,6 +43,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* variantDock() const { return variantDock_; }
   class TrainingPanel* trainingPanel() const { return training_; }
   QDockWidget* trainingDock() const { return trainingDock_; }
+  // The Training panel shown, in front of its tab group, with the room its curves want: a third of
+  // the width (at least 480 px), two thirds of the column's height above the Predictions.
+  void bringTrainingForward();
   double zoom() const { return zoom_; }
   PresenterMode* presenter() const { return presenter_; }
   DockFitter* dockFitter() const { return fitter_; }

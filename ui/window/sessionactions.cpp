@@ -3,7 +3,6 @@
 // a full disk never leaves half a lesson behind.
 #include <QAction>
 #include <QDir>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -217,8 +216,7 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
   QString trainingError;
   if (!s.training.empty()) {  // the Training panel replays the session's run, brought to the front
     trainingError = training_->restoreSessionState(s.training, QFileInfo(path).absolutePath());
-    if (trainingDock_->isHidden()) trainingDock_->toggleViewAction()->trigger();
-    else trainingDock_->raise();
+    bringTrainingForward();
   }
   if (!path.startsWith(QLatin1String(":/"))) rememberSession(path);  // a shipped lesson is one click away anyway
   status_->setText(trainingError.isEmpty() ? tr("Session %1 opened").arg(QFileInfo(path).fileName())
