@@ -25,6 +25,7 @@
 #include "training/run_record.h"
 #include "traininglab/trainingcurves.h"
 #include "traininglab/trainingpanel.h"
+#include "views/heatmapgrid.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
 
@@ -67,6 +68,54 @@ class TestTrainingUi : public QObject {
     test::settle(*w_);
     QTest::qWait(400);  // the timeline's offer to the window
     test::settle(*w_);
+  }
+
+  // After keptRunIsDrawnBesideTheNext…: the kept 2-layer run beside this 1-layer run, both at
+  // step 50, as heatmaps: layer 1 is on the kept side only, and the maps are those models'
+  // own attention weights on this run's example sentences.
+  void compareHeadsSideBySide() {
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);  // this run to step 50 too
+    waitForTraining();
+    auto* compare = child<QPushButton>(p_, "trainCompareHeads");
+    QVERIFY(compare->isEnabled());
+    QTest::mouseClick(compare, Qt::LeftButton);
+    RunComparison* cmp = p_->headComparison();
+    QVERIFY2(cmp, qPrintable(child<QLabel>(p_, "trainStatus")->text()));
+    QVERIFY(cmp->isVisible());
+    const QStringList steps = [&] {
+      QStringList out;
+      for (int i = 0; i < cmp->stepChooser()->count(); ++i) out << cmp->stepChooser()->itemText(i);
+      return out;
+    }();
+    QCOMPARE(steps, QStringList({QStringLiteral("encoder.layers.0.self_attn.weights"),
+                                 QStringLiteral("encoder.layers.1.self_attn.weights")}));
+    const QString what = cmp->findChild<QLabel*>(QStringLiteral("compareWhat"))->text();
+    QVERIFY2(what.count(QStringLiteral("at step 50")) == 2, qPrintable(what));
+    // Layer 0 on both sides, two heads each, drawn from each model's own weights: not the same maps.
+    QVERIFY(cmp->faultyGrid()->isVisibleTo(cmp) && cmp->correctGrid()->isVisibleTo(cmp));
+    QCOMPARE(cmp->faultyGrid()->headCount(), 2);
+    QCOMPARE(cmp->correctGrid()->headCount(), 2);
+    const QString summary = cmp->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("Kept run (2 layers")) && summary.contains(QStringLiteral("This run (1 layer, pre-norm)")),
+             qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("Largest difference: ")) && !summary.contains(QStringLiteral("difference: 0\n")),
+             qPrintable(summary));
+    // Layer 1: only the kept run has it, and the dialog says so instead of a blank picture.
+    cmp->stepChooser()->setCurrentIndex(1);
+    QVERIFY(cmp->faultyGrid()->isVisibleTo(cmp));
+    QVERIFY(!cmp->correctSide()->isVisibleTo(cmp));
+    QVERIFY2(cmp->summaryText().contains(QStringLiteral("This run has no step encoder.layers.1.self_attn.weights")),
+             qPrintable(cmp->summaryText()));
+    cmp->stepChooser()->setCurrentIndex(0);
+    QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
+    QVERIFY(cmp->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/training_compare_heads.png")));
+    cmp->stepChooser()->setCurrentIndex(1);
+    // It follows the timeline: back to step 0, both untrained models.
+    child<QSlider>(p_, "trainTimeline")->setValue(0);
+    QTRY_VERIFY_WITH_TIMEOUT(cmp->findChild<QLabel*>(QStringLiteral("compareWhat"))->text().count(QStringLiteral("at step 0")) == 2,
+                             3000);
+    QCOMPARE(cmp->stepChooser()->currentIndex(), 1);  // the step chosen stays
+    cmp->close();
   }
 
  private slots:
@@ -164,6 +213,7 @@ class TestTrainingUi : public QObject {
   void keptRunIsDrawnBesideTheNextAndTheModelSaves() {
     w_->trainingDock()->show();
     smallModel("copy", 50);
+    child<QSpinBox>(p_, "trainLayers")->setValue(2);
     QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
     waitForTraining();
     const int alone = p_->curves()->seriesCount();
@@ -173,6 +223,7 @@ class TestTrainingUi : public QObject {
     QTest::mouseClick(child<QPushButton>(p_, "trainStep"), Qt::LeftButton);
     p_->session()->waitForIdle();
     QVERIFY2(p_->curves()->seriesCount() > alone, qPrintable(QStringLiteral("%1 vs %2").arg(p_->curves()->seriesCount()).arg(alone)));
+    compareHeadsSideBySide();
     QTemporaryDir dir;
     // The curves export as the other charts do: PNG, SVG, CSV.
     for (const char* name : {"curves.png", "curves.svg", "curves.csv"}) {

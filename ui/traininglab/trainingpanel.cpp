@@ -25,7 +25,9 @@
 #include "io/files.h"
 #include "io/weights_file.h"
 #include "text/errors.h"
+#include "traininglab/headcompare.h"
 #include "traininglab/trainingcurves.h"
+#include "views/runcompare.h"
 #include "words/coretext.h"
 
 namespace attnlab::ui {
@@ -122,16 +124,22 @@ TrainingPanel::TrainingPanel(QWidget* parent)
   curves_->setMinimumHeight(440);
   box->addWidget(curves_, 1);
 
-  auto* more = new QHBoxLayout;
+  auto* compare = new QHBoxLayout;
   keep_ = new QPushButton(tr("Keep for comparison"));
   keep_->setObjectName(QStringLiteral("trainKeep"));
   keep_->setToolTip(tr("Draw this run's curves dashed beside the next run's: change a knob, Reset, Start"));
+  compare_ = new QPushButton(tr("Compare heads…"));
+  compare_->setObjectName(QStringLiteral("trainCompareHeads"));
+  compare_->setToolTip(tr("The kept run's attention heatmaps beside this run's, at the timeline's step"));
+  compare->addWidget(keep_);
+  compare->addWidget(compare_);
+  box->addLayout(compare);
+  auto* more = new QHBoxLayout;
   save_ = new QPushButton(tr("Save model…"));
   save_->setObjectName(QStringLiteral("trainSave"));
   export_ = new QPushButton(tr("Export curves…"));
   export_->setObjectName(QStringLiteral("trainExport"));
   export_->setToolTip(tr("The curves as PNG or SVG, or every logged number as CSV"));
-  more->addWidget(keep_);
   more->addWidget(export_);
   more->addWidget(save_);
   box->addLayout(more);
@@ -154,6 +162,9 @@ TrainingPanel::TrainingPanel(QWidget* parent)
   });
   connect(reset_, &QPushButton::clicked, this, &TrainingPanel::resetRun);
   connect(keep_, &QPushButton::clicked, this, &TrainingPanel::keepForComparison);
+  connect(compare_, &QPushButton::clicked, this, [this] {
+    if (const QString problem = compareHeads(); !problem.isEmpty()) status_->setText(problem);
+  });
   connect(save_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save the trained model"), QString(),
                                                       tr("Weights files (*.safetensors)"));
@@ -190,7 +201,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
   });
   offerTimer_->setSingleShot(true);
   offerTimer_->setInterval(session_->wantsToRun() ? 1500 : 250);
-  connect(offerTimer_, &QTimer::timeout, this, [this] { offerModel(false); });
+  connect(offerTimer_, &QTimer::timeout, this, [this] {
+    offerModel(false);
+    if (comparison_ && comparison_->isVisible()) compareHeads();  // it follows the timeline
+  });
   playTimer_->setInterval(700);
   connect(playTimer_, &QTimer::timeout, this, [this] {
     if (timeline_->value() >= timeline_->maximum()) {
@@ -329,20 +343,58 @@ void TrainingPanel::resetRun() {
   refresh();
 }
 
+QString TrainingPanel::keptName(const TrainSetup& s) const {
+  const QString norm = QString::fromUtf8(norm_name(s.model.norm).data());
+  const QString scaling = s.model.has(Fault::NoScaling) ? tr(", no √d") : QString();
+  if (s.model.layers == 1) return tr("1 layer, %1-norm%2").arg(norm, scaling);
+  return tr("%1 layers, %2-norm%3").arg(s.model.layers).arg(norm, scaling);
+}
+
 void TrainingPanel::keepForComparison() {
-  pinned_ = session_->curves();
-  const TrainSetup* s = session_->setup();
-  if (!s) return;
-  pinnedName_ = tr("%1 layers, %2-norm%3").arg(s->model.layers).arg(QString::fromUtf8(norm_name(s->model.norm).data()))
-                    .arg(s->model.has(Fault::NoScaling) ? tr(", no √d") : QString());
+  kept_ = session_->keep();
+  if (!kept_) return;
+  if (session_->recorded()) kept_->keepAlive = shippedCopy_;  // its files, when they are the shipped run's copy
+  pinnedName_ = keptName(kept_->setup);
   refresh();
+}
+
+QString TrainingPanel::compareHeads() {
+  const TrainSetup* s = session_->setup();
+  if (!kept_) return tr("Keep a run for comparison first (Keep for comparison), then train another.");
+  if (!s || session_->snapshotSteps().empty()) return tr("Train a model first.");
+  try {
+    const ImportedWeightsPtr now = modelAtTimeline();
+    std::vector<std::string> examples = now->loaded.weights.vocab() ? now->loaded.weights.vocab()->examples()
+                                                                    : std::vector<std::string>{};
+    QStringList texts;
+    for (const std::string& e : examples) texts << QString::fromStdString(e);
+    if (texts.isEmpty()) return tr("This run's model has no example sentences to compare on.");
+    const HeadComparison c = attnlab::ui::compareHeads(*kept_, *s, now, timelineStep(), texts);
+    const QString what = tr("<b>Left:</b> the kept run (%1) at step %2. <b>Right:</b> this run (%3) at step %4. The same "
+                            "sentences, one colour scale for both sides.")
+                             .arg(pinnedName_.toHtmlEscaped()).arg(c.keptStep).arg(keptName(*s).toHtmlEscaped())
+                             .arg(c.currentStep);
+    if (comparison_) {
+      comparison_->setRuns(c.kept, c.current, c.steps, what);
+      return {};
+    }
+    ComparisonWords words{tr("Compare heads: the kept run beside this one"), what, tr("Kept run (%1)").arg(pinnedName_),
+                          tr("This run (%1)").arg(keptName(*s)), tr("The kept run has no step %1: it has fewer layers."),
+                          tr("This run has no step %1: it has fewer layers.")};
+    comparison_ = new RunComparison(c.kept, c.current, c.steps, std::move(words), window());
+    comparison_->setAttribute(Qt::WA_DeleteOnClose);
+    comparison_->show();
+  } catch (const UserError& e) {
+    return CoreText::translate(e.text());
+  }
+  return {};
 }
 
 QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   playTimer_->stop();
   QString from = dir;
   if (dir.startsWith(QLatin1String(":/"))) {  // a Qt resource: its files copied out first
-    shippedCopy_ = std::make_unique<QTemporaryDir>();
+    shippedCopy_ = std::make_shared<QTemporaryDir>();
     const QDir res(dir);
     for (const QString& name : res.entryList(QDir::Files))
       if (!QFile::copy(res.filePath(name), shippedCopy_->filePath(name)))
@@ -358,7 +410,8 @@ QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   knobsToggle_->setChecked(false);  // a replay has nothing to set: the curves get the room
   newRun_ = true;
   lastOffered_ = -1;
-  pinned_.clear();
+  kept_.reset();
+  if (comparison_) comparison_->close();
   setTask(session_->setup()->task);
   refresh();
   setTimelineIndex(timeline_->maximum());
@@ -475,11 +528,12 @@ void TrainingPanel::refresh() {
   startPause_->setEnabled(!session_->recorded() || !session_->running());
   save_->setEnabled(session_->hasRun() && !steps.empty());
   keep_->setEnabled(session_->hasRun());
+  compare_->setEnabled(kept_ && session_->hasRun() && !steps.empty());
   export_->setEnabled(session_->hasRun());
   offerTimer_->setInterval(running ? 1500 : 250);
   const qint64 shown = timelineStep();
   timelineLabel_->setText(shown >= 0 ? tr("step %1 of %2").arg(shown).arg(session_->totalSteps()) : QString());
-  curves_->setRuns(session_->curves(), pinned_, session_->phaseChangeStep(), shown,
+  curves_->setRuns(session_->curves(), kept_ ? kept_->curves : QVector<CurvePoint>{}, session_->phaseChangeStep(), shown,
                    tr("this run"), pinnedName_);
   if (running && session_->secondsPerStep() > 0)
     status_->setText(tr("Training: step %1 of %2, %3 ms per step.").arg(session_->stepsDone()).arg(session_->totalSteps())

@@ -1,17 +1,21 @@
 // The Training panel: choose a task and a model, Start / Pause / Step / Reset, the learning rate
 // and batch, and watch the curves grow (trainingcurves.h). A timeline over the run's snapshots
 // shows the model as it was at any step in the whole window (every view, gradients included);
-// Play animates the heads forming. "Keep for comparison" pins a run's curves so that the next
-// run (1 layer against 2, with or without the √d scaling, pre- against post-norm) is drawn beside
-// it. Save model writes a trained-model weights file.
+// Play animates the heads forming. "Keep for comparison" pins a run so that the next run (1 layer
+// against 2, with or without the √d scaling, pre- against post-norm) is drawn beside it: its
+// curves dashed in the charts, and with "Compare heads" both runs' attention heatmaps side by side
+// at the timeline's step. Save model writes a trained-model weights file.
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 #include "io/session.h"
 #include "traininglab/trainingsession.h"
+#include "views/runcompare.h"
 #include "window/controller.h"
 
 QT_BEGIN_NAMESPACE
@@ -55,6 +59,11 @@ class TrainingPanel : public QWidget {
   // The curves as a picture (.png, 2× scale; .svg) or their numbers (.csv), by the suffix; "" on
   // success, else the message shown.
   QString exportCurves(const QString& path) const;
+  // "Compare heads": the kept run beside this one at the timeline's step, every attention block's
+  // weights as heatmaps (headcompare.h); it follows the timeline while open. "" on success, else
+  // why not (no kept run, no run, a snapshot unreadable).
+  QString compareHeads();
+  RunComparison* headComparison() const { return comparison_; }
   // What a session keeps of the panel (docs/sessions.md "training"): the run it replays — the
   // shipped one, the folder it was opened from, or the live run, written first as the recorded-run
   // folder `liveDir` — and the timeline's step; empty without a run. ConfigError / DataError when
@@ -75,6 +84,7 @@ class TrainingPanel : public QWidget {
   void offerModel(bool withExamples);
   void pickTextFile();
   void keepForComparison();
+  QString keptName(const TrainSetup& s) const;
 
   TrainingSession* session_;
   TrainingCurves* curves_;
@@ -85,7 +95,7 @@ class TrainingPanel : public QWidget {
   QCheckBox *attentionOnly_, *scaling_;
   QComboBox* norm_;
   QDoubleSpinBox* lr_;
-  QPushButton *startPause_, *step_, *reset_, *save_, *keep_, *play_, *export_, *openRun_, *shippedRun_;
+  QPushButton *startPause_, *step_, *reset_, *save_, *keep_, *compare_, *play_, *export_, *openRun_, *shippedRun_;
   QSlider* timeline_;
   QLabel *timelineLabel_, *status_;
   QTimer* playTimer_;
@@ -94,10 +104,11 @@ class TrainingPanel : public QWidget {
   QTimer* offerTimer_;  // the window follows the timeline, at most a few times a second
   bool newRun_ = false;
   qint64 lastOffered_ = -1;
-  QVector<CurvePoint> pinned_;
+  std::optional<KeptRun> kept_;  // the run kept for comparison
   QString pinnedName_;
+  QPointer<RunComparison> comparison_;
   QString recordedSource_;  // the folder (or ":/runs/induction") the recorded run was opened from
-  std::unique_ptr<QTemporaryDir> shippedCopy_;  // the shipped run's files, out of the resources
+  std::shared_ptr<QTemporaryDir> shippedCopy_;  // the shipped run's files, out of the resources (a kept run shares it)
 };
 
 }  // namespace attnlab::ui

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "io/files.h"
 #include "io/weights_file.h"
 #include "training/run_folder.h"
 
@@ -195,5 +196,36 @@ Weights TrainingSession::weightsAt(qint64 step) const {
 }
 
 Weights TrainingSession::weightsNow() const { return trainer_->copy(); }
+
+std::optional<KeptRun> TrainingSession::keep() const {
+  const TrainSetup* s = setup();
+  if (!s || curves_.isEmpty()) return std::nullopt;
+  KeptRun k;
+  k.setup = *s;
+  k.curves = curves_;
+  if (recorded()) {
+    k.dir = recordedDir_;
+    k.files = recordedFiles_;
+  } else {
+    k.snaps = snaps_;
+  }
+  return k;
+}
+
+std::string KeptRun::weightsFileAt(qint64 step, qint64* shownStep) const {
+  if (!files.empty()) {
+    auto it = files.upper_bound(step);
+    if (it != files.begin()) --it;
+    if (shownStep) *shownStep = it->first;
+    const QString path = QDir(dir).filePath(QString::fromStdString(it->second));
+    return read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, Msg::weights_file);
+  }
+  const std::vector<int64_t> steps = snaps.steps();
+  if (shownStep) {
+    auto it = std::upper_bound(steps.begin(), steps.end(), step);
+    *shownStep = it == steps.begin() ? steps.front() : *std::prev(it);
+  }
+  return serialize_weights(setup.model, snaps.at(step));
+}
 
 }  // namespace attnlab::ui

@@ -20,6 +20,21 @@
 namespace attnlab::ui {
 
 
+// A run kept for comparison: what it trained, its curves and its snapshots, still there when the
+// session has moved on to another run (a live run's weights are shared, not copied; a recorded
+// run's files are read when asked).
+struct KeptRun {
+  TrainSetup setup;
+  QVector<CurvePoint> curves;
+  SnapshotStore snaps;                         // a live run's
+  QString dir;                                 // a recorded run's folder …
+  std::map<int64_t, std::string> files;        // … and its snapshot files by step
+  std::shared_ptr<const void> keepAlive;       // what must outlive it (the shipped run's copy)
+  // The weights at the latest snapshot at or before `step` (the first one when there is none), as
+  // a weights file's bytes. DataError when a recorded file cannot be read.
+  std::string weightsFileAt(qint64 step, qint64* shownStep = nullptr) const;
+};
+
 class TrainingSession : public QObject {
   Q_OBJECT
  public:
@@ -62,6 +77,8 @@ class TrainingSession : public QObject {
   Weights weightsAt(qint64 step) const;
   // The trainer's weights now (only while no chunk runs).
   Weights weightsNow() const;
+  // This run, kept (nullopt without a run).
+  std::optional<KeptRun> keep() const;
   double secondsPerStep() const { return secondsPerStep_; }
 
  signals:

@@ -50,15 +50,26 @@ QString rowSumRange(const Tensor& t) {
   return QStringLiteral("%1 … %2").arg(lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
 }
 
+ComparisonWords RunComparison::faultWords(const QString& faultTitle) {
+  return {tr("The faulty run beside the correct one"), tr("<b>The planted bug:</b> %1").arg(faultTitle.toHtmlEscaped()),
+          tr("Faulty run"), tr("Correct run"), tr("The faulty run has no step %1."),
+          tr("The correct run has no step %1: the bug added it.")};
+}
+
 RunComparison::RunComparison(TraceResultPtr faulty, TraceResultPtr correct, const QStringList& steps,
                              const QString& faultTitle, QWidget* parent)
-    : QDialog(parent), faulty_(std::move(faulty)), correct_(std::move(correct)) {
-  setWindowTitle(tr("The faulty run beside the correct one"));
+    : RunComparison(std::move(faulty), std::move(correct), steps, faultWords(faultTitle), parent) {}
+
+RunComparison::RunComparison(TraceResultPtr left, TraceResultPtr right, const QStringList& steps,
+                             ComparisonWords words, QWidget* parent)
+    : QDialog(parent), faulty_(std::move(left)), correct_(std::move(right)), words_(std::move(words)) {
+  setWindowTitle(words_.title);
   setObjectName(QStringLiteral("runComparison"));
   auto* v = new QVBoxLayout(this);
-  auto* what = new QLabel(tr("<b>The planted bug:</b> %1").arg(faultTitle.toHtmlEscaped()));
-  what->setWordWrap(true);
-  v->addWidget(what);
+  what_ = new QLabel(words_.what);
+  what_->setObjectName(QStringLiteral("compareWhat"));
+  what_->setWordWrap(true);
+  v->addWidget(what_);
   // One compact row: which step, which sentence, and how far apart the two runs are there.
   auto* row = new QHBoxLayout;
   auto* stepLabel = new QLabel(tr("Step:"));
@@ -101,6 +112,21 @@ RunComparison::RunComparison(TraceResultPtr faulty, TraceResultPtr correct, cons
   fillSentences(false);
   if (!steps.isEmpty()) showStep(steps.front());
   place();  // large, like the step panel's heatmaps: most of the screen the window is on
+}
+
+void RunComparison::setRuns(TraceResultPtr left, TraceResultPtr right, const QStringList& steps, const QString& what) {
+  faulty_ = std::move(left);
+  correct_ = std::move(right);
+  what_->setText(what);
+  const QString shown = steps_->currentText();
+  {
+    const QSignalBlocker quiet(steps_);
+    steps_->clear();
+    steps_->addItems(steps);
+    steps_->setCurrentIndex(std::max(0, static_cast<int>(steps.indexOf(shown))));
+  }
+  fillSentences(sentencesAreSource_);
+  if (!steps.isEmpty()) showStep(steps_->currentText());
 }
 
 QSize RunComparison::openingSize(const QRect& available, const QMargins& frame) {
@@ -169,6 +195,20 @@ QString RunComparison::fill(Side& side, const TraceResultPtr& r, int index) {
   return facts;
 }
 
+// One side: step `index` of r under its title, or (index < 0) the words saying it has no such step.
+void RunComparison::fillSide(Side& side, const TraceResultPtr& r, int index, const QString& title,
+                             const QString& missing, const QString& stepId) {
+  side.stack->setVisible(index >= 0);
+  if (index < 0) {
+    side.caption->setText(missing.arg(stepId).toHtmlEscaped());
+    summaryLines_ << missing.arg(stepId);
+    return;
+  }
+  const QString facts = fill(side, r, index);
+  side.caption->setText(QStringLiteral("<b>%1</b> · %2").arg(title.toHtmlEscaped(), facts.toHtmlEscaped()));
+  summaryLines_ << title + QStringLiteral(" · ") + facts;
+}
+
 void RunComparison::showStep(const QString& stepId) {
   const std::string id = stepId.toStdString();
   const int fi = faulty_->indexOf(id), ci = correct_->indexOf(id);
@@ -180,18 +220,8 @@ void RunComparison::showStep(const QString& stepId) {
   const std::optional<ColorMap> both = fi >= 0 && ci >= 0 ? sharedMap(fi, ci) : std::nullopt;
   left_.grid->setSharedMap(both, false);
   right_.grid->setSharedMap(both, false);
-  const auto caption = [](QLabel* label, const QString& title, const QString& facts) {
-    label->setText(QStringLiteral("<b>%1</b> · %2").arg(title.toHtmlEscaped(), facts.toHtmlEscaped()));
-    return title + QStringLiteral(" · ") + facts;
-  };
-  if (fi >= 0) summaryLines_ << caption(left_.caption, tr("Faulty run"), fill(left_, faulty_, fi));
-  if (ci >= 0) {
-    summaryLines_ << caption(right_.caption, tr("Correct run"), fill(right_, correct_, ci));
-  } else {
-    right_.caption->setText(tr("The correct run has no step %1: the bug added it.").arg(stepId).toHtmlEscaped());
-    summaryLines_ << tr("The correct run has no step %1: the bug added it.").arg(stepId);
-  }
-  right_.stack->setVisible(ci >= 0);
+  fillSide(left_, faulty_, fi, words_.left, words_.leftMissing, stepId);
+  fillSide(right_, correct_, ci, words_.right, words_.rightMissing, stepId);
   QString difference;
   if (fi >= 0 && ci >= 0) {
     const double d = maxAbsDifference(faulty_->trace.steps()[static_cast<size_t>(fi)].tensor,

@@ -1,5 +1,6 @@
-// After a "find the bug" exercise: the faulty run beside the correct one, step by step among the
-// steps the fault changed — the step panel's per-head heatmaps (HeatmapGrid) for attention
+// Two runs of one batch side by side. After a "find the bug" exercise: the faulty run beside the
+// correct one, step by step among the steps the fault changed; in the Training panel: the run kept
+// for comparison beside this one at the timeline's step (ComparisonWords says which) — the step panel's per-head heatmaps (HeatmapGrid) for attention
 // matrices, the value map otherwise — with the shapes, the largest difference and (for weights)
 // the row sums of each side. The dialog opens large (90 % of the screen, at least 1000 × 700 where
 // the screen has it) and gives the two pictures all of it but one compact row (the step, the
@@ -23,12 +24,26 @@ namespace attnlab::ui {
 class HeatmapGrid;
 class TensorView;
 
+// What the dialog calls its two sides (translated by the caller).
+struct ComparisonWords {
+  QString title;                     // the window's
+  QString what;                      // the line above (rich text)
+  QString left, right;               // each side's caption
+  QString leftMissing, rightMissing;  // a side without the step: "%1" is the step id
+};
+
 class RunComparison : public QDialog {
   Q_OBJECT
  public:
   // steps: the step ids to offer (the first is shown); faultTitle: what was planted.
   RunComparison(TraceResultPtr faulty, TraceResultPtr correct, const QStringList& steps, const QString& faultTitle,
                 QWidget* parent = nullptr);
+  // Any two runs of the same sentences, in these words.
+  RunComparison(TraceResultPtr left, TraceResultPtr right, const QStringList& steps, ComparisonWords words,
+                QWidget* parent = nullptr);
+  // The two runs replaced (e.g. another training step), the step and sentence chosen kept where
+  // the new runs have them.
+  void setRuns(TraceResultPtr left, TraceResultPtr right, const QStringList& steps, const QString& what);
   // The size the dialog opens at on a screen with this available geometry: 90 % of it, at least
   // 1000 × 700, never more than the screen holds with the window's frame around it.
   static QSize openingSize(const QRect& available, const QMargins& frame = {});
@@ -58,8 +73,13 @@ class RunComparison : public QDialog {
   void fillSentences(bool source);  // the batch's sentences, or in cross mode the sources an encoder step runs on
   // Shows step `index` of r on one side (sentence sentence_'s); returns the caption's facts.
   QString fill(Side& side, const TraceResultPtr& r, int index);
+  static ComparisonWords faultWords(const QString& faultTitle);
+  void fillSide(Side& side, const TraceResultPtr& r, int index, const QString& title, const QString& missing,
+                const QString& stepId);
 
-  TraceResultPtr faulty_, correct_;
+  TraceResultPtr faulty_, correct_;  // the left and the right run
+  ComparisonWords words_;
+  QLabel* what_;
   QComboBox* steps_;
   QComboBox* sentence_;
   QLabel* summary_;
