@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFontDatabase>
 #include <QLabel>
 #include <QLayout>
 #include <QMenuBar>
@@ -25,6 +26,7 @@
 #include "training/run_record.h"
 #include "traininglab/trainingcurves.h"
 #include "traininglab/trainingpanel.h"
+#include "views/chartkit.h"
 #include "views/heatmapgrid.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
@@ -239,6 +241,24 @@ class TestTrainingUi : public QObject {
     const LoadedWeights l = load_weights_file(path.toStdString(), ModelConfig{}, {});
     QCOMPARE(l.cfg.layers, int64_t(1));
     QCOMPARE(l.weights.vocab()->field("training_task"), std::string("copy"));
+  }
+
+  // At 1024 × 768 in Chinese the charts' axis labels and the loss axis's title once showed as "…":
+  // the charts were too short for five lines of CJK text, and Qt Charts reserved a vertical title's
+  // room from the Latin font while the CJK fallback glyphs stand taller.
+  void chartsKeepRoomForChineseLabels() {
+    const QFont latin = p_->font();
+    QCOMPARE(chartkit::titleFont(latin, QStringLiteral("loss (nats)")), latin);
+    const QFont zh = chartkit::titleFont(latin, QStringLiteral("损失（奈特）"));
+    if (!QFontDatabase::hasFamily(QStringLiteral("Noto Sans CJK SC"))) QSKIP("fonts-noto-cjk is not installed");
+    QCOMPARE(zh.families().first(), QStringLiteral("Noto Sans CJK SC"));
+    QVERIFY(QFontMetrics(zh).lineSpacing() > QFontMetrics(latin).lineSpacing());  // the room CJK takes
+    const int need = TrainingCurves::chartMinimumHeight(QFontMetrics(zh));
+    QVERIFY(need > TrainingCurves::chartMinimumHeight(QFontMetrics(latin)));
+    // The curves ask for that room in the font they are drawn with.
+    p_->curves()->setFont(zh);
+    for (const char* name : {"trainingLossChart", "trainingHeadChart"})
+      QVERIFY(p_->curves()->findChild<QWidget*>(QString::fromLatin1(name))->minimumHeight() >= need);
   }
 
   void withoutScalingTheCurvesButNotTheWindow() {

@@ -1,5 +1,6 @@
 #include "traininglab/trainingcurves.h"
 
+#include <QGraphicsLayout>
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
@@ -68,6 +69,10 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent) {
   // A narrow dock shortens the legend's names ("train…"): the whole name on hover.
   lossChart_->legend()->setShowToolTips(true);
   headChart_->legend()->setShowToolTips(true);
+  for (QChart* c : {lossChart_, headChart_}) {  // every pixel to the plot: a narrow dock has few
+    c->layout()->setContentsMargins(0, 0, 0, 0);
+    c->setBackgroundRoundness(0);
+  }
   lossView_->setObjectName(QStringLiteral("trainingLossChart"));
   headView_->setObjectName(QStringLiteral("trainingHeadChart"));
   summary_ = new QLabel(this);
@@ -90,7 +95,15 @@ void TrainingCurves::changeEvent(QEvent* e) {
   if (e->type() == QEvent::FontChange || e->type() == QEvent::PaletteChange) draw();
 }
 
+int TrainingCurves::chartMinimumHeight(const QFontMetrics& fm) {
+  // Title, legend, the step axis's labels and title: five lines of text (a CJK font's are taller),
+  // and a plot of at least 140 px (the loss axis's title stands along it). Shorter, Qt Charts
+  // shortens every axis label to "…".
+  return 5 * fm.lineSpacing() + 40 + 140;
+}
+
 void TrainingCurves::draw() {
+  for (QChartView* v : {lossView_, headView_}) v->setMinimumHeight(chartMinimumHeight(v->fontMetrics()));
   chartkit::resetChart(lossChart_);
   chartkit::resetChart(headChart_);
   lossChart_->setTitle(tr("Loss and held-out accuracy"));

@@ -13,6 +13,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QFontMetrics;
 class QLabel;
 QT_END_NAMESPACE
 
@@ -29,6 +30,8 @@ class TrainingCurves : public QWidget {
   QString csv() const;  // step, losses, accuracies, every head's scores
   int seriesCount() const;
   QString summary() const;  // one sentence on what the last point shows
+  // The height a chart needs in this font for its labels to show whole.
+  static int chartMinimumHeight(const QFontMetrics& fm);
 
  protected:
   void changeEvent(QEvent* e) override;

@@ -1,6 +1,8 @@
 // The Qt Charts helpers behind the charts panel and the token bar chart (chartkit.h).
 #include "views/chartkit.h"
 
+#include <QFontDatabase>
+
 #include <QAreaSeries>
 #include <QBarSeries>
 #include <QBarSet>
@@ -66,8 +68,20 @@ QValueAxis* addValueAxis(QChart* c, Qt::Alignment side, double lo, double hi, co
   axis->setTickInterval(niceStep(hi - lo));
   axis->setLabelFormat(QStringLiteral("%.3g"));
   axis->setTitleText(title);
+  axis->setTitleFont(titleFont(axis->titleFont(), title));
   c->addAxis(axis, side);
   return axis;
+}
+
+QFont titleFont(QFont base, const QString& text) {
+  // Qt Charts reserves a title's room from its font's metrics, but CJK glyphs come from a fallback
+  // font that stands taller: a vertical title then shrank to "…". With the CJK font first, the
+  // room is what its glyphs take (its Latin letters serve the rest of the title).
+  static const QString cjk = QStringLiteral("Noto Sans CJK SC");
+  const bool hasCjk = std::any_of(text.begin(), text.end(), [](QChar ch) { return ch.script() == QChar::Script_Han; });
+  if (!hasCjk || !QFontDatabase::hasFamily(cjk)) return base;
+  base.setFamilies(QStringList{cjk} + base.families());
+  return base;
 }
 
 // Tokens under bars at x = 0 … n−1, every `step`-th one labelled: a label gets the axis width

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QStringList>
 #include <QVector>
 #include <QWidget>
@@ -31,6 +32,8 @@ double niceStep(double range);
 void resetChart(QChart* c);
 // A value axis lo … hi with ticks at multiples of niceStep from 0.
 QValueAxis* addValueAxis(QChart* c, Qt::Alignment side, double lo, double hi, const QString& title);
+// base, with a CJK font first when `text` has Chinese characters (their room reserved whole).
+QFont titleFont(QFont base, const QString& text);
 // Tokens under bars at x = 0 … n−1, every `step`-th labelled (repeats kept apart), rotated when
 // there are more than 8 and `rotate`.
 QCategoryAxis* addTokenAxis(QChart* c, const QStringList& tokens, int step, bool rotate = true);
