@@ -131,6 +131,19 @@ class TestSession : public QObject {
     QTest::newRow("training run not text") << head + "\"training\": {\"run\": 3}}" << "\"training.run\": should be a string";
     QTest::newRow("training step as text") << head + "\"training\": {\"run\": \"a.run\", \"step\": \"5\"}}"
                                            << "\"training.step\": should be a whole number";
+    const QString knobs = head + "\"training\": {\"knobs\": ";
+    QTest::newRow("knobs not an object") << knobs + "[]}}" << "\"training.knobs\": should be an object";
+    QTest::newRow("knobs unknown task") << knobs + "{\"task\": \"dance\"}}}" << "\"training.knobs.task\": ";
+    QTest::newRow("knobs layers out of range") << knobs + "{\"task\": \"copy\", \"layers\": 9}}}"
+                                               << "\"training.knobs.layers\": 9 is out of range (1 to 4)";
+    QTest::newRow("knobs lr as text") << knobs + "{\"task\": \"copy\", \"lr\": \"fast\"}}}"
+                                      << "\"training.knobs.lr\": expected a number, found a string";
+    QTest::newRow("knobs lr too large") << knobs + "{\"task\": \"copy\", \"lr\": 3.5}}}"
+                                        << "\"training.knobs.lr\": 3.5 is out of range (0.0001 to 0.1)";
+    QTest::newRow("knobs scaling as number") << knobs + "{\"task\": \"copy\", \"scaling\": 1}}}"
+                                             << "\"training.knobs.scaling\": expected a boolean, found";
+    QTest::newRow("knobs norm unknown") << knobs + "{\"task\": \"copy\", \"norm\": \"mid\"}}}"
+                                        << "\"training.knobs.norm\": ";
     QTest::newRow("bad budget") << head + "\"view\": {\"memory_budget_mib\": 0}}" << "\"view.memory_budget_mib\"";
     QTest::newRow("config not an object") << head + "\"config\": 5}" << "\"config\": should be an object";
     QTest::newRow("weights: both") << head + "\"weights\": {\"file\": \"a\", \"embedded\": \"AAAA\"}}"
@@ -254,6 +267,24 @@ class TestSession : public QObject {
     const std::string head = "{\"format\": \"attnlab-session\", \"version\": 1, \"texts\": [\"a b\"], ";
     QVERIFY(parse_session(head + "\"training\": {\"run\": \"\"}}", "x").training.empty());
     QCOMPARE(parse_session(head + "\"training\": {\"run\": \"r\", \"step\": -7}}", "x").training.step, int64_t(-1));
+    // The panel's knobs, with a run or alone; every field read back as written.
+    SessionKnobs k;
+    k.task = "sort", k.layers = 1, k.d_model = 48, k.heads = 3, k.batch = 17, k.steps = 1234, k.seed = 99;
+    k.norm = "post", k.attention_only = true, k.scaling = false, k.lr = 0.0025, k.text_file = "/tmp/t.txt";
+    a.training = {"", -1, k};
+    b = parse_session(session_json(a), "x");
+    QVERIFY(b.training.run.empty() && !b.training.empty());
+    QVERIFY(b.training.knobs == k);
+    QVERIFY(session_json(b).find("\"run\"") == std::string::npos);
+    a.training = {"lesson.run", 300, k};
+    b = parse_session(session_json(a), "x");
+    QCOMPARE(b.training.run, std::string("lesson.run"));
+    QVERIFY(b.training.knobs == k);
+    // A field left out keeps its default.
+    const SessionKnobs some = parse_session(head + "\"training\": {\"knobs\": {\"task\": \"copy\", \"seed\": 5}}}", "x").training.knobs;
+    QCOMPARE(some.task, std::string("copy"));
+    QCOMPARE(some.seed, int64_t(5));
+    QCOMPARE(some.layers, SessionKnobs{}.layers);
   }
 
   // A minimal session: every field but the sentences has a default.

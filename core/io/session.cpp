@@ -7,9 +7,11 @@
 #include "forward/model.h"
 #include "io/base64.h"
 #include "io/bundle.h"
+#include "io/json_kind.h"
 #include "tensor/ops.h"
 #include "text/errors.h"
 #include "text/tokenizer.h"
+#include "training/tasks.h"
 
 namespace attnlab {
 
@@ -82,6 +84,47 @@ VariantConfig read_variant(const Fields& f, const json& v) {
   out.kind = parse_variant(f.text(v, "kind", "none", "config.variant."));
   out.layer = f.integer(v, "config.variant.", "layer", 0);
   for (const auto& p : variant_params(out.kind)) out.*p.field = f.integer(v, "config.variant.", p.name, out.*p.field);
+  return out;
+}
+
+// "training.knobs": the Training panel's knobs, each a number within the panel's range (a field
+// left out keeps its default).
+SessionKnobs read_knobs(const Fields& f, const json& k) {
+  const std::string at = "training.knobs.";
+  if (!k.is_object()) f.fail("training.knobs", Text(Msg::should_object));
+  SessionKnobs out;
+  out.task = f.text(k, "task", "", at);
+  try {
+    parse_train_task(out.task);
+  } catch (const ConfigError& e) {
+    f.fail(at + "task", e.text());
+  }
+  const auto whole = [&](const char* key, int64_t& v, int64_t lo, int64_t hi) {
+    v = f.integer(k, at, key, v);
+    if (v < lo || v > hi) f.fail(at + key, Text(Msg::ls_out_of_range, v, lo, hi));
+  };
+  whole("layers", out.layers, 1, 4);
+  whole("d_model", out.d_model, 8, 512);
+  whole("heads", out.heads, 1, 16);
+  whole("batch", out.batch, 1, 512);
+  whole("steps", out.steps, 1, 1000000);
+  whole("seed", out.seed, 0, 1000000);
+  out.norm = f.text(k, "norm", out.norm, at);
+  if (out.norm != "pre" && out.norm != "post") f.fail(at + "norm", Text(Msg::not_one_of, out.norm, "pre, post"));
+  const auto flag = [&](const char* key, bool& v) {
+    const json* x = f.find(k, key);
+    if (!x) return;
+    if (!x->is_boolean()) f.fail(at + key, Text(Msg::ls_expected_found, Text(Msg::ls_json_boolean), json_kind(*x)));
+    v = x->get<bool>();
+  };
+  flag("attention_only", out.attention_only);
+  flag("scaling", out.scaling);
+  if (const json* x = f.find(k, "lr")) {
+    if (!x->is_number()) f.fail(at + "lr", Text(Msg::ls_expected_found, Text(Msg::ls_json_number), json_kind(*x)));
+    out.lr = x->get<double>();
+    if (!(out.lr >= 1e-4 && out.lr <= 0.1)) f.fail(at + "lr", Text(Msg::ls_out_of_range, x->dump(), "0.0001", "0.1"));
+  }
+  out.text_file = f.text(k, "text_file", "", at);
   return out;
 }
 
@@ -165,7 +208,13 @@ std::string session_json(const Session& s) {
     if (!s.weights.bytes.empty()) j["weights"]["embedded"] = base64_encode(s.weights.bytes);
     else j["weights"]["file"] = s.weights.file;
   }
-  if (!s.training.empty()) j["training"] = {{"run", s.training.run}, {"step", s.training.step}};
+  if (!s.training.run.empty()) j["training"] = {{"run", s.training.run}, {"step", s.training.step}};
+  if (const SessionKnobs& k = s.training.knobs; !k.empty()) {
+    j["training"]["knobs"] = {{"task", k.task}, {"layers", k.layers}, {"d_model", k.d_model}, {"heads", k.heads},
+                              {"norm", k.norm}, {"attention_only", k.attention_only}, {"scaling", k.scaling},
+                              {"lr", k.lr}, {"batch", k.batch}, {"steps", k.steps}, {"seed", k.seed}};
+    if (!k.text_file.empty()) j["training"]["knobs"]["text_file"] = k.text_file;
+  }
   if (!s.title.empty() || !s.description.empty())
     j["lesson"] = {{"title", lesson_text(s.title)}, {"description", lesson_text(s.description)}};
   return j.dump(2) + "\n";
@@ -231,6 +280,7 @@ Session parse_session(std::string_view text, const std::string& origin) {
     s.training.run = f.text(*t, "run", "", "training.");
     s.training.step = f.integer(*t, "training.", "step", -1);
     s.training.step = std::max<int64_t>(s.training.step, -1);  // any negative step: the last snapshot
+    if (const json* k = f.find(*t, "knobs")) s.training.knobs = read_knobs(f, *k);
   }
   if (const json* l = f.find(j, "lesson")) {
     if (!l->is_object()) f.fail("lesson", Text(Msg::should_object));

@@ -36,10 +36,23 @@ struct SessionWeights {
 // The Training panel's run (docs/sessions.md "training"): the recorded run it replays — the
 // shipped induction run (kShippedRun) or a recorded-run folder, relative to the session's folder
 // or absolute (a live run is saved as such a folder beside the session) — and the timeline's step.
+// The Training panel's knobs (docs/sessions.md "training.knobs"), each within the panel's range.
+struct SessionKnobs {
+  std::string task;  // a training task's name ("induction", …); "" = not saved
+  int64_t layers = 2, d_model = 128, heads = 4, batch = 32, steps = 1000, seed = 0;
+  std::string norm = "pre";  // "pre" | "post"
+  bool attention_only = false, scaling = true;
+  double lr = 1e-3;
+  std::string text_file;  // the text task's file as picked ("" = none)
+  bool empty() const { return task.empty(); }
+  bool operator==(const SessionKnobs&) const = default;
+};
+
 struct SessionTraining {
   std::string run;    // "" = the panel had no run
   int64_t step = -1;  // the timeline's step (the latest snapshot at or before it); −1 = the last
-  bool empty() const { return run.empty(); }
+  SessionKnobs knobs;
+  bool empty() const { return run.empty() && knobs.empty(); }
 };
 inline constexpr std::string_view kShippedRun = "shipped:induction";
 

@@ -394,6 +394,49 @@ class TestTrainingUi : public QObject {
     QVERIFY2(said.contains(QStringLiteral("not its training run")), qPrintable(said));
   }
 
+  // The knobs go into a session: with a run, and alone when they are not a new panel's; a fresh
+  // window opens them as they were (after a replay, which sets its own task's).
+  void sessionsKeepTheKnobs() {
+    w_->trainingDock()->show();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("knobs.attnlab"));
+    QCOMPARE(w_->saveSession(path), QString());  // a new panel's knobs: nothing to keep
+    const auto saved = [&] {
+      QFile f(path);
+      return f.open(QIODevice::ReadOnly) ? parse_session(f.readAll().toStdString(), "knobs.attnlab") : Session{};
+    };
+    QVERIFY(saved().training.empty());
+    smallModel("sort", 300);
+    child<QSpinBox>(p_, "trainLayers")->setValue(1);
+    child<QSpinBox>(p_, "trainSeed")->setValue(42);
+    child<QDoubleSpinBox>(p_, "trainLr")->setValue(0.0025);
+    child<QComboBox>(p_, "trainNorm")->setCurrentIndex(1);
+    child<QCheckBox>(p_, "trainScaling")->setChecked(false);
+    const SessionKnobs set = p_->knobs();
+    QCOMPARE(set.task, std::string("sort"));
+    QCOMPARE(w_->saveSession(path), QString());
+    QVERIFY(saved().training.run.empty());
+    QVERIFY(saved().training.knobs == set);
+    w_.reset();
+    w_ = test::openWindow(QStringLiteral("test"));
+    p_ = w_->trainingPanel();
+    QCOMPARE(w_->openSession(path, false), QString());
+    QVERIFY(p_->knobs() == set);
+    QCOMPARE(child<QSpinBox>(p_, "trainSeed")->value(), 42);
+    QVERIFY(!child<QCheckBox>(p_, "trainScaling")->isChecked());
+    QCOMPARE(child<QComboBox>(p_, "trainTask")->currentData().toInt(), int(TrainTask::Sort));
+    // With the shipped run replayed: the run and the knobs, each as saved.
+    QTest::mouseClick(child<QPushButton>(p_, "trainShippedRun"), Qt::LeftButton);
+    child<QSpinBox>(p_, "trainSeed")->setValue(7);
+    const SessionKnobs withRun = p_->knobs();
+    QCOMPARE(w_->saveSession(path), QString());
+    QCOMPARE(saved().training.run, std::string(kShippedRun));
+    QCOMPARE(w_->openSession(path, false), QString());
+    QVERIFY(p_->session()->recorded());
+    QVERIFY(p_->knobs() == withRun);
+    QCOMPARE(child<QSpinBox>(p_, "trainSeed")->value(), 7);
+  }
+
   void screenshotsAtClassroomSizes() {
     menuAction(*w_, QStringLiteral("&Training panel"))->trigger();  // as a user opens it
     smallModel("induction", 150);

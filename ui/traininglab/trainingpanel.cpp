@@ -225,6 +225,7 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     playTimer_->start();
   });
   setTask(TrainTask::Induction);
+  freshKnobs_ = knobs();
   refresh();
 }
 
@@ -420,8 +421,36 @@ QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   return {};
 }
 
+SessionKnobs TrainingPanel::knobs() const {
+  SessionKnobs k;
+  k.task = std::string(train_task_name(TrainTask(task_->currentData().toInt())));
+  k.layers = layers_->value(), k.d_model = dModel_->value(), k.heads = heads_->value();
+  k.batch = batch_->value(), k.steps = steps_->value(), k.seed = seed_->value();
+  k.norm = norm_->currentIndex() == 0 ? "pre" : "post";
+  k.attention_only = attentionOnly_->isChecked();
+  k.scaling = scaling_->isChecked();
+  k.lr = lr_->value();
+  k.text_file = QFile::encodeName(textPath_).toStdString();
+  return k;
+}
+
+void TrainingPanel::setKnobs(const SessionKnobs& k) {
+  setTask(parse_train_task(k.task));  // the task's defaults first: what k leaves out
+  layers_->setValue(int(k.layers)), dModel_->setValue(int(k.d_model)), heads_->setValue(int(k.heads));
+  batch_->setValue(int(k.batch)), steps_->setValue(int(k.steps)), seed_->setValue(int(k.seed));
+  norm_->setCurrentIndex(k.norm == "post" ? 1 : 0);
+  attentionOnly_->setChecked(k.attention_only);
+  scaling_->setChecked(k.scaling);
+  lr_->setValue(k.lr);
+  textPath_ = QFile::decodeName(QByteArray::fromStdString(k.text_file));
+  textFile_->setText(textPath_.isEmpty() ? tr("Text file…") : QFileInfo(textPath_).fileName());
+}
+
 SessionTraining TrainingPanel::sessionState(const QString& liveDir, const QString& sessionDir) {
   SessionTraining t;
+  // The knobs when they say something: a run, or settings other than a fresh panel's.
+  const SessionKnobs k = knobs();
+  if (session_->hasRun() || k != freshKnobs_) t.knobs = k;
   if (!session_->hasRun()) return t;
   QString run = session_->recorded() ? recordedSource_ : liveDir;
   if (!session_->recorded()) session_->saveRun(liveDir);
@@ -436,7 +465,10 @@ SessionTraining TrainingPanel::sessionState(const QString& liveDir, const QStrin
 }
 
 QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QString& sessionDir) {
-  if (t.empty()) return {};
+  if (t.run.empty()) {
+    if (!t.knobs.empty()) setKnobs(t.knobs);
+    return {};
+  }
   const QString dir = t.run == kShippedRun ? kShippedRunDir
                                            : QDir(sessionDir).absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(t.run)));
   if (const QString problem = openRecorded(dir, /*offer=*/false); !problem.isEmpty()) return problem;
@@ -446,6 +478,7 @@ QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QStri
   lastOffered_ = steps[size_t(std::max(0, index))];  // the session shows its own model: not replaced
   setTimelineIndex(std::max(0, index));
   offerTimer_->stop();
+  if (!t.knobs.empty()) setKnobs(t.knobs);  // after the replay, which set its own task's
   return {};
 }
 

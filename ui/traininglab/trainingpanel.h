@@ -67,11 +67,15 @@ class TrainingPanel : public QWidget {
   // What a session keeps of the panel (docs/sessions.md "training"): the run it replays — the
   // shipped one, the folder it was opened from, or the live run, written first as the recorded-run
   // folder `liveDir` — and the timeline's step; empty without a run. ConfigError / DataError when
-  // the live run cannot be written. A path below `sessionDir` is kept relative to it.
+  // the live run cannot be written. A path below `sessionDir` is kept relative to it. The knobs go
+  // with it, and without a run too when they differ from a new panel's.
   SessionTraining sessionState(const QString& liveDir, const QString& sessionDir);
   // The session's run replayed again at its step, without changing the window's model (the
   // session has its own): "" on success, else the message shown.
   QString restoreSessionState(const SessionTraining& t, const QString& sessionDir);
+  // The knobs as a session keeps them, and set from one (the task's defaults for the rest).
+  SessionKnobs knobs() const;
+  void setKnobs(const SessionKnobs& k);
 
  signals:
   // Show this model in the window; withExamples: put its example sentences in too (a new run).
@@ -104,6 +108,7 @@ class TrainingPanel : public QWidget {
   QTimer* offerTimer_;  // the window follows the timeline, at most a few times a second
   bool newRun_ = false;
   qint64 lastOffered_ = -1;
+  SessionKnobs freshKnobs_;       // a new panel's: a session without a run saves other knobs only
   std::optional<KeptRun> kept_;  // the run kept for comparison
   QString pinnedName_;
   QPointer<RunComparison> comparison_;
