@@ -103,6 +103,30 @@ class TestPresenter : public QObject {
   }
 
   // F11 toggles both ways, and the View menu's action shows the state.
+  // The window's settings are saved while it presents (each new result saves them against a
+  // crash): they keep the window as it was before, so a crash in presenter mode does not bring
+  // back full screen, hidden docks and the presenter's large type at the next start.
+  void settingsSavedWhilePresentingKeepTheWindowBefore() {
+    const double zoom = w_->zoom();
+    const QByteArray state = w_->saveState();
+    QTest::keyClick(w_.get(), Qt::Key_F11);
+    QVERIFY(w_->presenter()->active());
+    QVERIFY(w_->zoom() > zoom);
+    w_->persist();
+    QSettings s;
+    s.beginGroup(QStringLiteral("presenter-test"));
+    QCOMPARE(s.value(QStringLiteral("zoom")).toDouble(), zoom);
+    QCOMPARE(s.value(QStringLiteral("state")).toByteArray(), state);
+    // A window started from those settings is not in presenter mode's shape.
+    auto again = test::openWindow(QStringLiteral("presenter-test"));
+    QCOMPARE(again->zoom(), zoom);
+    QVERIFY(!(again->windowState() & Qt::WindowFullScreen));
+    QVERIFY(again->menuBar()->isVisible());
+    again.reset();
+    w_->presenter()->setActive(false);
+    QCOMPARE(w_->zoom(), zoom);
+  }
+
   void f11TogglesAndTheMenuFollows() {
     QAction* action = w_->findChild<QAction*>(QStringLiteral("presenterAction"));
     QVERIFY(action && action->isCheckable());

@@ -333,9 +333,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::saveSettings() const {
   QSettings s;
   s.beginGroup(settingsKey_);
-  s.setValue(QStringLiteral("geometry"), saveGeometry());
-  s.setValue(QStringLiteral("state"), saveState());
-  s.setValue(QStringLiteral("zoom"), zoom_);
+  const bool presenting = presenter_ && presenter_->active();  // the window as it was before
+  s.setValue(QStringLiteral("geometry"), presenting ? presenter_->geometryBefore() : saveGeometry());
+  s.setValue(QStringLiteral("state"), presenting ? presenter_->stateBefore() : saveState());
+  s.setValue(QStringLiteral("zoom"), presenting ? presenter_->zoomBefore() : zoom_);
   s.setValue(QStringLiteral("stepsTabbedToFit"), fitter_->stepsTabbed());
   // During an exercise, the teacher's inputs and step (what Leave gives back), never the exercise's:
   // a window closed or rebuilt mid-exercise must not lose the lesson.

@@ -118,6 +118,7 @@ QPalette PresenterMode::highContrast(const QPalette& base) {
 void PresenterMode::enter() {
   active_ = true;
   state_ = w_->saveState();
+  geometry_ = w_->saveGeometry();
   windowState_ = w_->windowState();
   zoom_ = w_->zoom();
   palette_ = w_->palette();

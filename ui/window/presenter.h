@@ -44,6 +44,12 @@ class PresenterMode : public QObject {
 
   bool active() const { return active_; }
   void setActive(bool on);
+  // While active: the window's geometry, dock layout and zoom from before, which are what its
+  // settings keep (saved meanwhile — each new result saves them against a crash — the presenter's
+  // full screen, hidden docks and large type would come back at the next start).
+  QByteArray geometryBefore() const { return geometry_; }
+  QByteArray stateBefore() const { return state_; }
+  double zoomBefore() const { return zoom_; }
   LaserPointer* laser() const { return laser_; }
 
  signals:
@@ -69,7 +75,7 @@ class PresenterMode : public QObject {
   QPropertyAnimation* fade_ = nullptr;  // the hint fading out
   bool active_ = false;
   // What leave() restores.
-  QByteArray state_;
+  QByteArray state_, geometry_;
   Qt::WindowStates windowState_;
   double zoom_ = 1.0;
   QPalette palette_;
