@@ -3,6 +3,8 @@
 // keep a run for comparison, save the model — and the window stays responsive meanwhile.
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -347,6 +349,17 @@ class TestTrainingUi : public QObject {
     const Session s = savedSession();
     QCOMPARE(s.training.run, std::string("lesson.run"));
     QCOMPARE(s.training.step, int64_t(50));
+    // Saved again without training since: the run's files are not written again (the same inode;
+    // each write moves a new file into place).
+    const auto inode = [&] {
+      struct stat st{};
+      return ::stat(QFile::encodeName(dir.filePath(QStringLiteral("lesson.run/step-00000100.safetensors"))).constData(), &st) == 0
+                 ? st.st_ino : ino_t(0);
+    };
+    const ino_t first = inode();
+    QVERIFY(first != 0);
+    QCOMPARE(w_->saveSession(path), QString());
+    QCOMPARE(inode(), first);
 
     // A fresh window opens it: the panel replays the run at step 50, the window shows the session's model.
     w_.reset();

@@ -50,6 +50,7 @@ void TrainingSession::reset(const TrainSetup& setup, qint64 logEvery) {
   recordedFiles_.clear();
   logEvery_ = std::max<qint64>(1, logEvery);
   curves_.clear();
+  savedDir_.clear(), savedStep_ = -1;
   snaps_ = SnapshotStore(kSnapshotBudget);
   phase_ = -1;
   secondsPerStep_ = 0;
@@ -89,12 +90,17 @@ void TrainingSession::openRecorded(const QString& dir) {
 
 void TrainingSession::saveRun(const QString& dir) const {
   if (!trainer_ || curves_.isEmpty() || snaps_.empty()) return;
+  // Saved there already and not trained since: the folder is the run (a session saved again after
+  // a pause rewrote every snapshot before).
+  if (dir == savedDir_ && curves_.back().step == savedStep_ && is_run_folder(QFile::encodeName(dir).toStdString()))
+    return;
   const TrainSetup& s = trainer_->setup();
   RunRecord rec = run_record_of(s);
   rec.steps_done = curves_.back().step, rec.phase_change = phase_;
   rec.curves.assign(curves_.begin(), curves_.end());
   const Weights first = snaps_.at(snaps_.steps().front());  // the vocabulary (the trainer may be busy)
   write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps_, weights_file_metadata(s.model, first), /*f16=*/false);
+  savedDir_ = dir, savedStep_ = rec.steps_done;
 }
 
 QString TrainingSession::recordedFile(qint64 step) const {

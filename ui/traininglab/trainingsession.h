@@ -59,7 +59,8 @@ class TrainingSession : public QObject {
   QString recordedFile(qint64 step) const;
 
   // The live run as a recorded-run folder (core/training/run_folder.h): its curves and every
-  // snapshot so far, F32. Safe while a chunk runs (it reads only what the window holds).
+  // snapshot so far, F32. Safe while a chunk runs (it reads only what the window holds). Not
+  // written again into the folder it was last written to while no step has been trained since.
   // ConfigError / DataError from core.
   void saveRun(const QString& dir) const;
 
@@ -106,6 +107,8 @@ class TrainingSession : public QObject {
   SnapshotStore snaps_;
   QVector<CurvePoint> curves_;
   qint64 logEvery_ = 50, phase_ = -1;
+  mutable QString savedDir_;     // where saveRun last wrote the live run …
+  mutable qint64 savedStep_ = -1;  // … at this step (not written again while unchanged)
   double secondsPerStep_ = 0;
   bool busy_ = false, wantRun_ = false;
   std::shared_ptr<std::atomic<bool>> stop_;
