@@ -4864,6 +4864,26 @@ Esc：从放大的头返回</translation>
         <source>The faulty run has no step %1.</source>
         <translation>有错误的运行没有步骤 %1。</translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Both sides as a PNG or SVG picture, or the shown step's numbers as CSV</source>
+        <translation>把两边导出为 PNG 或 SVG 图片，或把所示步骤的数字导出为 CSV</translation>
+    </message>
+    <message>
+        <source>Export the comparison</source>
+        <translation>导出比较</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;CSV numbers (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;CSV 数字 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::SafeApplication</name>

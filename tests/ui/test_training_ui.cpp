@@ -113,6 +113,24 @@ class TestTrainingUi : public QObject {
     cmp->stepChooser()->setCurrentIndex(0);
     QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
     QVERIFY(cmp->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/training_compare_heads.png")));
+    // Exported like the other maps: both sides as PNG and SVG; the shown step's numbers as CSV,
+    // one row per cell and side (sentence 0, 2 heads × T × T on each side).
+    QTemporaryDir out;
+    for (const char* name : {"cmp.png", "cmp.svg", "cmp.csv"})
+      QCOMPARE(cmp->exportTo(out.filePath(QString::fromLatin1(name))), QString());
+    QVERIFY(QImage(out.filePath(QStringLiteral("cmp.png"))).width() > 400);
+    QFile csv(out.filePath(QStringLiteral("cmp.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList rows = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const int64_t t = static_cast<int64_t>(std::sqrt((rows.size() - 1) / 4.0));
+    QCOMPARE(rows.size(), 1 + 2 * 2 * int(t * t));
+    QCOMPARE(rows.front(), QStringLiteral("side,step,index,value"));
+    QVERIFY(rows[1].startsWith(QStringLiteral("left,encoder.layers.0.self_attn.weights,0 0 0 0,")));
+    QVERIFY(rows.back().startsWith(QStringLiteral("right,encoder.layers.0.self_attn.weights,0 1 %1 %1,").arg(t - 1)));
+    double rowSum = 0;  // the first query of head 0 on the left sees only itself: weight 1
+    for (int64_t j = 0; j < t; ++j) rowSum += rows[1 + int(j)].section(QLatin1Char(','), 3).toDouble();
+    QVERIFY(std::abs(rowSum - 1.0) < 1e-5);
+    QCOMPARE(rows[1].section(QLatin1Char(','), 3).toDouble(), 1.0);
     cmp->stepChooser()->setCurrentIndex(1);
     // It follows the timeline: back to step 0, both untrained models.
     child<QSlider>(p_, "trainTimeline")->setValue(0);

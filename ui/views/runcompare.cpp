@@ -1,6 +1,11 @@
 #include "views/runcompare.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
 #include <QGridLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -14,6 +19,7 @@
 #include <cmath>
 #include <limits>
 
+#include "export/widgetexport.h"
 #include "step/tensorview.h"
 #include "text/tokenizer.h"
 #include "variants/variant_table.h"
@@ -94,9 +100,21 @@ RunComparison::RunComparison(TraceResultPtr left, TraceResultPtr right, const QS
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   row->addSpacing(12);
   row->addWidget(summary_, 2);
+  auto* save = new QPushButton(tr("Export…"));
+  save->setObjectName(QStringLiteral("compareExport"));
+  save->setToolTip(tr("Both sides as a PNG or SVG picture, or the shown step's numbers as CSV"));
+  row->addWidget(save);
   v->addLayout(row);
+  connect(save, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison"), QStringLiteral("comparison.png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;CSV numbers (*.csv)"));
+    if (path.isEmpty()) return;
+    if (const QString problem = exportTo(path); !problem.isEmpty()) QMessageBox::warning(this, windowTitle(), problem);
+  });
   // The two pictures take everything else.
-  auto* sides = new QGridLayout;
+  sidesWidget_ = new QWidget;
+  auto* sides = new QGridLayout(sidesWidget_);
+  sides->setContentsMargins(0, 0, 0, 0);
   left_ = makeSide();
   right_ = makeSide();
   sides->addWidget(left_.caption, 0, 0);
@@ -106,7 +124,7 @@ RunComparison::RunComparison(TraceResultPtr left, TraceResultPtr right, const QS
   sides->setColumnStretch(0, 1);
   sides->setColumnStretch(1, 1);
   sides->setRowStretch(1, 1);
-  v->addLayout(sides, 1);
+  v->addWidget(sidesWidget_, 1);
   connect(steps_, &QComboBox::currentTextChanged, this, &RunComparison::showStep);
   connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showStep(steps_->currentText()); });
   fillSentences(false);
@@ -250,6 +268,41 @@ std::optional<ColorMap> RunComparison::sharedMap(int fi, int ci) const {
 }
 
 QString RunComparison::summaryText() const { return summaryLines_.join(QLatin1Char('\n')); }
+
+QString RunComparison::exportTo(const QString& path) const {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return saveWidgetPng(sidesWidget_, path);
+  if (suffix == QLatin1String("svg")) return saveWidgetSvg(sidesWidget_, path);
+  // CSV: every cell of the shown step for the chosen sentence, each side that has the step.
+  const std::string id = steps_->currentText().toStdString();
+  QString csv = QStringLiteral("side,step,index,value\n");
+  const auto side = [&](const QString& name, const TraceResultPtr& r) {
+    const int at = r->indexOf(id);
+    if (at < 0) return;
+    const Tensor t = r->trace.steps()[static_cast<size_t>(at)].tensor.contiguous();
+    if (t.dim() == 0 || t.numel() == 0) return;
+    const int64_t b = std::clamp<int64_t>(sentence_->currentIndex(), 0, t.size(0) - 1), n = t.numel() / t.size(0);
+    const Shape shape = t.shape();
+    for (int64_t k = 0; k < n; ++k) {  // cell k of the sentence's slice, its index (b, …) in the step
+      std::vector<int64_t> idx(static_cast<size_t>(t.dim() - 1));
+      for (int64_t rest = k, d = t.dim() - 1; d >= 1; --d) {
+        idx[static_cast<size_t>(d - 1)] = rest % shape[static_cast<size_t>(d)];
+        rest /= shape[static_cast<size_t>(d)];
+      }
+      QStringList parts{QString::number(b)};
+      for (int64_t i : idx) parts << QString::number(i);
+      csv += QStringLiteral("%1,%2,%3,%4\n").arg(name, steps_->currentText(), parts.join(QLatin1Char(' ')))
+                 .arg(static_cast<double>(t.data()[b * n + k]), 0, 'g', 9);
+    }
+  };
+  side(QStringLiteral("left"), faulty_);
+  side(QStringLiteral("right"), correct_);
+  QSaveFile f(path);
+  const QByteArray bytes = csv.toUtf8();
+  if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+    return tr("Could not write %1: %2").arg(path, f.errorString());
+  return {};
+}
 QWidget* RunComparison::faultySide() const { return left_.stack->currentWidget(); }
 QWidget* RunComparison::correctSide() const { return right_.stack->currentWidget(); }
 

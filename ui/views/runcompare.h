@@ -49,6 +49,10 @@ class RunComparison : public QDialog {
   static QSize openingSize(const QRect& available, const QMargins& frame = {});
   // One line per side (shape, row sums) and the largest difference, as the dialog shows them.
   QString summaryText() const;
+  // Both sides as they are shown, by the suffix: a picture (.png at 2×, .svg) or the shown step's
+  // numbers for the chosen sentence (.csv: side, step, then each cell's indices and value). "" on
+  // success, else the message to show.
+  QString exportTo(const QString& path) const;
   QComboBox* stepChooser() const { return steps_; }
   QComboBox* sentenceChooser() const { return sentence_; }
   QWidget* faultySide() const;
@@ -80,6 +84,7 @@ class RunComparison : public QDialog {
   TraceResultPtr faulty_, correct_;  // the left and the right run
   ComparisonWords words_;
   QLabel* what_;
+  QWidget* sidesWidget_;  // both pictures and their captions (what a picture export shows)
   QComboBox* steps_;
   QComboBox* sentence_;
   QLabel* summary_;
