@@ -20,7 +20,7 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nloh
 # dpkg-dev (dpkg-shlibdeps), binutils (objdump) and appstream (appstreamcli) check the .deb.
 TEST_PACKAGES=(python3 python3-torch python3-numpy libopenblas0-pthread clang libfuzzer-14-dev libclang-rt-14-dev
                vulkan-validationlayers dpkg-dev binutils appstream file
-               fortunes fortunes-zh   # the sample models' training texts (train_smoke)
+               fortunes fortunes-zh man-db manpages manpages-zh   # the sample models' training texts (train_smoke)
                locales)               # de_DE's definition, compiled by the locale test into its own folder
 
 install_missing() {

@@ -156,16 +156,18 @@ def lm_notes(cfg, metrics, scores, baseline, favourites):
     en, zh = en[:4], zh[:4]  # at most six sentences with the two below
     english = cfg["name"].startswith("english")
     lang, lang_zh, pkg = ("English", "英文", "fortunes") if english else ("Chinese", "中文", "fortunes-zh")
+    manpkg = cfg["manual_package"]
     m = metrics
     en = [f"A {cfg['layers']}-layer, {cfg['heads']}-head causal model that predicts the next {unit} of {lang} "
-          f"fortune texts (Debian's {pkg} package); on held-out fortunes its first guess is right "
+          f"fortune texts and manual pages (Debian's {pkg} and {manpkg} packages); on held-out sentences its first "
+          f"guess is right "
           f"{m['top1_accuracy']:.0%} of the time and the right {unit} is among its top 5 {m['top5_accuracy']:.0%} "
           f"of the time (perplexity {m['perplexity']:.0f}, against {m['unigram_perplexity']:.0f} for {unit} "
           f"frequencies alone)."] + en + [
           f"The causal mask keeps each position from seeing the {unit}s after it; [UNK] stands for the "
           f"{m['unk_target_share']:.0%} of held-out {unit}s outside its {cfg['vocab_size']}-entry vocabulary."]
-    zh = [f"一个 {cfg['layers']} 层、{cfg['heads']} 个头的因果模型，预测{lang_zh}格言（Debian 的 {pkg} 软件包）中的下一个"
-          f"{unit_zh}；在留出的格言上，它的首选猜对 {m['top1_accuracy']:.0%}，正确答案在前五名中的比例为 "
+    zh = [f"一个 {cfg['layers']} 层、{cfg['heads']} 个头的因果模型，预测{lang_zh}格言和手册页（Debian 的 {pkg} 与 {manpkg} "
+          f"软件包）中的下一个{unit_zh}；在留出的句子上，它的首选猜对 {m['top1_accuracy']:.0%}，正确答案在前五名中的比例为 "
           f"{m['top5_accuracy']:.0%}（困惑度 {m['perplexity']:.0f}，只按{unit_zh}频猜测时为 "
           f"{m['unigram_perplexity']:.0f}）。"] + zh + [
           f"因果掩码让每个位置看不到后面的{unit_zh}；[UNK] 代表留出数据中 {m['unk_target_share']:.0%} "
@@ -232,14 +234,23 @@ def write_card(cfg, metrics, scores, baseline, patterns, note, note_zh, chosen, 
                 "last position has no target in training, so what the model predicts after the final `.` or `。` "
                 "(mostly another `.` or a closing quote, learnt from `...` and quotations) means little.", "",
                 "## Data", "",
-                f"Debian package {pkg}, files in `/usr/share/games/fortunes/`: {', '.join(corpus['files'])} "
-                "(the corpus is not committed; reinstall the package to retrain). Each file is split into "
+                f"Two Debian sources (the corpus is not committed; reinstall the packages to retrain). "
+                f"The fortunes of package {pkg}, files in `/usr/share/games/fortunes/`: "
+                f"{', '.join(corpus['files'])}; each file is split into "
                 "fortunes at lines holding only `%`, ANSI colour codes and attribution lines (starting with `--` "
-                "or `—`) are removed, each fortune is tokenized "
-                "and cut into sentences after `. ! ? 。 ！ ？ …` (with closing brackets/quotes that follow); "
-                f"sentences longer than {cfg['max_len']} tokens are cut into {cfg['max_len']}-token pieces; "
-                f"pieces under 3 tokens, or with fewer than {cfg['min_word_share']:.0%} non-punctuation tokens "
-                "(ASCII art, tables), are dropped. A fortune is held out when `zlib.crc32(text) % 20 == 0`.", "",
+                "or `—`) are removed. "
+                f"The {corpus['manual_pages']} manual pages of package {corpus['manual_package']} "
+                f"{corpus['manual_version']}{' (the zh_CN ones)' if not english else ''}, rendered as text by man-db "
+                "(`MANWIDTH=4000 man -E UTF-8 -l PAGE | col -bx`, header and footer lines dropped) and split into "
+                "paragraphs at blank lines and section headings (the headings dropped). Each fortune or paragraph "
+                "is tokenized and cut into sentences after `. ! ? 。 ！ ？ …` (with closing brackets/quotes that "
+                f"follow); sentences longer than {cfg['max_len']} tokens are cut into {cfg['max_len']}-token "
+                f"pieces; pieces under 3 tokens, or with fewer than {cfg['min_word_share']:.0%} non-punctuation "
+                "tokens (ASCII art, tables, option lists), are dropped"
+                + (f", and so are pieces where fewer than {cfg['min_cjk_share']:.0%} of the tokens are CJK "
+                   "characters (commands and option names inside the manual pages)"
+                   if cfg.get("min_cjk_share") else "")
+                + ". A fortune or paragraph is held out when `zlib.crc32(text) % 20 == 0`.", "",
                 f"Training: {corpus['train_sentences']} sentences, {corpus['train_tokens']} tokens "
                 f"(vocabulary covers {corpus['vocab_coverage']:.1%} of them); held out: "
                 f"{corpus['held_out_sentences']} sentences. Batches: the training sentences sorted by (length, "

@@ -9,6 +9,7 @@ import math
 import os
 import re
 import struct
+import subprocess
 import unicodedata
 import zlib
 from collections import Counter
@@ -19,6 +20,7 @@ import torch.nn as nn
 
 PAD, UNK = "[PAD]", "[UNK]"
 FORTUNE_DIR = "/usr/share/games/fortunes"
+MANUAL_PACKAGES = {"english": "manpages", "chinese": "manpages-zh"}
 CHINESE_FILES = ("chinese", "tang300", "song100")
 
 # ---------------------------------------------------------------------------------------- tokenizer
@@ -245,21 +247,77 @@ def sentences(tokens, max_len):
     return [s[k:k + max_len] for s in out for k in range(0, len(s), max_len)]
 
 
+def manual_files(package):
+    """The manual pages a Debian package installed (`dpkg -L`), sorted, without the traditional
+    Chinese ones (zh_TW); [] when the package is not installed."""
+    try:
+        listing = subprocess.run(["dpkg", "-L", package], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return sorted(p for p in listing.split("\n")
+                  if "/share/man/" in p and "/zh_TW/" not in p and p.endswith(".gz") and os.path.isfile(p) and not os.path.islink(p))
+
+
+def package_version(package):
+    """The installed version of a Debian package, or "" (for the model card)."""
+    try:
+        return subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def render_manual(path):
+    """One manual page as plain UTF-8 text: man-db renders it without line breaks inside paragraphs
+    (MANWIDTH 4000) and col -bx removes the overstrikes; the header and footer lines are dropped."""
+    env = dict(os.environ, MANWIDTH="4000", LC_ALL="C.UTF-8", MAN_KEEP_FORMATTING="")
+    man = subprocess.run(["man", "-E", "UTF-8", "-l", path], capture_output=True, env=env)
+    text = subprocess.run(["col", "-bx"], input=man.stdout, capture_output=True, env=env).stdout
+    lines = text.decode("utf-8", errors="replace").split("\n")
+    body = [i for i, line in enumerate(lines) if line.strip()]
+    return "\n".join(lines[body[0] + 1:body[-1]]) if len(body) > 2 else ""
+
+
+def read_manual_entries(path):
+    """A manual page's paragraphs, each one entry: a paragraph ends at a blank line or a section
+    heading (a line starting in the first column), and the headings themselves are dropped. Lines of
+    options without prose stay in; the word-share rule filters most of them later."""
+    out, cur = [], []
+    for line in render_manual(path).split("\n") + [""]:
+        if not line.strip() or not line[0].isspace():
+            text = " ".join(" ".join(cur).split())
+            if len(text) >= 20:
+                out.append(text)
+            cur = []
+        else:
+            cur.append(line)
+    return out
+
+
+def is_manual(path):
+    return "/share/man/" in path
+
+
 def held_out_entry(entry, every=20):
     """The deterministic split: a fortune is held out when crc32 of its UTF-8 text % every == 0."""
     return zlib.crc32(entry.encode("utf-8")) % every == 0
 
 
-def load_corpus(files, max_len, min_len=3, min_word_share=0.0, limit_entries=None):
-    """→ (train sentences, held-out sentences), each a list of token lists."""
+def load_corpus(files, max_len, min_len=3, min_word_share=0.0, limit_entries=None, min_cjk_share=0.0):
+    """→ (train sentences, held-out sentences), each a list of token lists. A file under
+    /usr/share/man is a manual page (its paragraphs are the entries), any other a fortune file.
+    min_cjk_share drops sentences where fewer tokens are CJK characters (the English option names
+    and commands inside Chinese manual pages)."""
     train, held = [], []
     for path in files:
-        entries = read_entries(path)
+        entries = read_manual_entries(path) if is_manual(path) else read_entries(path)
         if limit_entries:
             entries = entries[:limit_entries]
         for e in entries:
             for s in sentences(tokenize(e), max_len):
                 if len(s) < min_len or sum(not is_punct(t) for t in s) < min_word_share * len(s):
+                    continue
+                if min_cjk_share and sum(len(t) == 1 and is_cjk_single(t) for t in s) < min_cjk_share * len(s):
                     continue
                 (held if held_out_entry(e) else train).append(s)
     return train, held

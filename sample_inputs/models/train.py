@@ -11,7 +11,8 @@ PATH, default build/release/app/attnlab) and measured here with PyTorch (labmode
 <name>.expected.json (the PyTorch reference numbers for the examples, computed as the app computes:
 F16-rounded weights, layers in train mode with dropout 0). Deterministic: fixed seeds, one thread.
 Needs Debian's python3-torch (1.13) and numpy; the language models need the fortune texts of
-Debian's packages fortunes (or fortunes-min) and fortunes-zh. samplelib.py holds the helpers.
+Debian's packages fortunes (or fortunes-min) and fortunes-zh and the manual pages of manpages and
+manpages-zh (rendered with man-db). samplelib.py holds the helpers.
 """
 import argparse
 import ctypes
@@ -38,17 +39,19 @@ SORT = dict(name="sort-digits", seed=7, d_model=64, heads=4, d_ff=256, layers=2,
             title="Sort the digits", title_zh="数字排序",
             examples=["3 1 4 1 5", "9 8 7 6 5 4 3 2 1 0", "2 7 1 8 2 8", "5 0 5 0", "6"])
 ENGLISH = dict(name="english-next-word", seed=11, d_model=64, heads=4, d_ff=256, layers=2, norm="post",
-               dropout=0.1, steps=3000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
+               dropout=0.1, steps=8000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
                vocab_size=2000, max_len=32, min_word_share=0.5, dtype="F16", unit="word", unit_zh="词",
+               manual_package="manpages",
                title="English next word", title_zh="英文下一个词",
                examples=["You will be married within a year.",
                          "The best way to predict the future is to invent it.",
                          "There is no such thing as a free lunch.",
                          "If you can read this, you are too close."])
 CHINESE = dict(name="chinese-next-char", seed=13, d_model=64, heads=4, d_ff=128, layers=2, norm="post",
-               dropout=0.1, steps=2200, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
+               dropout=0.1, steps=8000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
                vocab_size=3000, max_len=32, min_word_share=0.5, dtype="F16", unit="character", unit_zh="字",
-               files=("chinese",), title="Chinese next character", title_zh="中文下一个字",
+               files=("chinese", "tang300", "song100"), manual_package="manpages-zh", min_cjk_share=0.5,
+               title="Chinese next character", title_zh="中文下一个字",
                examples=["学而时习之，不亦说乎。", "请保持礼貌，尊重他人。",
                          "近水知鱼性，近山识鸟音。", "我们的目标是自由的操作系统。"])
 TASKS = {"sort": SORT, "english": ENGLISH, "chinese": CHINESE, "induction": INDUCTION, "brackets": BRACKETS}
@@ -280,7 +283,8 @@ def lm_heads(ref, held_ids, held_toks):
 
 
 def corpus_files(cfg):
-    """The fortune files a language model reads; exits 1 naming the Debian package when missing."""
+    """The fortune files and manual pages a language model reads, as (fortune names, paths); exits 1
+    naming the Debian packages when either is missing."""
     folder = L.FORTUNE_DIR
     if cfg["name"].startswith("english"):
         files = L.english_files(folder)
@@ -289,18 +293,24 @@ def corpus_files(cfg):
         files = [f for f in cfg["files"] if os.path.isfile(os.path.join(folder, f))]
         files = files if len(files) == len(cfg["files"]) else []
         package = "fortunes-zh"
-    if not files:
-        print(f"error: no fortune texts in {folder} for {cfg['name']}: install Debian's {package} "
-              f"package (apt-get install fortunes fortunes-zh)", file=sys.stderr)
+    manual_package = cfg["manual_package"]
+    manuals = L.manual_files(manual_package)
+    if not files or not manuals:
+        missing = package if not files else manual_package
+        print(f"error: no {'fortune texts in ' + folder if not files else 'manual pages'} for {cfg['name']}: "
+              f"install Debian's {missing} package (apt-get install fortunes fortunes-zh manpages manpages-zh)",
+              file=sys.stderr)
         sys.exit(1)
-    return folder, files
+    return files, [os.path.join(folder, f) for f in files] + manuals
 
 
 def run_lm(cfg, out_dir, smoke, steps):
-    folder, files = corpus_files(cfg)
-    paths = [os.path.join(folder, f) for f in files]
+    files, paths = corpus_files(cfg)
+    if smoke:  # a slice: the first fortunes of every file and 3 manual pages
+        paths = [p for p in paths if not L.is_manual(p)] + [p for p in paths if L.is_manual(p)][:3]
     train_toks, held_toks = L.load_corpus(paths, cfg["max_len"], min_word_share=cfg["min_word_share"],
-                                          limit_entries=60 if smoke else None)
+                                          limit_entries=60 if smoke else None,
+                                          min_cjk_share=cfg.get("min_cjk_share", 0.0))
     counts = L.token_counter(train_toks)
     vocab = L.build_vocab(counts, cfg["vocab_size"])
     cfg = dict(cfg, vocab_size=len(vocab) - 2)  # fewer on a smoke run's slice
@@ -327,7 +337,9 @@ def run_lm(cfg, out_dir, smoke, steps):
     expected = {"model": cfg["name"] + ".safetensors", "task": "next-token", "mask": "padding+causal",
                 "weights_dtype": cfg["dtype"], "examples": example_predictions(ref, cfg, vocab),
                 "head_scores": L.scores_json(scores, L.LM_PATTERNS)}
-    corpus = {"files": files, "train_sentences": len(train_ids), "held_out_sentences": len(held_ids),
+    manuals = [p for p in paths if L.is_manual(p)]
+    corpus = {"files": files, "manual_package": cfg["manual_package"], "manual_pages": len(manuals),
+              "manual_version": L.package_version(cfg["manual_package"]), "train_sentences": len(train_ids), "held_out_sentences": len(held_ids),
               "train_tokens": sum(len(s) for s in train_ids), "vocab_size": len(vocab),
               "vocab_coverage": round(sum(counts[w] for w in vocab[2:]) / max(1, sum(counts.values())), 4),
               "head_sentences": n_heads}
