@@ -133,7 +133,7 @@ class TestSession : public QObject {
                                            << "\"training.step\": should be a whole number";
     const QString knobs = head + "\"training\": {\"knobs\": ";
     QTest::newRow("knobs not an object") << knobs + "[]}}" << "\"training.knobs\": should be an object";
-    QTest::newRow("knobs unknown task") << knobs + "{\"task\": \"dance\"}}}" << "\"training.knobs.task\": ";
+    QTest::newRow("knobs without a task") << knobs + "{\"layers\": 2}}}" << "\"training.knobs.task\": missing";
     QTest::newRow("knobs layers out of range") << knobs + "{\"task\": \"copy\", \"layers\": 9}}}"
                                                << "\"training.knobs.layers\": 9 is out of range (1 to 4)";
     QTest::newRow("knobs lr as text") << knobs + "{\"task\": \"copy\", \"lr\": \"fast\"}}}"

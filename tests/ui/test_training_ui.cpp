@@ -466,6 +466,13 @@ class TestTrainingUi : public QObject {
     QVERIFY(p_->session()->recorded());
     QVERIFY(p_->knobs() == withRun);
     QCOMPARE(child<QSpinBox>(p_, "trainSeed")->value(), 7);
+    // A task this Attention Lab does not know is named, and the knobs stay as they are.
+    SessionTraining unknown;
+    unknown.knobs = set;
+    unknown.knobs.task = "dance";
+    const QString why = p_->restoreSessionState(unknown, dir.path());
+    QVERIFY2(why.contains(QStringLiteral("dance")), qPrintable(why));
+    QVERIFY(p_->knobs() == withRun);
   }
 
   void screenshotsAtClassroomSizes() {

@@ -465,6 +465,13 @@ SessionTraining TrainingPanel::sessionState(const QString& liveDir, const QStrin
 }
 
 QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QString& sessionDir) {
+  if (!t.knobs.empty()) {  // an unknown task is refused before anything changes
+    try {
+      parse_train_task(t.knobs.task);
+    } catch (const UserError& e) {
+      return CoreText::translate(e.text());
+    }
+  }
   if (t.run.empty()) {
     if (!t.knobs.empty()) setKnobs(t.knobs);
     return {};
