@@ -94,16 +94,16 @@ SessionKnobs read_knobs(const Fields& f, const json& k) {
   SessionKnobs out;
   out.task = f.text(k, "task", "", at);  // its name is checked by the window (core/training is above io)
   if (out.task.empty()) f.fail(at + "task", Text(Msg::ls_missing));
-  const auto whole = [&](const char* key, int64_t& v, int64_t lo, int64_t hi) {
+  const auto whole = [&](const char* key, int64_t& v, KnobRange r) {
     v = f.integer(k, at, key, v);
-    if (v < lo || v > hi) f.fail(at + key, Text(Msg::ls_out_of_range, v, lo, hi));
+    if (v < r.lo || v > r.hi) f.fail(at + key, Text(Msg::ls_out_of_range, v, r.lo, r.hi));
   };
-  whole("layers", out.layers, 1, 4);
-  whole("d_model", out.d_model, 8, 512);
-  whole("heads", out.heads, 1, 16);
-  whole("batch", out.batch, 1, 512);
-  whole("steps", out.steps, 1, 1000000);
-  whole("seed", out.seed, 0, 1000000);
+  whole("layers", out.layers, kKnobLayers);
+  whole("d_model", out.d_model, kKnobDModel);
+  whole("heads", out.heads, kKnobHeads);
+  whole("batch", out.batch, kKnobBatch);
+  whole("steps", out.steps, kKnobSteps);
+  whole("seed", out.seed, kKnobSeed);
   out.norm = f.text(k, "norm", out.norm, at);
   if (out.norm != "pre" && out.norm != "post") f.fail(at + "norm", Text(Msg::not_one_of, out.norm, "pre, post"));
   const auto flag = [&](const char* key, bool& v) {
@@ -117,7 +117,8 @@ SessionKnobs read_knobs(const Fields& f, const json& k) {
   if (const json* x = f.find(k, "lr")) {
     if (!x->is_number()) f.fail(at + "lr", Text(Msg::ls_expected_found, Text(Msg::ls_json_number), json_kind(*x)));
     out.lr = x->get<double>();
-    if (!(out.lr >= 1e-4 && out.lr <= 0.1)) f.fail(at + "lr", Text(Msg::ls_out_of_range, x->dump(), "0.0001", "0.1"));
+    if (!(out.lr >= kKnobLrMin && out.lr <= kKnobLrMax))
+      f.fail(at + "lr", Text(Msg::ls_out_of_range, x->dump(), json(kKnobLrMin).dump(), json(kKnobLrMax).dump()));
   }
   out.text_file = f.text(k, "text_file", "", at);
   return out;

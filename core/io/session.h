@@ -36,6 +36,14 @@ struct SessionWeights {
 // The Training panel's run (docs/sessions.md "training"): the recorded run it replays — the
 // shipped induction run (kShippedRun) or a recorded-run folder, relative to the session's folder
 // or absolute (a live run is saved as such a folder beside the session) — and the timeline's step.
+// The Training panel's ranges: its spin boxes' and what a session's knobs must keep to.
+struct KnobRange {
+  int64_t lo, hi;
+};
+inline constexpr KnobRange kKnobLayers{1, 4}, kKnobDModel{8, 512}, kKnobHeads{1, 16}, kKnobBatch{1, 512},
+    kKnobSteps{1, 1000000}, kKnobSeed{0, 1000000};
+inline constexpr double kKnobLrMin = 1e-4, kKnobLrMax = 0.1;
+
 // The Training panel's knobs (docs/sessions.md "training.knobs"), each within the panel's range.
 struct SessionKnobs {
   std::string task;  // a training task's name ("induction", …); "" = not saved

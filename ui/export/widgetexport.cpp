@@ -1,6 +1,7 @@
 #include "export/widgetexport.h"
 
 #include <QClipboard>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
@@ -49,6 +50,17 @@ QString saveWidgetSvg(QWidget* w, const QString& path) {
     w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
   }
   if (!f.commit()) return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+  return {};
+}
+
+QString saveWidgetOrCsv(QWidget* w, const QString& path, const std::function<QString()>& csv) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return saveWidgetPng(w, path);
+  if (suffix == QLatin1String("svg")) return saveWidgetSvg(w, path);
+  QSaveFile f(path);
+  const QByteArray bytes = csv().toUtf8();
+  if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+    return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
   return {};
 }
 

@@ -4,6 +4,8 @@
 
 #include <QString>
 
+#include <functional>
+
 class QWidget;
 
 namespace attnlab::ui {
@@ -12,5 +14,8 @@ namespace attnlab::ui {
 QString saveWidgetPng(QWidget* w, const QString& path, double scale = 2);
 QString saveWidgetSvg(QWidget* w, const QString& path);
 QString copyWidgetImage(QWidget* w, double scale = 2);
+// By the path's suffix: .png (2×) or .svg of w, anything else the text `csv()` returns, written
+// atomically. "" on success, else the message to show.
+QString saveWidgetOrCsv(QWidget* w, const QString& path, const std::function<QString()>& csv);
 
 }  // namespace attnlab::ui

@@ -51,9 +51,9 @@ QString taskWords(TrainTask t) {
   return {};
 }
 
-QSpinBox* spin(int lo, int hi, int step = 1) {
+QSpinBox* spin(KnobRange r, int step = 1) {
   auto* s = new QSpinBox;
-  s->setRange(lo, hi);
+  s->setRange(int(r.lo), int(r.hi));
   s->setSingleStep(step);
   return s;
 }
@@ -237,15 +237,15 @@ void TrainingPanel::buildKnobs(QGridLayout* grid) {
   for (TrainTask t : all_train_tasks()) task_->addItem(taskWords(t), int(t));
   textFile_ = new QPushButton(tr("Text file…"));
   textFile_->setObjectName(QStringLiteral("trainTextFile"));
-  layers_ = spin(1, 4);
-  dModel_ = spin(8, 512, 8);
-  heads_ = spin(1, 16);
-  batch_ = spin(1, 512);
-  steps_ = spin(1, 1000000, 100);
-  seed_ = spin(0, 1000000);
+  layers_ = spin(kKnobLayers);
+  dModel_ = spin(kKnobDModel, 8);
+  heads_ = spin(kKnobHeads);
+  batch_ = spin(kKnobBatch);
+  steps_ = spin(kKnobSteps, 100);
+  seed_ = spin(kKnobSeed);
   lr_ = new QDoubleSpinBox;
   lr_->setDecimals(4);
-  lr_->setRange(0.0001, 0.1);
+  lr_->setRange(kKnobLrMin, kKnobLrMax);
   lr_->setSingleStep(0.0005);
   norm_ = new QComboBox;
   norm_->addItems({QStringLiteral("pre"), QStringLiteral("post")});
@@ -354,7 +354,7 @@ QString TrainingPanel::keptName(const TrainSetup& s) const {
 void TrainingPanel::keepForComparison() {
   kept_ = session_->keep();
   if (!kept_) return;
-  if (session_->recorded()) kept_->keepAlive = shippedCopy_;  // its files, when they are the shipped run's copy
+  if (session_->recorded() && recordedSource_ == kShippedRunDir) kept_->keepAlive = shippedCopy_;  // its files are that copy
   pinnedName_ = keptName(kept_->setup);
   refresh();
 }
@@ -502,12 +502,7 @@ ImportedWeightsPtr TrainingPanel::modelAtTimeline() const {
   if (!s || session_->snapshotSteps().empty()) return nullptr;
   const qint64 step = timelineStep();
   const QString name = tr("%1, step %2").arg(taskWords(s->task)).arg(step);
-  if (session_->recorded()) {  // the snapshot's own file, as written
-    const std::string path = QFile::encodeName(session_->recordedFile(step)).toStdString();
-    return importWeightsBytes(read_regular_file(path, kMaxWeightsFileBytes, Msg::weights_file), name, QString(), s->model);
-  }
-  const Weights w = session_->weightsAt(step);
-  return importWeightsBytes(serialize_weights(s->model, w), name, QString(), s->model);
+  return importWeightsBytes(session_->weightsFileAt(step), name, QString(), s->model);  // a recorded file as written
 }
 
 void TrainingPanel::offerModel(bool withExamples) {
@@ -544,14 +539,7 @@ QString TrainingPanel::saveModel(const QString& path) const {
 }
 
 QString TrainingPanel::exportCurves(const QString& path) const {
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QLatin1String("png")) return saveWidgetPng(curves_, path);
-  if (suffix == QLatin1String("svg")) return saveWidgetSvg(curves_, path);
-  QSaveFile f(path);
-  const QByteArray csv = curves_->csv().toUtf8();
-  if (!f.open(QIODevice::WriteOnly) || f.write(csv) != csv.size() || !f.commit())
-    return tr("Could not write %1: %2").arg(path, f.errorString());
-  return {};
+  return saveWidgetOrCsv(curves_, path, [this] { return curves_->csv(); });
 }
 
 void TrainingPanel::refresh() {

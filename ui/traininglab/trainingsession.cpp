@@ -20,6 +20,31 @@ namespace {
 
 constexpr int64_t kSnapshotBudget = 256ll << 20;  // 256 MiB of weights in memory, then thinned
 
+// A recorded run's snapshot at the latest step ≤ `step` (the first one when there is none).
+std::map<int64_t, std::string>::const_iterator fileAtOrBefore(const std::map<int64_t, std::string>& files, qint64 step) {
+  auto it = files.upper_bound(step);
+  return it == files.begin() ? it : std::prev(it);
+}
+
+// The weights file of the snapshot at the latest step ≤ `step` (the first one when there is none):
+// a recorded run's file as written (`files` in `dir`), or a live run's snapshot serialized with
+// `model`; *shown: that snapshot's step. DataError when a recorded file cannot be read.
+std::string snapshotFileAt(const std::map<int64_t, std::string>& files, const QString& dir, const SnapshotStore& snaps,
+                           const ModelConfig& model, qint64 step, qint64* shown) {
+  if (!files.empty()) {
+    const auto it = fileAtOrBefore(files, step);
+    if (shown) *shown = it->first;
+    const QString path = QDir(dir).filePath(QString::fromStdString(it->second));
+    return read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, Msg::weights_file);
+  }
+  if (shown) {
+    const std::vector<int64_t> steps = snaps.steps();
+    const auto it = std::upper_bound(steps.begin(), steps.end(), step);
+    *shown = it == steps.begin() ? steps.front() : *std::prev(it);
+  }
+  return serialize_weights(model, snaps.at(step));
+}
+
 }  // namespace
 
 TrainingSession::TrainingSession(QObject* parent)
@@ -105,9 +130,12 @@ void TrainingSession::saveRun(const QString& dir) const {
 
 QString TrainingSession::recordedFile(qint64 step) const {
   if (recordedFiles_.empty()) return {};
-  auto it = recordedFiles_.upper_bound(step);
-  if (it != recordedFiles_.begin()) --it;
-  return QDir(recordedDir_).filePath(QString::fromStdString(it->second));
+  return QDir(recordedDir_).filePath(QString::fromStdString(fileAtOrBefore(recordedFiles_, step)->second));
+}
+
+std::string TrainingSession::weightsFileAt(qint64 step) const {
+  const TrainSetup* s = setup();
+  return snapshotFileAt(recordedFiles_, recordedDir_, snaps_, s ? s->model : ModelConfig{}, step, nullptr);
 }
 
 std::vector<int64_t> TrainingSession::snapshotSteps() const {
@@ -219,19 +247,7 @@ std::optional<KeptRun> TrainingSession::keep() const {
 }
 
 std::string KeptRun::weightsFileAt(qint64 step, qint64* shownStep) const {
-  if (!files.empty()) {
-    auto it = files.upper_bound(step);
-    if (it != files.begin()) --it;
-    if (shownStep) *shownStep = it->first;
-    const QString path = QDir(dir).filePath(QString::fromStdString(it->second));
-    return read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, Msg::weights_file);
-  }
-  const std::vector<int64_t> steps = snaps.steps();
-  if (shownStep) {
-    auto it = std::upper_bound(steps.begin(), steps.end(), step);
-    *shownStep = it == steps.begin() ? steps.front() : *std::prev(it);
-  }
-  return serialize_weights(setup.model, snaps.at(step));
+  return snapshotFileAt(files, dir, snaps, setup.model, step, shownStep);
 }
 
 }  // namespace attnlab::ui

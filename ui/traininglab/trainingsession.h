@@ -57,6 +57,10 @@ class TrainingSession : public QObject {
   bool recorded() const { return !recordedDir_.isEmpty(); }
   // The recorded run's weights file at the latest snapshot at or before `step` ("" otherwise).
   QString recordedFile(qint64 step) const;
+  // The weights file's bytes of the snapshot at or before `step`: a recorded run's file as
+  // written, or a live run's snapshot serialized (as KeptRun::weightsFileAt). DataError when a
+  // recorded file cannot be read.
+  std::string weightsFileAt(qint64 step) const;
 
   // The live run as a recorded-run folder (core/training/run_folder.h): its curves and every
   // snapshot so far, F32. Safe while a chunk runs (it reads only what the window holds). Not

@@ -2,10 +2,8 @@
 
 #include <QComboBox>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QGridLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -270,10 +268,11 @@ std::optional<ColorMap> RunComparison::sharedMap(int fi, int ci) const {
 QString RunComparison::summaryText() const { return summaryLines_.join(QLatin1Char('\n')); }
 
 QString RunComparison::exportTo(const QString& path) const {
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QLatin1String("png")) return saveWidgetPng(sidesWidget_, path);
-  if (suffix == QLatin1String("svg")) return saveWidgetSvg(sidesWidget_, path);
-  // CSV: every cell of the shown step for the chosen sentence, each side that has the step.
+  return saveWidgetOrCsv(sidesWidget_, path, [this] { return shownCsv(); });
+}
+
+// Every cell of the shown step for the chosen sentence, each side that has the step.
+QString RunComparison::shownCsv() const {
   const std::string id = steps_->currentText().toStdString();
   QString csv = QStringLiteral("side,step,index,value\n");
   const auto side = [&](const QString& name, const TraceResultPtr& r) {
@@ -297,11 +296,7 @@ QString RunComparison::exportTo(const QString& path) const {
   };
   side(QStringLiteral("left"), faulty_);
   side(QStringLiteral("right"), correct_);
-  QSaveFile f(path);
-  const QByteArray bytes = csv.toUtf8();
-  if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-    return tr("Could not write %1: %2").arg(path, f.errorString());
-  return {};
+  return csv;
 }
 QWidget* RunComparison::faultySide() const { return left_.stack->currentWidget(); }
 QWidget* RunComparison::correctSide() const { return right_.stack->currentWidget(); }

@@ -78,6 +78,7 @@ class RunComparison : public QDialog {
   // Shows step `index` of r on one side (sentence sentence_'s); returns the caption's facts.
   QString fill(Side& side, const TraceResultPtr& r, int index);
   static ComparisonWords faultWords(const QString& faultTitle);
+  QString shownCsv() const;  // exportTo's numbers: side, step, index, value
   void fillSide(Side& side, const TraceResultPtr& r, int index, const QString& title, const QString& missing,
                 const QString& stepId);
 
