@@ -69,9 +69,17 @@ std::vector<std::string> wrong_answers(const Exercise& e) {
       }
       return {flipped, "11/11"};
     }
+    case ExerciseKind::FindHead: {
+      std::vector<std::string> out{"I have no idea"};
+      for (size_t l = 0; l < e.head.scores.size(); ++l)
+        for (size_t h = 0; h < e.head.scores[l].size(); ++h)
+          if (!e.head.accepts(int(l), int(h))) out.push_back(std::to_string(l) + "." + std::to_string(h));
+      return out;
+    }
   }
   return {};
 }
+
 
 // A valid predict_shape exercise to break one field at a time.
 json base_exercise() {
@@ -102,6 +110,15 @@ json base_mask() {
   return j;
 }
 
+json base_head() {
+  json j = base_exercise();
+  j["kind"] = "find_head";
+  j.erase("predict_shape");
+  j["setup"] = {{"model", "induction-letters"}, {"texts", {"q w e r t y u i o p", "z x c v b n m a s d"}}};
+  j["find_head"] = {{"pattern", "previous_token"}, {"layer", 0}};
+  return j;
+}
+
 }  // namespace
 
 class TestExercises : public QObject {
@@ -122,6 +139,7 @@ class TestExercises : public QObject {
     QVERIFY(kinds[ExerciseKind::PredictShape] >= 7);
     QVERIFY(kinds[ExerciseKind::FindBug] >= 5);
     QVERIFY(kinds[ExerciseKind::FixMask] >= 3);
+    QVERIFY(kinds[ExerciseKind::FindHead] >= 3);
     QCOMPARE(levels, (std::set<int>{1, 2, 3, 4, 5}));
     std::set<Fault> faults;
     for (const auto& e : all)
@@ -139,7 +157,11 @@ class TestExercises : public QObject {
     for (Lang l : {Lang::En, Lang::Zh}) {
       const CheckResult right = check_answer(e, solution(e), 1, l);
       QVERIFY2(right.correct, (solution(e) + " → " + right.feedback).c_str());
-      QCOMPARE(right.feedback, e.explanation.in(l));
+      if (e.kind == ExerciseKind::FindHead)  // the heads that qualify, then the explanation
+        QVERIFY2(right.feedback.ends_with(e.explanation.in(l)) && has(right.feedback, solution(e) + " ("),
+                 right.feedback.c_str());
+      else
+        QCOMPARE(right.feedback, e.explanation.in(l));
       QCOMPARE(right.hint, -1);
       for (const auto& w : wrong_answers(e)) {
         const CheckResult first = check_answer(e, w, 1, l);
@@ -177,11 +199,89 @@ class TestExercises : public QObject {
     QTest::newRow("causal") << "mask-causal" << "10000/11000/11100/11110/11111";
     QTest::newRow("causal+padding") << "mask-causal-padding" << "100000/110000/111000/111000/111000/111000";
     QTest::newRow("window") << "mask-sliding-window" << "110000/111000/011100/001110/000111/000011";
+    // The best head of each find_head setup as PyTorch finds it: sample_inputs/models/labmodels.py's
+    // LabModel on the same sentences gives self 0.686, previous 0.970, induction 0.658 for these
+    // heads, every other candidate at most 0.263, 0.350 and 0.531.
+    QTest::newRow("self head") << "head-self" << "0.0";
+    QTest::newRow("previous-token head") << "head-previous-token" << "0.1";
+    QTest::newRow("induction head") << "head-induction" << "1.3";
   }
   void computedAnswers() {
     QFETCH(QString, id);
     QFETCH(QString, answer);
     QCOMPARE(QString::fromStdString(solution(ex(id.toStdString().c_str()))), answer);
+  }
+
+  // head_trait_scores against scores worked out by hand on a made-up weights tensor: one sentence
+  // "a b a b" (4 real tokens) and one "c d" padded to 4, one layer of two heads.
+  void headTraitsByHand() {
+    const Batch batch = make_batch({"a b a b", "c d"}, {});
+    Tensor w({2, 2, 4, 4});
+    // head 0: every query on its previous token (query 0 on itself); head 1: uniform over the
+    // keys up to the query (causal).
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t i = 0; i < 4; ++i)
+        for (int64_t j = 0; j <= i; ++j) {
+          w.at({b, 0, i, j}) = (j == std::max<int64_t>(i - 1, 0)) ? 1.f : 0.f;
+          w.at({b, 1, i, j}) = 1.f / float(i + 1);
+        }
+    Trace trace;
+    trace.record(StepInfo{.id = "encoder.layers.0.self_attn.weights"}, w);
+    auto score = [&](HeadTrait t) { return head_trait_scores(trace, batch, t, 1, nullptr).at(0); };
+    // previous: queries 1..3 of "a b a b" and 1 of "c d" (4 rows); head 1: (1/2 + 1/3 + 1/4 + 1/2) / 4.
+    auto prev = score(HeadTrait::PreviousToken);
+    QCOMPARE(prev[0], 1.0);
+    QVERIFY(std::abs(prev[1] - (0.5 + 1.0 / 3 + 0.25 + 0.5) / 4) < 1e-6);
+    // self: 6 real rows; head 0 is on itself only at query 0 of each sentence.
+    auto self = score(HeadTrait::Self);
+    QVERIFY(std::abs(self[0] - 2.0 / 6) < 1e-6);
+    QVERIFY(std::abs(self[1] - (1 + 0.5 + 1.0 / 3 + 0.25 + 1 + 0.5) / 6) < 1e-6);
+    // first token: rows i ≥ 1; head 0 hits position 0 only from query 1.
+    auto first = score(HeadTrait::FirstToken);
+    QVERIFY(std::abs(first[0] - 2.0 / 4) < 1e-6);
+    // same token: queries 2 ("a", copy at 0) and 3 ("b", copy at 1) of the first sentence.
+    auto same = score(HeadTrait::SameToken);
+    QVERIFY(std::abs(same[0] - 0.0) < 1e-6);  // head 0 looks at 1 and 2, never at a copy
+    QVERIFY(std::abs(same[1] - (1.0 / 3 + 0.25) / 2) < 1e-6);
+    // induction: query 2 ("a") → key 1 (after the copy at 0); query 3 ("b") → key 2.
+    auto induction = score(HeadTrait::Induction);
+    QCOMPARE(induction[0], 1.0);  // head 0 sits on i − 1, which is exactly that key here
+    QVERIFY(std::abs(induction[1] - (1.0 / 3 + 0.25) / 2) < 1e-6);
+    // No repeated token: nothing to measure.
+    const Batch plain = make_batch({"a b c d"}, {});
+    Tensor w1({1, 2, 4, 4});
+    Trace t1;
+    t1.record(StepInfo{.id = "encoder.layers.0.self_attn.weights"}, w1);
+    QVERIFY(std::isnan(head_trait_scores(t1, plain, HeadTrait::Induction, 1, nullptr).at(0).at(0)));
+  }
+
+  void lenientHeadAnswers() {
+    const Exercise& e = ex("head-induction");  // layer 1 named by the question
+    const std::string right = solution(e);
+    QCOMPARE(right, std::string("1.3"));
+    for (const char* a : {"1.3", "L1H3", "layer 1, head 3", "3", "(1, 3)"})
+      QVERIFY2(check_answer(e, a, 1, Lang::En).correct, a);
+    QVERIFY(check_answer(e, "１．３", 1, Lang::Zh).correct);  // full-width, as a Chinese IME types it
+    // Every induction head of layer 1 counts, not only the best.
+    int accepted = 0;
+    for (int h = 0; h < 4; ++h) accepted += check_answer(e, "1." + std::to_string(h), 1, Lang::En).correct;
+    QVERIFY(accepted >= 2);
+    QVERIFY(!check_answer(e, "1.0", 1, Lang::En).correct);
+  }
+
+  void headFeedback() {
+    const Exercise& e = ex("head-induction");
+    QVERIFY(has(check_answer(e, "5.0", 1, Lang::En).feedback, "This model has 2 layer(s) (0 to 1) and 4 heads (0 to 3)"));
+    QVERIFY(has(check_answer(e, "0.3", 1, Lang::En).feedback, "The question is about layer 1"));
+    const std::string wrong = check_answer(e, "1.0", 1, Lang::En).feedback;
+    QVERIFY2(has(wrong, "Head 1.0 puts on average 0.0") && has(wrong, "at least 0.40"), wrong.c_str());
+    QVERIFY(has(check_answer(e, "1.0", 1, Lang::Zh).feedback, "1.0 号头平均把"));
+    QVERIFY(has(check_answer(e, "nothing", 1, Lang::En).feedback, "layer.head"));
+    const json view = student_view(e, Lang::En);
+    QCOMPARE(view.at("setup").at("model"), json("induction-letters"));
+    QCOMPARE(view.at("task").at("layer"), json(1));
+    QCOMPARE(view.at("task").at("step"), json("encoder.layers.1.self_attn.weights"));
+    QCOMPARE(view.at("setup").at("layers"), json(2));  // the model's file, not the setup's defaults
   }
 
   void readDims_data() {
@@ -459,6 +559,34 @@ class TestExercises : public QObject {
     j = base_exercise();
     j["title"]["en"] = std::string("T\0itle", 6);
     row("a NUL in a title", j, "title.en", "text contains a NUL character");
+    // find_head and shipped models.
+    j = base_head();
+    j["setup"]["model"] = "gpt-2";
+    row("unknown model", j, "setup.model", "\"gpt-2\" is not one of brackets-depth");
+    j = base_head();
+    j["setup"]["d_model"] = 64;
+    row("a knob beside a model", j, "setup.d_model", "comes from the shipped model induction-letters");
+    j = base_head();
+    j["find_head"]["pattern"] = "diagonal";
+    row("unknown pattern", j, "find_head.pattern", "previous_token, self, first_token, same_token, induction");
+    j = base_head();
+    j["find_head"]["layer"] = 2;
+    row("layer out of range", j, "find_head.layer", "out of range (0 to 1)");
+    j = base_head();
+    j["find_head"]["at_least"] = 1.5;
+    row("at_least out of range", j, "find_head.at_least", "between 0 and 1");
+    j = base_head();
+    j["find_head"]["at_least"] = 0.99;
+    row("no head reaches", j, "find_head.at_least", "no head reaches at_least 0.99 (the best, 0.1,");
+    j = base_head();
+    j["find_head"]["at_least"] = 0.4;  // head 0.2 scores 0.35: too close to call
+    row("unclear question", j, "find_head", "head 0.2 scores 0.35, below at_least 0.40 but not by the margin 0.10");
+    j = base_head();
+    j["find_head"]["pattern"] = "induction";
+    row("no repeated token", j, "find_head.pattern", "no position where \"induction\" can be measured");
+    j = base_head();
+    j["setup"] = {{"texts", {"a b c"}}, {"memory_texts", {"x y"}}, {"d_model", 16}, {"heads", 2}};
+    row("find_head over cross-attention", j, "setup.memory_texts", "not allowed for kind find_head");
     j = base_exercise();
     j["hints"][1]["zh"] = "\x01\x02";
     row("a hint of control characters", j, "hints[1].zh", "text holds only control characters");

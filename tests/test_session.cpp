@@ -129,6 +129,8 @@ class TestSession : public QObject {
     QTest::newRow("bad backend") << head + "\"view\": {\"backend\": \"tpu\"}}" << "\"view.backend\"";
     QTest::newRow("training not an object") << head + "\"training\": \"x\"}" << "\"training\": should be an object";
     QTest::newRow("training run not text") << head + "\"training\": {\"run\": 3}}" << "\"training.run\": should be a string";
+    QTest::newRow("training kept not text") << head + "\"training\": {\"run\": \"a.run\", \"kept\": 3}}"
+                                            << "\"training.kept\": should be a string";
     QTest::newRow("training step as text") << head + "\"training\": {\"run\": \"a.run\", \"step\": \"5\"}}"
                                            << "\"training.step\": should be a whole number";
     const QString knobs = head + "\"training\": {\"knobs\": ";
@@ -280,6 +282,12 @@ class TestSession : public QObject {
     b = parse_session(session_json(a), "x");
     QCOMPARE(b.training.run, std::string("lesson.run"));
     QVERIFY(b.training.knobs == k);
+    QVERIFY(session_json(b).find("\"kept\"") == std::string::npos);
+    // The run kept for comparison, named as the run is.
+    a.training.kept = "lesson.kept.run";
+    b = parse_session(session_json(a), "x");
+    QCOMPARE(b.training.kept, std::string("lesson.kept.run"));
+    QCOMPARE(b.training.run, std::string("lesson.run"));
     // A field left out keeps its default.
     const SessionKnobs some = parse_session(head + "\"training\": {\"knobs\": {\"task\": \"copy\", \"seed\": 5}}}", "x").training.knobs;
     QCOMPARE(some.task, std::string("copy"));

@@ -245,6 +245,7 @@ std::string solution(const Exercise& ex) {
       }
       return out;
     }
+    case ExerciseKind::FindHead: return head_name(ex.head.best_layer, ex.head.best_head);
   }
   return "";
 }
@@ -268,10 +269,11 @@ CheckResult check_answer(const Exercise& ex, std::string_view answer, int attemp
     }
     case ExerciseKind::FindBug: why = check_bug(ex, answer, l, ok); break;
     case ExerciseKind::FixMask: why = check_mask(ex, answer, l, ok); break;
+    case ExerciseKind::FindHead: why = check_head(ex, answer, l, ok); break;
   }
   res.correct = ok;
   if (ok) {
-    res.feedback = ex.explanation.in(l);
+    res.feedback = (ex.kind == ExerciseKind::FindHead ? head_summary(ex.head, l) : "") + ex.explanation.in(l);
   } else {
     res.hint = std::clamp(attempt, 1, static_cast<int>(ex.hints.size())) - 1;
     res.feedback = why + pick(l, "Hint: ", "提示：") + ex.hints[static_cast<size_t>(res.hint)].in(l);
@@ -292,6 +294,7 @@ nlohmann::json student_view(const Exercise& ex, Lang l) {
               {"positional", positional_name(c.positional)}, {"eps", c.eps}, {"seed", c.seed},
               {"tokens", b.text.tokens}};
     if (b.cross()) s["memory_tokens"] = b.memory.tokens;
+    if (!ex.setup.model.empty()) s["model"] = ex.setup.model;
     out["setup"] = s;
   }
   json task;
@@ -323,6 +326,18 @@ nlohmann::json student_view(const Exercise& ex, Lang l) {
       format = pick(l, "rows of 0/1 (1 = may attend), rows separated by '/', e.g. 1100/1110/1111",
                     "由 0/1 组成的各行（1 = 可以关注），行之间用 '/' 分隔，例如 1100/1110/1111");
       break;
+    case ExerciseKind::FindHead: {
+      const FindHead& f = ex.head;
+      task = {{"pattern", head_trait_name(f.pattern)},
+              {"layer", f.layer ? json(*f.layer) : json(nullptr)},
+              {"at_least", f.at_least},
+              {"layers", ex.setup.config.layers},
+              {"heads", ex.setup.config.heads},
+              {"step", "encoder.layers." + std::to_string(f.layer.value_or(0)) + ".self_attn.weights"}};
+      format = pick(l, "layer.head, both counted from 0, e.g. 1.3 (or click the head's heatmap in the window)",
+                    "层.头，两者都从 0 开始数，例如 1.3（在窗口里也可以点击那个头的热力图）");
+      break;
+    }
   }
   out["task"] = task;
   out["answer_format"] = format;

@@ -14,6 +14,8 @@
 
 #include "exercises/exercise_text.h"
 #include "io/json_kind.h"
+#include "io/shipped_models.h"
+#include "io/weights_file.h"
 #include "model/weights.h"
 #include "text/tokenizer.h"
 
@@ -114,11 +116,37 @@ std::string idx(const std::string& path, size_t i) { return path + "[" + std::to
 
 // ----------------------------------------------------------------------------- the setup
 
+// "model": a shipped model by name. Its file is the configuration: a setup that also sets a
+// knob, or source sentences (a shipped model has one stack), is refused naming the field.
+void read_model(const Reader& r, const json& v, const json& m, ExerciseSetup& s) {
+  const std::string P = "setup";
+  const std::string name = r.text(m, P + ".model", 100);
+  const ShippedModel* model = find_shipped_model(name);
+  if (!model) {
+    std::string names;
+    for (const auto& x : shipped_models()) names += (names.empty() ? "" : ", ") + std::string(x.name());
+    r.fail(P + ".model", Text(Msg::ls_quoted_not_one_of, name, names));
+  }
+  for (const char* key : {"memory_texts", "d_model", "heads", "d_ff", "layers", "mask", "norm", "activation",
+                          "positional", "eps", "seed"})
+    if (r.get(v, key)) r.fail(P + "." + key, Text(Msg::ls_not_with_model, name));
+  try {
+    const std::string origin = "sample_inputs/models/" + std::string(model->file);
+    LoadedWeights loaded = load_weights(parse_safetensors(std::string(model->bytes)), origin, ModelConfig{}, {});
+    s.config = loaded.cfg;
+    s.weights = std::make_shared<const Weights>(std::move(loaded.weights));
+  } catch (const DataError& e) {  // a damaged build; test_exercises loads every shipped model
+    r.fail(P + ".model", e.text());
+  }
+  s.model = std::string(model->name());
+}
+
 void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   const std::string P = "setup";
   r.object(v, P);
   r.only(v, P, {"texts", "memory_texts", "d_model", "heads", "d_ff", "layers", "mask", "norm", "activation",
-                "positional", "eps", "seed", "loss"});
+                "positional", "eps", "seed", "loss", "model"});
+  if (const json* m = r.get(v, "model")) read_model(r, v, *m, s);
   auto sentences = [&](const char* key, size_t lo) {
     std::vector<std::string> out;
     const json* a = r.get(v, key);
@@ -144,6 +172,12 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   s.memory_texts = sentences("memory_texts", 0);
   if (s.memory_texts.size() > 1 && s.memory_texts.size() != s.texts.size())
     r.fail(P + ".memory_texts", Text(Msg::ls_one_source_sentence_per_text, s.texts.size()));
+  if (const json* l = r.get(v, "loss")) {  // no target: the sum of the output only
+    const std::string name = r.text(*l, P + ".loss", 40);
+    if (name != "sum") r.fail(P + ".loss", Text(Msg::ls_quoted_not_one_of, name, "sum"));
+    s.loss = LossKind::Sum;
+  }
+  if (s.weights) return;  // the shipped model's configuration, read by read_model
   ModelConfig& c = s.config;
   c.cross = !s.memory_texts.empty();
   auto num = [&](const char* key, int64_t lo, int64_t hi, int64_t def) {
@@ -172,11 +206,6 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   c.norm = word("norm", parse_norm, Norm::Pre);
   c.activation = word("activation", parse_activation, Activation::Relu);
   c.positional = word("positional", parse_positional, Positional::Sinusoidal);
-  if (const json* l = r.get(v, "loss")) {  // seeded weights and no target: the sum of the output only
-    const std::string name = r.text(*l, P + ".loss", 40);
-    if (name != "sum") r.fail(P + ".loss", Text(Msg::ls_quoted_not_one_of, name, "sum"));
-    s.loss = LossKind::Sum;
-  }
   if (const json* e = r.get(v, "eps")) {
     r.want(*e, P + ".eps", e->is_number(), Msg::ls_json_number);
     c.eps = e->get<double>();
@@ -203,7 +232,8 @@ void run_setup(const ExerciseSetup& s, const ModelConfig& cfg, Trace& trace, boo
   [[maybe_unused]] const SingleThread one;
   const Batch batch = setup_batch(s);
   try {
-    const Weights w = init_weights(cfg);
+    const Weights seeded = s.weights ? Weights{} : init_weights(cfg);
+    const Weights& w = s.weights ? *s.weights : seeded;
     forward(cfg, w, batch, trace);
     if (s.loss) {  // the gradient steps after the forward's, as the window shows them
       const BackwardResult b = backward(cfg, w, trace, LossSpec{.kind = *s.loss});
@@ -255,6 +285,44 @@ bool same_values(const Tensor& a, const Tensor& b) {
   for (size_t i = 0; i < x.size(); ++i)
     if (std::isnan(x[i]) != std::isnan(y[i]) || (!std::isnan(x[i]) && x[i] != y[i])) return false;
   return true;
+}
+
+// find_head: the pattern's score of every head on the setup's run. A head reaching at_least is
+// right; one just below it (within the margin) would make the question unclear: refused.
+void read_head(const Reader& r, const json& v, Exercise& ex, const Trace& trace) {
+  const std::string P = "find_head";
+  r.object(v, P);
+  r.only(v, P, {"pattern", "layer", "at_least", "margin"});
+  FindHead& f = ex.head;
+  const std::string name = r.text(r.need(v, P, "pattern"), P + ".pattern", 40);
+  const auto trait = parse_head_trait(name);
+  if (!trait) r.fail(P + ".pattern", Text(Msg::ls_quoted_not_one_of, name, head_trait_list()));
+  f.pattern = *trait;
+  if (!ex.setup.memory_texts.empty()) r.fail("setup.memory_texts", Text(Msg::ls_not_allowed_for_kind, "find_head"));
+  const int64_t layers = ex.setup.config.layers;
+  if (const json* l = r.get(v, "layer")) f.layer = static_cast<int>(r.integer(*l, P + ".layer", 0, layers - 1));
+  auto fraction = [&](const char* key, double& out) {
+    const json* m = r.get(v, key);
+    if (!m) return;
+    r.want(*m, P + "." + key, m->is_number(), Msg::ls_json_number);
+    out = m->get<double>();
+    if (!(out > 0 && out < 1)) r.fail(P + "." + key, Text(Msg::ls_between_0_and_1_exclusive));
+  };
+  fraction("at_least", f.at_least);
+  fraction("margin", f.margin);
+  const Batch batch = setup_batch(ex.setup);
+  f.scores = head_trait_scores(trace, batch, f.pattern, layers, ex.setup.weights ? ex.setup.weights->vocab().get() : nullptr);
+  const std::vector<RankedHead> ranked = ranked_heads(f);
+  if (ranked.empty() || std::isnan(ranked.front().score)) r.fail(P + ".pattern", Text(Msg::ls_pattern_no_positions, name));
+  const RankedHead& best = ranked.front();
+  f.best_layer = best.layer, f.best_head = best.head;
+  if (best.score < f.at_least)
+    r.fail(P + ".at_least", Text(Msg::ls_no_head_reaches, score_text(f.at_least), head_name(best.layer, best.head),
+                                 score_text(best.score)));
+  for (const RankedHead& h : ranked)
+    if (h.score < f.at_least && h.score >= f.at_least - f.margin)
+      r.fail(P, Text(Msg::ls_head_question_unclear, head_name(h.layer, h.head), score_text(h.score),
+                     score_text(f.at_least), score_text(f.margin)));
 }
 
 void read_bug(const Reader& r, const json& v, Exercise& ex) {
@@ -462,7 +530,7 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
   }
   if (!doc.is_object()) throw ExerciseError(file_prefix(file) + Text(Msg::ls_expected_one_json_object, type_name(doc)));
   r.only(doc, "", {"format", "id", "kind", "level", "title", "goal", "hints", "explanation", "setup",
-                   "predict_shape", "find_bug", "fix_mask"});
+                   "predict_shape", "find_bug", "fix_mask", "find_head"});
   r.first = 1;  // no format: the first format's positions
   if (const json* f = r.get(doc, "format")) {
     const std::string format = r.text(*f, "format", 100);
@@ -480,24 +548,25 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
   if (kind == "predict_shape") ex.kind = ExerciseKind::PredictShape;
   else if (kind == "find_bug") ex.kind = ExerciseKind::FindBug;
   else if (kind == "fix_mask") ex.kind = ExerciseKind::FixMask;
-  else r.fail("kind", Text(Msg::ls_quoted_not_one_of, kind, "predict_shape, find_bug, fix_mask"));
+  else if (kind == "find_head") ex.kind = ExerciseKind::FindHead;
+  else r.fail("kind", Text(Msg::ls_quoted_not_one_of, kind, "predict_shape, find_bug, fix_mask, find_head"));
   ex.level = static_cast<int>(r.integer(r.need(doc, "", "level"), "level", 1, 5));
   ex.title = r.local(r.need(doc, "", "title"), "title");
   ex.goal = r.local(r.need(doc, "", "goal"), "goal");
   ex.explanation = r.local(r.need(doc, "", "explanation"), "explanation");
   const json& hints = r.array(r.need(doc, "", "hints"), "hints", 1, kMaxHints);
   for (size_t i = 0; i < hints.size(); ++i) ex.hints.push_back(r.local(hints[i], idx("hints", i)));
-  for (const char* k : {"predict_shape", "find_bug", "fix_mask"}) {
+  for (const char* k : {"predict_shape", "find_bug", "fix_mask", "find_head"}) {
     const bool mine = kind == k;
     if (mine && !r.get(doc, k)) r.fail(k, Text(Msg::ls_missing_kind_is, kind));
     if (!mine && r.get(doc, k)) r.fail(k, Text(Msg::ls_not_allowed_for_kind, kind));
   }
   const json* setup = r.get(doc, "setup");
   if (!setup && ex.kind != ExerciseKind::FixMask) r.fail("setup", Text(Msg::ls_missing));
+  Trace trace;
   if (setup) {
     read_setup(r, *setup, ex.setup);
     ex.has_setup = true;
-    Trace trace;
     run_setup(ex.setup, ex.setup.config, trace, false);
     for (const auto& s : trace.steps())
       ex.steps.push_back({s.info.id, s.info.title, s.tensor.shape(), s.tensor.strides(), s.tensor.is_contiguous(),
@@ -507,6 +576,7 @@ Exercise parse_exercise(std::string_view json_text, const std::string& file) {
     case ExerciseKind::PredictShape: read_predict(r, doc["predict_shape"], ex); break;
     case ExerciseKind::FindBug: read_bug(r, doc["find_bug"], ex); break;
     case ExerciseKind::FixMask: read_mask(r, doc["fix_mask"], ex); break;
+    case ExerciseKind::FindHead: read_head(r, doc["find_head"], ex, trace); break;
   }
   return ex;
 }

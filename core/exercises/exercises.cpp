@@ -18,6 +18,7 @@ std::string_view exercise_kind_name(ExerciseKind k) {
     case ExerciseKind::PredictShape: return "predict_shape";
     case ExerciseKind::FindBug: return "find_bug";
     case ExerciseKind::FixMask: return "fix_mask";
+    case ExerciseKind::FindHead: return "find_head";
   }
   return "?";
 }
@@ -45,7 +46,9 @@ const StepFacts* Exercise::step(std::string_view sid) const {
   return nullptr;
 }
 
-Batch setup_batch(const ExerciseSetup& s) { return make_batch(s.texts, s.memory_texts); }
+Batch setup_batch(const ExerciseSetup& s) {
+  return make_batch(s.texts, s.memory_texts, s.weights ? s.weights->vocab().get() : nullptr);
+}
 
 // ----------------------------------------------------------------------------- loading
 

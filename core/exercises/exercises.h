@@ -1,7 +1,8 @@
-// Exercises: predict a shape, find a planted bug, build a mask. One JSON file per exercise
-// (docs/exercises.md). A file states the question; the answer is computed by running the engine
-// on the exercise's setup (the real shape, strides and contiguity of a step; the steps a fault
-// changes; the cells a causal or padding mask hides), never stored in the file.
+// Exercises: predict a shape, find a planted bug, build a mask, find the head that does
+// something. One JSON file per exercise (docs/exercises.md). A file states the question; the
+// answer is computed by running the engine on the exercise's setup (the real shape, strides and
+// contiguity of a step; the steps a fault changes; the cells a causal or padding mask hides; the
+// head whose measured score is highest), never stored in the file.
 //
 // Shapes: B batch, S source length, T target length, D d_model, H heads, Dh = D/H, F d_ff; a
 // mask exercise is an n × n grid (rows = queries, columns = keys), positions counted from 1.
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,10 +26,10 @@
 
 namespace attnlab {
 
-enum class ExerciseKind { PredictShape, FindBug, FixMask };
+enum class ExerciseKind { PredictShape, FindBug, FixMask, FindHead };
 enum class Lang { En, Zh };
 
-std::string_view exercise_kind_name(ExerciseKind k);  // "predict_shape", "find_bug", "fix_mask"
+std::string_view exercise_kind_name(ExerciseKind k);  // "predict_shape", "find_bug", "fix_mask", "find_head"
 Lang parse_lang(std::string_view s);                   // "en" | "zh"; throws ConfigError
 std::string_view lang_name(Lang l);
 
@@ -42,6 +44,10 @@ struct ExerciseSetup {
   std::vector<std::string> texts, memory_texts;  // memory_texts non-empty: cross-attention
   ModelConfig config;
   std::optional<LossKind> loss;  // "loss": "sum": the backward pass's gradient steps too
+  // "model": a shipped trained model (io/shipped_models.h) by name; its file gives the
+  // configuration, the weights and the vocabulary. Empty: seeded weights from `config`.
+  std::string model;
+  std::shared_ptr<const Weights> weights;  // the shipped model's, or null
 };
 
 enum class ShapeAsk { Shape, Strides, Contiguous };
@@ -80,6 +86,35 @@ struct FixMask {
   std::vector<int> required;
 };
 
+// What a head does, measured on the setup's sentences over real positions i (docs/exercises.md):
+//   previous_token  mean weight from i on i − 1 (i ≥ 1)
+//   self            mean weight from i on i
+//   first_token     mean weight from i on position 0 (i ≥ 1)
+//   same_token      the weight from i on earlier positions holding i's token (where there is one)
+//   induction       the weight from i on the positions right after an earlier copy of i's token
+//                   (where there is one before i)
+// A token the model reads as [UNK] matches nothing.
+enum class HeadTrait { PreviousToken, Self, FirstToken, SameToken, Induction };
+std::string_view head_trait_name(HeadTrait p);
+
+// A head is right when its score reaches at_least; the question is clear when every other
+// candidate scores below at_least − margin (checked when the file is read).
+struct FindHead {
+  HeadTrait pattern = HeadTrait::PreviousToken;
+  std::optional<int> layer;  // the question names the layer (0-based); absent: any layer
+  double at_least = 0.5, margin = 0.1;
+  // Computed: scores[layer][head] over the encoder's self-attention weights; the best head (the
+  // solution shown by Reveal).
+  std::vector<std::vector<double>> scores;
+  int best_layer = 0, best_head = 0;
+  bool accepts(int layer_, int head) const;  // a candidate whose score reaches at_least
+};
+
+// scores[l][h] of `p` from the trace's encoder.layers.{l}.self_attn.weights (B, H, S, S) over the
+// batch's real positions; NaN for a layer where no position qualifies.
+std::vector<std::vector<double>> head_trait_scores(const Trace& trace, const Batch& batch, HeadTrait p,
+                                                     int64_t layers, const TrainedVocab* vocab);
+
 // What the clean run recorded for one step.
 struct StepFacts {
   std::string id;
@@ -100,6 +135,7 @@ struct Exercise {
   PredictShape predict;
   FindBug bug;
   FixMask mask;
+  FindHead head;
   std::vector<StepFacts> steps;  // computed: every step of the setup's clean run, in order
 
   const StepFacts* step(std::string_view id) const;
@@ -147,12 +183,12 @@ struct CheckResult {
 // attempt: 1 for the first try; a wrong answer shows hint min(attempt, count) − 1.
 CheckResult check_answer(const Exercise& ex, std::string_view answer, int attempt, Lang lang);
 // The computed correct answer in its plain form ("(2, 4, 6, 8)", "no", "<step> <symptom>",
-// "1000/1100/…").
+// "1000/1100/…", "1.2" for layer 1 head 2).
 std::string solution(const Exercise& ex);
 // The exercise as a learner sees it (no answer, no fault, no explanation, hints only counted):
 // id, kind, level, title, goal, hint_count, points, answer_format, setup (with the tokens) and
 // task (predict_shape: step, step_title, ask, inputs; find_bug: steps; fix_mask: size, labels,
-// start). docs/exercises.md lists every field.
+// start; find_head: pattern, layer, layers, heads, step). docs/exercises.md lists every field.
 nlohmann::json student_view(const Exercise& ex, Lang lang);
 // Points for a solved exercise: 10 · level, less 2 per wrong attempt before it, at least level.
 int exercise_points(int level, int wrong_attempts);

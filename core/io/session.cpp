@@ -211,6 +211,7 @@ std::string session_json(const Session& s) {
                               {"lr", k.lr}, {"batch", k.batch}, {"steps", k.steps}, {"seed", k.seed}};
     if (!k.text_file.empty()) j["training"]["knobs"]["text_file"] = k.text_file;
   }
+  if (!s.training.kept.empty()) j["training"]["kept"] = s.training.kept;
   if (!s.title.empty() || !s.description.empty())
     j["lesson"] = {{"title", lesson_text(s.title)}, {"description", lesson_text(s.description)}};
   return j.dump(2) + "\n";
@@ -277,6 +278,7 @@ Session parse_session(std::string_view text, const std::string& origin) {
     s.training.step = f.integer(*t, "training.", "step", -1);
     s.training.step = std::max<int64_t>(s.training.step, -1);  // any negative step: the last snapshot
     if (const json* k = f.find(*t, "knobs")) s.training.knobs = read_knobs(f, *k);
+    s.training.kept = f.text(*t, "kept", "", "training.");
   }
   if (const json* l = f.find(j, "lesson")) {
     if (!l->is_object()) f.fail("lesson", Text(Msg::should_object));

@@ -60,7 +60,8 @@ struct SessionTraining {
   std::string run;    // "" = the panel had no run
   int64_t step = -1;  // the timeline's step (the latest snapshot at or before it); −1 = the last
   SessionKnobs knobs;
-  bool empty() const { return run.empty() && knobs.empty(); }
+  std::string kept;   // the run kept for comparison, written as `run` is ("" = none)
+  bool empty() const { return run.empty() && knobs.empty() && kept.empty(); }
 };
 inline constexpr std::string_view kShippedRun = "shipped:induction";
 

@@ -29,7 +29,7 @@ CORE_RANKS = {
 # ui/: words sit below every other ui folder (anything may show a translated string).
 UI_BOTTOM = {"words"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-GENERATED = re.compile(r"(_py\.h|shipped_exercises\.h|\.spv\.inc)$")
+GENERATED = re.compile(r"(_py\.h|shipped_exercises\.h|shipped_models_data\.h|\.spv\.inc)$")
 SOURCES = ("*.h", "*.cpp")
 
 

@@ -18,7 +18,7 @@ from attnlab_testlib import run_attnlab  # noqa: E402
 
 PREFIX = "attnlab: error: "
 CJK = re.compile("[\u4e00-\u9fff]")
-KINDS = {"predict_shape", "find_bug", "fix_mask"}
+KINDS = {"predict_shape", "find_bug", "fix_mask", "find_head"}
 
 VALID = {
     "id": "teacher-q-shape", "kind": "predict_shape", "level": 2,
@@ -122,7 +122,9 @@ class TestShowAndCheck(ExerciseCase):
                     self.assertEqual(list(right), ["id", "correct", "feedback"])
                     self.assertIs(right["correct"], True, right)
                     self.assertNotIn(hint, right["feedback"])
-                    wrong = self.ok_json("--check", it["id"], "--answer", "0/0 no idea", "--lang", lang)
+                    # "0/0" would name head 0.0, the right one of head-self: a head no model has
+                    nonsense = "9.9 no idea" if it["kind"] == "find_head" else "0/0 no idea"
+                    wrong = self.ok_json("--check", it["id"], "--answer", nonsense, "--lang", lang)
                     self.assertIs(wrong["correct"], False, wrong)
                     self.assertIn(hint, wrong["feedback"])
 
@@ -137,6 +139,20 @@ class TestShowAndCheck(ExerciseCase):
                                      "10000\n11000\n11100\n11110\n11111")["correct"])
         self.assertTrue(self.ok_json("--check", "bug-flat-softmax", "--answer",
                                      "self_attn.scores 权重太平均")["correct"])
+
+    def test_find_head_on_a_shipped_model(self):
+        v = self.ok_json("--show", "head-induction")
+        self.assertEqual(v["setup"]["model"], "induction-letters")
+        self.assertEqual((v["setup"]["layers"], v["setup"]["heads"]), (2, 4))
+        self.assertEqual(v["task"]["pattern"], "induction")
+        self.assertEqual(v["task"]["layer"], 1)
+        self.assertNotIn("scores", v["task"])  # the answer is not in the learner's view
+        for answer in ("1.3", "L1H3", "layer 1 head 3", "3"):
+            with self.subTest(answer=answer):
+                self.assertTrue(self.ok_json("--check", "head-induction", "--answer", answer)["correct"])
+        wrong = self.ok_json("--check", "head-induction", "--answer", "1.0")
+        self.assertFalse(wrong["correct"])
+        self.assertIn("Head 1.0 puts on average", wrong["feedback"])
 
     def test_hints_follow_the_attempts(self):
         first = self.ok_json("--check", "strides-split-heads", "--answer", "1 2 3 4")["feedback"]

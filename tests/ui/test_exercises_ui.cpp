@@ -20,6 +20,7 @@
 
 #include "input/inputpanel.h"
 #include "input/maskeditor.h"
+#include "lessons/headpicker.h"
 #include "lessons/exercisepanel.h"
 #include "step/shapediagram.h"
 #include "step/stepnavigator.h"
@@ -28,6 +29,7 @@
 #include "views/gradnormchart.h"
 #include "views/heatmapgrid.h"
 #include "views/heatmapview.h"
+#include "views/predictionspanel.h"
 #include "views/runcompare.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
@@ -272,6 +274,56 @@ class TestExercisesUi : public QObject {
     QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
     QVERIFY2(p_->answered(), qPrintable(p_->feedbackText()));
     QVERIFY(p_->record(ex.id).solved);
+  }
+
+  // Find the head: the window loads the shipped trained model and opens the question's layer; a
+  // click on a head's heatmap is the answer (a head of another layer is not taken), Check judges
+  // it from the measured scores, and Leave gives the teacher's seeded model back.
+  void findTheHeadByClickingItsHeatmap() {
+    const Exercise& ex = startByClick("head-induction");
+    auto r = w_->controller()->current();
+    QVERIFY(r->weights.vocab());  // the trained model, not seeded weights
+    QCOMPARE(r->cfg.layers, int64_t(2));
+    QCOMPARE(r->cfg.heads, int64_t(4));
+    const std::string layer1 = "encoder.layers.1.self_attn.weights";
+    QCOMPARE(r->trace.steps()[static_cast<size_t>(w_->navigator()->current())].info.id, layer1);
+    QVERIFY(p_->headPicker()->isVisible());
+    QVERIFY(!p_->headPicker()->layerBox()->isEnabled());  // the question names layer 1
+    HeatmapGrid* grid = w_->stepPanel()->heatmaps();
+    QCOMPARE(grid->headCount(), 4);
+    // The model's note names its heads ("Layer 1, head 3 is an induction head"): not until answered.
+    const QLabel* note = w_->predictions()->noteLabel();
+    QVERIFY2(note->text().contains(QStringLiteral("hidden until the exercise is answered")), qPrintable(note->text()));
+
+    QTest::mouseClick(grid->headView(0), Qt::LeftButton);  // head 1.0: no induction head
+    QCOMPARE(p_->currentAnswer(), QStringLiteral("1.0"));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    QVERIFY2(p_->feedbackText().contains(QStringLiteral("Head 1.0 puts on average")), qPrintable(p_->feedbackText()));
+    QVERIFY(!p_->answered());
+
+    // A head clicked on layer 0's weights is not an answer to a question about layer 1.
+    w_->navigator()->setCurrent(r->indexOf("encoder.layers.0.self_attn.weights"));
+    settle(*w_);
+    grid->enlargeHead(-1);
+    QTest::mouseClick(grid->headView(1), Qt::LeftButton);
+    QCOMPARE(p_->currentAnswer(), QStringLiteral("1.0"));
+
+    w_->navigator()->setCurrent(r->indexOf(layer1));
+    settle(*w_);
+    grid->enlargeHead(-1);
+    const int best = ex.head.best_head;
+    QTest::mouseClick(grid->headView(best), Qt::LeftButton);
+    QCOMPARE(p_->currentAnswer(), QStringLiteral("1.%1").arg(best));
+    shot(*w_, QStringLiteral("exercise-find-head.png"));
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    QVERIFY2(p_->answered(), qPrintable(p_->feedbackText()));
+    QVERIFY(p_->feedbackText().contains(QStringLiteral("Heads that reach 0.40 here: 1.%1").arg(best)));
+    QCOMPARE(p_->record(ex.id).points, exercise_points(ex.level, 1));
+    QVERIFY2(note->text().contains(QStringLiteral("induction head")), qPrintable(note->text()));
+
+    p_->stop();
+    settle(*w_);
+    QVERIFY(!w_->controller()->current()->weights.vocab());  // the seeded model of before
   }
 
   // Starting a mask exercise computes its own sentence: the window's trace is the grid's tokens (the

@@ -425,6 +425,66 @@ class TestTrainingUi : public QObject {
     QVERIFY2(said.contains(QStringLiteral("not its training run")), qPrintable(said));
   }
 
+  // The run kept for comparison goes into a session too: a live one written beside it as
+  // NAME.kept.run, a recorded one referenced; a fresh window opens it kept again, so Compare heads
+  // and the dashed curves work at once.
+  void sessionsKeepTheKeptRun() {
+    w_->trainingDock()->show();
+    smallModel("copy", 50);
+    child<QSpinBox>(p_, "trainLayers")->setValue(2);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    waitForTraining();
+    QTest::mouseClick(child<QPushButton>(p_, "trainKeep"), Qt::LeftButton);
+    child<QSpinBox>(p_, "trainLayers")->setValue(1);
+    QTest::mouseClick(child<QPushButton>(p_, "trainReset"), Qt::LeftButton);
+    QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
+    waitForTraining();
+    const int withKept = p_->curves()->seriesCount();  // this run's curves and the kept run's, dashed
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("pair.attnlab"));
+    QCOMPARE(w_->saveSession(path), QString());
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("pair.run/run.json"))));
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("pair.kept.run/step-00000050.safetensors"))));
+    const LoadedWeights keptModel =
+        load_weights_file(dir.filePath(QStringLiteral("pair.kept.run/step-00000050.safetensors")).toStdString(), ModelConfig{}, {});
+    QCOMPARE(keptModel.cfg.layers, int64_t(2));  // the kept run, not this one
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(parse_session(f.readAll().toStdString(), "pair.attnlab").training.kept, std::string("pair.kept.run"));
+
+    w_.reset();
+    w_ = test::openWindow(QStringLiteral("test"));
+    p_ = w_->trainingPanel();
+    QCOMPARE(w_->openSession(path, false), QString());
+    test::settle(*w_);
+    QCOMPARE(p_->session()->setup()->model.layers, int64_t(1));
+    QCOMPARE(p_->curves()->seriesCount(), withKept);  // the kept run's curves beside this run's again
+    QVERIFY(child<QPushButton>(p_, "trainCompareHeads")->isEnabled());
+    QCOMPARE(p_->compareHeads(), QString());
+    QVERIFY(p_->headComparison());
+    p_->headComparison()->close();
+
+    // Kept again from the shipped run: referenced by name, nothing written; a missing kept folder
+    // opens the session with the run and says what is missing.
+    QTest::mouseClick(child<QPushButton>(p_, "trainShippedRun"), Qt::LeftButton);
+    QTest::mouseClick(child<QPushButton>(p_, "trainKeep"), Qt::LeftButton);
+    QCOMPARE(w_->saveSession(path), QString());
+    QFile g(path);
+    QVERIFY(g.open(QIODevice::ReadOnly));
+    Session shipped = parse_session(g.readAll().toStdString(), "pair.attnlab");
+    QCOMPARE(shipped.training.kept, std::string(kShippedRun));
+    shipped.training.kept = "gone.kept.run";
+    QFile h(path);
+    QVERIFY(h.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    h.write(QByteArray::fromStdString(session_json(shipped)));
+    h.close();
+    QCOMPARE(w_->openSession(path, false), QString());
+    QVERIFY(p_->session()->recorded());
+    QString said;
+    for (QLabel* l : w_->statusBar()->findChildren<QLabel*>()) said += l->text() + QLatin1Char('|');
+    QVERIFY2(said.contains(QStringLiteral("the run kept for comparison")), qPrintable(said));
+  }
+
   // The knobs go into a session: with a run, and alone when they are not a new panel's; a fresh
   // window opens them as they were (after a replay, which sets its own task's).
   void sessionsKeepTheKnobs() {

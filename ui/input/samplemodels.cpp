@@ -1,10 +1,11 @@
 #include "input/samplemodels.h"
 
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 
+#include <cstring>
+
 #include "input/weightsimport.h"
+#include "io/shipped_models.h"
 #include "text/errors.h"
 #include "words/language.h"
 
@@ -27,21 +28,23 @@ QString modelTitle(const TrainedVocab& v, const QString& fallback) {
 
 QString modelNote(const TrainedVocab& v) { return inLanguage(v, "note"); }
 
+std::optional<std::string_view> sampleModelBytes(const QString& path) {
+  if (!path.startsWith(QLatin1String(kSampleModelPrefix))) return std::nullopt;
+  const ShippedModel* m = find_shipped_model(path.mid(static_cast<qsizetype>(std::strlen(kSampleModelPrefix))).toStdString());
+  if (!m) return std::nullopt;
+  return m->bytes;
+}
+
 ImportedWeightsPtr loadSampleModel(const QString& path, const ModelConfig& current) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly))
-    throw DataError(Text(Msg::win_sample_model_missing, path.toStdString()));
-  return importWeightsBytes(f.readAll().toStdString(), QFileInfo(path).fileName(), path, current);
+  const auto bytes = sampleModelBytes(path);
+  if (!bytes) throw DataError(Text(Msg::win_sample_model_missing, path.toStdString()));
+  return importWeightsBytes(std::string(*bytes), QFileInfo(path).fileName(), path, current);
 }
 
 int sampleModelIndex(const QString& path, const std::string& bytes) {
   const QList<SampleModel>& models = sampleModels();
   for (int i = 0; i < models.size(); ++i) {
-    if (models[i].path == path) return i;
-    QFile f(models[i].path);
-    if (f.size() == static_cast<qint64>(bytes.size()) && f.open(QIODevice::ReadOnly) &&
-        f.readAll() == QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())))
-      return i;
+    if (models[i].path == path || sampleModelBytes(models[i].path) == std::string_view(bytes)) return i;
   }
   return -1;
 }
@@ -51,10 +54,8 @@ QString SampleModel::title() const { return modelTitle(*vocab, path.section(QLat
 const QList<SampleModel>& sampleModels() {
   static QList<SampleModel> out;
   if (!out.isEmpty()) return out;
-  const QStringList names = QDir(QStringLiteral(":/models")).entryList({QStringLiteral("*.safetensors")}, QDir::Files,
-                                                                       QDir::Name);
-  for (const QString& name : names) {
-    const QString path = QStringLiteral(":/models/") + name;
+  for (const ShippedModel& m : shipped_models()) {
+    const QString path = QLatin1String(kSampleModelPrefix) + QString::fromUtf8(m.file.data(), static_cast<qsizetype>(m.file.size()));
     try {
       const auto w = loadSampleModel(path, ModelConfig{});
       if (const auto& v = w->loaded.weights.vocab()) out.push_back({path, v});

@@ -1,5 +1,7 @@
 #include "input/weightsimport.h"
 
+#include "input/samplemodels.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -38,14 +40,14 @@ void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
 }
 
 ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current) {
-  // A shipped model is a Qt resource (":/models/…"); anything else goes through core's reader:
-  // a regular file within the size limit, or a message naming it (a FIFO or a device in the
-  // settings or a session never blocks the window).
+  // A shipped model is embedded (":/models/…", samplemodels.h); anything else goes through core's
+  // reader: a regular file within the size limit, or a message naming it (a FIFO or a device in
+  // the settings or a session never blocks the window).
   std::string bytes;
   if (path.startsWith(QLatin1String(":/"))) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) throw DataError(Text(Msg::weights_file, path.toStdString()) + Text(Msg::no_such_file));
-    bytes = f.readAll().toStdString();
+    const auto shipped = sampleModelBytes(path);
+    if (!shipped) throw DataError(Text(Msg::weights_file, path.toStdString()) + Text(Msg::no_such_file));
+    bytes = std::string(*shipped);
   } else {
     bytes = read_regular_file(QFile::encodeName(path).toStdString(), kMaxWeightsFileBytes, Msg::weights_file);
   }

@@ -6,6 +6,8 @@
 #include "input/inputpanel.h"
 #include "lessons/exercisepanel.h"
 #include "step/steppanel.h"
+#include "views/heatmapgrid.h"
+#include "views/predictionspanel.h"
 #include "window/mainwindow.h"
 
 namespace attnlab::ui {
@@ -26,14 +28,20 @@ void MainWindow::buildExercises(QDockWidget* besides) {
   exerciseDock_->hide();  // View → Exercises (Ctrl+E) shows it; restoreState may too
 
   connect(exercises_, &ExercisePanel::started, this, &MainWindow::startExercise);
+  // A find-the-head exercise: clicking a head's heatmap chooses it as the answer.
+  connect(panel_->heatmaps(), &HeatmapGrid::headEnlarged, this, [this](int head) {
+    if (head >= 0) exercises_->chooseHead(QString::fromStdString(currentId_), head);
+  });
   connect(exercises_, &ExercisePanel::answeredOrRevealed, this, [this] {
     panel_->setConcealed({});
+    predictions_->setNoteHidden(false);
     if (!exerciseHideFaults_) return;
     exerciseHideFaults_ = false;
     send(lastRequest_);  // the same run, now with its faulty steps labelled
   });
   connect(exercises_, &ExercisePanel::stopped, this, [this] {
     panel_->setConcealed({});
+    predictions_->setNoteHidden(false);
     exerciseHideFaults_ = false;
     exerciseFaults_.clear();
     if (beforeExercise_) {  // the teacher's sentences, model, step and view, exactly (and their name)
@@ -53,17 +61,21 @@ void MainWindow::send(Request r) {
   controller_->request(r);
 }
 
-void MainWindow::startExercise(const Request& setup, const QString& concealStep, bool hasSetup) {
+void MainWindow::startExercise(const Request& setup, const QString& concealStep, const QString& showStep,
+                               bool hasSetup) {
   if (!beforeExercise_)  // the first exercise of a run keeps what the teacher had; later ones do not
     beforeExercise_ = Before{inputs_->currentRequest(), currentId_,
                              ViewState{panel_->currentTabId(), panel_->sentence(), panel_->selection().head}};
   exerciseFaults_ = setup.cfg.faults;
   exerciseHideFaults_ = setup.hideFaults;
   panel_->setConcealed(concealStep);
+  const Exercise* ex = exercises_->active();
+  predictions_->setNoteHidden(ex && ex->kind == ExerciseKind::FindHead);
   if (!concealStep.isEmpty()) currentId_ = concealStep.toStdString();
+  if (!showStep.isEmpty()) currentId_ = showStep.toStdString();
   if (!hasSetup) return;  // nothing to compute (every shipped kind has a run: a mask exercise its grid's sentence)
   inputs_->restore(setup, true);
-  if (const Exercise* ex = exercises_->active())  // the Sample box says whose sentences these are
+  if (ex)  // the Sample box says whose sentences these are
     inputs_->setSourceLabel(InputPanel::exerciseLabel(QString::fromStdString(ex->title.in(exercises_->language()))));
   Request r = setup;
   r.backend = inputs_->backendKind();

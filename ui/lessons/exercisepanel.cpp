@@ -17,6 +17,9 @@
 #include <algorithm>
 
 #include "input/maskeditor.h"
+#include "input/samplemodels.h"
+#include "io/shipped_models.h"
+#include "lessons/headpicker.h"
 #include "text/tokenizer.h"
 #include "views/runcompare.h"
 #include "words/coretext.h"
@@ -28,7 +31,7 @@ namespace attnlab::ui {
 
 namespace {
 
-enum AnswerPage { TextPage, BugPage, MaskPage };
+enum AnswerPage { TextPage, BugPage, MaskPage, HeadPage };
 
 QLabel* wrapped(const QString& object) {
   auto* l = new QLabel;
@@ -78,6 +81,20 @@ QString kindTitle(ExerciseKind k) {
     case ExerciseKind::PredictShape: return ExercisePanel::tr("Predict the shape");
     case ExerciseKind::FindBug: return ExercisePanel::tr("Find the bug");
     case ExerciseKind::FixMask: return ExercisePanel::tr("Fix the mask");
+    case ExerciseKind::FindHead: return ExercisePanel::tr("Find the head");
+  }
+  return {};
+}
+
+// What a find-the-head question asks a head to do.
+QString traitText(HeadTrait t) {
+  switch (t) {
+    case HeadTrait::PreviousToken: return ExercisePanel::tr("on the <b>previous token</b>");
+    case HeadTrait::Self: return ExercisePanel::tr("on <b>its own position</b>");
+    case HeadTrait::FirstToken: return ExercisePanel::tr("on the <b>first token</b>");
+    case HeadTrait::SameToken: return ExercisePanel::tr("on <b>earlier copies of the same token</b>");
+    case HeadTrait::Induction:
+      return ExercisePanel::tr("on <b>the token that followed the previous copy of the current token</b> (an induction head)");
   }
   return {};
 }
@@ -186,6 +203,8 @@ QWidget* ExercisePanel::buildTask() {
   maskBox->addWidget(maskEditor_, 1);
   maskBox->addWidget(resetMask_, 0, Qt::AlignLeft);
   answerStack_->addWidget(mask);
+  headPicker_ = new HeadPicker;
+  answerStack_->addWidget(headPicker_);
   // A stack is as tall as its tallest page: let only the current page ask for room.
   connect(answerStack_, &QStackedWidget::currentChanged, this, [this](int current) {
     for (int i = 0; i < answerStack_->count(); ++i)
@@ -321,6 +340,13 @@ QString ExercisePanel::taskText(const Exercise& ex) const {
                 "then choose the step where it first shows and say what you see.");
     case ExerciseKind::FixMask:
       return tr("Click cells to hide (0) or show (1) a key to a query, then Check.");
+    case ExerciseKind::FindHead: {
+      const QString where = ex.head.layer ? tr("Look at the heads of layer %1.").arg(*ex.head.layer)
+                                          : tr("Look at the heads of every layer.");
+      return tr("The window shows the attention weights of this trained model. Which head puts a large share of its weight %1? "
+                "%2 Choose it below, or click its heatmap.")
+          .arg(traitText(ex.head.pattern), where);
+    }
   }
   return {};
 }
@@ -341,7 +367,7 @@ void ExercisePanel::start(int index) {
   answer_->clear();
   symptom_->clear();
   setFeedback({}, true);
-  QString conceal;
+  QString conceal, show;
   switch (ex.kind) {
     case ExerciseKind::PredictShape:
       answerStack_->setCurrentIndex(TextPage);
@@ -356,6 +382,11 @@ void ExercisePanel::start(int index) {
       answerStack_->setCurrentIndex(MaskPage);
       maskEditor_->setMask(QString::fromStdString(ex.mask.start), ex.mask.labels);
       break;
+    case ExerciseKind::FindHead:
+      answerStack_->setCurrentIndex(HeadPage);
+      headPicker_->setModel(static_cast<int>(ex.setup.config.layers), static_cast<int>(ex.setup.config.heads), ex.head.layer);
+      show = QStringLiteral("encoder.layers.%1.self_attn.weights").arg(ex.head.layer.value_or(0));
+      break;
   }
   answerStack_->show();
   Request r;
@@ -368,11 +399,22 @@ void ExercisePanel::start(int index) {
     r.texts = toQStrings(ex.setup.texts);
     r.memoryTexts = toQStrings(ex.setup.memory_texts);
     r.loss = ex.setup.loss;  // a gradient's shape: the backward pass on show too
+    if (!ex.setup.model.empty()) {  // a shipped trained model: its weights and vocabulary
+      const std::string_view file = find_shipped_model(ex.setup.model)->file;  // the reader found it
+      try {
+        r.weights = loadSampleModel(QStringLiteral(":/models/") + QString::fromUtf8(file.data(), static_cast<qsizetype>(file.size())), r.cfg);
+      } catch (const std::exception& e) {  // a damaged build: say so rather than run seeded weights
+        setFeedback(CoreText::of(e).toHtmlEscaped(), false);
+        active_ = false;
+        updateButtons();
+        return;
+      }
+    }
   } else if (ex.kind == ExerciseKind::FixMask) {
     r = maskSetup(ex);  // the window shows the grid's own sentence, not what it had before
   }
   updateButtons();
-  emit started(r, conceal, ex.has_setup || ex.kind == ExerciseKind::FixMask);
+  emit started(r, conceal, show, ex.has_setup || ex.kind == ExerciseKind::FixMask);
 }
 
 QString ExercisePanel::currentAnswer() const {
@@ -382,6 +424,7 @@ QString ExercisePanel::currentAnswer() const {
     case ExerciseKind::PredictShape: return answer_->text();
     case ExerciseKind::FindBug: return bugStep_->currentData().toString() + QLatin1Char(' ') + symptom_->text();
     case ExerciseKind::FixMask: return maskEditor_->rowsText();
+    case ExerciseKind::FindHead: return headPicker_->answerText();
   }
   return {};
 }
@@ -426,6 +469,7 @@ void ExercisePanel::reveal() {
   const QString answer = QString::fromStdString(solution(*ex));
   if (ex->kind == ExerciseKind::FixMask) maskEditor_->setMask(answer, ex->mask.labels);
   if (ex->kind == ExerciseKind::PredictShape) answer_->setText(answer);
+  if (ex->kind == ExerciseKind::FindHead) headPicker_->setHead(ex->head.best_layer, ex->head.best_head);
   if (ex->kind == ExerciseKind::FindBug) {
     bugStep_->setCurrentIndex(bugStep_->findData(QString::fromStdString(ex->bug.faulty_step)));
     symptom_->setText(QString::fromStdString(ex->bug.symptoms.front()));
@@ -520,6 +564,12 @@ void ExercisePanel::openComparison() {
     setFeedback(feedback_->text() + tr("<br>The comparison could not be computed: %1").arg(CoreText::of(e).toHtmlEscaped()),
                 false);
   }
+}
+
+bool ExercisePanel::chooseHead(const QString& stepId, int head) {
+  const Exercise* ex = active();
+  if (!ex || finished_ || ex->kind != ExerciseKind::FindHead) return false;
+  return headPicker_->chooseFromStep(stepId, head);
 }
 
 void ExercisePanel::setFeedback(const QString& html, bool good) {

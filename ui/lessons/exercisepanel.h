@@ -20,6 +20,7 @@ class QStackedWidget;
 
 namespace attnlab::ui {
 
+class HeadPicker;
 class MaskEditor;
 class RunComparison;
 
@@ -57,6 +58,10 @@ class ExercisePanel : public QWidget {
   QComboBox* bugStepBox() const { return bugStep_; }
   QLineEdit* symptomEdit() const { return symptom_; }
   MaskEditor* maskEditor() const { return maskEditor_; }
+  HeadPicker* headPicker() const { return headPicker_; }
+  // A head clicked in the window on step `stepId`: the answer of an open find-the-head exercise
+  // (when the step is one of its layers' self-attention steps). Returns whether it was taken.
+  bool chooseHead(const QString& stepId, int head);
   QString feedbackText() const;
   QString scoreText() const;
   QPushButton* checkButton() const { return check_; }
@@ -65,10 +70,10 @@ class ExercisePanel : public QWidget {
 
  signals:
   // The window loads the exercise: its setup, with `faults` planted and `concealStep`'s shape
-  // hidden (either may be empty). A mask exercise without a model of its own comes with one
+  // hidden (either may be empty), and opens `showStep` (empty: the step it had). A mask exercise without a model of its own comes with one
   // sentence of the grid's tokens on the exercises' small model, so hasSetup is true for every
   // shipped kind (false only leaves the window as it is).
-  void started(const attnlab::ui::Request& setup, const QString& concealStep, bool hasSetup);
+  void started(const attnlab::ui::Request& setup, const QString& concealStep, const QString& showStep, bool hasSetup);
   // Answered or revealed: nothing is hidden any more (the fault stays until stopped()).
   void answeredOrRevealed();
   void stopped();
@@ -99,6 +104,7 @@ class ExercisePanel : public QWidget {
   QLineEdit *answer_, *symptom_;
   QComboBox* bugStep_;
   MaskEditor* maskEditor_;
+  HeadPicker* headPicker_;
   QPushButton *start_, *check_, *hint_, *reveal_, *compare_, *stop_, *resetMask_;
   RunComparison* comparison_ = nullptr;
 };

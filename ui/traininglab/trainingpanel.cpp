@@ -36,7 +36,6 @@ namespace {
 
 constexpr qint64 kLogEvery = 50;          // steps per chunk: one point on the curves, one snapshot
 constexpr uint64_t kMaxTextBytes = 64ull << 20;
-const QString kShippedRunDir = QStringLiteral(":/runs/induction");  // sample_inputs/runs/induction
 
 QString taskWords(TrainTask t) {
   switch (t) {
@@ -355,6 +354,7 @@ void TrainingPanel::keepForComparison() {
   kept_ = session_->keep();
   if (!kept_) return;
   if (session_->recorded() && recordedSource_ == kShippedRunDir) kept_->keepAlive = shippedCopy_;  // its files are that copy
+  keptSource_ = session_->recorded() ? recordedSource_ : QString();
   pinnedName_ = keptName(kept_->setup);
   refresh();
 }
@@ -393,15 +393,9 @@ QString TrainingPanel::compareHeads() {
 
 QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   playTimer_->stop();
-  QString from = dir;
-  if (dir.startsWith(QLatin1String(":/"))) {  // a Qt resource: its files copied out first
-    shippedCopy_ = std::make_shared<QTemporaryDir>();
-    const QDir res(dir);
-    for (const QString& name : res.entryList(QDir::Files))
-      if (!QFile::copy(res.filePath(name), shippedCopy_->filePath(name)))
-        return tr("Could not write %1: %2").arg(shippedCopy_->filePath(name), tr("no room in the temporary folder?"));
-    from = shippedCopy_->path();
-  }
+  QString problem;
+  const QString from = localFolder(dir, shippedCopy_, problem);
+  if (from.isEmpty()) return problem;
   try {
     session_->openRecorded(from);
   } catch (const UserError& e) {
@@ -418,74 +412,6 @@ QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   setTimelineIndex(timeline_->maximum());
   if (offer) offerModel(true);
   status_->setText(tr("A recorded run: %1 steps of %2. Drag the timeline, or Play.").arg(session_->stepsDone()).arg(taskWords(session_->setup()->task)));
-  return {};
-}
-
-SessionKnobs TrainingPanel::knobs() const {
-  SessionKnobs k;
-  k.task = std::string(train_task_name(TrainTask(task_->currentData().toInt())));
-  k.layers = layers_->value(), k.d_model = dModel_->value(), k.heads = heads_->value();
-  k.batch = batch_->value(), k.steps = steps_->value(), k.seed = seed_->value();
-  k.norm = norm_->currentIndex() == 0 ? "pre" : "post";
-  k.attention_only = attentionOnly_->isChecked();
-  k.scaling = scaling_->isChecked();
-  k.lr = lr_->value();
-  k.text_file = QFile::encodeName(textPath_).toStdString();
-  return k;
-}
-
-void TrainingPanel::setKnobs(const SessionKnobs& k) {
-  setTask(parse_train_task(k.task));  // the task's defaults first: what k leaves out
-  layers_->setValue(int(k.layers)), dModel_->setValue(int(k.d_model)), heads_->setValue(int(k.heads));
-  batch_->setValue(int(k.batch)), steps_->setValue(int(k.steps)), seed_->setValue(int(k.seed));
-  norm_->setCurrentIndex(k.norm == "post" ? 1 : 0);
-  attentionOnly_->setChecked(k.attention_only);
-  scaling_->setChecked(k.scaling);
-  lr_->setValue(k.lr);
-  textPath_ = QFile::decodeName(QByteArray::fromStdString(k.text_file));
-  textFile_->setText(textPath_.isEmpty() ? tr("Text file…") : QFileInfo(textPath_).fileName());
-}
-
-SessionTraining TrainingPanel::sessionState(const QString& liveDir, const QString& sessionDir) {
-  SessionTraining t;
-  // The knobs when they say something: a run, or settings other than a fresh panel's.
-  const SessionKnobs k = knobs();
-  if (session_->hasRun() || k != freshKnobs_) t.knobs = k;
-  if (!session_->hasRun()) return t;
-  QString run = session_->recorded() ? recordedSource_ : liveDir;
-  if (!session_->recorded()) session_->saveRun(liveDir);
-  if (run == kShippedRunDir) {
-    t.run = std::string(kShippedRun);
-  } else {
-    const QString rel = QDir(sessionDir).relativeFilePath(QFileInfo(run).absoluteFilePath());
-    t.run = QFile::encodeName(rel.startsWith(QLatin1String("..")) ? QFileInfo(run).absoluteFilePath() : rel).toStdString();
-  }
-  t.step = timelineStep();
-  return t;
-}
-
-QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QString& sessionDir) {
-  if (!t.knobs.empty()) {  // an unknown task is refused before anything changes
-    try {
-      parse_train_task(t.knobs.task);
-    } catch (const UserError& e) {
-      return CoreText::translate(e.text());
-    }
-  }
-  if (t.run.empty()) {
-    if (!t.knobs.empty()) setKnobs(t.knobs);
-    return {};
-  }
-  const QString dir = t.run == kShippedRun ? kShippedRunDir
-                                           : QDir(sessionDir).absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(t.run)));
-  if (const QString problem = openRecorded(dir, /*offer=*/false); !problem.isEmpty()) return problem;
-  const auto steps = session_->snapshotSteps();
-  int index = int(steps.size()) - 1;
-  if (t.step >= 0) index = int(std::upper_bound(steps.begin(), steps.end(), t.step) - steps.begin()) - 1;
-  lastOffered_ = steps[size_t(std::max(0, index))];  // the session shows its own model: not replaced
-  setTimelineIndex(std::max(0, index));
-  offerTimer_->stop();
-  if (!t.knobs.empty()) setKnobs(t.knobs);  // after the replay, which set its own task's
   return {};
 }
 

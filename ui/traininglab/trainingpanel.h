@@ -34,6 +34,9 @@ QT_END_NAMESPACE
 
 namespace attnlab::ui {
 
+// The shipped recorded induction run (sample_inputs/runs/induction), a Qt resource folder.
+inline const QString kShippedRunDir = QStringLiteral(":/runs/induction");
+
 class TrainingCurves;
 
 class TrainingPanel : public QWidget {
@@ -68,10 +71,11 @@ class TrainingPanel : public QWidget {
   // shipped one, the folder it was opened from, or the live run, written first as the recorded-run
   // folder `liveDir` — and the timeline's step; empty without a run. ConfigError / DataError when
   // the live run cannot be written. A path below `sessionDir` is kept relative to it. The knobs go
-  // with it, and without a run too when they differ from a new panel's.
-  SessionTraining sessionState(const QString& liveDir, const QString& sessionDir);
-  // The session's run replayed again at its step, without changing the window's model (the
-  // session has its own): "" on success, else the message shown.
+  // with it, and without a run too when they differ from a new panel's. The run kept for
+  // comparison goes as its source, or written first as `keptDir` when it was trained live.
+  SessionTraining sessionState(const QString& liveDir, const QString& keptDir, const QString& sessionDir);
+  // The session's run replayed again at its step, and its kept run kept again, without changing
+  // the window's model (the session has its own): "" on success, else the message shown.
   QString restoreSessionState(const SessionTraining& t, const QString& sessionDir);
   // The knobs as a session keeps them, and set from one (the task's defaults for the rest).
   SessionKnobs knobs() const;
@@ -113,6 +117,13 @@ class TrainingPanel : public QWidget {
   QString pinnedName_;
   QPointer<RunComparison> comparison_;
   QString recordedSource_;  // the folder (or ":/runs/induction") the recorded run was opened from
+  QString keptSource_;      // the kept run's, "" when it was a live run
+  // A recorded-run folder as a folder on disk: the shipped run's resources copied out into `copy`;
+  // "" with `error` set when they cannot be.
+  QString localFolder(const QString& dir, std::shared_ptr<QTemporaryDir>& copy, QString& error) const;
+  // How a session names a run's folder: the shipped run by kShippedRun, else relative to it.
+  static std::string sessionPath(const QString& dir, const QString& sessionDir);
+  QString restoreKept(const std::string& kept, const QString& sessionDir);
   std::shared_ptr<QTemporaryDir> shippedCopy_;  // the shipped run's files, out of the resources (a kept run shares it)
 };
 

@@ -87,26 +87,68 @@ void TrainingSession::reset(const TrainSetup& setup, qint64 logEvery) {
   emit progressed();
 }
 
-void TrainingSession::openRecorded(const QString& dir) {
+namespace {
+
+// A recorded-run folder: its record, what it trained and its snapshot files by step.
+struct Recorded {
+  RunRecord rec;
+  TrainSetup setup;
+  std::map<int64_t, std::string> files;
+};
+
+Recorded readRecorded(const QString& dir) {
   const std::string d = QFile::encodeName(dir).toStdString();
-  const RunRecord rec = read_run_record(d);
+  Recorded r{read_run_record(d), {}, {}};
   // The first snapshot says the model (sizes, options, vocabulary); the others are read on demand.
   const LoadedWeights first =
-      load_weights_file((std::filesystem::path(d) / rec.snapshots.front().second).string(), ModelConfig{}, {});
+      load_weights_file((std::filesystem::path(d) / r.rec.snapshots.front().second).string(), ModelConfig{}, {});
+  for (const auto& [step, file] : r.rec.snapshots) r.files[step] = file;
+  r.setup.task = r.rec.task, r.setup.seed = r.rec.seed, r.setup.steps = r.rec.steps;
+  r.setup.batch = r.rec.batch, r.setup.model = first.cfg;
+  return r;
+}
+
+// Writes a live run (its setup, curves and snapshots) as a recorded-run folder.
+void writeLive(const QString& dir, const TrainSetup& s, const QVector<CurvePoint>& curves, qint64 phase,
+               const SnapshotStore& snaps) {
+  RunRecord rec = run_record_of(s);
+  rec.steps_done = curves.back().step, rec.phase_change = phase;
+  rec.curves.assign(curves.begin(), curves.end());
+  const Weights first = snaps.at(snaps.steps().front());  // the vocabulary (the trainer may be busy)
+  write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps, weights_file_metadata(s.model, first), /*f16=*/false);
+}
+
+}  // namespace
+
+KeptRun TrainingSession::readKept(const QString& dir) {
+  Recorded r = readRecorded(dir);
+  KeptRun k;
+  k.setup = r.setup;
+  k.curves = QVector<CurvePoint>(r.rec.curves.begin(), r.rec.curves.end());
+  k.dir = dir;
+  k.files = std::move(r.files);
+  k.phase = r.rec.phase_change;
+  return k;
+}
+
+void TrainingSession::saveKept(const KeptRun& k, const QString& dir) {
+  if (!k.dir.isEmpty() || k.curves.isEmpty() || k.snaps.empty()) return;
+  writeLive(dir, k.setup, k.curves, k.phase, k.snaps);
+}
+
+void TrainingSession::openRecorded(const QString& dir) {
+  Recorded r = readRecorded(dir);
   wantRun_ = false;
   if (stop_) stop_->store(true);
   watcher_->waitForFinished();
   QCoreApplication::processEvents();
   trainer_.reset();
   recordedDir_ = dir;
-  recordedFiles_.clear();
-  for (const auto& [step, file] : rec.snapshots) recordedFiles_[step] = file;
-  recordedSetup_ = TrainSetup{};
-  recordedSetup_.task = rec.task, recordedSetup_.seed = rec.seed, recordedSetup_.steps = rec.steps;
-  recordedSetup_.batch = rec.batch, recordedSetup_.model = first.cfg;
-  recordedDone_ = rec.steps_done;
-  curves_ = QVector<CurvePoint>(rec.curves.begin(), rec.curves.end());
-  phase_ = rec.phase_change;
+  recordedFiles_ = std::move(r.files);
+  recordedSetup_ = r.setup;
+  recordedDone_ = r.rec.steps_done;
+  curves_ = QVector<CurvePoint>(r.rec.curves.begin(), r.rec.curves.end());
+  phase_ = r.rec.phase_change;
   snaps_ = SnapshotStore(kSnapshotBudget);
   secondsPerStep_ = 0;
   emit stateChanged();
@@ -119,13 +161,8 @@ void TrainingSession::saveRun(const QString& dir) const {
   // a pause rewrote every snapshot before).
   if (dir == savedDir_ && curves_.back().step == savedStep_ && is_run_folder(QFile::encodeName(dir).toStdString()))
     return;
-  const TrainSetup& s = trainer_->setup();
-  RunRecord rec = run_record_of(s);
-  rec.steps_done = curves_.back().step, rec.phase_change = phase_;
-  rec.curves.assign(curves_.begin(), curves_.end());
-  const Weights first = snaps_.at(snaps_.steps().front());  // the vocabulary (the trainer may be busy)
-  write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps_, weights_file_metadata(s.model, first), /*f16=*/false);
-  savedDir_ = dir, savedStep_ = rec.steps_done;
+  writeLive(dir, trainer_->setup(), curves_, phase_, snaps_);
+  savedDir_ = dir, savedStep_ = curves_.back().step;
 }
 
 QString TrainingSession::recordedFile(qint64 step) const {
@@ -237,6 +274,7 @@ std::optional<KeptRun> TrainingSession::keep() const {
   KeptRun k;
   k.setup = *s;
   k.curves = curves_;
+  k.phase = phase_;
   if (recorded()) {
     k.dir = recordedDir_;
     k.files = recordedFiles_;

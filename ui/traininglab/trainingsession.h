@@ -30,6 +30,7 @@ struct KeptRun {
   QString dir;                                 // a recorded run's folder …
   std::map<int64_t, std::string> files;        // … and its snapshot files by step
   std::shared_ptr<const void> keepAlive;       // what must outlive it (the shipped run's copy)
+  qint64 phase = -1;                           // its phase change (TrainingSession::phaseChangeStep)
   // The weights at the latest snapshot at or before `step` (the first one when there is none), as
   // a weights file's bytes. DataError when a recorded file cannot be read.
   std::string weightsFileAt(qint64 step, qint64* shownStep = nullptr) const;
@@ -84,6 +85,12 @@ class TrainingSession : public QObject {
   Weights weightsNow() const;
   // This run, kept (nullopt without a run).
   std::optional<KeptRun> keep() const;
+  // A recorded-run folder read as a kept run (a session's comparison run): DataError / ConfigError
+  // as openRecorded.
+  static KeptRun readKept(const QString& dir);
+  // A kept live run written as a recorded-run folder, as saveRun writes this run (a recorded one
+  // is its own folder: nothing is written). ConfigError / DataError from core.
+  static void saveKept(const KeptRun& k, const QString& dir);
   double secondsPerStep() const { return secondsPerStep_; }
 
  signals:

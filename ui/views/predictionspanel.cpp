@@ -92,7 +92,7 @@ void PredictionsPanel::setResult(TraceResultPtr result) {
                            v.task == Task::NextToken ? tr("each position guesses the next token")
                                                      : tr("each position gives the answer's token at that place")));
   const QString note = modelNote(v);
-  note_->setText(note);
+  note_->setText(noteHidden_ ? tr("(The model's note names its heads: it is hidden until the exercise is answered.)") : note);
   note_->setVisible(!note.isEmpty());
   const int keep = sentence_->currentIndex();
   const QSignalBlocker block(sentence_);
@@ -100,6 +100,12 @@ void PredictionsPanel::setResult(TraceResultPtr result) {
   for (size_t s = 0; s < top_.size(); ++s) sentence_->addItem(tr("Sentence %1").arg(s));  // from 0, as everywhere
   sentence_->setCurrentIndex(std::clamp(keep, 0, sentence_->count() - 1));
   showSentence();
+}
+
+void PredictionsPanel::setNoteHidden(bool hidden) {
+  if (noteHidden_ == hidden) return;
+  noteHidden_ = hidden;
+  if (result_) setResult(result_);
 }
 
 void PredictionsPanel::showSentence() {

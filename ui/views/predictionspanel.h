@@ -32,6 +32,8 @@ class PredictionsPanel : public QWidget {
   QLabel* questionLabel() const { return question_; }
   QLabel* answerLabel() const { return answer_; }
   QLabel* noteLabel() const { return note_; }
+  // A find-the-head exercise: the model's note names its heads, so it waits for the answer.
+  void setNoteHidden(bool hidden);
 
  private:
   void showSentence();
@@ -50,7 +52,7 @@ class PredictionsPanel : public QWidget {
   // What the position list was made for, and whether the learner picked a position in it.
   const TrainedVocab* shownVocab_ = nullptr;
   int shownBatch_ = -1, shownLength_ = -1;
-  bool picked_ = false;
+  bool picked_ = false, noteHidden_ = false;
 };
 
 }  // namespace attnlab::ui

@@ -88,7 +88,7 @@ class MainWindow : public QMainWindow {
   void resetExerciseProgress();
   // Every computation goes through here: the exercise's planted faults added, the request kept.
   void send(Request r);
-  void startExercise(const Request& setup, const QString& concealStep, bool hasSetup);
+  void startExercise(const Request& setup, const QString& concealStep, const QString& showStep, bool hasSetup);
   // The heatmap in focus: the shown attention step (or the focused block's weights), its
   // sentence and head; false when there is nothing to export yet.
   bool currentPicture(struct HeatmapPicture& pic, int& stepIndex, int& b, int& h) const;

@@ -137,7 +137,9 @@ QString MainWindow::saveSession(const QString& path) {
   // The Training panel's run: a live one goes beside the session as NAME.run (a recorded run).
   const QFileInfo where(path);
   try {
-    s.training = training_->sessionState(where.absoluteDir().filePath(where.completeBaseName() + QStringLiteral(".run")),
+    const QDir beside = where.absoluteDir();
+    s.training = training_->sessionState(beside.filePath(where.completeBaseName() + QStringLiteral(".run")),
+                                         beside.filePath(where.completeBaseName() + QStringLiteral(".kept.run")),
                                          where.absolutePath());
   } catch (const UserError& e) {
     const QString error = tr("Not saved: the training run could not be written beside the session: %1").arg(CoreText::of(e));

@@ -62,3 +62,7 @@ ATTNLAB_MESSAGE(ls_entry_has_no_token, QT_TRANSLATE_NOOP("ErrorText", "entry %1 
 ATTNLAB_MESSAGE(ls_metadata_mask_prefix, QT_TRANSLATE_NOOP("ErrorText", "metadata 'mask': "))
 ATTNLAB_MESSAGE(ls_metadata_metrics_not_object, QT_TRANSLATE_NOOP("ErrorText", "metadata 'metrics' is not a JSON object"))
 ATTNLAB_MESSAGE(ls_unknown_fault, QT_TRANSLATE_NOOP("ErrorText", "unknown fault '%1'; valid faults: %2"))
+ATTNLAB_MESSAGE(ls_not_with_model, QT_TRANSLATE_NOOP("ErrorText", "not allowed with \"model\" (the configuration comes from the shipped model %1)"))
+ATTNLAB_MESSAGE(ls_head_question_unclear, QT_TRANSLATE_NOOP("ErrorText", "head %1 scores %2, below at_least %3 but not by the margin %4: the question has no clear answer (use other sentences, name a layer, or change at_least or margin)"))
+ATTNLAB_MESSAGE(ls_no_head_reaches, QT_TRANSLATE_NOOP("ErrorText", "no head reaches at_least %1 (the best, %2, scores %3): use other sentences, another model or a lower at_least"))
+ATTNLAB_MESSAGE(ls_pattern_no_positions, QT_TRANSLATE_NOOP("ErrorText", "these sentences have no position where \"%1\" can be measured (same_token and induction need a token that occurs twice in one sentence)"))
