@@ -326,6 +326,27 @@ class TestExercisesUi : public QObject {
     QVERIFY(!w_->controller()->current()->weights.vocab());  // the seeded model of before
   }
 
+  // On a 1024 × 768 projector, in Chinese: the question, the layer and head boxes and the heatmaps
+  // all have room (the dock scrolls rather than squeezing the boxes).
+  void findTheHeadOnAProjectorInChinese() {
+    w_->resize(1024, 768);
+    settle(*w_);
+    p_->setLanguage(Lang::Zh);
+    startByClick("head-previous-token");
+    QVERIFY(p_->feedbackText().isEmpty());
+    QVERIFY(!p_->checkButton()->visibleRegion().isEmpty());  // the dock scrolled to the answer
+    QVERIFY(!p_->headPicker()->headBox()->visibleRegion().isEmpty());
+    for (const QComboBox* box : {p_->headPicker()->layerBox(), p_->headPicker()->headBox()})
+      QVERIFY2(box->width() >= box->minimumSizeHint().width(), qPrintable(QString::number(box->width())));
+    QVERIFY(p_->headPicker()->headBox()->itemText(1).contains(QStringLiteral("1")));
+    HeatmapGrid* grid = w_->stepPanel()->heatmaps();
+    QCOMPARE(grid->headCount(), 4);
+    QVERIFY(grid->headView(0)->width() >= 120);  // four heads still readable beside the docks
+    QTest::mouseClick(grid->headView(1), Qt::LeftButton);
+    QCOMPARE(p_->currentAnswer(), QStringLiteral("0.1"));
+    shot(*w_, QStringLiteral("exercise-find-head-1024-zh.png"));
+  }
+
   // Starting a mask exercise computes its own sentence: the window's trace is the grid's tokens (the
   // setup's sentences where it has a model, the grid's labels as one sentence where it has none),
   // not the teacher's sentences of before; Leave gives those back.

@@ -1,7 +1,11 @@
 // MainWindow's side of the exercises: the dock, and what starting, answering and leaving an
 // exercise does to the window (the setup loaded, a shape concealed, a bug planted).
 #include <QDockWidget>
+#include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
+
+#include <memory>
 
 #include "input/inputpanel.h"
 #include "lessons/exercisepanel.h"
@@ -28,6 +32,17 @@ void MainWindow::buildExercises(QDockWidget* besides) {
   exerciseDock_->hide();  // View → Exercises (Ctrl+E) shows it; restoreState may too
 
   connect(exercises_, &ExercisePanel::started, this, &MainWindow::startExercise);
+  // On a short screen the list fills the dock: once an exercise starts, its question and Check
+  // button are kept in view while the dock settles (the result arrives, the docks are laid out
+  // again, feedback appears), until the learner scrolls or leaves.
+  auto follow = std::make_shared<bool>(false);
+  const auto toAnswer = [this, scroll] { scroll->ensureWidgetVisible(exercises_->checkButton(), 0, 12); };
+  connect(exercises_, &ExercisePanel::started, scroll, [follow, toAnswer] { *follow = true, toAnswer(); });
+  connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, scroll, [follow, toAnswer] {
+    if (*follow) toAnswer();
+  });
+  connect(scroll->verticalScrollBar(), &QScrollBar::actionTriggered, scroll, [follow] { *follow = false; });
+  connect(exercises_, &ExercisePanel::stopped, scroll, [follow] { *follow = false; });
   // A find-the-head exercise: clicking a head's heatmap chooses it as the answer.
   connect(panel_->heatmaps(), &HeatmapGrid::headEnlarged, this, [this](int head) {
     if (head >= 0) exercises_->chooseHead(QString::fromStdString(currentId_), head);
