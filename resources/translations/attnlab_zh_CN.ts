@@ -5784,10 +5784,6 @@ The window keeps what it had; you can go on working.</source>
         <translation>本次运行的模型没有可用于比较的示例句子。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Left:&lt;/b&gt; the kept run (%1) at step %2. &lt;b&gt;Right:&lt;/b&gt; this run (%3) at step %4. The same sentences, one colour scale for both sides.</source>
-        <translation>&lt;b&gt;左：&lt;/b&gt;保留的运行（%1），第 %2 步。&lt;b&gt;右：&lt;/b&gt;本次运行（%3），第 %4 步。两边使用相同的句子和同一个颜色刻度。</translation>
-    </message>
-    <message>
         <source>Compare heads: the kept run beside this one</source>
         <translation>比较注意力头：保留的运行与本次运行并排</translation>
     </message>
@@ -5810,6 +5806,18 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>the run kept for comparison: %1</source>
         <translation>保留用于比较的那次训练：%1</translation>
+    </message>
+    <message>
+        <source>the window's sentences</source>
+        <translation>窗口里的句子</translation>
+    </message>
+    <message>
+        <source>this model's example sentences (the window's have words it does not know)</source>
+        <translation>这个模型的示例句子（窗口里的句子有它不认识的词）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Left:&lt;/b&gt; the kept run (%1) at step %2. &lt;b&gt;Right:&lt;/b&gt; this run (%3) at step %4. The same sentences (%5), one colour scale for both sides.</source>
+        <translation>&lt;b&gt;左：&lt;/b&gt;保留的运行（%1），第 %2 步。&lt;b&gt;右：&lt;/b&gt;本次运行（%3），第 %4 步。两边使用相同的句子（%5）和同一个颜色刻度。</translation>
     </message>
 </context>
 <context>

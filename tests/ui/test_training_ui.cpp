@@ -137,6 +137,20 @@ class TestTrainingUi : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(cmp->findChild<QLabel*>(QStringLiteral("compareWhat"))->text().count(QStringLiteral("at step 0")) == 2,
                              3000);
     QCOMPARE(cmp->stepChooser()->currentIndex(), 1);  // the step chosen stays
+    // The window's own sentences when the models know every word of them, else the examples.
+    const auto vocab = w_->controller()->current()->vocab();
+    QVERIFY(vocab && !vocab->examples().empty());
+    const QString known = QString::fromStdString(vocab->examples().front()).section(QLatin1Char(' '), 0, 2);
+    const auto whatNow = [&] { return cmp->findChild<QLabel*>(QStringLiteral("compareWhat"))->text(); };
+    w_->inputs()->sentencesEdit()->setPlainText(known);
+    test::settle(*w_);
+    QCOMPARE(p_->compareHeads(), QString());
+    QVERIFY2(whatNow().contains(QStringLiteral("the window's sentences")), qPrintable(whatNow()));
+    QCOMPARE(cmp->faultyGrid()->headView(0)->rows(), 3);  // those three tokens, not an example's
+    w_->inputs()->sentencesEdit()->setPlainText(QStringLiteral("hello world"));
+    test::settle(*w_);
+    QCOMPARE(p_->compareHeads(), QString());
+    QVERIFY2(whatNow().contains(QStringLiteral("example sentences")), qPrintable(whatNow()));
     cmp->close();
   }
 

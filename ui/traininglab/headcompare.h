@@ -1,6 +1,6 @@
 // "Compare heads": the run kept for comparison beside this one as attention heatmaps — both models
-// at (the snapshot nearest before) the timeline's step, run on the same sentences (this run's
-// model's examples), every attention block's weights (B, H, Tq, Tk) offered, one colour scale for
+// at (the snapshot nearest before) the timeline's step, run on the same sentences (the panel picks
+// the window's or this run's model's examples), every attention block's weights (B, H, Tq, Tk) offered, one colour scale for
 // both sides (views/runcompare.h). 1 layer against 2 shows layer 1 on one side only and says so.
 #pragma once
 

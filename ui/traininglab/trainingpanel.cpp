@@ -25,6 +25,7 @@
 #include "io/files.h"
 #include "io/weights_file.h"
 #include "text/errors.h"
+#include "text/tokenizer.h"
 #include "traininglab/headcompare.h"
 #include "traininglab/trainingcurves.h"
 #include "views/runcompare.h"
@@ -343,6 +344,19 @@ void TrainingPanel::resetRun() {
   refresh();
 }
 
+bool TrainingPanel::knowsEveryWord(const QStringList& texts, const ImportedWeightsPtr& model) const {
+  const auto& vocab = model ? model->loaded.weights.vocab() : nullptr;
+  if (texts.isEmpty() || !vocab || !kept_) return false;
+  try {  // both runs train on the same task, so one vocabulary answers for both (headcompare.h)
+    for (const QString& t : texts)
+      for (const std::string& token : tokenize(t.toStdString()))
+        if (vocab->reads_as_unknown(token)) return false;
+  } catch (const UserError&) {
+    return false;  // a sentence that does not tokenise: the examples instead
+  }
+  return kept_->setup.task == session_->setup()->task;
+}
+
 QString TrainingPanel::keptName(const TrainSetup& s) const {
   const QString norm = QString::fromUtf8(norm_name(s.model.norm).data());
   const QString scaling = s.model.has(Fault::NoScaling) ? tr(", no √d") : QString();
@@ -365,16 +379,18 @@ QString TrainingPanel::compareHeads() {
   if (!s || session_->snapshotSteps().empty()) return tr("Train a model first.");
   try {
     const ImportedWeightsPtr now = modelAtTimeline();
-    std::vector<std::string> examples = now->loaded.weights.vocab() ? now->loaded.weights.vocab()->examples()
-                                                                    : std::vector<std::string>{};
-    QStringList texts;
-    for (const std::string& e : examples) texts << QString::fromStdString(e);
+    const bool windows = sentenceSource_ && knowsEveryWord(sentenceSource_(), now);
+    QStringList texts = windows ? sentenceSource_() : QStringList();
+    if (!windows && now->loaded.weights.vocab())
+      for (const std::string& e : now->loaded.weights.vocab()->examples()) texts << QString::fromStdString(e);
     if (texts.isEmpty()) return tr("This run's model has no example sentences to compare on.");
     const HeadComparison c = attnlab::ui::compareHeads(*kept_, *s, now, timelineStep(), texts);
+    const QString which = windows ? tr("the window's sentences")
+                                  : tr("this model's example sentences (the window's have words it does not know)");
     const QString what = tr("<b>Left:</b> the kept run (%1) at step %2. <b>Right:</b> this run (%3) at step %4. The same "
-                            "sentences, one colour scale for both sides.")
+                            "sentences (%5), one colour scale for both sides.")
                              .arg(pinnedName_.toHtmlEscaped()).arg(c.keptStep).arg(keptName(*s).toHtmlEscaped())
-                             .arg(c.currentStep);
+                             .arg(c.currentStep).arg(which.toHtmlEscaped());
     if (comparison_) {
       comparison_->setRuns(c.kept, c.current, c.steps, what);
       return {};

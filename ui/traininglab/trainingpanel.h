@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -64,8 +65,11 @@ class TrainingPanel : public QWidget {
   QString exportCurves(const QString& path) const;
   // "Compare heads": the kept run beside this one at the timeline's step, every attention block's
   // weights as heatmaps (headcompare.h); it follows the timeline while open. "" on success, else
-  // why not (no kept run, no run, a snapshot unreadable).
+  // why not (no kept run, no run, a snapshot unreadable). The sentences are the window's (from
+  // setSentenceSource) when both models know every word of them, else this run's model's examples;
+  // the dialog says which.
   QString compareHeads();
+  void setSentenceSource(std::function<QStringList()> source) { sentenceSource_ = std::move(source); }
   RunComparison* headComparison() const { return comparison_; }
   // What a session keeps of the panel (docs/sessions.md "training"): the run it replays — the
   // shipped one, the folder it was opened from, or the live run, written first as the recorded-run
@@ -93,6 +97,8 @@ class TrainingPanel : public QWidget {
   void pickTextFile();
   void keepForComparison();
   QString keptName(const TrainSetup& s) const;
+  // Every token of `texts` is a word of `model`'s vocabulary (and the kept run trained the same task).
+  bool knowsEveryWord(const QStringList& texts, const ImportedWeightsPtr& model) const;
 
   TrainingSession* session_;
   TrainingCurves* curves_;
@@ -118,6 +124,7 @@ class TrainingPanel : public QWidget {
   QPointer<RunComparison> comparison_;
   QString recordedSource_;  // the folder (or ":/runs/induction") the recorded run was opened from
   QString keptSource_;      // the kept run's, "" when it was a live run
+  std::function<QStringList()> sentenceSource_;  // the window's sentences, for Compare heads
   // A recorded-run folder as a folder on disk: the shipped run's resources copied out into `copy`;
   // "" with `error` set when they cannot be.
   QString localFolder(const QString& dir, std::shared_ptr<QTemporaryDir>& copy, QString& error) const;

@@ -79,6 +79,13 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   connect(trainingDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
     if (on) bringTrainingForward();
   });
+  training_->setSentenceSource([this] {
+    try {
+      return inputs_->currentRequest().texts;
+    } catch (const std::exception&) {  // a sentence being typed that cannot be used yet
+      return QStringList();
+    }
+  });
   connect(training_, &TrainingPanel::modelChosen, this, [this](ImportedWeightsPtr m, bool withExamples) {
     inputs_->setImportedWeights(std::move(m), withExamples);
   });
