@@ -8,11 +8,13 @@
 #include <fstream>
 #include <map>
 
+#include "exercise_fixtures.h"
 #include "exercises/exercises.h"
 #include "text/errors.h"
 
 using namespace attnlab;
 using nlohmann::json;
+using namespace attnlab::test;
 using Dims = std::vector<int64_t>;
 using Rows = std::vector<std::string>;
 Q_DECLARE_METATYPE(Dims)
@@ -20,20 +22,6 @@ Q_DECLARE_METATYPE(Rows)
 
 namespace {
 
-const std::string kShipped = std::string(ATTNLAB_TEST_DATA) + "/../sample_inputs/exercises";
-
-const std::vector<Exercise>& shipped() {
-  static const std::vector<Exercise> all = load_exercises(kShipped);
-  return all;
-}
-
-const Exercise& ex(const char* id) {
-  const Exercise* e = find_exercise(shipped(), id);
-  if (!e) throw std::runtime_error(std::string("no shipped exercise ") + id);
-  return *e;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // An answer that must be judged wrong: the computed one changed in one place.
 std::vector<std::string> wrong_answers(const Exercise& e) {
@@ -210,78 +198,6 @@ class TestExercises : public QObject {
     QFETCH(QString, id);
     QFETCH(QString, answer);
     QCOMPARE(QString::fromStdString(solution(ex(id.toStdString().c_str()))), answer);
-  }
-
-  // head_trait_scores against scores worked out by hand on a made-up weights tensor: one sentence
-  // "a b a b" (4 real tokens) and one "c d" padded to 4, one layer of two heads.
-  void headTraitsByHand() {
-    const Batch batch = make_batch({"a b a b", "c d"}, {});
-    Tensor w({2, 2, 4, 4});
-    // head 0: every query on its previous token (query 0 on itself); head 1: uniform over the
-    // keys up to the query (causal).
-    for (int64_t b = 0; b < 2; ++b)
-      for (int64_t i = 0; i < 4; ++i)
-        for (int64_t j = 0; j <= i; ++j) {
-          w.at({b, 0, i, j}) = (j == std::max<int64_t>(i - 1, 0)) ? 1.f : 0.f;
-          w.at({b, 1, i, j}) = 1.f / float(i + 1);
-        }
-    Trace trace;
-    trace.record(StepInfo{.id = "encoder.layers.0.self_attn.weights"}, w);
-    auto score = [&](HeadTrait t) { return head_trait_scores(trace, batch, t, 1, nullptr).at(0); };
-    // previous: queries 1..3 of "a b a b" and 1 of "c d" (4 rows); head 1: (1/2 + 1/3 + 1/4 + 1/2) / 4.
-    auto prev = score(HeadTrait::PreviousToken);
-    QCOMPARE(prev[0], 1.0);
-    QVERIFY(std::abs(prev[1] - (0.5 + 1.0 / 3 + 0.25 + 0.5) / 4) < 1e-6);
-    // self: 6 real rows; head 0 is on itself only at query 0 of each sentence.
-    auto self = score(HeadTrait::Self);
-    QVERIFY(std::abs(self[0] - 2.0 / 6) < 1e-6);
-    QVERIFY(std::abs(self[1] - (1 + 0.5 + 1.0 / 3 + 0.25 + 1 + 0.5) / 6) < 1e-6);
-    // first token: rows i ≥ 1; head 0 hits position 0 only from query 1.
-    auto first = score(HeadTrait::FirstToken);
-    QVERIFY(std::abs(first[0] - 2.0 / 4) < 1e-6);
-    // same token: queries 2 ("a", copy at 0) and 3 ("b", copy at 1) of the first sentence.
-    auto same = score(HeadTrait::SameToken);
-    QVERIFY(std::abs(same[0] - 0.0) < 1e-6);  // head 0 looks at 1 and 2, never at a copy
-    QVERIFY(std::abs(same[1] - (1.0 / 3 + 0.25) / 2) < 1e-6);
-    // induction: query 2 ("a") → key 1 (after the copy at 0); query 3 ("b") → key 2.
-    auto induction = score(HeadTrait::Induction);
-    QCOMPARE(induction[0], 1.0);  // head 0 sits on i − 1, which is exactly that key here
-    QVERIFY(std::abs(induction[1] - (1.0 / 3 + 0.25) / 2) < 1e-6);
-    // No repeated token: nothing to measure.
-    const Batch plain = make_batch({"a b c d"}, {});
-    Tensor w1({1, 2, 4, 4});
-    Trace t1;
-    t1.record(StepInfo{.id = "encoder.layers.0.self_attn.weights"}, w1);
-    QVERIFY(std::isnan(head_trait_scores(t1, plain, HeadTrait::Induction, 1, nullptr).at(0).at(0)));
-  }
-
-  void lenientHeadAnswers() {
-    const Exercise& e = ex("head-induction");  // layer 1 named by the question
-    const std::string right = solution(e);
-    QCOMPARE(right, std::string("1.3"));
-    for (const char* a : {"1.3", "L1H3", "layer 1, head 3", "3", "(1, 3)"})
-      QVERIFY2(check_answer(e, a, 1, Lang::En).correct, a);
-    QVERIFY(check_answer(e, "１．３", 1, Lang::Zh).correct);  // full-width, as a Chinese IME types it
-    // Every induction head of layer 1 counts, not only the best.
-    int accepted = 0;
-    for (int h = 0; h < 4; ++h) accepted += check_answer(e, "1." + std::to_string(h), 1, Lang::En).correct;
-    QVERIFY(accepted >= 2);
-    QVERIFY(!check_answer(e, "1.0", 1, Lang::En).correct);
-  }
-
-  void headFeedback() {
-    const Exercise& e = ex("head-induction");
-    QVERIFY(has(check_answer(e, "5.0", 1, Lang::En).feedback, "This model has 2 layer(s) (0 to 1) and 4 heads (0 to 3)"));
-    QVERIFY(has(check_answer(e, "0.3", 1, Lang::En).feedback, "The question is about layer 1"));
-    const std::string wrong = check_answer(e, "1.0", 1, Lang::En).feedback;
-    QVERIFY2(has(wrong, "Head 1.0 puts on average 0.0") && has(wrong, "at least 0.40"), wrong.c_str());
-    QVERIFY(has(check_answer(e, "1.0", 1, Lang::Zh).feedback, "1.0 号头平均把"));
-    QVERIFY(has(check_answer(e, "nothing", 1, Lang::En).feedback, "layer.head"));
-    const json view = student_view(e, Lang::En);
-    QCOMPARE(view.at("setup").at("model"), json("induction-letters"));
-    QCOMPARE(view.at("task").at("layer"), json(1));
-    QCOMPARE(view.at("task").at("step"), json("encoder.layers.1.self_attn.weights"));
-    QCOMPARE(view.at("setup").at("layers"), json(2));  // the model's file, not the setup's defaults
   }
 
   void readDims_data() {

@@ -284,9 +284,9 @@ class TestSession : public QObject {
     QVERIFY(b.training.knobs == k);
     QVERIFY(session_json(b).find("\"kept\"") == std::string::npos);
     // The run kept for comparison, named as the run is.
-    a.training.kept = "lesson.kept.run";
+    a.training.kept = "lesson.kept-run";
     b = parse_session(session_json(a), "x");
-    QCOMPARE(b.training.kept, std::string("lesson.kept.run"));
+    QCOMPARE(b.training.kept, std::string("lesson.kept-run"));
     QCOMPARE(b.training.run, std::string("lesson.run"));
     // A field left out keeps its default.
     const SessionKnobs some = parse_session(head + "\"training\": {\"knobs\": {\"task\": \"copy\", \"seed\": 5}}}", "x").training.knobs;

@@ -88,7 +88,8 @@ std::vector<RankedHead> ranked_heads(const FindHead& f) {
     if (f.layer && static_cast<int>(l) != *f.layer) continue;
     for (size_t h = 0; h < f.scores[l].size(); ++h) out.push_back({static_cast<int>(l), static_cast<int>(h), f.scores[l][h]});
   }
-  std::stable_sort(out.begin(), out.end(), [](const RankedHead& a, const RankedHead& b) { return a.score > b.score; });
+  const auto key = [](double s) { return std::isnan(s) ? -std::numeric_limits<double>::infinity() : s; };
+  std::stable_sort(out.begin(), out.end(), [&](const RankedHead& a, const RankedHead& b) { return key(a.score) > key(b.score); });
   return out;
 }
 
@@ -110,13 +111,14 @@ std::string check_head(const Exercise& ex, std::string_view answer, Lang l, bool
   const FindHead& f = ex.head;
   const auto got = read_dims(answer);
   ok = false;
-  int layer = -1, head = -1;
-  if (got.size() == 2) layer = static_cast<int>(got[0]), head = static_cast<int>(got[1]);
-  else if (got.size() == 1 && f.layer) layer = *f.layer, head = static_cast<int>(got[0]);
-  if (head < 0)
+  int64_t layer = -1, head = -1;  // as typed, up to 2^40: compared before any narrowing
+  if (got.size() == 2) layer = got[0], head = got[1];
+  else if (got.size() == 1 && f.layer) layer = *f.layer, head = got[0];
+  if (head < 0 || layer < 0)
     return pick(l, "Name the head as layer.head, both counted from 0 (1.3 is layer 1, head 3), or click its heatmap. ",
                 "请用“层.头”的形式写出这个头，两者都从 0 开始数（1.3 表示第 1 层第 3 个头），或者点击它的热力图。");
-  const int layers = static_cast<int>(f.scores.size()), heads = layers ? static_cast<int>(f.scores[0].size()) : 0;
+  const auto layers = static_cast<int64_t>(f.scores.size());
+  const auto heads = layers ? static_cast<int64_t>(f.scores[0].size()) : 0;
   if (layer >= layers || head >= heads)
     return pick(l, "This model has " + std::to_string(layers) + " layer(s) (0 to " + std::to_string(layers - 1) + ") and " +
                        std::to_string(heads) + " heads (0 to " + std::to_string(heads - 1) + "). ",
@@ -125,12 +127,13 @@ std::string check_head(const Exercise& ex, std::string_view answer, Lang l, bool
   if (f.layer && layer != *f.layer)
     return pick(l, "The question is about layer " + std::to_string(*f.layer) + ". ",
                 "题目问的是第 " + std::to_string(*f.layer) + " 层。");
-  ok = f.accepts(layer, head);
+  ok = f.accepts(static_cast<int>(layer), static_cast<int>(head));  // within the model: small
   if (ok) return "";
   const double mine = f.scores[static_cast<size_t>(layer)][static_cast<size_t>(head)];
-  return pick(l, "Head " + head_name(layer, head) + " puts on average " + score_text(mine) + " of its weight " +
+  const std::string name = head_name(static_cast<int>(layer), static_cast<int>(head));
+  return pick(l, "Head " + name + " puts on average " + score_text(mine) + " of its weight " +
                      trait_words(f.pattern, l) + "; the head asked for puts at least " + score_text(f.at_least) + ". ",
-              head_name(layer, head) + " 号头平均把 " + score_text(mine) + " 的权重" + trait_words(f.pattern, l) +
+              name + " 号头平均把 " + score_text(mine) + " 的权重" + trait_words(f.pattern, l) +
                   "；要找的头至少有 " + score_text(f.at_least) + "。");
 }
 

@@ -2,7 +2,7 @@
 // something. One JSON file per exercise (docs/exercises.md). A file states the question; the
 // answer is computed by running the engine on the exercise's setup (the real shape, strides and
 // contiguity of a step; the steps a fault changes; the cells a causal or padding mask hides; the
-// head whose measured score is highest), never stored in the file.
+// heads whose measured score reaches the question's threshold), never stored in the file.
 //
 // Shapes: B batch, S source length, T target length, D d_model, H heads, Dh = D/H, F d_ff; a
 // mask exercise is an n × n grid (rows = queries, columns = keys), positions counted from 1.

@@ -3306,26 +3306,6 @@
         <translation>找出那个头</translation>
     </message>
     <message>
-        <source>on the &lt;b&gt;previous token&lt;/b&gt;</source>
-        <translation>放在&lt;b&gt;前一个词元&lt;/b&gt;上</translation>
-    </message>
-    <message>
-        <source>on &lt;b&gt;its own position&lt;/b&gt;</source>
-        <translation>放在&lt;b&gt;自身位置&lt;/b&gt;上</translation>
-    </message>
-    <message>
-        <source>on the &lt;b&gt;first token&lt;/b&gt;</source>
-        <translation>放在&lt;b&gt;第一个词元&lt;/b&gt;上</translation>
-    </message>
-    <message>
-        <source>on &lt;b&gt;earlier copies of the same token&lt;/b&gt;</source>
-        <translation>放在&lt;b&gt;前面出现过的同一个词元&lt;/b&gt;上</translation>
-    </message>
-    <message>
-        <source>on &lt;b&gt;the token that followed the previous copy of the current token&lt;/b&gt; (an induction head)</source>
-        <translation>放在&lt;b&gt;当前词元上一次出现时紧随其后的那个词元&lt;/b&gt;上（归纳头）</translation>
-    </message>
-    <message>
         <source>Look at the heads of layer %1.</source>
         <translation>请看第 %1 层的各个头。</translation>
     </message>
@@ -3612,6 +3592,26 @@
     <message>
         <source>head %1</source>
         <translation>第 %1 个头</translation>
+    </message>
+    <message>
+        <source>on the &lt;b&gt;previous token&lt;/b&gt;</source>
+        <translation>放在&lt;b&gt;前一个词元&lt;/b&gt;上</translation>
+    </message>
+    <message>
+        <source>on &lt;b&gt;its own position&lt;/b&gt;</source>
+        <translation>放在&lt;b&gt;自身位置&lt;/b&gt;上</translation>
+    </message>
+    <message>
+        <source>on the &lt;b&gt;first token&lt;/b&gt;</source>
+        <translation>放在&lt;b&gt;第一个词元&lt;/b&gt;上</translation>
+    </message>
+    <message>
+        <source>on &lt;b&gt;earlier copies of the same token&lt;/b&gt;</source>
+        <translation>放在&lt;b&gt;前面出现过的同一个词元&lt;/b&gt;上</translation>
+    </message>
+    <message>
+        <source>on &lt;b&gt;the token that followed the previous copy of the current token&lt;/b&gt; (an induction head)</source>
+        <translation>放在&lt;b&gt;当前词元上一次出现时紧随其后的那个词元&lt;/b&gt;上（归纳头）</translation>
     </message>
 </context>
 <context>

@@ -301,16 +301,23 @@ class TestExercisesUi : public QObject {
     QVERIFY2(p_->feedbackText().contains(QStringLiteral("Head 1.0 puts on average")), qPrintable(p_->feedbackText()));
     QVERIFY(!p_->answered());
 
-    // A head clicked on layer 0's weights is not an answer to a question about layer 1.
+    // A head clicked on layer 0's weights is not an answer to a question about layer 1: head 0
+    // stays enlarged there, and a click on the enlarged map is not taken either.
     w_->navigator()->setCurrent(r->indexOf("encoder.layers.0.self_attn.weights"));
     settle(*w_);
-    grid->enlargeHead(-1);
+    QCOMPARE(grid->enlargedHead(), 0);
+    QTest::mouseClick(grid->headView(0), Qt::LeftButton);
+    QTest::keyClick(grid, Qt::Key_Escape);  // every head again
     QTest::mouseClick(grid->headView(1), Qt::LeftButton);
     QCOMPARE(p_->currentAnswer(), QStringLiteral("1.0"));
 
+    // Back on layer 1, head 1 stays enlarged from layer 0: clicking the enlarged map chooses it.
     w_->navigator()->setCurrent(r->indexOf(layer1));
     settle(*w_);
-    grid->enlargeHead(-1);
+    QCOMPARE(grid->enlargedHead(), 1);
+    QTest::mouseClick(grid->headView(1), Qt::LeftButton);
+    QCOMPARE(p_->currentAnswer(), QStringLiteral("1.1"));
+    QTest::keyClick(grid, Qt::Key_Escape);
     const int best = ex.head.best_head;
     QTest::mouseClick(grid->headView(best), Qt::LeftButton);
     QCOMPARE(p_->currentAnswer(), QStringLiteral("1.%1").arg(best));

@@ -440,7 +440,7 @@ class TestTrainingUi : public QObject {
   }
 
   // The run kept for comparison goes into a session too: a live one written beside it as
-  // NAME.kept.run, a recorded one referenced; a fresh window opens it kept again, so Compare heads
+  // NAME.kept-run, a recorded one referenced; a fresh window opens it kept again, so Compare heads
   // and the dashed curves work at once.
   void sessionsKeepTheKeptRun() {
     w_->trainingDock()->show();
@@ -458,13 +458,13 @@ class TestTrainingUi : public QObject {
     const QString path = dir.filePath(QStringLiteral("pair.attnlab"));
     QCOMPARE(w_->saveSession(path), QString());
     QVERIFY(QFile::exists(dir.filePath(QStringLiteral("pair.run/run.json"))));
-    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("pair.kept.run/step-00000050.safetensors"))));
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("pair.kept-run/step-00000050.safetensors"))));
     const LoadedWeights keptModel =
-        load_weights_file(dir.filePath(QStringLiteral("pair.kept.run/step-00000050.safetensors")).toStdString(), ModelConfig{}, {});
+        load_weights_file(dir.filePath(QStringLiteral("pair.kept-run/step-00000050.safetensors")).toStdString(), ModelConfig{}, {});
     QCOMPARE(keptModel.cfg.layers, int64_t(2));  // the kept run, not this one
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(parse_session(f.readAll().toStdString(), "pair.attnlab").training.kept, std::string("pair.kept.run"));
+    QCOMPARE(parse_session(f.readAll().toStdString(), "pair.attnlab").training.kept, std::string("pair.kept-run"));
 
     w_.reset();
     w_ = test::openWindow(QStringLiteral("test"));
@@ -487,7 +487,11 @@ class TestTrainingUi : public QObject {
     QVERIFY(g.open(QIODevice::ReadOnly));
     Session shipped = parse_session(g.readAll().toStdString(), "pair.attnlab");
     QCOMPARE(shipped.training.kept, std::string(kShippedRun));
-    shipped.training.kept = "gone.kept.run";
+    QCOMPARE(w_->openSession(path, false), QString());  // the shipped run kept again, from a fresh copy
+    QVERIFY(child<QPushButton>(p_, "trainCompareHeads")->isEnabled());
+    QCOMPARE(p_->compareHeads(), QString());
+    p_->headComparison()->close();
+    shipped.training.kept = "gone.kept-run";
     QFile h(path);
     QVERIFY(h.open(QIODevice::WriteOnly | QIODevice::Truncate));
     h.write(QByteArray::fromStdString(session_json(shipped)));

@@ -43,9 +43,10 @@ void MainWindow::buildExercises(QDockWidget* besides) {
   });
   connect(scroll->verticalScrollBar(), &QScrollBar::actionTriggered, scroll, [follow] { *follow = false; });
   connect(exercises_, &ExercisePanel::stopped, scroll, [follow] { *follow = false; });
-  // A find-the-head exercise: clicking a head's heatmap chooses it as the answer.
-  connect(panel_->heatmaps(), &HeatmapGrid::headEnlarged, this, [this](int head) {
-    if (head >= 0) exercises_->chooseHead(QString::fromStdString(currentId_), head);
+  // A find-the-head exercise: clicking a head's heatmap (a small one, or the enlarged one) chooses
+  // it as the answer.
+  connect(panel_->heatmaps(), &HeatmapGrid::headClicked, this, [this](int head) {
+    exercises_->chooseHead(QString::fromStdString(currentId_), head);
   });
   connect(exercises_, &ExercisePanel::answeredOrRevealed, this, [this] {
     panel_->setConcealed({});
@@ -86,6 +87,7 @@ void MainWindow::startExercise(const Request& setup, const QString& concealStep,
   panel_->setConcealed(concealStep);
   const Exercise* ex = exercises_->active();
   predictions_->setNoteHidden(ex && ex->kind == ExerciseKind::FindHead);
+  if (ex && ex->kind == ExerciseKind::FindHead) panel_->heatmaps()->enlargeHead(-1);  // every head to choose from
   if (!concealStep.isEmpty()) currentId_ = concealStep.toStdString();
   if (!showStep.isEmpty()) currentId_ = showStep.toStdString();
   if (!hasSetup) return;  // nothing to compute (every shipped kind has a run: a mask exercise its grid's sentence)

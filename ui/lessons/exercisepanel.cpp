@@ -20,6 +20,7 @@
 #include "input/samplemodels.h"
 #include "io/shipped_models.h"
 #include "lessons/headpicker.h"
+#include "text/errors.h"
 #include "text/tokenizer.h"
 #include "views/runcompare.h"
 #include "words/coretext.h"
@@ -82,19 +83,6 @@ QString kindTitle(ExerciseKind k) {
     case ExerciseKind::FindBug: return ExercisePanel::tr("Find the bug");
     case ExerciseKind::FixMask: return ExercisePanel::tr("Fix the mask");
     case ExerciseKind::FindHead: return ExercisePanel::tr("Find the head");
-  }
-  return {};
-}
-
-// What a find-the-head question asks a head to do.
-QString traitText(HeadTrait t) {
-  switch (t) {
-    case HeadTrait::PreviousToken: return ExercisePanel::tr("on the <b>previous token</b>");
-    case HeadTrait::Self: return ExercisePanel::tr("on <b>its own position</b>");
-    case HeadTrait::FirstToken: return ExercisePanel::tr("on the <b>first token</b>");
-    case HeadTrait::SameToken: return ExercisePanel::tr("on <b>earlier copies of the same token</b>");
-    case HeadTrait::Induction:
-      return ExercisePanel::tr("on <b>the token that followed the previous copy of the current token</b> (an induction head)");
   }
   return {};
 }
@@ -345,7 +333,7 @@ QString ExercisePanel::taskText(const Exercise& ex) const {
                                           : tr("Look at the heads of every layer.");
       return tr("The window shows the attention weights of this trained model. Which head puts a large share of its weight %1? "
                 "%2 Choose it below, or click its heatmap.")
-          .arg(traitText(ex.head.pattern), where);
+          .arg(HeadPicker::traitText(ex.head.pattern), where);
     }
   }
   return {};
@@ -400,9 +388,10 @@ void ExercisePanel::start(int index) {
     r.memoryTexts = toQStrings(ex.setup.memory_texts);
     r.loss = ex.setup.loss;  // a gradient's shape: the backward pass on show too
     if (!ex.setup.model.empty()) {  // a shipped trained model: its weights and vocabulary
-      const std::string_view file = find_shipped_model(ex.setup.model)->file;  // the reader found it
+      const ShippedModel* model = find_shipped_model(ex.setup.model);  // the reader found it: this build has it
       try {
-        r.weights = loadSampleModel(QStringLiteral(":/models/") + QString::fromUtf8(file.data(), static_cast<qsizetype>(file.size())), r.cfg);
+        if (!model) throw DataError(Text(Msg::win_sample_model_missing, ex.setup.model));
+        r.weights = loadSampleModel(QLatin1String(kSampleModelPrefix) + QString::fromUtf8(model->file.data(), static_cast<qsizetype>(model->file.size())), r.cfg);
       } catch (const std::exception& e) {  // a damaged build: say so rather than run seeded weights
         setFeedback(CoreText::of(e).toHtmlEscaped(), false);
         active_ = false;

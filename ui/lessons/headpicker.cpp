@@ -48,6 +48,19 @@ bool HeadPicker::chooseFromStep(const QString& stepId, int head) {
   return true;
 }
 
+// What a find-the-head question asks a head to do.
+QString HeadPicker::traitText(HeadTrait t) {
+  switch (t) {
+    case HeadTrait::PreviousToken: return HeadPicker::tr("on the <b>previous token</b>");
+    case HeadTrait::Self: return HeadPicker::tr("on <b>its own position</b>");
+    case HeadTrait::FirstToken: return HeadPicker::tr("on the <b>first token</b>");
+    case HeadTrait::SameToken: return HeadPicker::tr("on <b>earlier copies of the same token</b>");
+    case HeadTrait::Induction:
+      return HeadPicker::tr("on <b>the token that followed the previous copy of the current token</b> (an induction head)");
+  }
+  return {};
+}
+
 QString HeadPicker::answerText() const {
   return QStringLiteral("%1.%2").arg(layer_->currentData().toInt()).arg(head_->currentData().toInt());
 }

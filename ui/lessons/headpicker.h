@@ -6,6 +6,8 @@
 
 #include <optional>
 
+#include "exercises/exercises.h"
+
 class QComboBox;
 class QLabel;
 
@@ -22,6 +24,8 @@ class HeadPicker : public QWidget {
   // is an encoder self-attention step of a layer this question allows. Returns whether it was.
   bool chooseFromStep(const QString& stepId, int head);
   QString answerText() const;  // "1.2": layer 1, head 2
+  // What a find-the-head question asks a head to do ("on the <b>previous token</b>"), rich text.
+  static QString traitText(HeadTrait t);
   QComboBox* layerBox() const { return layer_; }
   QComboBox* headBox() const { return head_; }
 

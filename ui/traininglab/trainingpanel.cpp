@@ -410,13 +410,15 @@ QString TrainingPanel::compareHeads() {
 QString TrainingPanel::openRecorded(const QString& dir, bool offer) {
   playTimer_->stop();
   QString problem;
-  const QString from = localFolder(dir, shippedCopy_, problem);
+  std::shared_ptr<QTemporaryDir> copy;  // the shipped run's files: the open one's stay until this works
+  const QString from = localFolder(dir, copy, problem);
   if (from.isEmpty()) return problem;
   try {
     session_->openRecorded(from);
   } catch (const UserError& e) {
     return CoreText::translate(e.text());
   }
+  shippedCopy_ = std::move(copy);
   recordedSource_ = dir;
   knobsToggle_->setChecked(false);  // a replay has nothing to set: the curves get the room
   newRun_ = true;

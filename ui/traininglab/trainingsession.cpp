@@ -131,9 +131,10 @@ KeptRun TrainingSession::readKept(const QString& dir) {
   return k;
 }
 
-void TrainingSession::saveKept(const KeptRun& k, const QString& dir) {
-  if (!k.dir.isEmpty() || k.curves.isEmpty() || k.snaps.empty()) return;
+bool TrainingSession::saveKept(const KeptRun& k, const QString& dir) {
+  if (!k.dir.isEmpty() || k.curves.isEmpty() || k.snaps.empty()) return false;
   writeLive(dir, k.setup, k.curves, k.phase, k.snaps);
+  return true;
 }
 
 void TrainingSession::openRecorded(const QString& dir) {

@@ -88,9 +88,10 @@ class TrainingSession : public QObject {
   // A recorded-run folder read as a kept run (a session's comparison run): DataError / ConfigError
   // as openRecorded.
   static KeptRun readKept(const QString& dir);
-  // A kept live run written as a recorded-run folder, as saveRun writes this run (a recorded one
-  // is its own folder: nothing is written). ConfigError / DataError from core.
-  static void saveKept(const KeptRun& k, const QString& dir);
+  // A kept live run written as a recorded-run folder, as saveRun writes this run. False when
+  // nothing was written: a recorded one is its own folder, a run without snapshots has none.
+  // ConfigError / DataError from core.
+  static bool saveKept(const KeptRun& k, const QString& dir);
   double secondsPerStep() const { return secondsPerStep_; }
 
  signals:

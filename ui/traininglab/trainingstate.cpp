@@ -72,10 +72,8 @@ SessionTraining TrainingPanel::sessionState(const QString& liveDir, const QStrin
   if (!session_->recorded()) session_->saveRun(liveDir);
   t.run = sessionPath(session_->recorded() ? recordedSource_ : liveDir, sessionDir);
   t.step = timelineStep();
-  if (kept_) {
-    if (keptSource_.isEmpty()) TrainingSession::saveKept(*kept_, keptDir);
-    t.kept = sessionPath(keptSource_.isEmpty() ? keptDir : keptSource_, sessionDir);
-  }
+  if (kept_ && !keptSource_.isEmpty()) t.kept = sessionPath(keptSource_, sessionDir);
+  else if (kept_ && TrainingSession::saveKept(*kept_, keptDir)) t.kept = sessionPath(keptDir, sessionDir);
   return t;
 }
 

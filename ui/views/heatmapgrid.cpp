@@ -78,6 +78,9 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   large_ = new HeatmapView(this);
   large_->hide();
   connect(large_, &HeatmapView::cellHovered, this, [this](int r, int c) { onHover(enlarged_, r, c); });
+  connect(large_, &HeatmapView::clicked, this, [this] {
+    if (enlarged_ >= 0) emit headClicked(enlarged_);
+  });
   legend_ = new ColorLegend(this);
   info_ = new QLabel(this);
   info_->setObjectName(QStringLiteral("info"));
@@ -299,7 +302,10 @@ void HeatmapGrid::rebuild() {
     fillView(view, h, true);
     view->setToolTip(tr("Click to enlarge head %1").arg(h));
     view->setCursor(Qt::PointingHandCursor);
-    connect(view, &HeatmapView::clicked, this, [this, h] { enlargeHead(h); });
+    connect(view, &HeatmapView::clicked, this, [this, h] {
+      enlargeHead(h);
+      emit headClicked(h);
+    });
     connect(view, &HeatmapView::cellHovered, this, [this, h](int r, int c) { onHover(h, r, c); });
     view->show();
     views_.push_back(view);

@@ -64,6 +64,8 @@ class HeatmapGrid : public QWidget {
 
  signals:
   void headEnlarged(int head);
+  // A head's map was clicked: a small one (which enlarges it) or the enlarged one.
+  void headClicked(int head);
   void drawingDone();
 
  protected:

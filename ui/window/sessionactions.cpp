@@ -139,7 +139,7 @@ QString MainWindow::saveSession(const QString& path) {
   try {
     const QDir beside = where.absoluteDir();
     s.training = training_->sessionState(beside.filePath(where.completeBaseName() + QStringLiteral(".run")),
-                                         beside.filePath(where.completeBaseName() + QStringLiteral(".kept.run")),
+                                         beside.filePath(where.completeBaseName() + QStringLiteral(".kept-run")),
                                          where.absolutePath());
   } catch (const UserError& e) {
     const QString error = tr("Not saved: the training run could not be written beside the session: %1").arg(CoreText::of(e));
