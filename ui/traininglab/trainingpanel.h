@@ -130,6 +130,8 @@ class TrainingPanel : public QWidget {
   QString localFolder(const QString& dir, std::shared_ptr<QTemporaryDir>& copy, QString& error) const;
   // How a session names a run's folder: the shipped run by kShippedRun, else relative to it.
   static std::string sessionPath(const QString& dir, const QString& sessionDir);
+  // The inverse: a session's run name as the folder to open (kShippedRunDir for the shipped run).
+  static QString sessionFolder(const std::string& path, const QString& sessionDir);
   QString restoreKept(const std::string& kept, const QString& sessionDir);
   std::shared_ptr<QTemporaryDir> shippedCopy_;  // the shipped run's files, out of the resources (a kept run shares it)
 };

@@ -32,6 +32,11 @@ QString TrainingPanel::localFolder(const QString& dir, std::shared_ptr<QTemporar
   return copy->path();
 }
 
+QString TrainingPanel::sessionFolder(const std::string& path, const QString& sessionDir) {
+  if (path == kShippedRun) return kShippedRunDir;
+  return QDir(sessionDir).absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(path)));
+}
+
 std::string TrainingPanel::sessionPath(const QString& dir, const QString& sessionDir) {
   if (dir == kShippedRunDir) return std::string(kShippedRun);
   const QString rel = QDir(sessionDir).relativeFilePath(QFileInfo(dir).absoluteFilePath());
@@ -89,8 +94,7 @@ QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QStri
     if (!t.knobs.empty()) setKnobs(t.knobs);
     return {};
   }
-  const QString dir = t.run == kShippedRun ? kShippedRunDir
-                                           : QDir(sessionDir).absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(t.run)));
+  const QString dir = sessionFolder(t.run, sessionDir);
   if (const QString problem = openRecorded(dir, /*offer=*/false); !problem.isEmpty()) return problem;
   const auto steps = session_->snapshotSteps();
   int index = int(steps.size()) - 1;
@@ -103,8 +107,7 @@ QString TrainingPanel::restoreSessionState(const SessionTraining& t, const QStri
 }
 
 QString TrainingPanel::restoreKept(const std::string& kept, const QString& sessionDir) {
-  const QString dir = kept == kShippedRun ? kShippedRunDir
-                                          : QDir(sessionDir).absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(kept)));
+  const QString dir = sessionFolder(kept, sessionDir);
   std::shared_ptr<QTemporaryDir> copy;
   QString problem;
   const QString from = localFolder(dir, copy, problem);
