@@ -16,6 +16,7 @@
 #include "io/files.h"
 #include "io/weights_file.h"
 #include "text/errors.h"
+#include "training/resume.h"
 #include "training/run_record.h"
 #include "training/snapshots.h"
 #include "training/trainer.h"
@@ -24,10 +25,9 @@ namespace attnlab::cli {
 
 namespace {
 
-constexpr uint64_t kMaxTrainTextBytes = 64ull << 20;  // --text-file: 64 MiB of text
-
 struct TrainArgs {
-  std::string task, text_file, out, optimizer = "adamw", attention = "full", ffn = "mlp", snapshots, snapshot_dtype = "f32";
+  std::string task, text_file, out, optimizer = "adamw", attention = "full", ffn = "mlp", snapshots, snapshot_dtype = "f32",
+      resume;
   std::vector<int64_t> snapshot_at;
   int64_t steps = 0, batch = 0, warmup = 0, log_every = 100, eval_count = 256, snapshot_every = 0, vocab_size = 2000,
           max_len = 32;
@@ -60,7 +60,30 @@ class StopOnSignal {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
+// The options --resume allows; any other is refused by name (the run goes on as it was set up).
+constexpr const char* kResumeOptions[] = {"--resume", "--out", "--force", "--steps", "--text-file", "--log-every",
+                                          "--snapshot-every", "--snapshot-at", "--snapshot-dtype", "--threads"};
+
+bool out_exists(const std::string& path) { return std::filesystem::exists(std::filesystem::symlink_status(path)); }
+
+// --resume DIR: the run's resume point, checked against the options before anything is trained.
+ResumePoint plan_resume(const CLI::App& sub, const TrainArgs& a) {
+  for (const CLI::Option* o : sub.get_options()) {
+    if (o->count() == 0 || o->get_name().empty() || o->get_name() == "--help") continue;
+    const std::string name = o->get_name();
+    if (std::find(std::begin(kResumeOptions), std::end(kResumeOptions), name) == std::end(kResumeOptions))
+      throw ConfigError(Text(Msg::tr_resume_option_fixed, name));
+  }
+  ResumePoint r = read_run_resume(a.resume);
+  if (sub.count("--steps") && a.steps < r.steps_done) throw ConfigError(Text(Msg::tr_resume_fewer_steps, a.steps, r.steps_done));
+  if (r.setup.task == TrainTask::Text && a.text_file.empty()) throw ConfigError(Text(Msg::tr_text_needs_file));
+  if (r.setup.task != TrainTask::Text && !a.text_file.empty()) throw ConfigError(Text(Msg::tr_text_file_only_for_text));
+  if (!a.force && out_exists(a.out)) throw ConfigError(Text(Msg::tr_out_exists, printable_name(a.out)));
+  return r;
+}
+
 TrainSetup plan(const CLI::App& sub, const TrainArgs& a) {
+  if (a.task.empty()) throw ConfigError(Text(Msg::tr_task_needed));
   TrainSetup s = default_setup(parse_train_task(a.task));
   auto given = [&](const char* opt) { return sub.count(opt) > 0; };
   ModelConfig& m = s.model;
@@ -98,9 +121,8 @@ TrainSetup plan(const CLI::App& sub, const TrainArgs& a) {
   } else if (!a.text_file.empty()) {
     throw ConfigError(Text(Msg::tr_text_file_only_for_text));
   }
-  if (!a.force && std::filesystem::exists(std::filesystem::symlink_status(a.out)))
-    throw ConfigError(Text(Msg::tr_out_exists, printable_name(a.out)));
-  if (!a.snapshots.empty() && std::filesystem::exists(std::filesystem::symlink_status(a.snapshots)))
+  if (!a.force && out_exists(a.out)) throw ConfigError(Text(Msg::tr_out_exists, printable_name(a.out)));
+  if (!a.snapshots.empty() && out_exists(a.snapshots))
     throw ConfigError(Text(Msg::tr_snapshots_exists, printable_name(a.snapshots)));
   return s;
 }
@@ -123,60 +145,59 @@ std::string metrics_json(const TrainSetup& s, const Evaluation& e, int64_t phase
   return j.dump();
 }
 
-// run.json beside the snapshots (docs/cli.md "attnlab train"), written under a temporary name and
-// renamed into place.
-void write_run_record(const std::string& dir, const RunRecord& rec, const TrainSetup& s) {
-  write_file_atomically(std::filesystem::path(dir) / "run.json", run_record_json(rec, s), /*replace=*/true, Msg::tr_cannot_write);
+std::shared_ptr<const TextCorpus> read_corpus(const std::string& file, int64_t vocab_size, int64_t max_len) {
+  const std::string text = read_regular_file(file, kMaxTrainTextBytes, Msg::io_text_file_option);
+  return std::make_shared<TextCorpus>(build_text_corpus(text, printable_name(file), vocab_size, max_len));
 }
 
-void run_train(const CLI::App& sub, const TrainArgs& a) {
-  TrainSetup s = plan(sub, a);
-  set_threads(a.threads);
-  if (s.task == TrainTask::Text) {
-    const std::string text = read_regular_file(a.text_file, kMaxTrainTextBytes, Msg::io_text_file_option);
-    s.corpus = std::make_shared<TextCorpus>(build_text_corpus(text, printable_name(a.text_file), a.vocab_size, a.max_len));
-  }
-  Trainer t(s);
-  std::unique_ptr<SnapshotStore> snaps;
-  if (!a.snapshots.empty()) {
+// The record's folder: its run.json and resume point, and a resume point left by an earlier
+// stretch removed once run.json no longer names it.
+void write_record(const std::string& dir, RunRecord& rec, const Trainer& t, const std::string& old_resume) {
+  rec.steps_done = t.steps_done();
+  rec.steps = t.setup().steps;
+  rec.resume = resume_file_name(rec.steps_done);
+  const std::filesystem::path d(dir);
+  write_file_atomically(d / rec.resume, serialize_resume(t.resume_point()), /*replace=*/true, Msg::tr_cannot_write);
+  write_file_atomically(d / "run.json", run_record_json(rec, t.setup()), /*replace=*/true, Msg::tr_cannot_write);
+  if (!old_resume.empty() && old_resume != rec.resume) {
     std::error_code ec;
-    if (!std::filesystem::create_directory(a.snapshots, ec) || ec)
-      throw DataError(Text(Msg::tr_cannot_write, printable_name(a.snapshots)));
-    snaps = std::make_unique<SnapshotStore>(0, a.snapshots, weights_file_metadata(t.config(), t.weights()),
-                                            a.snapshot_dtype == "f16");
-    snaps->add(0, t.weights());
+    std::filesystem::remove(d / old_resume, ec);  // a file this run wrote; left behind only if it cannot go
   }
+}
+
+// Trains t to its last step (or Ctrl+C), one progress line per --log-every steps, snapshots into
+// `snaps`, the curves into rec; then writes the record (when there is a folder) and the model.
+void train_and_write(Trainer& t, const TrainArgs& a, SnapshotStore* snaps, RunRecord& rec, const std::string& dir) {
   auto snapshot_due = [&](int64_t step) {
     if (!a.snapshot_at.empty()) return std::find(a.snapshot_at.begin(), a.snapshot_at.end(), step) != a.snapshot_at.end();
     return step % (a.snapshot_every > 0 ? a.snapshot_every : a.log_every) == 0;
   };
-  RunRecord rec = run_record_of(s);
+  const TrainSetup& s = t.setup();
+  const std::string old_resume = rec.resume;
   const StopOnSignal stop_on_signal;
   g_stop.store(false);
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  int64_t phase_change = -1;
   Evaluation e = t.evaluate();
-  rec.curves.push_back(CurvePoint{0, 0, 0, 0, e});
+  if (rec.curves.empty()) rec.curves.push_back(CurvePoint{0, 0, 0, 0, e});
   while (!t.done() && !g_stop.load()) {
     const StepStats last = t.step();
     if (last.step % a.log_every == 0 || t.done() || g_stop.load()) {
       e = t.evaluate();
-      if (phase_change < 0 && e.past_phase_change())
-        phase_change = e.step;
+      if (rec.phase_change < 0 && e.past_phase_change()) rec.phase_change = e.step;
       rec.curves.push_back(CurvePoint{last.step, last.loss, last.lr, last.grad_norm, e});
       std::cout << curve_point_json(rec.curves.back(), seconds()) << std::endl;
     }
-    if (snaps && (snapshot_due(last.step) || t.done() || g_stop.load())) snaps->add(last.step, t.weights());
+    if (snaps && (snapshot_due(last.step) || t.done() || g_stop.load())) {
+      snaps->add(last.step, t.weights());
+      if (rec.snapshots.empty() || rec.snapshots.back().first < last.step)
+        rec.snapshots.emplace_back(last.step, SnapshotStore::file_name(last.step));
+    }
   }
-  if (snaps) {
-    rec.steps_done = t.steps_done(), rec.phase_change = phase_change;
-    for (int64_t step : snaps->steps()) rec.snapshots.emplace_back(step, SnapshotStore::file_name(step));
-    write_run_record(a.snapshots, rec, s);
-  }
+  if (snaps) write_record(dir, rec, t, old_resume);
   Weights w = t.copy();
   auto vocab = std::make_shared<TrainedVocab>(*w.vocab());
-  vocab->info["metrics"] = metrics_json(s, e, phase_change);
+  vocab->info["metrics"] = metrics_json(s, e, rec.phase_change);
   w.set_vocab(vocab);
   write_model(a.out, t.config(), w, a.force);
   nlohmann::json summary{{"done", !g_stop.load()},
@@ -189,8 +210,39 @@ void run_train(const CLI::App& sub, const TrainArgs& a) {
                          {"out", a.out}};
   if (!e.heads.empty()) summary["best_previous"] = e.best_previous();
   if (e.has_induction()) summary["best_induction"] = e.best_induction();
-  summary["phase_change_step"] = phase_change >= 0 ? nlohmann::json(phase_change) : nlohmann::json(nullptr);
+  summary["phase_change_step"] = rec.phase_change >= 0 ? nlohmann::json(rec.phase_change) : nlohmann::json(nullptr);
   std::cout << summary.dump() << std::endl;
+}
+
+void run_train(const CLI::App& sub, const TrainArgs& a) {
+  TrainSetup s = plan(sub, a);
+  set_threads(a.threads);
+  if (s.task == TrainTask::Text) s.corpus = read_corpus(a.text_file, a.vocab_size, a.max_len);
+  Trainer t(s);
+  std::unique_ptr<SnapshotStore> snaps;
+  RunRecord rec = run_record_of(s);
+  if (!a.snapshots.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::create_directory(a.snapshots, ec) || ec)
+      throw DataError(Text(Msg::tr_cannot_write, printable_name(a.snapshots)));
+    snaps = std::make_unique<SnapshotStore>(0, a.snapshots, weights_file_metadata(t.config(), t.weights()),
+                                            a.snapshot_dtype == "f16");
+    snaps->add(0, t.weights());
+    rec.snapshots.emplace_back(0, SnapshotStore::file_name(0));
+  }
+  train_and_write(t, a, snaps.get(), rec, a.snapshots);
+}
+
+// --resume DIR: the recorded run goes on from its resume point, its record growing in DIR.
+void run_resume(const CLI::App& sub, const TrainArgs& a) {
+  const ResumePoint r = plan_resume(sub, a);
+  set_threads(a.threads);
+  std::shared_ptr<const TextCorpus> corpus;
+  if (r.setup.task == TrainTask::Text) corpus = read_corpus(a.text_file, r.text_vocab_size, r.text_max_len);
+  Trainer t(r, corpus, sub.count("--steps") ? a.steps : -1);
+  RunRecord rec = read_run_record(a.resume);
+  SnapshotStore snaps(0, a.resume, weights_file_metadata(t.config(), t.weights()), a.snapshot_dtype == "f16");
+  train_and_write(t, a, &snaps, rec, a.resume);
 }
 
 }  // namespace
@@ -198,7 +250,10 @@ void run_train(const CLI::App& sub, const TrainArgs& a) {
 void add_train_command(CLI::App& app, Chosen& chosen) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* sub = app.add_subcommand("train", "train a small transformer on a built-in task; prints JSON lines");
-  sub->add_option("--task", a->task, "induction, copy, reverse, sort, brackets, previous-token or text")->required();
+  sub->add_option("--task", a->task, "induction, copy, reverse, sort, brackets, previous-token or text");
+  sub->add_option("--resume", a->resume,
+                  "go on with a run recorded with --snapshots DIR from its last step (to --steps, default its own), "
+                  "its record growing in DIR");
   sub->add_option("--text-file", a->text_file, "--task text: the UTF-8 text to learn from, one sentence per line");
   sub->add_option("--out", a->out, "the trained model's weights file (.safetensors)")->required();
   sub->add_option("--steps", a->steps, "training steps (default: per task)")->transform(decimal_in(0, 10000000));
@@ -241,8 +296,8 @@ void add_train_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--eps", a->model.eps, "LayerNorm epsilon (default 1e-5)");
   sub->add_option("--ffn", a->ffn, "mlp (the feed-forward sub-layer) or none (attention-only layers) (default: per task)");
   sub->callback([sub, a, &chosen] {
-    chosen.check = [sub, a] { plan(*sub, *a); };
-    chosen.run = [sub, a] { run_train(*sub, *a); };
+    chosen.check = [sub, a] { a->resume.empty() ? void(plan(*sub, *a)) : void(plan_resume(*sub, *a)); };
+    chosen.run = [sub, a] { a->resume.empty() ? run_train(*sub, *a) : run_resume(*sub, *a); };
   });
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 
 #include "text/errors.h"
@@ -102,6 +103,33 @@ std::vector<std::pair<std::string, Tensor>> Optimizer::state() const {
     }
   }
   return out;
+}
+
+void Optimizer::restore(const std::vector<std::pair<std::string, Tensor>>& state, int64_t steps, const Weights& w,
+                        const std::string& origin) {
+  std::map<std::string, Tensor> by_name(state.begin(), state.end());
+  auto refuse = [&](const std::string& entry) { throw DataError(Text(Msg::tr_resume_state_bad, origin, entry)); };
+  std::vector<Tensor> m, v;
+  if (steps > 0) {
+    for (const std::string& name : names_) {
+      const Tensor& p = w.get(name);
+      auto take = [&](const std::string& entry, std::vector<Tensor>& into) {
+        const auto it = by_name.find(entry);
+        if (it == by_name.end() || it->second.shape() != p.shape()) refuse(entry);
+        into.push_back(it->second.contiguous().clone());
+        by_name.erase(it);
+      };
+      if (c_.kind == OptimizerKind::AdamW) {
+        take("exp_avg/" + name, m);
+        take("exp_avg_sq/" + name, v);
+      } else {
+        take("momentum_buffer/" + name, m);
+      }
+    }
+  }
+  if (!by_name.empty()) refuse(by_name.begin()->first);
+  m_ = std::move(m), v_ = std::move(v);
+  t_ = steps;
 }
 
 }  // namespace attnlab

@@ -51,6 +51,11 @@ class Optimizer {
   // The state (AdamW's two moments, SGD's momentum buffer) by parameter name: "exp_avg/<name>",
   // "exp_avg_sq/<name>", "momentum_buffer/<name>"; for a saved run.
   std::vector<std::pair<std::string, Tensor>> state() const;
+  // Takes up where a saved optimiser stopped: `steps` updates done, `state` as state() gave it
+  // (empty when steps is 0), each entry shaped like its parameter in `w`. DataError naming
+  // `origin` and the first entry missing, extra or misshapen; nothing changes then.
+  void restore(const std::vector<std::pair<std::string, Tensor>>& state, int64_t steps, const Weights& w,
+               const std::string& origin);
 
  private:
   OptimizerConfig c_;

@@ -19,7 +19,8 @@ bool is_run_folder(const std::string& dir) {
 }
 
 void write_run_folder(const std::string& dir, RunRecord rec, const TrainSetup& s, const SnapshotStore& snaps,
-                      const std::map<std::string, std::string>& metadata, bool f16) {
+                      const std::map<std::string, std::string>& metadata, bool f16,
+                      const ResumePoint* resume) {
   const fs::path target(dir);
   std::error_code ec;
   // Refused before anything is written; move_folder_into_place checks again at the end.
@@ -32,6 +33,12 @@ void write_run_folder(const std::string& dir, RunRecord rec, const TrainSetup& s
   for (int64_t step : snaps.steps()) {
     out.add(step, snaps.at(step));
     rec.snapshots.emplace_back(step, SnapshotStore::file_name(step));
+  }
+  rec.resume.clear();
+  if (resume) {
+    rec.steps_done = resume->steps_done;
+    rec.resume = resume_file_name(rec.steps_done);
+    write_file_atomically(tmp.path() / rec.resume, serialize_resume(*resume), /*replace=*/true, Msg::tr_cannot_write);
   }
   write_file_atomically(tmp.path() / "run.json", run_record_json(rec, s), /*replace=*/true, Msg::tr_cannot_write);
   move_folder_into_place(tmp, target, is_run_folder, Msg::exists_already_nothing_was_replaced);

@@ -2,10 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "io/files.h"
-#include "io/json_kind.h"
+#include "training/json_reader.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -14,6 +15,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 using json = nlohmann::json;
+using Reader = JsonReader;
 
 constexpr uint64_t kMaxRunJsonBytes = 64ull << 20;
 constexpr const char* kFormat = "attnlab-training-run/1";
@@ -43,42 +45,6 @@ ojson point_json(const CurvePoint& p, double seconds) {
   if (seconds >= 0) j["seconds"] = seconds;
   return j;
 }
-
-// Reads run.json's fields, each refusal naming the file and the field.
-struct Reader {
-  const std::string& origin;
-
-  [[noreturn]] void fail(const std::string& field, Text why) const {
-    throw DataError(Text(Msg::io_name_colon, origin) + Text(Msg::field_prefix, field) + std::move(why));
-  }
-  static Text kind(const json& v) { return json_kind(v); }
-  const json& at(const json& o, const std::string& key, const std::string& field) const {
-    const auto it = o.find(key);
-    if (it == o.end()) fail(field, Text(Msg::ls_expected_found, Text(Msg::ls_json_object), Text(Msg::ls_json_null)));
-    return *it;
-  }
-  const json& want(const json& v, const std::string& field, bool ok, Msg expected) const {
-    if (!ok) fail(field, Text(Msg::ls_expected_found, Text(expected), kind(v)));
-    return v;
-  }
-  static std::string name(const std::string& field, const std::string& key) { return field.empty() ? key : field + "." + key; }
-  double number(const json& o, const std::string& key, const std::string& field) const {
-    const json& v = at(o, key, name(field, key));
-    return want(v, name(field, key), v.is_number(), Msg::ls_json_number).get<double>();
-  }
-  int64_t whole(const json& o, const std::string& key, const std::string& field) const {
-    const json& v = at(o, key, name(field, key));
-    want(v, name(field, key), v.is_number_integer() || v.is_number_unsigned(), Msg::ls_json_integer);
-    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) fail(name(field, key), Text(Msg::should_whole_number));
-    const int64_t x = v.get<int64_t>();
-    if (x < 0) fail(name(field, key), Text(Msg::should_whole_number));
-    return x;
-  }
-  const json& array(const json& o, const std::string& key, const std::string& field) const {
-    const json& v = at(o, key, name(field, key));
-    return want(v, name(field, key), v.is_array(), Msg::ls_json_array);
-  }
-};
 
 CurvePoint parse_point(const Reader& r, const json& p, const std::string& field) {
   r.want(p, field, p.is_object(), Msg::ls_json_object);
@@ -123,6 +89,12 @@ bool plain_snapshot_name(const std::string& name) {
 
 }  // namespace
 
+std::string resume_file_name(int64_t step) {
+  char name[48];
+  std::snprintf(name, sizeof name, "resume-%08lld.safetensors", static_cast<long long>(step));
+  return name;
+}
+
 std::string curve_point_json(const CurvePoint& p, double seconds) { return point_json(p, seconds).dump(); }
 
 RunRecord run_record_of(const TrainSetup& s) {
@@ -135,7 +107,7 @@ std::string run_record_json(const RunRecord& r, const TrainSetup& s) {
   ojson curves = ojson::array(), snaps = ojson::array();
   for (const CurvePoint& p : r.curves) curves.push_back(point_json(p, -1));
   for (const auto& [step, file] : r.snapshots) snaps.push_back({{"step", step}, {"file", file}});
-  const ojson run{{"format", kFormat},
+  ojson run{{"format", kFormat},
                   {"task", std::string(train_task_name(r.task))},
                   {"seed", r.seed},
                   {"steps", r.steps},
@@ -147,6 +119,7 @@ std::string run_record_json(const RunRecord& r, const TrainSetup& s) {
                   {"phase_change_step", r.phase_change >= 0 ? ojson(r.phase_change) : ojson(nullptr)},
                   {"curves", curves},
                   {"snapshots", snaps}};
+  if (!r.resume.empty()) run["resume"] = r.resume;
   return run.dump(1) + "\n";
 }
 
@@ -170,9 +143,7 @@ RunRecord parse_run_record(const std::string& text, const std::string& origin) {
   } catch (const ConfigError& e) {
     r.fail("task", e.text());
   }
-  const json& seed = r.at(j, "seed", "seed");
-  rec.seed = r.want(seed, "seed", seed.is_number_unsigned() || (seed.is_number_integer() && seed.get<int64_t>() >= 0),
-                    Msg::ls_json_integer).get<uint64_t>();
+  rec.seed = r.unsigned_whole(j, "seed", "");
   rec.steps = r.whole(j, "steps", "");
   rec.steps_done = r.whole(j, "steps_done", "");
   rec.batch = r.whole(j, "batch", "");
@@ -196,6 +167,12 @@ RunRecord parse_run_record(const std::string& text, const std::string& origin) {
     rec.snapshots.emplace_back(step, file.get<std::string>());
   }
   if (rec.snapshots.empty()) r.fail("snapshots", Text(Msg::ls_expected_found, Text(Msg::ls_json_array), Text(Msg::ls_json_null)));
+  if (j.contains("resume")) {
+    const std::string& file = r.string(j, "resume", "");
+    if (file != resume_file_name(rec.steps_done))
+      r.fail("resume", Text(Msg::ls_expected_found, resume_file_name(rec.steps_done), verbatim(file)));
+    rec.resume = file;
+  }
   return rec;
 }
 

@@ -27,7 +27,15 @@ struct RunRecord {
   int64_t phase_change = -1;  // −1: none
   std::vector<CurvePoint> curves;
   std::vector<std::pair<int64_t, std::string>> snapshots;  // step, file name in the folder
+  // resume_file_name(steps_done) when the folder holds the run's resume point (training/resume.h:
+  // the weights and the optimiser's state at steps_done, so that training can go on); "" otherwise.
+  std::string resume;
 };
+
+// "resume-NNNNNNNN.safetensors" (the step, 8 digits or more): a resumed run writes its new point
+// beside the old one, then run.json, then removes the old one, so the folder is whole at every
+// moment.
+std::string resume_file_name(int64_t step);
 
 // A record for a run of this setup (task, seed, steps, batch), nothing recorded yet.
 RunRecord run_record_of(const TrainSetup& s);

@@ -1,6 +1,7 @@
 #include "training/tasks.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <unordered_map>
 
@@ -209,7 +210,23 @@ TextCorpus build_text_corpus(const std::string& text, const std::string& origin,
     }
     (i % 10 == 9 ? c.held_out : c.train).push_back(std::move(ids));
   }
+  c.vocab_size = vocab_size, c.max_len = max_len;
   return c;
+}
+
+std::string TextCorpus::fingerprint() const {
+  std::string bytes;
+  for (const auto& w : vocab) bytes += w + '\n';
+  for (const auto* part : {&train, &held_out}) {
+    bytes += '\x1e';
+    for (const auto& line : *part) {
+      for (int id : line) bytes += std::to_string(id) + ' ';
+      bytes += '\n';
+    }
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes)));
+  return hex;
 }
 
 TaskSource::TaskSource(TrainTask task, uint64_t seed, std::shared_ptr<const TextCorpus> corpus)

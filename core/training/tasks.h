@@ -53,7 +53,14 @@ struct ExampleBatch {
 struct TextCorpus {
   std::vector<std::string> vocab;           // [PAD], [UNK], then the most frequent tokens
   std::vector<std::vector<int>> train, held_out;  // every tenth line (index % 10 == 9) is held out
+  int64_t vocab_size = 0, max_len = 0;      // what it was built with
+  // 16 hex digits: FNV-1a 64 over the vocabulary and every line's ids, so that a resumed run can
+  // tell the text it trained on from another.
+  std::string fingerprint() const;
 };
+
+// The largest text file the text task reads (`attnlab train --text-file`, the window's).
+inline constexpr uint64_t kMaxTrainTextBytes = 64ull << 20;
 
 // Builds the corpus from UTF-8 text (one sentence per line, read by the project's tokenizer):
 // tokens seen at least twice, the `vocab_size` − 2 most frequent (ties: first seen first); each

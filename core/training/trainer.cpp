@@ -10,6 +10,8 @@
 #include "forward/model.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
+#include "training/resume.h"
+#include "training/run_record.h"
 
 namespace attnlab {
 
@@ -138,6 +140,45 @@ Trainer::Trainer(TrainSetup s, const Weights& start)
   check_weights(setup_.model, weights_);
   for (const auto& [name, shape] : expected_parameters(setup_.model, V)) names_.push_back(name);
   opt_ = Optimizer(setup_.opt, names_);
+}
+
+namespace {
+
+// The setup a resumed run goes on with: the point's, with the corpus and the new total.
+TrainSetup resumed_setup(const ResumePoint& r, std::shared_ptr<const TextCorpus> corpus, int64_t steps) {
+  TrainSetup s = r.setup;
+  if (steps >= 0) {
+    if (steps < r.steps_done) throw ConfigError(Text(Msg::tr_resume_fewer_steps, steps, r.steps_done));
+    s.steps = steps;
+  }
+  if (s.task == TrainTask::Text) {
+    if (!corpus) throw ConfigError(Text(Msg::tr_text_needs_file));
+    if (corpus->fingerprint() != r.text_fingerprint) throw ConfigError(Text(Msg::tr_resume_other_text));
+    s.corpus = std::move(corpus);
+  }
+  return s;
+}
+
+}  // namespace
+
+Trainer::Trainer(const ResumePoint& r, std::shared_ptr<const TextCorpus> corpus, int64_t steps)
+    : Trainer(resumed_setup(r, std::move(corpus), steps), r.weights) {
+  opt_.restore(r.optimizer, r.steps_done, weights_, resume_file_name(r.steps_done));
+  steps_done_ = r.steps_done;
+}
+
+ResumePoint Trainer::resume_point() const {
+  ResumePoint r;
+  r.setup = setup_;
+  r.setup.corpus.reset();
+  r.steps_done = steps_done_;
+  r.weights = copy();
+  for (const auto& [name, t] : opt_.state()) r.optimizer.emplace_back(name, t.clone());
+  if (setup_.corpus) {
+    r.text_vocab_size = setup_.corpus->vocab_size, r.text_max_len = setup_.corpus->max_len;
+    r.text_fingerprint = setup_.corpus->fingerprint();
+  }
+  return r;
 }
 
 StepStats Trainer::step() {

@@ -40,6 +40,8 @@ TrainSetup default_setup(TrainTask task);
 // own "param:" streams.
 Weights init_trained_weights(const ModelConfig& cfg, int64_t vocab_size);
 
+struct ResumePoint;  // resume.h
+
 struct StepStats {
   int64_t step = 0;      // steps done after this one (1 for the first)
   double loss = 0;       // the batch's loss before the update
@@ -69,6 +71,11 @@ class Trainer {
   explicit Trainer(TrainSetup s);
   // Continues from given weights (a snapshot, or a file with the task's vocabulary).
   Trainer(TrainSetup s, const Weights& start);
+  // Goes on from a resume point (resume.h) as if training had never stopped, to `steps` in all
+  // (−1: the run's own). `corpus`: the text task's, built again from the same text with the
+  // point's text_vocab_size and text_max_len. ConfigError when steps is fewer than the steps done
+  // or the corpus is another text's; DataError when the optimiser's state does not fit.
+  Trainer(const ResumePoint& r, std::shared_ptr<const TextCorpus> corpus, int64_t steps = -1);
 
   StepStats step();
   Evaluation evaluate() const;
@@ -82,6 +89,8 @@ class Trainer {
   const Weights& weights() const { return weights_; }
   // A deep copy of the weights with the vocabulary (task, mask, training_task set).
   Weights copy() const;
+  // Where training stands now, as a resume point (deep copies). `corpus` of the setup is left out.
+  ResumePoint resume_point() const;
 
  private:
   TrainSetup setup_;

@@ -1188,6 +1188,34 @@
         <source>these sentences have no position where "%1" can be measured (same_token and induction need a token that occurs twice in one sentence)</source>
         <translation>这些句子里没有能测量 "%1" 的位置（same_token 和 induction 需要同一个句子里有出现两次的词元）</translation>
     </message>
+    <message>
+        <source>%1: the optimiser's state '%2' is missing, unexpected or of another shape; this resume point cannot be used (replay the run, or train it again)</source>
+        <translation>%1：优化器状态 '%2' 缺失、多余或形状不对；这个续训点不能用（可以回放这次训练，或者重新训练）</translation>
+    </message>
+    <message>
+        <source>--steps %1 is fewer than the %2 steps this run has done already; give at least %2</source>
+        <translation>--steps %1 少于这次训练已经完成的 %2 步；请至少给 %2</translation>
+    </message>
+    <message>
+        <source>the text file is not the one this run trained on (its words or lines differ); give the same text file</source>
+        <translation>这个文本文件不是这次训练所用的那个（词或行不同）；请给出同一个文本文件</translation>
+    </message>
+    <message>
+        <source>'%1' holds no resume point (resume-NNNNNNNN.safetensors): it can be replayed, not continued; runs recorded by this version can be</source>
+        <translation>'%1' 里没有续训点（resume-NNNNNNNN.safetensors）：它只能回放，不能接着训练；本版本录制的训练可以接着训练</translation>
+    </message>
+    <message>
+        <source>%1: the resume point is at step %2 but run.json says %3 steps were done; the folder was changed by hand</source>
+        <translation>%1：续训点在第 %2 步，但 run.json 说已经完成了 %3 步；这个文件夹被手工改动过</translation>
+    </message>
+    <message>
+        <source>--resume goes on with the run as it was set up; drop %1 (with --resume only --out, --force, --steps, --text-file, --log-every, --snapshot-every, --snapshot-at, --snapshot-dtype and --threads may be given)</source>
+        <translation>--resume 按这次训练原来的设置接着训练；请去掉 %1（与 --resume 一起只能给 --out、--force、--steps、--text-file、--log-every、--snapshot-every、--snapshot-at、--snapshot-dtype 和 --threads）</translation>
+    </message>
+    <message>
+        <source>--task is needed (or --resume DIR, to go on with a run recorded with --snapshots DIR)</source>
+        <translation>需要 --task（或者用 --resume DIR 接着训练一次用 --snapshots DIR 录制的训练）</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -5818,6 +5846,14 @@ The window keeps what it had; you can go on working.</source>
     <message>
         <source>&lt;b&gt;Left:&lt;/b&gt; the kept run (%1) at step %2. &lt;b&gt;Right:&lt;/b&gt; this run (%3) at step %4. The same sentences (%5), one colour scale for both sides.</source>
         <translation>&lt;b&gt;左：&lt;/b&gt;保留的运行（%1），第 %2 步。&lt;b&gt;右：&lt;/b&gt;本次运行（%3），第 %4 步。两边使用相同的句子（%5）和同一个颜色刻度。</translation>
+    </message>
+    <message>
+        <source>This run cannot go on: %1</source>
+        <translation>这次训练不能接着进行：%1</translation>
+    </message>
+    <message>
+        <source>Go on training this run from step %1, as if it had never stopped</source>
+        <translation>从第 %1 步接着训练，就像从未中断过一样</translation>
     </message>
 </context>
 <context>

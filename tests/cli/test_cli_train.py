@@ -118,7 +118,8 @@ class Train(lib.TempDirCase):
         self.assertEqual([p["step"] for p in run["curves"]], [0, 5, 10, 15, 20])
         self.assertEqual(run["curves"][1:], [{k: v for k, v in g.items() if k != "seconds"} for g in got[:-1]])
         self.assertEqual([s["step"] for s in run["snapshots"]], [0, 10, 20])
-        self.assertEqual(sorted(os.listdir(snaps)), ["run.json"] + [s["file"] for s in run["snapshots"]])
+        self.assertEqual(run["resume"], "resume-00000020.safetensors")
+        self.assertEqual(sorted(os.listdir(snaps)), [run["resume"], "run.json"] + [s["file"] for s in run["snapshots"]])
         meta, tensors = read_safetensors(os.path.join(snaps, run["snapshots"][-1]["file"]))
         self.assertEqual(meta["training_task"], "induction")
         final_meta, final = read_safetensors(out)
@@ -131,6 +132,49 @@ class Train(lib.TempDirCase):
         self.assertEqual(r.rc, 2, r.describe())
         self.assertIn("--snapshots", r.err)
         self.assertFalse(os.path.exists(self.path("x.st")))
+
+    def test_resume_after_ctrl_c_goes_on_as_if_never_stopped(self):
+        common = ["--task", "sort", "--steps", "1500", "--warmup", "5", "--log-every", "5", "--seed", "4", *SMALL]
+        straight = self.path("straight.st")
+        self.train_ok(*common, "--out", straight)
+        snaps, stopped = self.path("run"), self.path("stopped.st")
+        p = subprocess.Popen([lib.attnlab_bin(), "train", *common, "--snapshots", snaps, "--out", stopped],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertTrue(p.stdout.readline().startswith(b"{"))
+        p.send_signal(signal.SIGINT)
+        rest, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        done = lines(rest.decode())[-1]["steps"]
+        self.assertLess(done, 1500)
+        run = json.load(open(os.path.join(snaps, "run.json"), encoding="utf-8"))
+        self.assertEqual((run["steps_done"], run["resume"]), (done, "resume-%08d.safetensors" % done))
+        # Going on: no model option may be given again; fewer steps than done are refused.
+        for args, words in [(["--heads", "4"], "drop --heads"), (["--steps", str(done - 1)], "fewer than"),
+                            (["--task", "copy"], "drop --task")]:
+            r = run_attnlab(["train", "--resume", snaps, *args, "--out", self.path("x.st")])
+            self.assertEqual(r.rc, 2, r.describe())
+            self.assertIn(words, r.err)
+        resumed = self.path("resumed.st")
+        got = self.train_ok("--resume", snaps, "--log-every", "5", "--out", resumed)
+        self.assertTrue(got[-1]["done"])
+        self.assertEqual(got[-1]["steps"], 1500)
+        a, b = read_safetensors(straight)[1], read_safetensors(resumed)[1]
+        self.assertEqual(sorted(a), sorted(b))
+        for k in a:
+            self.assertTrue((a[k] == b[k]).all(), k)  # bit for bit
+        run = json.load(open(os.path.join(snaps, "run.json"), encoding="utf-8"))
+        self.assertEqual((run["steps_done"], run["resume"]), (1500, "resume-00001500.safetensors"))
+        steps = [c["step"] for c in run["curves"]]
+        self.assertEqual(steps, sorted(set(steps)))
+        self.assertEqual(steps[-1], 1500)
+        # The earlier resume point is gone, nothing else left behind.
+        self.assertEqual(sorted(os.listdir(snaps)), sorted([run["resume"], "run.json"] + [s["file"] for s in run["snapshots"]]))
+        # A run recorded without a resume point (the shipped one) replays but cannot go on.
+        r = run_attnlab(["train", "--resume", os.path.join(os.path.dirname(__file__), "..", "..", "sample_inputs", "runs", "induction"),
+                         "--out", self.path("y.st")])
+        self.assertEqual(r.rc, 1, r.describe())
+        self.assertIn("holds no resume point", r.err)
+        self.assertFalse(os.path.exists(self.path("y.st")))
 
     def test_tiled_attention_trains_like_the_full_path(self):
         args = ["--task", "copy", "--steps", "20", "--log-every", "10", *SMALL]

@@ -38,12 +38,7 @@ using namespace attnlab::ui;
 
 namespace {
 
-template <typename T>
-T* child(QWidget* w, const char* name) {
-  T* c = w->findChild<T*>(QString::fromLatin1(name));
-  if (!c) qFatal("no child %s", name);
-  return c;
-}
+using test::child;
 
 QAction* menuAction(MainWindow& w, const QString& text) {
   for (QAction* a : w.findChildren<QAction*>())

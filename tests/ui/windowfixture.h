@@ -27,6 +27,14 @@ inline void isolateSettings() {
   QSettings().clear();
 }
 
+// The child widget of that object name (the test stops when there is none).
+template <typename T>
+T* child(QWidget* w, const char* name) {
+  T* c = w->findChild<T*>(QString::fromLatin1(name));
+  if (!c) qFatal("no child %s", name);
+  return c;
+}
+
 // Waits for the controller to deliver a result (and nothing else to be pending).
 inline void settle(MainWindow& w) {
   QTest::qWait(250);  // past the input debounce

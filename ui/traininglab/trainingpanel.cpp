@@ -36,7 +36,6 @@ namespace attnlab::ui {
 namespace {
 
 constexpr qint64 kLogEvery = 50;          // steps per chunk: one point on the curves, one snapshot
-constexpr uint64_t kMaxTextBytes = 64ull << 20;
 
 QString taskWords(TrainTask t) {
   switch (t) {
@@ -150,14 +149,16 @@ TrainingPanel::TrainingPanel(QWidget* parent)
 
   connect(startPause_, &QPushButton::clicked, this, [this] {
     if (session_->wantsToRun()) return session_->pause();
-    if (!session_->hasRun() || session_->stepsDone() >= session_->totalSteps()) resetRun();
+    if (session_->canContinue() && !continueRecorded()) return;
+    if (!session_->hasRun() || session_->recorded() || session_->stepsDone() >= session_->totalSteps()) resetRun();
     if (session_->hasRun()) {
       knobsToggle_->setChecked(false);
       session_->start();
     }
   });
   connect(step_, &QPushButton::clicked, this, [this] {
-    if (!session_->hasRun()) resetRun();
+    if (session_->canContinue() && !continueRecorded()) return;
+    if (!session_->hasRun() || session_->recorded()) resetRun();
     session_->stepOnce();
   });
   connect(reset_, &QPushButton::clicked, this, &TrainingPanel::resetRun);
@@ -315,9 +316,7 @@ TrainSetup TrainingPanel::setupFromKnobs() const {
   s.seed = uint64_t(seed_->value());
   if (task == TrainTask::Text) {
     if (textPath_.isEmpty()) throw ConfigError(Text(Msg::tr_text_needs_file));
-    const std::string path = QFile::encodeName(textPath_).toStdString();
-    const std::string text = read_regular_file(path, kMaxTextBytes, Msg::io_text_file_option);
-    s.corpus = std::make_shared<TextCorpus>(build_text_corpus(text, printable_name(path), 2000, 32));
+    s.corpus = readTextCorpus(textPath_, kTextVocabSize, kTextMaxLen);
   }
   return s;
 }
@@ -327,6 +326,18 @@ void TrainingPanel::pickTextFile() {
   if (path.isEmpty()) return;
   textPath_ = path;
   textFile_->setText(QFileInfo(path).fileName());
+}
+
+bool TrainingPanel::continueRecorded() {
+  try {
+    session_->continueRun(textPath_);
+  } catch (const UserError& e) {
+    status_->setText(tr("This run cannot go on: %1").arg(CoreText::translate(e.text())));
+    return false;
+  }
+  shippedCopy_.reset();
+  recordedSource_.clear();
+  return true;
 }
 
 void TrainingPanel::resetRun() {
@@ -494,9 +505,13 @@ void TrainingPanel::refresh() {
   timeline_->setEnabled(steps.size() > 1);
   play_->setEnabled(steps.size() > 1);
   const bool running = session_->wantsToRun();
-  startPause_->setText(running ? tr("Pause") : session_->hasRun() && session_->stepsDone() > 0 &&
-                                                       session_->stepsDone() < session_->totalSteps() ? tr("Resume") : tr("Start"));
-  step_->setEnabled(!session_->running() && !session_->recorded());
+  const bool goesOn = session_->recorded() ? session_->canContinue()
+                                          : session_->hasRun() && session_->stepsDone() > 0 && session_->stepsDone() < session_->totalSteps();
+  startPause_->setText(running ? tr("Pause") : goesOn ? tr("Resume") : tr("Start"));
+  startPause_->setToolTip(goesOn && session_->recorded() ? tr("Go on training this run from step %1, as if it had never stopped")
+                                                                .arg(session_->stepsDone())
+                                                         : QString());
+  step_->setEnabled(!session_->running() && (!session_->recorded() || session_->canContinue()));
   startPause_->setEnabled(!session_->recorded() || !session_->running());
   save_->setEnabled(session_->hasRun() && !steps.empty());
   keep_->setEnabled(session_->hasRun());

@@ -92,6 +92,9 @@ class TrainingPanel : public QWidget {
  private:
   void buildKnobs(QGridLayout* grid);
   void resetRun();
+  // A recorded run with a resume point becomes live (TrainingSession::continueRun); false, with
+  // the reason in the status line, when it cannot.
+  bool continueRecorded();
   void refresh();        // buttons, timeline, curves, status
   void offerModel(bool withExamples);
   void pickTextFile();

@@ -73,6 +73,7 @@ void TrainingSession::reset(const TrainSetup& setup, qint64 logEvery) {
   trainer_ = std::move(t);
   recordedDir_.clear();
   recordedFiles_.clear();
+  resumable_ = false;
   logEvery_ = std::max<qint64>(1, logEvery);
   curves_.clear();
   savedDir_.clear(), savedStep_ = -1;
@@ -82,6 +83,7 @@ void TrainingSession::reset(const TrainSetup& setup, qint64 logEvery) {
   Chunk first;
   first.points.push_back(CurvePoint{0, 0, 0, 0, trainer_->evaluate()});
   first.snapshot = std::make_shared<const Weights>(trainer_->copy());
+  first.resume = std::make_shared<const ResumePoint>(trainer_->resume_point());
   record(first);
   emit stateChanged();
   emit progressed();
@@ -108,14 +110,16 @@ Recorded readRecorded(const QString& dir) {
   return r;
 }
 
-// Writes a live run (its setup, curves and snapshots) as a recorded-run folder.
+// Writes a live run (its setup, curves, snapshots and resume point when given) as a recorded-run
+// folder.
 void writeLive(const QString& dir, const TrainSetup& s, const QVector<CurvePoint>& curves, qint64 phase,
-               const SnapshotStore& snaps) {
+               const SnapshotStore& snaps, const ResumePoint* resume = nullptr) {
   RunRecord rec = run_record_of(s);
   rec.steps_done = curves.back().step, rec.phase_change = phase;
   rec.curves.assign(curves.begin(), curves.end());
   const Weights first = snaps.at(snaps.steps().front());  // the vocabulary (the trainer may be busy)
-  write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps, weights_file_metadata(s.model, first), /*f16=*/false);
+  write_run_folder(QFile::encodeName(dir).toStdString(), rec, s, snaps, weights_file_metadata(s.model, first), /*f16=*/false,
+                   resume);
 }
 
 }  // namespace
@@ -148,6 +152,8 @@ void TrainingSession::openRecorded(const QString& dir) {
   recordedFiles_ = std::move(r.files);
   recordedSetup_ = r.setup;
   recordedDone_ = r.rec.steps_done;
+  resumable_ = !r.rec.resume.empty();
+  resume_.reset();
   curves_ = QVector<CurvePoint>(r.rec.curves.begin(), r.rec.curves.end());
   phase_ = r.rec.phase_change;
   snaps_ = SnapshotStore(kSnapshotBudget);
@@ -162,8 +168,42 @@ void TrainingSession::saveRun(const QString& dir) const {
   // a pause rewrote every snapshot before).
   if (dir == savedDir_ && curves_.back().step == savedStep_ && is_run_folder(QFile::encodeName(dir).toStdString()))
     return;
-  writeLive(dir, trainer_->setup(), curves_, phase_, snaps_);
+  // The resume point goes with it when it is the curves' last step (it always is, but for a run
+  // whose chunk failed half-way).
+  const ResumePoint* resume = resume_ && resume_->steps_done == curves_.back().step ? resume_.get() : nullptr;
+  writeLive(dir, trainer_->setup(), curves_, phase_, snaps_, resume);
   savedDir_ = dir, savedStep_ = curves_.back().step;
+}
+
+void TrainingSession::continueRun(const QString& textFile) {
+  if (!canContinue()) return;
+  const std::string dir = QFile::encodeName(recordedDir_).toStdString();
+  auto point = std::make_shared<const ResumePoint>(read_run_resume(dir));
+  std::shared_ptr<const TextCorpus> corpus;
+  if (point->setup.task == TrainTask::Text) {
+    if (textFile.isEmpty()) throw ConfigError(Text(Msg::tr_text_needs_file));
+    corpus = readTextCorpus(textFile, point->text_vocab_size, point->text_max_len);
+  }
+  auto trainer = std::make_unique<Trainer>(*point, corpus);
+  SnapshotStore snaps(kSnapshotBudget);
+  for (const auto& [step, file] : recordedFiles_)
+    snaps.add(step, std::make_shared<const Weights>(weightsAt(step)));
+  // Everything read: the recorded run becomes the live one.
+  trainer_ = std::move(trainer);
+  snaps_ = std::move(snaps);
+  resume_ = std::move(point);
+  savedDir_ = recordedDir_, savedStep_ = curves_.isEmpty() ? -1 : curves_.back().step;
+  recordedDir_.clear();
+  recordedFiles_.clear();
+  resumable_ = false;
+  emit stateChanged();
+  emit progressed();
+}
+
+std::shared_ptr<const TextCorpus> readTextCorpus(const QString& path, int64_t vocabSize, int64_t maxLen) {
+  const std::string p = QFile::encodeName(path).toStdString();
+  const std::string text = read_regular_file(p, kMaxTrainTextBytes, Msg::io_text_file_option);
+  return std::make_shared<TextCorpus>(build_text_corpus(text, printable_name(p), vocabSize, maxLen));
 }
 
 QString TrainingSession::recordedFile(qint64 step) const {
@@ -222,7 +262,10 @@ void TrainingSession::launch(qint64 steps) {
       }
       // Stopped between two logging steps, or one step: the moment it stopped is recorded too.
       if (c.steps > 0 && !logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, st.grad_norm, t->evaluate()});
-      if (c.steps > 0) c.snapshot = std::make_shared<const Weights>(t->copy());
+      if (c.steps > 0) {
+        c.snapshot = std::make_shared<const Weights>(t->copy());
+        c.resume = std::make_shared<const ResumePoint>(t->resume_point());
+      }
     } catch (const UserError& e) {
       c.error = e.text();
     } catch (const std::bad_alloc&) {
@@ -240,6 +283,7 @@ void TrainingSession::record(const Chunk& c) {
       phase_ = p.step;
   }
   if (c.snapshot && !c.points.empty()) snaps_.add(c.points.back().step, c.snapshot);
+  if (c.resume) resume_ = c.resume;
   if (c.steps > 0) secondsPerStep_ = c.seconds / double(c.steps);
 }
 

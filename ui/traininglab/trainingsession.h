@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "training/resume.h"
 #include "training/run_record.h"
 #include "training/snapshots.h"
 #include "training/trainer.h"
@@ -36,6 +37,12 @@ struct KeptRun {
   std::string weightsFileAt(qint64 step, qint64* shownStep = nullptr) const;
 };
 
+// The text task's corpus from the text file at `path` (read under the file rules, at most
+// kMaxTrainTextBytes); the window's runs build it with kTextVocabSize and kTextMaxLen (attnlab
+// train's defaults). DataError naming the file.
+inline constexpr int64_t kTextVocabSize = 2000, kTextMaxLen = 32;
+std::shared_ptr<const TextCorpus> readTextCorpus(const QString& path, int64_t vocabSize, int64_t maxLen);
+
 class TrainingSession : public QObject {
   Q_OBJECT
  public:
@@ -56,6 +63,15 @@ class TrainingSession : public QObject {
   // is wrong (run.json, or the first snapshot's weights file); the current run stays then.
   void openRecorded(const QString& dir);
   bool recorded() const { return !recordedDir_.isEmpty(); }
+  // The recorded run holds a resume point (training/resume.h) before its last step: continueRun()
+  // can take it up.
+  bool canContinue() const { return recorded() && resumable_ && recordedDone_ < recordedSetup_.steps; }
+  // The recorded run becomes a live one at its resume point, exactly as if it had never stopped:
+  // its snapshots read into memory (the timeline keeps them), its curves kept; start() and
+  // stepOnce() go on from there. `textFile`: the text task's text, read again (the same file it
+  // trained on). DataError / ConfigError from core (no resume point, another text, a file that
+  // cannot be read); the recorded run stays then.
+  void continueRun(const QString& textFile = {});
   // The recorded run's weights file at the latest snapshot at or before `step` ("" otherwise).
   QString recordedFile(qint64 step) const;
   // The weights file's bytes of the snapshot at or before `step`: a recorded run's file as
@@ -63,8 +79,8 @@ class TrainingSession : public QObject {
   // recorded file cannot be read.
   std::string weightsFileAt(qint64 step) const;
 
-  // The live run as a recorded-run folder (core/training/run_folder.h): its curves and every
-  // snapshot so far, F32. Safe while a chunk runs (it reads only what the window holds). Not
+  // The live run as a recorded-run folder (core/training/run_folder.h): its curves, every
+  // snapshot so far, F32, and its resume point, so that it can be continued once reopened. Safe while a chunk runs (it reads only what the window holds). Not
   // written again into the folder it was last written to while no step has been trained since.
   // ConfigError / DataError from core.
   void saveRun(const QString& dir) const;
@@ -103,6 +119,7 @@ class TrainingSession : public QObject {
   struct Chunk {
     std::vector<CurvePoint> points;
     std::shared_ptr<const Weights> snapshot;
+    std::shared_ptr<const ResumePoint> resume;  // where training stands after the chunk
     double seconds = 0;
     qint64 steps = 0;
     Text error;
@@ -116,6 +133,8 @@ class TrainingSession : public QObject {
   std::map<int64_t, std::string> recordedFiles_;
   TrainSetup recordedSetup_;
   qint64 recordedDone_ = 0;
+  bool resumable_ = false;                     // the recorded run's folder holds a resume point
+  std::shared_ptr<const ResumePoint> resume_;  // the live run's, at its last chunk (saveRun writes it)
   SnapshotStore snaps_;
   QVector<CurvePoint> curves_;
   qint64 logEvery_ = 50, phase_ = -1;
