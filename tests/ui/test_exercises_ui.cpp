@@ -352,6 +352,11 @@ class TestExercisesUi : public QObject {
     QTest::mouseClick(grid->headView(1), Qt::LeftButton);
     QCOMPARE(p_->currentAnswer(), QStringLiteral("0.1"));
     shot(*w_, QStringLiteral("exercise-find-head-1024-zh.png"));
+    // Checked: the feedback is brought into view, though the dock is short.
+    QTest::mouseClick(p_->checkButton(), Qt::LeftButton);
+    settle(*w_);
+    QVERIFY(!p_->feedbackText().isEmpty());
+    QVERIFY(!p_->feedbackLabel()->visibleRegion().isEmpty());
   }
 
   // Starting a mask exercise computes its own sentence: the window's trace is the grid's tokens (the

@@ -368,6 +368,20 @@ class TestLanguage : public QObject {
     QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
   }
 
+  // `attnlab --language zh` on a machine whose system language is English: the exercises speak the
+  // window's language (not the system's) until the learner picks one in the exercise panel.
+  void exercisesFollowTheWindowsLanguageForThisRun() {
+    QSettings().remove(QStringLiteral("exerciseLanguage"));
+    {
+      WindowHost host(QStringLiteral("zhRun"), nullptr, UiLanguage::Chinese);
+      QCOMPARE(host.window()->exercisePanel()->language(), Lang::Zh);
+    }
+    QSettings().setValue(QStringLiteral("exerciseLanguage"), QStringLiteral("en"));  // picked once: kept
+    WindowHost host(QStringLiteral("zhRun"), nullptr, UiLanguage::Chinese);
+    QCOMPARE(host.window()->exercisePanel()->language(), Lang::En);
+    QSettings().remove(QStringLiteral("exerciseLanguage"));
+  }
+
   void switchesLanguageWithoutRestart() {
     WindowHost host(QStringLiteral("switch"));
     host.switchLanguage(UiLanguage::English);

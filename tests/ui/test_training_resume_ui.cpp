@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 
+#include "input/inputpanel.h"
 #include "io/session.h"
 #include "training/resume.h"
 #include "training/run_record.h"
@@ -65,6 +67,8 @@ class TestTrainingResumeUi : public QObject {
     }
     QCOMPARE(p_->session()->stepsDone(), qint64(3));
     const TrainSetup setup = *p_->session()->setup();
+    w_->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat sat"));  // words the digit model cannot read
+    test::settle(*w_);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("lesson.attnlab"));
     QCOMPARE(w_->saveSession(path), QString());
@@ -84,6 +88,12 @@ class TestTrainingResumeUi : public QObject {
     p_->session()->waitForIdle();
     QVERIFY(!p_->session()->recorded());
     QCOMPARE(p_->session()->stepsDone(), qint64(4));
+    // The window follows the live run, on its examples (the window's sentences are not digits).
+    test::settle(*w_);
+    const ImportedWeightsPtr shown = w_->inputs()->importedWeights();
+    QVERIFY(shown);
+    QCOMPARE(shown->loaded.weights.vocab()->field("training_task"), std::string("sort"));
+    QVERIFY2(w_->inputs()->sentencesEdit()->toPlainText().contains(QLatin1Char('>')), qPrintable(w_->inputs()->sentencesEdit()->toPlainText()));
     QTest::mouseClick(start(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!p_->session()->wantsToRun() && !p_->session()->running(), 60000);
     QCOMPARE(p_->session()->stepsDone(), qint64(120));

@@ -34,10 +34,14 @@ void MainWindow::buildExercises(QDockWidget* besides) {
   connect(exercises_, &ExercisePanel::started, this, &MainWindow::startExercise);
   // On a short screen the list fills the dock: once an exercise starts, its question and Check
   // button are kept in view while the dock settles (the result arrives, the docks are laid out
-  // again, feedback appears), until the learner scrolls or leaves.
+  // again), and the feedback once there is some, until the learner scrolls or leaves.
   auto follow = std::make_shared<bool>(false);
-  const auto toAnswer = [this, scroll] { scroll->ensureWidgetVisible(exercises_->checkButton(), 0, 12); };
+  const auto toAnswer = [this, scroll] {
+    scroll->ensureWidgetVisible(exercises_->checkButton(), 0, 12);
+    if (!exercises_->feedbackText().isEmpty()) scroll->ensureWidgetVisible(exercises_->feedbackLabel(), 0, 12);
+  };
   connect(exercises_, &ExercisePanel::started, scroll, [follow, toAnswer] { *follow = true, toAnswer(); });
+  connect(exercises_, &ExercisePanel::feedbackShown, scroll, [follow, toAnswer] { *follow = true, toAnswer(); });
   connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, scroll, [follow, toAnswer] {
     if (*follow) toAnswer();
   });

@@ -7,7 +7,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QLocale>
 #include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
@@ -24,6 +23,7 @@
 #include "text/tokenizer.h"
 #include "views/runcompare.h"
 #include "words/coretext.h"
+#include "words/language.h"
 #include "words/qtstrings.h"
 #include "words/stepnames.h"
 #include "words/steptext.h"
@@ -127,9 +127,10 @@ ExercisePanel::ExercisePanel(const QString& settingsGroup, const QString& folder
   v->addLayout(buttons);
   v->addWidget(buildTask(), 2);
 
+  // The exercises speak the window's language until the learner picks another here.
   const QSettings s;
   const QString lang = s.value(QStringLiteral("exerciseLanguage"),
-                               QLocale::system().language() == QLocale::Chinese ? QStringLiteral("zh") : QStringLiteral("en"))
+                               Language::effective() == UiLanguage::Chinese ? QStringLiteral("zh") : QStringLiteral("en"))
                            .toString();
   lang_ = lang == QLatin1String("zh") ? Lang::Zh : Lang::En;
   language_->setCurrentIndex(lang_ == Lang::Zh ? 1 : 0);
@@ -564,7 +565,10 @@ bool ExercisePanel::chooseHead(const QString& stepId, int head) {
 void ExercisePanel::setFeedback(const QString& html, bool good) {
   feedback_->setStyleSheet(good ? QStringLiteral("QLabel { color: #1b5e20; }") : QStringLiteral("QLabel { color: #b00020; }"));
   feedback_->setText(html);
+  if (!html.isEmpty()) emit feedbackShown();
 }
+
+QWidget* ExercisePanel::feedbackLabel() const { return feedback_; }
 
 QString ExercisePanel::feedbackText() const { return feedback_->text(); }
 QString ExercisePanel::scoreText() const { return score_->text(); }

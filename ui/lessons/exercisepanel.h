@@ -65,6 +65,8 @@ class ExercisePanel : public QWidget {
   QString feedbackText() const;
   QString scoreText() const;
   QPushButton* checkButton() const { return check_; }
+  // The answer's feedback (empty until Check, Reveal or a refusal).
+  QWidget* feedbackLabel() const;
   QPushButton* startButton() const { return start_; }
   ExerciseRecord record(const std::string& id) const { return progress_.record(id); }
 
@@ -77,6 +79,8 @@ class ExercisePanel : public QWidget {
   // Answered or revealed: nothing is hidden any more (the fault stays until stopped()).
   void answeredOrRevealed();
   void stopped();
+  // Feedback appeared (an answer checked, revealed, or refused): the window brings it into view.
+  void feedbackShown();
 
  private:
   void fillBugSteps(const Exercise& ex);  // the faulty run's steps by name

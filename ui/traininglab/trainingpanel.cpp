@@ -337,6 +337,10 @@ bool TrainingPanel::continueRecorded() {
   }
   shippedCopy_.reset();
   recordedSource_.clear();
+  // The window follows the live run, as it does a new one: on its own sentences when the model
+  // reads every word of them, else on the run's examples.
+  lastOffered_ = -1;
+  offerModel(!(sentenceSource_ && readsEveryWord(sentenceSource_(), modelAtTimeline())));
   return true;
 }
 
@@ -355,17 +359,22 @@ void TrainingPanel::resetRun() {
   refresh();
 }
 
-bool TrainingPanel::knowsEveryWord(const QStringList& texts, const ImportedWeightsPtr& model) const {
+bool TrainingPanel::readsEveryWord(const QStringList& texts, const ImportedWeightsPtr& model) {
   const auto& vocab = model ? model->loaded.weights.vocab() : nullptr;
-  if (texts.isEmpty() || !vocab || !kept_) return false;
-  try {  // both runs train on the same task, so one vocabulary answers for both (headcompare.h)
+  if (texts.isEmpty() || !vocab) return false;
+  try {
     for (const QString& t : texts)
       for (const std::string& token : tokenize(t.toStdString()))
         if (vocab->reads_as_unknown(token)) return false;
   } catch (const UserError&) {
     return false;  // a sentence that does not tokenise: the examples instead
   }
-  return kept_->setup.task == session_->setup()->task;
+  return true;
+}
+
+bool TrainingPanel::knowsEveryWord(const QStringList& texts, const ImportedWeightsPtr& model) const {
+  // Both runs train on the same task, so one vocabulary answers for both (headcompare.h).
+  return kept_ && readsEveryWord(texts, model) && kept_->setup.task == session_->setup()->task;
 }
 
 QString TrainingPanel::keptName(const TrainSetup& s) const {

@@ -100,7 +100,9 @@ class TrainingPanel : public QWidget {
   void pickTextFile();
   void keepForComparison();
   QString keptName(const TrainSetup& s) const;
-  // Every token of `texts` is a word of `model`'s vocabulary (and the kept run trained the same task).
+  // Every token of `texts` is a word of `model`'s vocabulary (false without a trained vocabulary)…
+  static bool readsEveryWord(const QStringList& texts, const ImportedWeightsPtr& model);
+  // … and there is a kept run, of the same task.
   bool knowsEveryWord(const QStringList& texts, const ImportedWeightsPtr& model) const;
 
   TrainingSession* session_;
