@@ -82,8 +82,8 @@ void TrainingSession::reset(const TrainSetup& setup, qint64 logEvery) {
   secondsPerStep_ = 0;
   Chunk first;
   first.points.push_back(CurvePoint{0, 0, 0, 0, trainer_->evaluate()});
-  first.snapshot = std::make_shared<const Weights>(trainer_->copy());
   first.resume = std::make_shared<const ResumePoint>(trainer_->resume_point());
+  first.snapshot = std::make_shared<const Weights>(first.resume->weights);  // shares its never-changed copy
   record(first);
   emit stateChanged();
   emit progressed();
@@ -262,9 +262,9 @@ void TrainingSession::launch(qint64 steps) {
       }
       // Stopped between two logging steps, or one step: the moment it stopped is recorded too.
       if (c.steps > 0 && !logged) c.points.push_back(CurvePoint{st.step, st.loss, st.lr, st.grad_norm, t->evaluate()});
-      if (c.steps > 0) {
-        c.snapshot = std::make_shared<const Weights>(t->copy());
+      if (c.steps > 0) {  // one deep copy of the weights serves the snapshot and the resume point
         c.resume = std::make_shared<const ResumePoint>(t->resume_point());
+        c.snapshot = std::make_shared<const Weights>(c.resume->weights);
       }
     } catch (const UserError& e) {
       c.error = e.text();
