@@ -11,7 +11,7 @@ mode=${1:-run}
 # run (Mesa's drivers include lavapipe, a software device; a GPU's own driver works as well).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev libeigen3-dev nlohmann-json3-dev
                 libzip-dev libcli11-dev libutf8proc-dev fonts-noto-cjk fonts-dejavu-core qt6-charts-dev qt6-svg-dev
-                libqt6opengl6-dev
+                libqt6opengl6-dev libdnnl-dev libopenblas-dev
                 libvulkan-dev glslc libvulkan1 mesa-vulkan-drivers
                 qt6-tools-dev qt6-l10n-tools qt6-translations-l10n)
 # fonts-dejavu-core is the Latin face the classroom layout test (test_classroom) is measured with.

@@ -10,9 +10,11 @@
 #include <thread>
 
 #include "cli_common.h"
+#include "backend/cpu_peak.h"
 #include "backward/model_backward.h"
 #include "forward/memory.h"
 #include "forward/model.h"
+#include "tensor/gemm.h"
 #include "tensor/key_ranges.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
@@ -45,6 +47,38 @@ double flops(const ModelConfig& c, int64_t b, int64_t s) {
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+// The layer's matrix products alone, on the same shapes and engine (issue 23's yardstick: the
+// whole layer against its own products): per layer the Q, K and V projections (rows of the fused
+// in_proj), Q·Kᵀ and P·V on every head's strided view, the output projection and the FFN's two
+// linears. Returns the median wall time of `repeat` runs after a warm-up, in ms.
+double gemms_alone_ms(const ModelConfig& c, int64_t b, int64_t s, int64_t repeat) {
+  const int64_t d = c.d_model, h = c.heads, dh = d / h, f = c.d_ff;
+  Tensor x({b, s, d}, 0.01f), in_proj({3 * d, d}, 0.01f), in_bias({3 * d}, 0.0f), out_w({d, d}, 0.01f),
+      d_bias({d}, 0.0f), w1({f, d}, 0.01f), b1({f}, 0.0f), w2({d, f}, 0.01f), probs({b, h, s, s}, 1.0f / float(s));
+  auto heads = [&](const Tensor& t) { return t.view({b, s, h, dh}).transpose(1, 2); };  // (B, H, S, Dh) view
+  auto run = [&] {
+    for (int64_t l = 0; l < c.layers; ++l) {
+      const Tensor q = linear_rows(x, in_proj, in_bias, 0, d), k = linear_rows(x, in_proj, in_bias, d, d),
+                   v = linear_rows(x, in_proj, in_bias, 2 * d, d);
+      const Tensor scores = matmul(heads(q), heads(k).transpose(2, 3));  // (B, H, S, S)
+      const Tensor mixed = matmul(probs, heads(v));                        // (B, H, S, Dh)
+      const Tensor o = linear(x, out_w, d_bias);  // the merged heads' copy is not a product: x stands in
+      const Tensor y = linear(linear(o, w1, b1), w2, d_bias);
+      (void)scores;
+      (void)mixed;
+      (void)y;
+    }
+  };
+  run();
+  std::vector<double> ms;
+  for (int64_t i = 0; i < repeat; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return median_of(ms);
 }
 
 // --attention auto: the tiled path, on both backends (Vulkan's fused kernel; on the CPU the
@@ -161,6 +195,19 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
                   {"d_ff", cfg.d_ff}, {"layers", cfg.layers}, {"norm", norm_name(cfg.norm)},
                   {"repeat", a.repeat}, {"threads", threads}, {"trace", a.trace}}}};
   if (be->name() == "vulkan" && a.loss.empty()) out["gpu_ms"] = median_of(device_ms);
+  // This machine's fp32 FMA peak, measured now, and the share of it reached: a figure read on
+  // another CPU with its own peak beside it.
+  const CpuPeak peak = measure_cpu_peak();
+  out["peak_gflops"] = peak.gflops;
+  out["peak_isa"] = peak.isa;
+  out["peak_threads"] = peak.threads;
+  out["pct_of_peak"] = 100.0 * out["gflops"].get<double>() / peak.gflops;
+  out["gemm"] = gemm_engines_description();
+  if (be->name() == "cpu" && a.loss.empty()) {  // the layer against its own products alone
+    const double alone = gemms_alone_ms(cfg, a.batch, a.seq, a.repeat);
+    out["gemms_alone_ms"] = alone;
+    out["layer_vs_gemms"] = alone / median;  // 1 = the layer as fast as its products alone
+  }
   if (!a.loss.empty()) {  // forward ms above is the traced forward; the backward beside it
     const double bw = median_of(backward_ms);
     out["loss"] = a.loss;

@@ -18,3 +18,21 @@ if(ATTNLAB_TESTS AND NOT ATTNLAB_FUZZ)
   # Debian's interpreter, never a pyenv one first on PATH (PITFALLS.md).
   set(ATTNLAB_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with python3-torch and python3-numpy")
 endif()
+# The matrix products' engines (core/tensor/gemm.h): OpenBLAS and oneDNN choose their kernels for
+# the CPU at run time, so the package is as fast as a native build. Either missing: Eigen does
+# its part, said on the terminal.
+option(ATTNLAB_GEMM_LIBS "Multiply with OpenBLAS and oneDNN where found (else Eigen only)" ON)
+set(ATTNLAB_HAVE_OPENBLAS OFF)
+set(ATTNLAB_HAVE_ONEDNN OFF)
+if(ATTNLAB_GEMM_LIBS)
+  pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
+  if(OPENBLAS_FOUND)
+    set(ATTNLAB_HAVE_OPENBLAS ON)
+  endif()
+  # Not dnnl's CMake package: Debian's asks for OpenCL's headers, which the CPU path never uses.
+  find_path(ATTNLAB_DNNL_INCLUDE oneapi/dnnl/dnnl.h)
+  find_library(ATTNLAB_DNNL_LIB dnnl)
+  if(ATTNLAB_DNNL_INCLUDE AND ATTNLAB_DNNL_LIB)
+    set(ATTNLAB_HAVE_ONEDNN ON)
+  endif()
+endif()

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "tensor/eigen_types.h"
+#include "tensor/gemm.h"
 #include "text/errors.h"
 
 namespace attnlab::grad {
@@ -27,10 +28,10 @@ LinearGrads linear_backward(const Tensor& x_in, const Tensor& w, const Tensor& d
               x.numel() / in == dy.numel() / rows,
           "linear_backward", "x " + shape_str(x.shape()) + ", weight " + shape_str(w.shape()) + ", dy " +
                                  shape_str(dy.shape()));
-  const ConstMatMap wr(w.data() + row0 * in, rows, in);
   LinearGrads g{Tensor::empty(x.shape()), Tensor::empty({rows, in}), Tensor::empty({rows})};
-  rows_of(g.dx).noalias() = rows_of(dy) * wr;                  // (N, rows)·(rows, In)
-  rows_of(g.dw).noalias() = rows_of(dy).transpose() * rows_of(x);  // (rows, N)·(N, In)
+  const int64_t n = x.numel() / in;
+  sgemm(n, in, rows, {dy.data(), false, rows}, {w.data() + row0 * in, false, in}, g.dx.data(), in);  // (N, rows)·(rows, In)
+  sgemm(rows, in, n, {dy.data(), true, rows}, {x.data(), false, in}, g.dw.data(), in);              // (rows, N)·(N, In)
   Eigen::Map<Vec>(g.db.data(), rows) = rows_of(dy).colwise().sum();
   return g;
 }

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "tensor/eigen_types.h"
+#include "tensor/gemm.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -49,32 +50,19 @@ std::vector<int64_t> leading_offsets(const Tensor& t) {
   return offs;
 }
 
-using ColMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
-using ConstColStridedMap = Eigen::Map<const ColMat, 0, Eigen::OuterStride<>>;
+// op(X) of a matrix block of t at offset off: row-major with its row stride, or (last stride 1
+// on the other axis) stored transposed.
+GemmOperand operand(const Tensor& t, int64_t off) {
+  const auto& st = t.strides();
+  const bool row = st.back() == 1 || t.size(-1) == 1;  // one column: any stride is row-major
+  return {t.data() + off, !row, row ? st[st.size() - 2] : st.back()};
+}
 
 // out (M, N) = a-block · b-block where each block is row- or column-major with an outer stride.
-template <typename OutMap>
-void block_product(OutMap out, const Tensor& a, int64_t a_off, const Tensor& b, int64_t b_off) {
+void block_product(float* out, const Tensor& a, int64_t a_off, const Tensor& b, int64_t b_off,
+                   GemmEngine engine) {
   const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
-  const auto& as = a.strides();
-  const auto& bs = b.strides();
-  const float* pa = a.data() + a_off;
-  const float* pb = b.data() + b_off;
-  const bool a_row = as.back() == 1, b_row = bs.back() == 1;
-  const int64_t a_outer = a_row ? as[as.size() - 2] : as.back();
-  const int64_t b_outer = b_row ? bs[bs.size() - 2] : bs.back();
-  if (a_row && b_row)
-    out.noalias() = ConstStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
-                    ConstStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
-  else if (a_row)
-    out.noalias() = ConstStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
-                    ConstColStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
-  else if (b_row)
-    out.noalias() = ConstColStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
-                    ConstStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
-  else
-    out.noalias() = ConstColStridedMap(pa, m, k, Eigen::OuterStride<>(a_outer)) *
-                    ConstColStridedMap(pb, k, n, Eigen::OuterStride<>(b_outer));
+  sgemm(m, n, k, operand(a, a_off), operand(b, b_off), out, n, false, engine);
 }
 
 // A matrix block is usable in place when one of its last two strides is 1.
@@ -98,11 +86,9 @@ Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t ro
                         " and bias " + shape_str(b.shape()));
   Tensor out = Tensor::empty(with_last(x.shape(), rows));
   const int64_t in = w.size(1);
-  ConstMatMap wr(w.data() + row0 * in, rows, in);
-  ConstVecMap br(b.data() + row0, rows);
   auto o = rows_of(out);
-  o.noalias() = rows_of(x) * wr.transpose();
-  o.rowwise() += br;
+  o.rowwise() = ConstVecMap(b.data() + row0, rows);  // the bias, then += x · wᵀ
+  sgemm(o.rows(), rows, in, {x.data(), false, in}, {w.data() + row0 * in, true, in}, out.data(), rows, true);
   return out;
 }
 
@@ -205,9 +191,16 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   Tensor out = Tensor::empty(out_shape);
   const auto a_offs = leading_offsets(a), b_offs = leading_offsets(b);
   const int64_t count = static_cast<int64_t>(a_offs.size());
-#pragma omp parallel for if (count > 1)
+  // A batch (the heads): one product per thread, each on one thread (measured faster than every
+  // thread on each product in turn: README, "Which GEMM engine").
+  const GemmEngine engine = gemm_engine_for(m, n, a.size(-1));
+  if (count == 1) {  // the product on every thread (not in a one-thread region: Eigen's team would nest)
+    block_product(out.data(), a, a_offs[0], b, b_offs[0], engine);
+    return out;
+  }
+#pragma omp parallel for
   for (int64_t i = 0; i < count; ++i)
-    block_product(MatMap(out.data() + i * m * n, m, n), a, a_offs[i], b, b_offs[i]);
+    block_product(out.data() + i * m * n, a, a_offs[i], b, b_offs[i], engine);
   return out;
 }
 

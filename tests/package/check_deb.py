@@ -58,7 +58,7 @@ def check_control(deb):
         fail("unexpected package %s / %s" % (fields["Package"], fields["Architecture"]))
     depends = fields["Depends"]
     for lib in ["libqt6widgets6", "libqt6core6", "libqt6gui6", "libqt6charts6", "libqt6svg6", "libzip4",
-                "libutf8proc2", "libgomp1", "qt6-qpa-plugins"]:
+                "libutf8proc2", "libgomp1", "qt6-qpa-plugins", "libdnnl2", "libopenblas0"]:
         if not re.search(r"(^|, )%s( |,|$)" % re.escape(lib), depends):
             fail("Depends lacks %s: %s" % (lib, depends))
     for rec in ["libvulkan1", "mesa-vulkan-drivers", "fonts-noto-cjk", "qt6-translations-l10n"]:

@@ -1,0 +1,227 @@
+#include "tensor/gemm.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "tensor/eigen_types.h"
+#include "text/errors.h"
+
+#ifdef ATTNLAB_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+#ifdef ATTNLAB_HAVE_ONEDNN
+#include <oneapi/dnnl/dnnl.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace attnlab {
+
+namespace {
+
+GemmEngine engine_from_env() {
+  const char* v = std::getenv("ATTNLAB_GEMM");
+  if (!v || !*v) return GemmEngine::Auto;
+  try {
+    const GemmEngine e = parse_gemm_engine(v);
+    return gemm_engine_available(e) ? e : GemmEngine::Eigen;
+  } catch (const ConfigError&) {
+    return GemmEngine::Auto;  // an unknown name: as if unset (bench and the tests set it)
+  }
+}
+
+std::atomic<GemmEngine>& forced() {
+  static std::atomic<GemmEngine> e{engine_from_env()};
+  return e;
+}
+
+// op(X) as an Eigen map: (rows, cols) row-major, or its transpose stored (cols, rows).
+using ColMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using ConstColStrided = Eigen::Map<const ColMat, 0, Eigen::OuterStride<>>;
+
+void eigen_gemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c,
+                int64_t ldc, bool accumulate) {
+  StridedMap out(c, m, n, Eigen::OuterStride<>(ldc));
+  // A transposed operand stored (cols, rows) row-major is a column-major (rows, cols) matrix.
+  auto run = [&](const auto& am, const auto& bm) {
+    if (accumulate)
+      out.noalias() += am * bm;
+    else
+      out.noalias() = am * bm;
+  };
+  const Eigen::OuterStride<> sa(a.ld), sb(b.ld);
+  if (!a.trans && !b.trans)
+    run(ConstStridedMap(a.p, m, k, sa), ConstStridedMap(b.p, k, n, sb));
+  else if (!a.trans)
+    run(ConstStridedMap(a.p, m, k, sa), ConstColStrided(b.p, k, n, sb));
+  else if (!b.trans)
+    run(ConstColStrided(a.p, m, k, sa), ConstStridedMap(b.p, k, n, sb));
+  else
+    run(ConstColStrided(a.p, m, k, sa), ConstColStrided(b.p, k, n, sb));
+}
+
+// BLAS needs ld ≥ the stored row length (and ≥ 1); a view of a size-1 axis may carry any stride.
+bool blas_layout(int64_t rows, int64_t cols, GemmOperand x) {
+  return x.ld >= std::max<int64_t>(1, x.trans ? rows : cols);
+}
+
+}  // namespace
+
+bool gemm_engine_available(GemmEngine e) {
+  switch (e) {
+    case GemmEngine::Auto:
+    case GemmEngine::Eigen: return true;
+#ifdef ATTNLAB_HAVE_OPENBLAS
+    case GemmEngine::OpenBlas: return true;
+#endif
+#ifdef ATTNLAB_HAVE_ONEDNN
+    case GemmEngine::OneDnn: return true;
+#endif
+    default: return false;
+  }
+}
+
+void set_gemm_engine(GemmEngine e) { forced() = gemm_engine_available(e) ? e : GemmEngine::Eigen; }
+GemmEngine forced_gemm_engine() { return forced(); }
+
+GemmEngine parse_gemm_engine(std::string_view s) {
+  if (s == "auto") return GemmEngine::Auto;
+  if (s == "eigen") return GemmEngine::Eigen;
+  if (s == "openblas") return GemmEngine::OpenBlas;
+  if (s == "onednn") return GemmEngine::OneDnn;
+  throw ConfigError(verbatim("ATTNLAB_GEMM: ") + Text(Msg::not_one_of, s, "auto, eigen, openblas, onednn"));
+}
+
+std::string_view gemm_engine_name(GemmEngine e) {
+  switch (e) {
+    case GemmEngine::Auto: return "auto";
+    case GemmEngine::Eigen: return "eigen";
+    case GemmEngine::OpenBlas: return "openblas";
+    case GemmEngine::OneDnn: return "onednn";
+  }
+  return "?";
+}
+
+std::string gemm_engines_description() {
+  std::string out;
+#ifdef ATTNLAB_HAVE_OPENBLAS
+  out += std::string("OpenBLAS (") + openblas_get_corename() + " kernels) + ";
+#endif
+#ifdef ATTNLAB_HAVE_ONEDNN
+  const dnnl_version_t* v = dnnl_version();
+  out += "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + " + ";
+#endif
+  out += "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+         std::to_string(EIGEN_MINOR_VERSION);
+  const GemmEngine f = forced();
+  if (f != GemmEngine::Auto) out += " (ATTNLAB_GEMM=" + std::string(gemm_engine_name(f)) + ")";
+  return out;
+}
+
+GemmEngine gemm_engine_for(int64_t m, int64_t n, int64_t k) {
+  const GemmEngine f = forced();
+  if (f != GemmEngine::Auto) return f;
+  const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (macs < kLibraryFrom) return GemmEngine::Eigen;
+  if (gemm_engine_available(GemmEngine::OneDnn)) return GemmEngine::OneDnn;
+  return gemm_engine_available(GemmEngine::OpenBlas) ? GemmEngine::OpenBlas : GemmEngine::Eigen;
+}
+
+namespace {
+
+// One product on this thread alone. false: the library refused (oneDNN out of memory).
+bool library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c,
+                  int64_t ldc, float beta) {
+  switch (e) {
+#ifdef ATTNLAB_HAVE_OPENBLAS
+    case GemmEngine::OpenBlas:
+      cblas_sgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans, b.trans ? CblasTrans : CblasNoTrans,
+                  static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, a.p,
+                  static_cast<blasint>(a.ld), b.p, static_cast<blasint>(b.ld), beta, c, static_cast<blasint>(ldc));
+      return true;
+#endif
+#ifdef ATTNLAB_HAVE_ONEDNN
+    case GemmEngine::OneDnn:
+      return dnnl_sgemm(a.trans ? 'T' : 'N', b.trans ? 'T' : 'N', m, n, k, 1.0f, a.p, a.ld, b.p, b.ld, beta, c,
+                        ldc) == dnnl_success;
+#endif
+    default: return false;
+  }
+}
+
+// The first rows (or columns) of a part: part t of `count` over `size`, in blocks of 16.
+int64_t part_start(int64_t size, int t, int count) {
+  const int64_t blocks = (size + 15) / 16;
+  return std::min(size, blocks * t / count * 16);
+}
+
+// The library on every thread of ours: rows of C split between them (columns when C has too
+// few rows), each part one single-threaded call. OpenBLAS runs one thread per call (its own
+// pool would spin beside OpenMP's between calls and slow both) and oneDNN, called inside a
+// parallel region, one as well: the threads are OpenMP's alone.
+bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c,
+                        int64_t ldc, float beta) {
+  int threads = 1;
+#ifdef _OPENMP
+  // Waking a second thread costs microseconds: worth it from about 2¹⁸ multiply-adds.
+  if (!omp_in_parallel() && double(m) * double(n) * double(k) >= double(1 << 18)) threads = omp_get_max_threads();
+#endif
+  const bool by_rows = m >= 16 * threads || m >= n;
+  threads = static_cast<int>(std::min<int64_t>(threads, ((by_rows ? m : n) + 15) / 16));
+  if (threads <= 1) return library_gemm(e, m, n, k, a, b, c, ldc, beta);
+  bool ok = true;
+#pragma omp parallel num_threads(threads) reduction(&& : ok)
+  {
+#ifdef _OPENMP
+    const int t = omp_get_thread_num(), count = omp_get_num_threads();
+#else
+    const int t = 0, count = 1;
+#endif
+    const int64_t size = by_rows ? m : n, lo = part_start(size, t, count), hi = part_start(size, t + 1, count);
+    if (hi > lo) {
+      if (by_rows) {  // rows lo… of op(A) and of C
+        const GemmOperand ap{a.p + (a.trans ? lo : lo * a.ld), a.trans, a.ld};
+        ok = library_gemm(e, hi - lo, n, k, ap, b, c + lo * ldc, ldc, beta);
+      } else {        // columns lo… of op(B) and of C
+        const GemmOperand bp{b.p + (b.trans ? lo * b.ld : lo), b.trans, b.ld};
+        ok = library_gemm(e, m, hi - lo, k, a, bp, c + lo, ldc, beta);
+      }
+    }
+  }
+  return ok;
+}
+
+void library_threads_once() {
+#ifdef ATTNLAB_HAVE_OPENBLAS
+  // The pthread build keeps a pool of its own: one thread per call, so that pool never spins
+  // beside OpenMP's. The OpenMP build is single-threaded inside our parallel region already, and
+  // its openblas_set_num_threads would set OpenMP's thread count for the whole program.
+  static const bool once = [] {
+    if (openblas_get_parallel() == 1) openblas_set_num_threads(1);
+    return true;
+  }();
+  (void)once;
+#endif
+}
+
+}  // namespace
+
+void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
+           bool accumulate, GemmEngine engine) {
+  if (m == 0 || n == 0) return;
+  GemmEngine e = engine == GemmEngine::Auto ? gemm_engine_for(m, n, k) : engine;
+  if (k == 0 || !blas_layout(m, k, a) || !blas_layout(k, n, b) || ldc < n) e = GemmEngine::Eigen;
+  if (e != GemmEngine::Eigen) {
+    library_threads_once();
+    // oneDNN refuses only when it cannot allocate its packing buffers; some parts may be done.
+    if (!split_library_gemm(e, m, n, k, a, b, c, ldc, accumulate ? 1.0f : 0.0f)) throw std::bad_alloc();
+    return;
+  }
+  eigen_gemm(m, n, k, a, b, c, ldc, accumulate);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,52 @@
+// The one place the model's matrix products are multiplied: row-major C (M, N) = op(A) · op(B),
+// on the engine measured fastest (bench/gemm_engines, README "Which GEMM engine"): oneDNN from
+// kLibraryFrom multiply-adds, Eigen below (a library call costs more than the product). A
+// library product is split by rows between OpenMP's threads, each part one single-threaded call;
+// a batch (the heads, ops.cpp's matmul) runs one product per thread. oneDNN (and OpenBLAS, the
+// engine when oneDNN was not there at build time) pick their kernels for the CPU at run time, so
+// a package built without -march=native multiplies as fast as a native build. Neither library:
+// Eigen alone. ATTNLAB_GEMM=eigen|openblas|onednn forces one engine (tests, benchmarks).
+//
+// The naive reference every engine is tested against is naive::matmul (ops_naive.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace attnlab {
+
+// An operand in row-major storage: element (r, c) of op(X) is p[r·ld + c] when !trans, and
+// p[c·ld + r] (X stored transposed) when trans.
+struct GemmOperand {
+  const float* p;
+  bool trans;
+  int64_t ld;
+};
+
+enum class GemmEngine { Auto, Eigen, OpenBlas, OneDnn };
+
+// Multiply-adds (M·N·K) below which a product is too small for a library call to pay (measured:
+// README, "Which GEMM engine").
+inline constexpr double kLibraryFrom = 1u << 17;  // 8 × 256 × 64 (a classroom FFN) and up
+
+// c (m, n) = op(a) · op(b), or += when accumulate. Any engine; the result is the same product
+// up to float32 rounding (each engine sums in its own order).
+// engine: Auto = gemm_engine_for(m, n, k); a caller that decided already (a batch) passes it.
+void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
+           bool accumulate = false, GemmEngine engine = GemmEngine::Auto);
+
+// The engine a product of this size runs on now (what sgemm would do): the forced one, else the
+// one measured fastest for its size.
+GemmEngine gemm_engine_for(int64_t m, int64_t n, int64_t k);
+
+// The forced engine (Auto: by size). Starts from ATTNLAB_GEMM; an engine not built in is Eigen.
+void set_gemm_engine(GemmEngine e);
+GemmEngine forced_gemm_engine();
+bool gemm_engine_available(GemmEngine e);
+GemmEngine parse_gemm_engine(std::string_view s);  // "auto" | "eigen" | "openblas" | "onednn"; throws ConfigError
+std::string_view gemm_engine_name(GemmEngine e);
+// "OpenBLAS 0.3.21 (Cooperlake kernels) + oneDNN 2.6 + Eigen 3.4.0", what bench and the manifest say.
+std::string gemm_engines_description();
+
+}  // namespace attnlab

@@ -1,0 +1,178 @@
+// The matrix products' engines (core/tensor/gemm.h): every engine built in, on every operand
+// layout, against a float64 product of the same inputs, held to the bound any correct float32
+// GEMM keeps whatever its summation order (|c − ref| ≤ (k + 2)·2⁻²³·Σ|a·b|); the dispatch
+// rules; the split between threads (by rows, by columns) covering C exactly; and the in-process
+// FMA peak (core/backend/cpu_peak.h). The goldens run again on each engine in ctest
+// (test_golden_eigen, …), so PyTorch's numbers are checked on every one.
+#include <QtTest>
+
+#include <cmath>
+#include <vector>
+
+#include "backend/cpu_peak.h"
+#include "random_tensor.h"
+#include "tensor/gemm.h"
+#include "tensor/ops.h"
+#include "tensor/ops_naive.h"
+#include "text/errors.h"
+
+using namespace attnlab;
+
+namespace {
+
+// Restores the forced engine when a test ends.
+struct ForcedEngine {
+  GemmEngine before = forced_gemm_engine();
+  explicit ForcedEngine(GemmEngine e) { set_gemm_engine(e); }
+  ~ForcedEngine() { set_gemm_engine(before); }
+};
+
+std::vector<GemmEngine> built_in() {
+  std::vector<GemmEngine> out;
+  for (GemmEngine e : {GemmEngine::Eigen, GemmEngine::OpenBlas, GemmEngine::OneDnn})
+    if (gemm_engine_available(e)) out.push_back(e);
+  return out;
+}
+
+// op(X)(r, c) of a row-major operand.
+float at(const std::vector<float>& x, GemmOperand op, int64_t r, int64_t c) {
+  return op.trans ? x[static_cast<size_t>(c * op.ld + r)] : x[static_cast<size_t>(r * op.ld + c)];
+}
+
+std::vector<float> randoms(size_t n, const char* name) {
+  const Tensor t = test::random_tensor({static_cast<int64_t>(n)}, name);
+  return t.to_vector();
+}
+
+// One product on `engine` against float64, C padded (ldc > n) to catch writes outside it.
+void checkProduct(GemmEngine engine, int64_t m, int64_t n, int64_t k, bool at_, bool bt, int64_t pad,
+                  bool accumulate) {
+  const int64_t lda = (at_ ? m : k) + pad, ldb = (bt ? k : n) + pad, ldc = n + pad;
+  const std::vector<float> a = randoms(static_cast<size_t>((at_ ? k : m) * lda), "a"),
+                           b = randoms(static_cast<size_t>((bt ? n : k) * ldb), "b");
+  std::vector<float> c = randoms(static_cast<size_t>(m * ldc), "c");
+  const std::vector<float> c0 = c;
+  const GemmOperand ao{a.data(), at_, lda}, bo{b.data(), bt, ldb};
+  sgemm(m, n, k, ao, bo, c.data(), ldc, accumulate, engine);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < ldc; ++j) {
+      const size_t idx = static_cast<size_t>(i * ldc + j);
+      if (j >= n) {  // the padding: untouched
+        QCOMPARE(c[idx], c0[idx]);
+        continue;
+      }
+      double ref = accumulate ? c0[idx] : 0.0, mag = accumulate ? std::fabs(c0[idx]) : 0.0;
+      for (int64_t p = 0; p < k; ++p) {
+        const double x = double(at(a, ao, i, p)) * double(at(b, bo, p, j));
+        ref += x;
+        mag += std::fabs(x);
+      }
+      const double bound = double(k + 2) * std::ldexp(1.0, -23) * mag + 1e-30;
+      if (std::fabs(c[idx] - ref) > bound)
+        QFAIL(qPrintable(QString("%1: C(%2, %3) = %4, float64 %5, bound %6")
+                             .arg(QString::fromUtf8(gemm_engine_name(engine).data()))
+                             .arg(i).arg(j).arg(c[idx]).arg(ref).arg(bound)));
+    }
+}
+
+}  // namespace
+
+class TestGemm : public QObject {
+  Q_OBJECT
+ private slots:
+  void everyEngineEveryLayout_data() {
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("pad");
+    QTest::newRow("1x1x1") << 1 << 1 << 1 << 0;
+    QTest::newRow("odd 7x13x5") << 7 << 13 << 5 << 3;
+    QTest::newRow("classroom head 16x16x64") << 16 << 16 << 64 << 0;
+    QTest::newRow("few rows, split by columns 8x256x64") << 8 << 256 << 64 << 5;
+    QTest::newRow("split by rows, ragged 133x70x129") << 133 << 70 << 129 << 1;
+    QTest::newRow("projection 64x256x256") << 64 << 256 << 256 << 0;
+  }
+  void everyEngineEveryLayout() {
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, k);
+    QFETCH(int, pad);
+    for (GemmEngine e : built_in())
+      for (bool at_ : {false, true})
+        for (bool bt : {false, true})
+          for (bool acc : {false, true}) {
+            checkProduct(e, m, n, k, at_, bt, pad, acc);
+            if (QTest::currentTestFailed()) return;
+          }
+  }
+
+  // A library sits behind the same entry point: each engine built in gives matmul and linear the
+  // naive twins' numbers on the head views (strided, transposed) the model multiplies.
+  void matmulAndLinearOnEveryEngine() {
+    const Tensor q = test::random_tensor({2, 24, 64}, "q"), k = test::random_tensor({2, 24, 64}, "k");
+    auto heads = [](const Tensor& t) { return t.view({2, 24, 4, 16}).transpose(1, 2); };
+    const Tensor w = test::random_tensor({48, 64}, "w"), bias = test::random_tensor({48}, "bias");
+    const Tensor want_scores = naive::matmul(heads(q), heads(k).transpose(2, 3));
+    const Tensor want_linear = naive::linear(q, w, bias);
+    for (GemmEngine e : built_in()) {
+      ForcedEngine forced(e);
+      const Tensor scores = matmul(heads(q), heads(k).transpose(2, 3));
+      const Tensor lin = linear(q, w, bias);
+      const auto s = scores.to_vector(), ws = want_scores.to_vector(), l = lin.to_vector(),
+                 wl = want_linear.to_vector();
+      for (size_t i = 0; i < s.size(); ++i) QVERIFY2(std::fabs(s[i] - ws[i]) <= 1e-4 + 1e-5 * std::fabs(ws[i]), gemm_engine_name(e).data());
+      for (size_t i = 0; i < l.size(); ++i) QVERIFY2(std::fabs(l[i] - wl[i]) <= 1e-4 + 1e-5 * std::fabs(wl[i]), gemm_engine_name(e).data());
+    }
+  }
+
+  // The same product twice gives the same bits on every engine (a resumed training run and a
+  // replayed trace rely on it).
+  void repeatable() {
+    const int64_t m = 150, n = 300, k = 200;
+    const std::vector<float> a = randoms(static_cast<size_t>(m * k), "a"), b = randoms(static_cast<size_t>(n * k), "b");
+    for (GemmEngine e : built_in()) {
+      std::vector<float> c1(static_cast<size_t>(m * n)), c2(c1.size());
+      sgemm(m, n, k, {a.data(), false, k}, {b.data(), true, k}, c1.data(), n, false, e);
+      sgemm(m, n, k, {a.data(), false, k}, {b.data(), true, k}, c2.data(), n, false, e);
+      QVERIFY2(c1 == c2, gemm_engine_name(e).data());
+    }
+  }
+
+  void dispatchBySize() {
+    ForcedEngine automatic(GemmEngine::Auto);
+    QCOMPARE(gemm_engine_for(16, 16, 64), GemmEngine::Eigen);  // below kLibraryFrom: no call overhead
+    const GemmEngine big = gemm_engine_for(512, 512, 512);
+    if (gemm_engine_available(GemmEngine::OneDnn))
+      QCOMPARE(big, GemmEngine::OneDnn);
+    else if (gemm_engine_available(GemmEngine::OpenBlas))
+      QCOMPARE(big, GemmEngine::OpenBlas);
+    else
+      QCOMPARE(big, GemmEngine::Eigen);
+    {
+      ForcedEngine eigen(GemmEngine::Eigen);
+      QCOMPARE(gemm_engine_for(512, 512, 512), GemmEngine::Eigen);
+    }
+    QVERIFY(gemm_engines_description().find("Eigen") != std::string::npos);
+  }
+
+  void engineNames() {
+    for (GemmEngine e : {GemmEngine::Auto, GemmEngine::Eigen, GemmEngine::OpenBlas, GemmEngine::OneDnn})
+      QCOMPARE(parse_gemm_engine(gemm_engine_name(e)), e);
+    QVERIFY_THROWS_EXCEPTION(ConfigError, parse_gemm_engine("mkl"));
+  }
+
+  void peakIsMeasured() {
+    const CpuPeak p = measure_cpu_peak(20);
+    QVERIFY(p.gflops > 0.5);  // any x86-64 core of this century does more than that
+    QVERIFY(p.threads >= 1);
+    QCOMPARE(p.isa, widest_fma_isa());
+    __builtin_cpu_init();
+    const std::string want = __builtin_cpu_supports("avx512f") ? "avx512f"
+                             : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ? "avx2+fma"
+                                                                                                  : "sse2";
+    QCOMPARE(p.isa, want);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestGemm)
+#include "test_gemm.moc"
