@@ -6,6 +6,7 @@
 
 #include "backend/tile_rows.h"
 #include "tensor/eigen_types.h"
+#include "tensor/gemm.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -75,8 +76,9 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
   const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
   for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
     const int64_t n = std::min(bk, tk - j0);
-    auto S = s.leftCols(n);
-    S.noalias() = Q * rows_of(in.k, b, h, j0, n).transpose();
+    const ConstStridedMap K = rows_of(in.k, b, h, j0, n), V = rows_of(in.v, b, h, j0, n);
+    // S (rows, n) = Q · Kᵀ on the GEMM engine (inside this parallel loop: one thread's call).
+    sgemm(rows, n, dh, {Q.data(), false, Q.outerStride()}, {K.data(), true, K.outerStride()}, s.data(), bk);
     for (int64_t r = 0; r < rows; ++r) {
       const RowKeys keys = row_keys(in.ranges, in.dense, b, i0 + r, j0, n);
       // s is row-major with bk columns: row r of the block starts at r · bk.
@@ -87,7 +89,7 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
         overview.add(r, s.data() + r * bk, j0, keys.a, keys.e);
       }
     }
-    o.noalias() += S * rows_of(in.v, b, h, j0, n);
+    sgemm(rows, dh, n, {s.data(), false, bk}, {V.data(), false, V.outerStride()}, o.data(), dh, true);  // o += P̃ · V
   }
   if (overview.on()) overview.finish(b, h, i0, l);
   const float nan = std::numeric_limits<float>::quiet_NaN();
