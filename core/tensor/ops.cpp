@@ -7,6 +7,7 @@
 
 #include "tensor/eigen_types.h"
 #include "tensor/gemm.h"
+#include "tensor/row_kernels.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -97,45 +98,35 @@ Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps)
   require(x.is_contiguous() && w.numel() == d && b.numel() == d, "layer_norm",
           "x " + shape_str(x.shape()) + " vs weight " + shape_str(w.shape()));
   Tensor out = Tensor::empty(x.shape());
-  auto xi = rows_of(x);
-  auto o = rows_of(out);
-  const float* gw = w.data();
-  const float* gb = b.data();
-#pragma omp parallel for if (xi.rows() > 64)
-  for (int64_t r = 0; r < xi.rows(); ++r) {
-    double mean = 0, var = 0;
-    for (int64_t c = 0; c < d; ++c) mean += xi(r, c);
-    mean /= static_cast<double>(d);
-    for (int64_t c = 0; c < d; ++c) var += (xi(r, c) - mean) * (xi(r, c) - mean);
-    var /= static_cast<double>(d);  // biased, as PyTorch
-    const double inv = 1.0 / std::sqrt(var + eps);
-    for (int64_t c = 0; c < d; ++c)
-      o(r, c) = static_cast<float>((xi(r, c) - mean) * inv) * gw[c] + gb[c];
+  const int64_t rows = x.numel() / std::max<int64_t>(d, 1);
+  const Isa isa = best_isa();
+#pragma omp parallel if (rows > 64)
+  {
+    Tensor row = Tensor::empty({d});  // 64-byte aligned: the vectorised sums' order never depends on x's address
+#pragma omp for
+    for (int64_t r = 0; r < rows; ++r) {
+      std::copy_n(x.data() + r * d, d, row.data());
+      layer_norm_row(isa, row.data(), w.data(), b.data(), out.data() + r * d, d, eps);
+    }
   }
   return out;
 }
 
 void softmax_lastdim_inplace(Tensor& x) {
   require(x.is_contiguous(), "softmax", "input must be contiguous");
-  auto m = rows_of(x);
-  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-#pragma omp parallel if (m.rows() > 256)
+  const int64_t n = x.size(-1), rows = x.numel() / std::max<int64_t>(n, 1);
+  const Isa isa = best_isa();
+#pragma omp parallel if (rows > 256)
   {
-    // Each row is worked on in an aligned copy: Eigen splits a vector into a scalar head, packets
-    // and a scalar tail by its address, and its scalar and packet exp (and sums) round
-    // differently, so in place the result would depend on where the row happens to lie in
-    // memory — the same trace would not come out bit for bit twice.
-    Eigen::ArrayXf row(m.cols());
+    // Each row is worked on in an aligned copy: vectorised loops may treat a head and a tail by
+    // the address, and the sum's rounding would then depend on where the row lies in memory —
+    // the same trace would not come out bit for bit twice.
+    Tensor row = Tensor::empty({n});
 #pragma omp for
-    for (int64_t r = 0; r < m.rows(); ++r) {
-      row = m.row(r).transpose().array();
-      const float mx = row.maxCoeff();  // −∞ when the whole row is masked → NaN below, as PyTorch
-      // Eigen's vectorised exp clamps its argument (at about −88.4 for floats) and so gives a
-      // denormal ~1e-39, not 0, for e^(−∞) on some CPUs (seen with -march=native on an AVX2
-      // AMD EPYC): a masked key gets exactly 0, as in PyTorch.
-      row = (row == kNegInf).select(0.0f, (row - mx).exp());
-      row /= row.sum();
-      m.row(r) = row.transpose().matrix();
+    for (int64_t r = 0; r < rows; ++r) {
+      std::copy_n(x.data() + r * n, n, row.data());
+      softmax_row(isa, row.data(), n);
+      std::copy_n(row.data(), n, x.data() + r * n);
     }
   }
 }

@@ -1,0 +1,126 @@
+#include "tensor/row_kernels.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace attnlab {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// The bodies, inlined into each variant below (a function without a target attribute may be
+// inlined into one with it; the loops are then vectorised for that unit).
+[[gnu::always_inline]] inline void layer_norm_body(const float* x, const float* w, const float* b, float* out,
+                                                   int64_t d, double eps) {
+  double sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t c = 0; c < d; ++c) sum += x[c];
+  const double mean = sum / static_cast<double>(d);
+  double sq = 0;
+#pragma omp simd reduction(+ : sq)
+  for (int64_t c = 0; c < d; ++c) {
+    const double t = x[c] - mean;
+    sq += t * t;
+  }
+  const double inv = 1.0 / std::sqrt(sq / static_cast<double>(d) + eps);  // biased, as PyTorch
+#pragma omp simd
+  for (int64_t c = 0; c < d; ++c) out[c] = static_cast<float>((x[c] - mean) * inv) * w[c] + b[c];
+}
+
+// Cephes' expf for x ≤ 0 (the softmax's x − max): x = n·ln 2 + g, e^g by its polynomial, 2ⁿ by
+// the exponent bits. Branch-free, so the loop around it vectorises.
+[[gnu::always_inline]] inline float exp_nonpositive(float x) {
+  const float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest
+  const float g = (x - n * 0.693359375f) - n * -2.12194440e-4f;              // Cody–Waite
+  float y = 1.9875691500e-4f;
+  y = y * g + 1.3981999507e-3f;
+  y = y * g + 8.3334519073e-3f;
+  y = y * g + 4.1665795894e-2f;
+  y = y * g + 1.6666665459e-1f;
+  y = y * g + 5.0000001201e-1f;
+  y = y * g * g + g + 1.0f;
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;  // 2ⁿ, n ≥ −126 below
+  float two_n;
+  std::memcpy(&two_n, &bits, sizeof two_n);
+  return x < -87.0f ? 0.0f : y * two_n;
+}
+
+[[gnu::always_inline]] inline void softmax_body(float* row, int64_t n) {
+  float mx = kNegInf;
+#pragma omp simd reduction(max : mx)
+  for (int64_t i = 0; i < n; ++i) mx = row[i] > mx ? row[i] : mx;
+  if (mx == kNegInf) {  // every key masked: 0/0, as PyTorch
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) row[i] = std::numeric_limits<float>::quiet_NaN();
+    return;
+  }
+  float sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t i = 0; i < n; ++i) {
+    const float e = row[i] == kNegInf ? 0.0f : exp_nonpositive(row[i] - mx);
+    row[i] = e;
+    sum += e;
+  }
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) row[i] /= sum;
+}
+
+#define ATTNLAB_VARIANTS(NAME, PARAMS, ARGS)                                                    \
+  void NAME##_default PARAMS { NAME##_body ARGS; }                                                \
+  [[gnu::target("avx2,fma")]] void NAME##_avx2 PARAMS { NAME##_body ARGS; }                       \
+  [[gnu::target("avx512f,avx512vl,avx512dq,avx2,fma")]] void NAME##_avx512 PARAMS { NAME##_body ARGS; }
+
+ATTNLAB_VARIANTS(layer_norm, (const float* x, const float* w, const float* b, float* out, int64_t d, double eps),
+                 (x, w, b, out, d, eps))
+ATTNLAB_VARIANTS(softmax, (float* row, int64_t n), (row, n))
+#undef ATTNLAB_VARIANTS
+
+}  // namespace
+
+bool isa_supported(Isa isa) {
+  __builtin_cpu_init();
+  switch (isa) {
+    case Isa::Default: return true;
+    case Isa::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::Avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512dq") && isa_supported(Isa::Avx2);
+  }
+  return false;
+}
+
+Isa best_isa() {
+  static const Isa best = isa_supported(Isa::Avx512) ? Isa::Avx512 : isa_supported(Isa::Avx2) ? Isa::Avx2 : Isa::Default;
+  return best;
+}
+
+std::string_view isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::Default: return "default";
+    case Isa::Avx2: return "avx2";
+    case Isa::Avx512: return "avx512";
+  }
+  return "?";
+}
+
+void layer_norm_row(Isa isa, const float* x, const float* w, const float* b, float* out, int64_t d, double eps) {
+  switch (isa) {
+    case Isa::Avx512: return layer_norm_avx512(x, w, b, out, d, eps);
+    case Isa::Avx2: return layer_norm_avx2(x, w, b, out, d, eps);
+    case Isa::Default: break;
+  }
+  layer_norm_default(x, w, b, out, d, eps);
+}
+
+void softmax_row(Isa isa, float* row, int64_t n) {
+  switch (isa) {
+    case Isa::Avx512: return softmax_avx512(row, n);
+    case Isa::Avx2: return softmax_avx2(row, n);
+    case Isa::Default: break;
+  }
+  softmax_default(row, n);
+}
+
+}  // namespace attnlab

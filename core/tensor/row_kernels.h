@@ -1,0 +1,28 @@
+// The row-wise kernels of the fast path (LayerNorm and softmax over one row), compiled once per
+// vector unit and chosen at run time for the CPU (issue 23): a package built without
+// -march=native gets AVX-512 or AVX2 here as a native build does. Each variant is the same plain
+// loop (vectorised by the compiler, `omp simd` for the reductions) under another target
+// attribute; the tests run every variant this CPU supports against ops_naive.h.
+//
+// Shapes: one row of d (or n) floats; out may be x.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace attnlab {
+
+enum class Isa { Default, Avx2, Avx512 };  // x86-64 baseline (SSE2); AVX2 + FMA; AVX-512F
+
+Isa best_isa();                   // the widest this CPU runs (__builtin_cpu_supports)
+bool isa_supported(Isa isa);
+std::string_view isa_name(Isa isa);  // "default" | "avx2" | "avx512"
+
+// out = (x − mean) / √(var + eps) · w + b; mean and the biased variance summed in float64.
+void layer_norm_row(Isa isa, const float* x, const float* w, const float* b, float* out, int64_t d, double eps);
+
+// row ← softmax(row) in place: −∞ gives exactly 0, a row of only −∞ NaN (as PyTorch); the
+// exponential is Cephes' expf (about 1 ulp; e^x below e^−87 is 0).
+void softmax_row(Isa isa, float* row, int64_t n);
+
+}  // namespace attnlab

@@ -1,0 +1,153 @@
+// The row kernels compiled per vector unit (core/tensor/row_kernels.h): every variant this CPU
+// runs against a float64 computation of the same row, the masked cases PyTorch defines, and the
+// fast ops that use them (layer_norm, softmax_lastdim) against ops_naive.h.
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "random_tensor.h"
+#include "tensor/ops.h"
+#include "tensor/ops_naive.h"
+#include "tensor/row_kernels.h"
+
+using namespace attnlab;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+std::vector<Isa> variants() {
+  std::vector<Isa> out;
+  for (Isa i : {Isa::Default, Isa::Avx2, Isa::Avx512})
+    if (isa_supported(i)) out.push_back(i);
+  return out;
+}
+
+std::vector<float> randoms(int64_t n, const char* name, float scale) {
+  return test::random_tensor({n}, name, scale).to_vector();
+}
+
+const char* name(Isa i) { return isa_name(i).data(); }
+
+}  // namespace
+
+class TestRowKernels : public QObject {
+  Q_OBJECT
+ private slots:
+  void bestIsSupported() {
+    QVERIFY(isa_supported(best_isa()));
+    QVERIFY(isa_supported(Isa::Default));
+  }
+
+  void layerNormEveryVariant_data() {
+    QTest::addColumn<int>("d");
+    QTest::addColumn<float>("offset");
+    for (int d : {1, 7, 64, 513}) {
+      QTest::addRow("d %d", d) << d << 0.0f;
+      QTest::addRow("d %d, offset 1000", d) << d << 1000.0f;  // mean far from 0: the float64 sums matter
+    }
+  }
+  void layerNormEveryVariant() {
+    QFETCH(int, d);
+    QFETCH(float, offset);
+    std::vector<float> x = randoms(d, "x", 3.0f), w = randoms(d, "w", 1.0f), b = randoms(d, "b", 1.0f);
+    for (float& v : x) v += offset;
+    double mean = 0, var = 0;
+    for (float v : x) mean += v;
+    mean /= d;
+    for (float v : x) var += (v - mean) * (v - mean);
+    const double inv = 1.0 / std::sqrt(var / d + 1e-5);
+    for (Isa isa : variants()) {
+      std::vector<float> out(static_cast<size_t>(d));
+      layer_norm_row(isa, x.data(), w.data(), b.data(), out.data(), d, 1e-5);
+      for (int c = 0; c < d; ++c) {
+        const double want = (x[c] - mean) * inv * w[c] + b[c];
+        QVERIFY2(std::fabs(out[c] - want) <= 1e-5 * (1 + std::fabs(want)), name(isa));
+      }
+    }
+  }
+
+  void softmaxEveryVariant_data() {
+    QTest::addColumn<int>("n");
+    QTest::addColumn<float>("scale");
+    for (int n : {1, 7, 64, 1000}) {
+      QTest::addRow("n %d", n) << n << 1.0f;
+      QTest::addRow("n %d, scale 30", n) << n << 30.0f;  // e^x down to the underflow end
+    }
+  }
+  void softmaxEveryVariant() {
+    QFETCH(int, n);
+    QFETCH(float, scale);
+    std::vector<float> x = randoms(n, "scores", scale);
+    if (n > 2) x[1] = kNegInf;  // a masked key
+    double mx = -1e300, sum = 0;
+    for (float v : x) mx = std::max(mx, double(v));
+    std::vector<double> want(x.size());
+    // x − max rounded to float first, as the kernel (and PyTorch) computes it; then float64.
+    for (size_t i = 0; i < x.size(); ++i) sum += (want[i] = std::exp(double(x[i] - static_cast<float>(mx))));
+    for (Isa isa : variants()) {
+      std::vector<float> row = x;
+      softmax_row(isa, row.data(), n);
+      double total = 0;
+      for (size_t i = 0; i < row.size(); ++i) {
+        total += row[i];
+        const double p = want[i] / sum;
+        // Cephes' expf is about 1 ulp; what it flushes (e^x < e^−87) is below 1e-37.
+        QVERIFY2(std::fabs(row[i] - p) <= 4e-7 * p + 1e-37, qPrintable(QString("%1: p[%2] = %3, float64 %4")
+                                                                         .arg(name(isa)).arg(i).arg(row[i]).arg(p)));
+      }
+      if (n > 2) QCOMPARE(row[1], 0.0f);  // exactly 0, as PyTorch
+      QVERIFY(std::fabs(total - 1.0) <= 1e-6 * n);
+    }
+  }
+
+  void softmaxOfAFullyMaskedRowIsNaN() {
+    for (Isa isa : variants()) {
+      std::vector<float> row(9, kNegInf);
+      softmax_row(isa, row.data(), 9);
+      for (float v : row) QVERIFY2(std::isnan(v), name(isa));
+    }
+  }
+
+  // The exponential alone across its whole range, against float64.
+  void exponentialWithinTwoUlps() {
+    const int n = 4096;
+    for (Isa isa : variants()) {
+      for (float lo : {-86.0f, -10.0f}) {
+        // softmax of {0, x}: p(x) = e^x / (1 + e^x); its e^x is the kernel's exponential.
+        for (int i = 0; i < n; ++i) {
+          const float x = lo * static_cast<float>(i) / n;
+          float row[2] = {0.0f, x};
+          softmax_row(isa, row, 2);
+          const double e = std::exp(double(x)), p = e / (1 + e);
+          QVERIFY2(std::fabs(row[1] - p) <= 3 * std::ldexp(1.0, -24) * p + 1e-38, qPrintable(QString("%1: x %2").arg(name(isa)).arg(x)));
+        }
+      }
+    }
+  }
+
+  // The ops that use them: same numbers as the naive twins, and bit for bit the same twice
+  // whatever the rows' addresses (each row is worked on in an aligned copy).
+  void opsMatchTheirNaiveTwins() {
+    const Tensor x = test::random_tensor({3, 5, 37}, "x", 4.0f), w = test::random_tensor({37}, "w"),
+                 b = test::random_tensor({37}, "b");
+    const auto ln = layer_norm(x, w, b, 1e-5).to_vector(), ln_ref = naive::layer_norm(x, w, b, 1e-5).to_vector();
+    for (size_t i = 0; i < ln.size(); ++i) QVERIFY(std::fabs(ln[i] - ln_ref[i]) <= 1e-5 + 1e-4 * std::fabs(ln_ref[i]));
+    const auto sm = softmax_lastdim(x).to_vector(), sm_ref = naive::softmax_lastdim(x).to_vector();
+    for (size_t i = 0; i < sm.size(); ++i) QVERIFY(std::fabs(sm[i] - sm_ref[i]) <= 1e-6 + 1e-5 * sm_ref[i]);
+    // Row 1 of a (2, 37) tensor starts 148 bytes in (not 64-byte aligned); alone it starts at 0:
+    // the same bits either way.
+    const Tensor two = test::random_tensor({2, 37}, "rows", 4.0f);
+    Tensor alone = Tensor::empty({1, 37});
+    std::copy_n(two.data() + 37, 37, alone.data());
+    const auto both = softmax_lastdim(two).to_vector(), one = softmax_lastdim(alone).to_vector();
+    QCOMPARE(std::vector<float>(both.begin() + 37, both.end()), one);
+    const auto ln_both = layer_norm(two, w, b, 1e-5).to_vector(), ln_one = layer_norm(alone, w, b, 1e-5).to_vector();
+    QCOMPARE(std::vector<float>(ln_both.begin() + 37, ln_both.end()), ln_one);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestRowKernels)
+#include "test_row_kernels.moc"
