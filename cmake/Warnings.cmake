@@ -18,5 +18,8 @@ function(attnlab_configure_target tgt)
   endif()
   if(ATTNLAB_OPENMP)
     target_link_libraries(${tgt} PRIVATE OpenMP::OpenMP_CXX)
+  else()
+    # `omp simd` (the row kernels' vectorised reductions) without the OpenMP runtime.
+    target_compile_options(${tgt} PRIVATE -fopenmp-simd)
   endif()
 endfunction()

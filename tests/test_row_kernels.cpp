@@ -94,12 +94,34 @@ class TestRowKernels : public QObject {
       for (size_t i = 0; i < row.size(); ++i) {
         total += row[i];
         const double p = want[i] / sum;
-        // Cephes' expf is about 1 ulp; what it flushes (e^x < e^−87) is below 1e-37.
-        QVERIFY2(std::fabs(row[i] - p) <= 4e-7 * p + 1e-37, qPrintable(QString("%1: p[%2] = %3, float64 %4")
+        // The float sum of n terms in any order: at most (n − 1)·2⁻²⁴ relative; Cephes' expf and
+        // the division a few ulps more (the exponential alone is held to 3 ulps below); what
+        // it flushes (e^x < e^−87) is below 1e-37.
+        QVERIFY2(std::fabs(row[i] - p) <= (n + 4) * std::ldexp(1.0, -24) * p + 1e-37, qPrintable(QString("%1: p[%2] = %3, float64 %4")
                                                                          .arg(name(isa)).arg(i).arg(row[i]).arg(p)));
       }
       if (n > 2) QCOMPARE(row[1], 0.0f);  // exactly 0, as PyTorch
       QVERIFY(std::fabs(total - 1.0) <= 1e-6 * n);
+    }
+  }
+
+  // The tiled attention's step: e^(x − shift) in place and its sum, −∞ exactly 0, every variant.
+  void expShiftedSumEveryVariant() {
+    std::vector<float> x = randoms(301, "block", 5.0f);
+    x[3] = x[200] = kNegInf;
+    const float shift = 20.0f;  // above every score
+    for (Isa isa : variants()) {
+      std::vector<float> row = x;
+      const float sum = exp_shifted_sum(isa, row.data(), 301, shift);
+      double want_sum = 0;
+      for (size_t i = 0; i < x.size(); ++i) {
+        const double want = x[i] == kNegInf ? 0.0 : std::exp(double(x[i] - shift));
+        want_sum += want;
+        QVERIFY2(std::fabs(row[i] - want) <= 3 * std::ldexp(1.0, -24) * want + 1e-38, name(isa));
+      }
+      QCOMPARE(row[3], 0.0f);
+      QCOMPARE(row[200], 0.0f);
+      QVERIFY2(std::fabs(sum - want_sum) <= 305 * std::ldexp(1.0, -24) * want_sum, name(isa));
     }
   }
 

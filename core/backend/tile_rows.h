@@ -10,6 +10,7 @@
 
 #include "tensor/eigen_types.h"
 #include "tensor/key_ranges.h"
+#include "tensor/row_kernels.h"
 #include "tensor/tensor.h"
 
 namespace attnlab::tiles {
@@ -70,13 +71,11 @@ inline float update_row(float* s, int64_t n, const RowKeys& k, float root, float
   }
   const float m_new = std::max(m, row_max);
   const float rescale = m == kNegInf ? 0.0f : std::exp(m - m_new);
-  x = (x - m_new).exp();  // vectorised; e^(−∞) is made exactly 0 below
-  if (k.mask)
-    for (int64_t j = k.a; j < k.e; ++j)
-      if (k.mask[j] == 0.0f) s[j] = 0.0f;
+  // e^(x − m_new) on the widest vector unit this CPU has (row_kernels.h); −∞ (masked) gives 0.
+  const float block_sum = exp_shifted_sum(best_isa(), s + k.a, k.e - k.a, m_new);
   row.head(k.a).setZero();
   row.tail(n - k.e).setZero();
-  l = l * rescale + x.sum();
+  l = l * rescale + block_sum;
   m = m_new;
   return rescale;
 }

@@ -47,6 +47,17 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   return x < -87.0f ? 0.0f : y * two_n;
 }
 
+[[gnu::always_inline]] inline float exp_shifted_sum_body(float* x, int64_t n, float shift) {
+  float sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t i = 0; i < n; ++i) {
+    const float e = x[i] == kNegInf ? 0.0f : exp_nonpositive(x[i] - shift);
+    x[i] = e;
+    sum += e;
+  }
+  return sum;
+}
+
 [[gnu::always_inline]] inline void softmax_body(float* row, int64_t n) {
   float mx = kNegInf;
 #pragma omp simd reduction(max : mx)
@@ -56,25 +67,21 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
     for (int64_t i = 0; i < n; ++i) row[i] = std::numeric_limits<float>::quiet_NaN();
     return;
   }
-  float sum = 0;
-#pragma omp simd reduction(+ : sum)
-  for (int64_t i = 0; i < n; ++i) {
-    const float e = row[i] == kNegInf ? 0.0f : exp_nonpositive(row[i] - mx);
-    row[i] = e;
-    sum += e;
-  }
+  const float sum = exp_shifted_sum_body(row, n, mx);
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) row[i] /= sum;
 }
 
-#define ATTNLAB_VARIANTS(NAME, PARAMS, ARGS)                                                    \
-  void NAME##_default PARAMS { NAME##_body ARGS; }                                                \
-  [[gnu::target("avx2,fma")]] void NAME##_avx2 PARAMS { NAME##_body ARGS; }                       \
-  [[gnu::target("avx512f,avx512vl,avx512dq,avx2,fma")]] void NAME##_avx512 PARAMS { NAME##_body ARGS; }
+#define ATTNLAB_VARIANTS(RET, NAME, PARAMS, ARGS)                                                      \
+  RET NAME##_default PARAMS { return NAME##_body ARGS; }                                                \
+  [[gnu::target("avx2,fma")]] RET NAME##_avx2 PARAMS { return NAME##_body ARGS; }                       \
+  [[gnu::target("avx512f,avx512vl,avx512dq,avx2,fma")]] RET NAME##_avx512 PARAMS { return NAME##_body ARGS; }
 
-ATTNLAB_VARIANTS(layer_norm, (const float* x, const float* w, const float* b, float* out, int64_t d, double eps),
+ATTNLAB_VARIANTS(void, layer_norm,
+                 (const float* x, const float* w, const float* b, float* out, int64_t d, double eps),
                  (x, w, b, out, d, eps))
-ATTNLAB_VARIANTS(softmax, (float* row, int64_t n), (row, n))
+ATTNLAB_VARIANTS(void, softmax, (float* row, int64_t n), (row, n))
+ATTNLAB_VARIANTS(float, exp_shifted_sum, (float* x, int64_t n, float shift), (x, n, shift))
 #undef ATTNLAB_VARIANTS
 
 }  // namespace
@@ -112,6 +119,15 @@ void layer_norm_row(Isa isa, const float* x, const float* w, const float* b, flo
     case Isa::Default: break;
   }
   layer_norm_default(x, w, b, out, d, eps);
+}
+
+float exp_shifted_sum(Isa isa, float* x, int64_t n, float shift) {
+  switch (isa) {
+    case Isa::Avx512: return exp_shifted_sum_avx512(x, n, shift);
+    case Isa::Avx2: return exp_shifted_sum_avx2(x, n, shift);
+    case Isa::Default: break;
+  }
+  return exp_shifted_sum_default(x, n, shift);
 }
 
 void softmax_row(Isa isa, float* row, int64_t n) {
