@@ -4,9 +4,9 @@ declared dependencies, the binary, the .desktop entry, the icon in the usual siz
 metainfo, the samples and docs; unpacks it and runs the installed binary's --version.
 
   check_deb.py --build-dir BUILD    run cpack -G DEB in BUILD into a temporary folder, check it
-  check_deb.py --deb FILE [--portable]
-      --portable: also require a binary for any x86-64 machine (no AVX-512 / AVX2 instructions,
-      i.e. no -march=native), as the `package` preset builds it.
+  check_deb.py --deb FILE [--portable --symbols BUILD/app/attnlab]
+      --portable: also require a binary for any x86-64 machine (no AVX-512 / AVX2 instructions
+      outside the kernels chosen at run time, i.e. no -march=native), as the `package` preset builds it.
 """
 import argparse
 import configparser
@@ -125,12 +125,45 @@ def check_tree(root):
     return binary
 
 
+# The kernels compiled per vector unit and chosen at run time by __builtin_cpu_supports
+# (core/tensor/row_kernels.cpp, core/backend/cpu_peak.cpp): the only functions that may hold
+# AVX2/AVX-512 code in a portable build. Their names end in the unit.
+DISPATCHED = re.compile(r"_(avx2|avx512)E|_(avx2|avx512)\b|fma_avx(2|512)")
+
+
+def same_text(stripped, unstripped, tmp):
+    # Stripping removes symbols, never code: the two .text sections must be byte for byte equal.
+    out = []
+    for i, f in enumerate([stripped, unstripped]):
+        dump = os.path.join(tmp, "text%d" % i)
+        run(["objcopy", "--dump-section", ".text=" + dump, f, os.path.join(tmp, "scratch%d" % i)])
+        with open(dump, "rb") as fh:
+            out.append(fh.read())
+    if out[0] != out[1]:
+        fail("--symbols %s is not the packaged binary (their code differs)" % unstripped)
+
+
 def check_portable(binary):
-    # Any AVX2/AVX-512 register or instruction means the build assumed this machine's CPU.
+    # Any AVX2/AVX-512 register or instruction outside the dispatched kernels means the build
+    # assumed this machine's CPU. binary must have its symbols (the build tree's, checked equal
+    # to the packaged one by same_text): the functions are told apart by name.
     dis = run(["objdump", "-d", "--no-show-raw-insn", binary])
-    hits = re.findall(r"%zmm\d+|%ymm\d+|\bvfmadd\w+", dis)
+    hits, dispatched, fn = [], set(), ""
+    for line in dis.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(.+)>:$", line)
+        if m:
+            fn = m.group(1)
+            continue
+        if re.search(r"%zmm\d+|%ymm\d+|\bvfmadd\w+", line):
+            if DISPATCHED.search(fn):
+                dispatched.add(fn)
+            else:
+                hits.append((fn, line.strip()))
     if hits:
-        fail("the binary uses %d AVX/AVX-512 instructions (e.g. %s): not built for any x86-64" % (len(hits), hits[0]))
+        fail("the binary uses %d AVX/AVX-512 instructions outside the run-time-dispatched kernels (e.g. %s in %s):"
+             " not built for any x86-64" % (len(hits), hits[0][1], hits[0][0]))
+    if not dispatched:
+        fail("no AVX2/AVX-512 kernel chosen at run time found (row_kernels, cpu_peak): the package would run SSE2 only")
 
 
 def main():
@@ -138,7 +171,10 @@ def main():
     p.add_argument("--build-dir")
     p.add_argument("--deb")
     p.add_argument("--portable", action="store_true")
+    p.add_argument("--symbols", help="the packaged binary as built, with its symbols (for --portable)")
     a = p.parse_args()
+    if a.portable and not a.symbols:
+        fail("--portable needs --symbols BUILD/app/attnlab: the packaged binary is stripped")
     with tempfile.TemporaryDirectory() as tmp:
         deb = a.deb or build(a.build_dir, os.path.join(tmp, "out"))
         fields = check_control(deb)
@@ -146,7 +182,8 @@ def main():
         run(["dpkg-deb", "-x", deb, root])
         binary = check_tree(root)
         if a.portable:
-            check_portable(binary)
+            same_text(binary, a.symbols, tmp)
+            check_portable(a.symbols)
         files = [l.split()[-1] for l in run(["dpkg-deb", "-c", deb]).splitlines()]
         print("check_deb: ok: %s %s, %d files; Depends: %s" % (fields["Package"], fields["Version"], len(files),
                                                                fields["Depends"]))
