@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "backend/cpu_peak.h"
+#include "tensor/eigen_types.h"
 #include "tensor/gemm.h"
 
 namespace {
@@ -67,8 +68,7 @@ Engine cblas_engine(const std::string& name, CblasSgemm f) {
 }
 
 Engine eigen_engine() {
-  return {"Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) +
-              "." + std::to_string(EIGEN_MINOR_VERSION),
+  return {"Eigen " + attnlab::eigen_version(),
           [](const Shape& s, const float* a, const float* b, float* c) {
             for (int h = 0; h < s.count; ++h) {
               CMap A(a + h * s.a_step, s.m, s.k, Eigen::OuterStride<>(s.lda));

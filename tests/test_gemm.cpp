@@ -167,7 +167,9 @@ class TestGemm : public QObject {
     QVERIFY(p.threads >= 1);
     QCOMPARE(p.isa, widest_fma_isa());
     __builtin_cpu_init();
-    const std::string want = __builtin_cpu_supports("avx512f") ? "avx512f"
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                        __builtin_cpu_supports("avx512dq");  // the row kernels' AVX-512 (row_kernels.cpp)
+    const std::string want = avx512 ? "avx512f"
                              : (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ? "avx2+fma"
                                                                                                   : "sse2";
     QCOMPARE(p.isa, want);

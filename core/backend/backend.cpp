@@ -20,9 +20,7 @@ Text cpu_device_text() {
       model = line.substr(line.find(':') + 2);
       break;
     }
-  const std::string eigen = std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
-                            std::to_string(EIGEN_MINOR_VERSION);
-  return Text(Msg::en_cpu_device, model, eigen, Eigen::nbThreads());
+  return Text(Msg::en_cpu_device, model, eigen_version(), Eigen::nbThreads());
 }
 
 std::string cpu_device_name() { return cpu_device_text().english(); }

@@ -11,6 +11,8 @@
 #include <omp.h>
 #endif
 
+#include "tensor/row_kernels.h"
+
 namespace attnlab {
 
 namespace {
@@ -94,10 +96,13 @@ struct Kernel {
   int lanes;
 };
 
+// The unit the row kernels run on (row_kernels.h decides for the whole program).
 Kernel widest_kernel() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return {fma_avx512, 16};
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {fma_avx2, 8};
+  switch (best_isa()) {
+    case Isa::Avx512: return {fma_avx512, 16};
+    case Isa::Avx2: return {fma_avx2, 8};
+    case Isa::Default: break;
+  }
   return {mul_add_sse2, 4};
 }
 

@@ -4,7 +4,8 @@
 // The loop: 12 independent chains of fused multiply-adds per thread, in the widest vector unit
 // the CPU reports at run time (AVX-512, AVX2+FMA, else SSE2 multiply+add), on every OpenMP
 // thread at once; the best of a few repeats. A build without -march=native measures the same
-// peak: the kernels carry their own target attributes and are chosen by __builtin_cpu_supports.
+// peak: the kernels carry their own target attributes and are chosen as the row kernels are
+// (tensor/row_kernels.h, best_isa).
 #pragma once
 
 #include <string>

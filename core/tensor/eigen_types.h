@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 
 namespace attnlab {
 
@@ -14,5 +15,11 @@ using StridedMap = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
 using ConstStridedMap = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
 using Vec = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstVecMap = Eigen::Map<const Vec>;
+
+// "3.4.0": the Eigen this build compiled against (the device name, bench's engines).
+inline std::string eigen_version() {
+  return std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+         std::to_string(EIGEN_MINOR_VERSION);
+}
 
 }  // namespace attnlab

@@ -115,8 +115,7 @@ std::string gemm_engines_description() {
   const dnnl_version_t* v = dnnl_version();
   out += "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + " + ";
 #endif
-  out += "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
-         std::to_string(EIGEN_MINOR_VERSION);
+  out += "Eigen " + eigen_version();
   const GemmEngine f = forced();
   if (f != GemmEngine::Auto) out += " (ATTNLAB_GEMM=" + std::string(gemm_engine_name(f)) + ")";
   return out;
