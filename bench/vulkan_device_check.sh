@@ -14,12 +14,14 @@ echo "== parity table (validation layer on when installed)"
 ATTNLAB_VULKAN_VALIDATION=1 ./build/release/tests/test_backend 2>&1 | grep -E "Vulkan device|worst|FAIL|Totals"
 echo "== whole exports and the fallback"
 ctest --test-dir build/release -R cli_vulkan --output-on-failure | tail -n 5
-echo "== bench: CPU, Vulkan full steps, Vulkan fused (median of 5)"
-for shape in "128 512 8" "512 512 8" "2048 512 8" "8192 512 8"; do
+echo "== the resident stack (weights on the device, one submission per pass) against the CPU"
+ATTNLAB_VULKAN_VALIDATION=1 ./build/release/tests/test_resident 2>&1 | grep -E "worst|FAIL|Totals"
+echo "== bench: CPU, Vulkan full steps, Vulkan fused op by op (resident 0), Vulkan resident (median of 5)"
+for shape in "128 512 8" "512 512 8" "2048 512 8" "8192 512 8" "512 1024 16"; do
   set -- $shape
-  for run in "cpu full" "cpu tiled" "vulkan full" "vulkan tiled"; do
+  for run in "cpu full 1" "cpu tiled 1" "vulkan full 1" "vulkan tiled 0" "vulkan tiled 1"; do
     set -- $shape $run
-    ./build/release/app/attnlab bench --seq "$1" --d-model "$2" --heads "$3" --backend "$4" --attention "$5" \
-      --repeat 5 --memory-budget 100000 || echo "(failed: S $1 $4 $5)"
+    ATTNLAB_VULKAN_RESIDENT=$6 ./build/release/app/attnlab bench --seq "$1" --d-model "$2" --heads "$3" \
+      --backend "$4" --attention "$5" --repeat 5 --memory-budget 100000 || echo "(failed: S $1 $4 $5 resident $6)"
   done
 done

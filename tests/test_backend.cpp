@@ -12,45 +12,19 @@
 #include "backend/backend.h"
 #include "forward/model.h"
 #include "model/weights.h"
+#include "backend_compare.h"
 #include "random_tensor.h"
 #ifdef ATTNLAB_HAVE_VULKAN
 #include "backend/vulkan/vulkan_backend.h"
 #endif
 
 using namespace attnlab;
+using attnlab::test::compare;
 
 namespace {
 
-constexpr double kAtol = 1e-4, kRtol = 1e-3;
-
 Tensor random(const Shape& shape, const std::string& name, float scale = 1.0f) {
   return test::random_tensor(shape, name, scale, 7);
-}
-
-// "" when a and b agree (NaN where NaN, the same infinities, then the tolerance); else why not.
-// The largest |v − c| as a fraction of its tolerance is printed (the README's parity table).
-std::string compare(const Tensor& v, const Tensor& c, double* worst_out = nullptr) {
-  if (v.shape() != c.shape()) return "shape " + shape_str(v.shape()) + " vs " + shape_str(c.shape());
-  const auto x = v.to_vector(), y = c.to_vector();
-  double worst = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    if (std::isnan(x[i]) != std::isnan(y[i]) || std::isinf(x[i]) != std::isinf(y[i]))
-      return "element " + std::to_string(i) + ": " + std::to_string(x[i]) + " vs " + std::to_string(y[i]);
-    if (std::isnan(y[i]) || std::isinf(y[i])) {
-      if (std::isinf(y[i]) && x[i] != y[i]) return "element " + std::to_string(i) + ": opposite infinities";
-      continue;
-    }
-    const double d = std::abs(static_cast<double>(x[i]) - y[i]);
-    worst = std::max(worst, d / (kAtol + kRtol * std::abs(y[i])));
-    if (d > kAtol + kRtol * std::abs(y[i]))
-      return "element " + std::to_string(i) + ": " + std::to_string(x[i]) + " vs " + std::to_string(y[i]);
-  }
-  if (worst_out)
-    *worst_out = std::max(*worst_out, worst);
-  else
-    qInfo("%s: worst |vulkan − cpu| = %.2g of the tolerance", QTest::currentDataTag() ? QTest::currentDataTag() : "",
-          worst);
-  return "";
 }
 
 }  // namespace
@@ -88,8 +62,7 @@ class TestBackend : public QObject {
 
   void cleanup() {
     if (!vk_) return;
-    for (const auto& m : vk_->validation_messages()) qWarning("validation: %s", m.c_str());
-    QVERIFY2(vk_->validation_messages().empty(), "the Vulkan validation layer reported problems");
+    QVERIFY2(test::validation_clean(*vk_), "the Vulkan validation layer reported problems");
   }
 
   void linear_data() {

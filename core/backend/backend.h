@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "backend/resident.h"
 #include "tensor/key_ranges.h"
 #include "tensor/ops.h"
 #include "tensor/tensor.h"
@@ -51,6 +52,10 @@ class Backend {
   }
   virtual void set_fused_attention(bool) {}
   virtual bool fused_attention() const { return false; }
+  // The stack with its weights uploaded now and kept on the device (resident.h), or null where
+  // this backend has no such path (the CPU: its memory is the device) or the stack does not fit
+  // it (a head wider than the fused kernel's registers, a weight past one buffer's range).
+  virtual std::unique_ptr<ResidentStack> make_resident_stack(const StackSpec&) { return nullptr; }
 
   // Device time of the work since reset_timing(), from timestamp queries; 0 on the CPU.
   virtual double device_ms() const { return 0; }

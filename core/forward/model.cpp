@@ -1,8 +1,10 @@
 #include "forward/model.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "forward/layers.h"
+#include "forward/resident_stack.h"
 #include "model/step_builder.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
@@ -283,7 +285,12 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   const Flow mask =
       mask_step(enc_mask, "encoder.mask", Msg::st_attention_mask, enc.ids, src.lengths, src.seq(), cfg.faults, rec);
   Flow x = enc.input;
-  for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
+  std::optional<Tensor> resident;  // nothing recorded: the whole stack on the device where it can be
+  if (!rec.enabled()) resident = run_resident_encoder(cfg, w, be, x.t, mask.t);
+  if (resident)
+    x.t = *resident;
+  else
+    for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
   if (!cfg.cross) {
     if (trained) output_head(w, "encoder", x, rec, be);
     return x.t;
@@ -325,6 +332,8 @@ namespace {
 // The layers of an encoder stack over x, the mask dense (mask.t) or as key ranges.
 Tensor run_layers(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Flow& mask, Recorder& rec,
                   Backend& be, const KeyRanges* ranges) {
+  if (!rec.enabled() && cfg.faults.empty() && be.name() != "cpu")
+    if (auto out = run_resident_encoder(cfg, w, be, x, ranges ? ranges->dense() : mask.t)) return *out;
   Flow f{x, "encoder.input"};
   for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, mask, rec, be, ranges);
   return f.t;

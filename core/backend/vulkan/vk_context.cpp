@@ -69,13 +69,13 @@ void check(VkResult r, const char* expr, const char* file, int line) {
 
 // ----------------------------------------------------------------------------- buffers
 
-Buffer::Buffer(Context& ctx, VkDeviceSize bytes) : ctx_(ctx), bytes_(std::max<VkDeviceSize>(bytes, 16)) {
+Buffer::Buffer(Context& ctx, VkDeviceSize bytes, Memory where) : ctx_(ctx), bytes_(std::max<VkDeviceSize>(bytes, 16)) {
   const Functions& f = ctx.fn();
   if (bytes_ > ctx.limits().maxStorageBufferRange)
     throw VulkanError(Text(Msg::en_vulkan_buffer_beyond_storage_range, bytes_ >> 20, ctx.limits().maxStorageBufferRange >> 20));
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = bytes_;
-  bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VK_CHECK(f.vkCreateBuffer(ctx.device(), &bi, nullptr, &buffer_));
   try {
@@ -83,10 +83,10 @@ Buffer::Buffer(Context& ctx, VkDeviceSize bytes) : ctx_(ctx), bytes_(std::max<Vk
     f.vkGetBufferMemoryRequirements(ctx.device(), buffer_, &req);
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = req.size;
-    ai.memoryTypeIndex = ctx.memory_type(req.memoryTypeBits);
+    ai.memoryTypeIndex = ctx.memory_type(req.memoryTypeBits, where);
     VK_CHECK(f.vkAllocateMemory(ctx.device(), &ai, nullptr, &memory_));
     VK_CHECK(f.vkBindBufferMemory(ctx.device(), buffer_, memory_, 0));
-    VK_CHECK(f.vkMapMemory(ctx.device(), memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
+    if (where == Memory::Mapped) VK_CHECK(f.vkMapMemory(ctx.device(), memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
   } catch (...) {
     if (memory_) f.vkFreeMemory(ctx.device(), memory_, nullptr);
     f.vkDestroyBuffer(ctx.device(), buffer_, nullptr);
@@ -317,7 +317,16 @@ void Context::create_device() {
   }
 }
 
-uint32_t Context::memory_type(uint32_t allowed) const {
+uint32_t Context::memory_type(uint32_t allowed, Memory where) const {
+  if (where == Memory::Device) {
+    int any = -1;
+    for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+      if (!(allowed & (1u << i))) continue;
+      if (memory_.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) return i;
+      if (any < 0) any = static_cast<int>(i);
+    }
+    if (any >= 0) return static_cast<uint32_t>(any);
+  }
   const VkMemoryPropertyFlags need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   int best = -1;
   for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
@@ -349,6 +358,7 @@ double Context::submit_and_wait() {
   si.pCommandBuffers = &cmd_;
   VK_CHECK(fn_.vkResetFences(device_, 1, &fence_));
   VK_CHECK(fn_.vkQueueSubmit(queue_, 1, &si, fence_));
+  ++submissions_;
   const VkResult r = fn_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kWaitNs);
   if (r == VK_TIMEOUT) throw VulkanError(Text(Msg::en_vulkan_device_did_not_finish, info_.name));
   VK_CHECK(r);

@@ -29,16 +29,21 @@ struct DeviceInfo {
 
 class Context;
 
-// A host-visible, coherent storage buffer, mapped for its whole life.
+// Where a buffer lives. Mapped: host-visible and coherent, mapped for its whole life (device-local
+// too where the device has such memory). Device: device-local, not mapped, filled and read by
+// copies through a Mapped staging buffer (the resident stack's weights and activations).
+enum class Memory { Mapped, Device };
+
+// A storage buffer (also a copy source and destination).
 class Buffer {
  public:
-  Buffer(Context& ctx, VkDeviceSize bytes);
+  Buffer(Context& ctx, VkDeviceSize bytes, Memory where = Memory::Mapped);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   VkBuffer handle() const { return buffer_; }
   VkDeviceSize bytes() const { return bytes_; }
-  float* data() const { return static_cast<float*>(mapped_); }
+  float* data() const { return static_cast<float*>(mapped_); }  // null for Memory::Device
 
  private:
   Context& ctx_;
@@ -62,7 +67,8 @@ class Context {
   const DeviceInfo& info() const { return info_; }
   const VkPhysicalDeviceLimits& limits() const { return limits_; }
   uint32_t subgroup_size() const { return subgroup_; }
-  uint32_t memory_type(uint32_t allowed_bits) const;  // host-visible + coherent, device-local preferred
+  // Mapped: host-visible + coherent, device-local preferred. Device: device-local, else any.
+  uint32_t memory_type(uint32_t allowed_bits, Memory where = Memory::Mapped) const;
 
   // Records into the command buffer (fn), submits, waits (with a time limit) and returns the
   // device time between two timestamps in ms (0 when the queue has no timestamps).
@@ -72,6 +78,8 @@ class Context {
     record(cmd_);
     return submit_and_wait();
   }
+  // Submissions to the queue since the context was made (tests: one per resident forward pass).
+  uint64_t submissions() const { return submissions_; }
   // Validation messages (warnings and errors) seen since the context was made.
   const std::vector<std::string>& validation_messages() const { return messages_; }
   bool validating() const { return messenger_ != VK_NULL_HANDLE; }
@@ -108,6 +116,7 @@ class Context {
   VkPhysicalDeviceMemoryProperties memory_{};
   uint32_t subgroup_ = 1;
   std::vector<std::string> messages_;
+  uint64_t submissions_ = 0;
 };
 
 }  // namespace attnlab::vk

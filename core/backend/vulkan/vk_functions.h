@@ -55,6 +55,7 @@
   X(vkCmdPushConstants)              \
   X(vkCmdDispatch)                   \
   X(vkCmdPipelineBarrier)            \
+  X(vkCmdCopyBuffer)                 \
   X(vkCmdWriteTimestamp)             \
   X(vkCmdResetQueryPool)             \
   X(vkCreateQueryPool)               \

@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "backend/vulkan/vk_context.h"
+#include "backend/vulkan/vk_pipeline.h"
+#include "backend/vulkan/vk_push.h"
 
 namespace attnlab {
 
@@ -22,34 +24,18 @@ const uint32_t kActivationSpv[] = {
 const uint32_t kFlashSpv[] = {
 #include "flash_attention.spv.inc"
 };
+const uint32_t kAddNormSpv[] = {
+#include "add_norm.spv.inc"
+};
 
-// Push constants, mirrored in the shaders.
-struct GemmPush {
-  uint32_t M, N, K;
-  uint32_t a_rs, a_cs, b_rs, b_cs;
-  uint32_t a_bs0, a_bs1, b_bs0, b_bs1;
-  uint32_t batch1;
-  uint32_t has_bias;
-  float alpha;
-};
-struct RowsPush {
-  uint32_t rows, n;
-};
-struct ActPush {
-  uint32_t n, gelu;
-};
-struct FlashPush {
-  uint32_t H, Tq, Tk, dh;
-  uint32_t q_sb, q_sh, q_st, q_sd;
-  uint32_t k_sb, k_sh, k_st, k_sd;
-  uint32_t v_sb, v_sh, v_st, v_sd;
-  float root;
-};
-static_assert(sizeof(GemmPush) <= 128 && sizeof(RowsPush) <= 128 && sizeof(ActPush) <= 128 &&
-              sizeof(FlashPush) <= 128);
-constexpr uint32_t kFlashRows = 64, kFlashKeys = 16;  // query rows per workgroup, keys per tile
-
-constexpr uint32_t kMaxGroups = 65535;  // the guaranteed minimum of maxComputeWorkGroupCount
+using vk::ActPush;
+using vk::FlashPush;
+using vk::GemmPush;
+using vk::kFlashKeys;
+using vk::kFlashRows;
+using vk::kMaxGroups;
+using vk::NormPush;
+using vk::RowsPush;
 
 void require(bool ok, const char* op, const std::string& what) {
   if (!ok) throw ShapeError(std::string(op) + ": " + what);
@@ -69,120 +55,6 @@ uint64_t span(const Shape& shape, const Shape& strides) {
 }
 
 }  // namespace
-
-// ----------------------------------------------------------------------------- pipelines
-
-struct VulkanBackend::Pipeline {
-  vk::Context& ctx;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  uint32_t bindings = 0, push_bytes = 0;
-
-  Pipeline(vk::Context& c, const uint32_t* code, size_t bytes, uint32_t nbind, uint32_t push,
-           const std::vector<uint32_t>& spec)
-      : ctx(c), bindings(nbind), push_bytes(push) {
-    try {
-      build(code, bytes, spec);
-    } catch (...) {
-      destroy();
-      throw;
-    }
-  }
-  ~Pipeline() { destroy(); }
-
-  void build(const uint32_t* code, size_t bytes, const std::vector<uint32_t>& spec) {
-    const vk::Functions& f = ctx.fn();
-    std::vector<VkDescriptorSetLayoutBinding> binds(bindings);
-    for (uint32_t i = 0; i < bindings; ++i)
-      binds[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    dl.bindingCount = bindings;
-    dl.pBindings = binds.data();
-    VK_CHECK(f.vkCreateDescriptorSetLayout(ctx.device(), &dl, nullptr, &set_layout));
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
-    VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    pl.setLayoutCount = 1;
-    pl.pSetLayouts = &set_layout;
-    pl.pushConstantRangeCount = 1;
-    pl.pPushConstantRanges = &range;
-    VK_CHECK(f.vkCreatePipelineLayout(ctx.device(), &pl, nullptr, &layout));
-    VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    sm.codeSize = bytes;
-    sm.pCode = code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    VK_CHECK(f.vkCreateShaderModule(ctx.device(), &sm, nullptr, &module));
-    std::vector<VkSpecializationMapEntry> entries;
-    for (uint32_t i = 0; i < spec.size(); ++i) entries.push_back({i, i * 4, 4});
-    VkSpecializationInfo si{static_cast<uint32_t>(entries.size()), entries.data(), spec.size() * 4, spec.data()};
-    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    ci.stage.module = module;
-    ci.stage.pName = "main";
-    ci.stage.pSpecializationInfo = &si;
-    ci.layout = layout;
-    const VkResult r = f.vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline);
-    f.vkDestroyShaderModule(ctx.device(), module, nullptr);
-    VK_CHECK(r);
-    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, bindings};
-    VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dp.maxSets = 1;
-    dp.poolSizeCount = 1;
-    dp.pPoolSizes = &size;
-    VK_CHECK(f.vkCreateDescriptorPool(ctx.device(), &dp, nullptr, &pool));
-  }
-
-  void destroy() {
-    const vk::Functions& f = ctx.fn();
-    if (pool) f.vkDestroyDescriptorPool(ctx.device(), pool, nullptr);
-    if (pipeline) f.vkDestroyPipeline(ctx.device(), pipeline, nullptr);
-    if (layout) f.vkDestroyPipelineLayout(ctx.device(), layout, nullptr);
-    if (set_layout) f.vkDestroyDescriptorSetLayout(ctx.device(), set_layout, nullptr);
-    pool = VK_NULL_HANDLE;
-    pipeline = VK_NULL_HANDLE;
-    layout = VK_NULL_HANDLE;
-    set_layout = VK_NULL_HANDLE;
-  }
-
-  // One dispatch in its own submission: binds `bufs` to bindings 0…, pushes `push`, runs the
-  // groups and returns the device time in ms.
-  double run(const std::vector<const vk::Buffer*>& bufs, const void* push, uint32_t gx, uint32_t gy, uint32_t gz) {
-    const vk::Functions& f = ctx.fn();
-    VK_CHECK(f.vkResetDescriptorPool(ctx.device(), pool, 0));
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = &set_layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    VK_CHECK(f.vkAllocateDescriptorSets(ctx.device(), &ai, &set));
-    std::vector<VkDescriptorBufferInfo> infos(bufs.size());
-    std::vector<VkWriteDescriptorSet> writes(bufs.size());
-    for (size_t i = 0; i < bufs.size(); ++i) {
-      infos[i] = {bufs[i]->handle(), 0, VK_WHOLE_SIZE};
-      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      writes[i].dstSet = set;
-      writes[i].dstBinding = static_cast<uint32_t>(i);
-      writes[i].descriptorCount = 1;
-      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      writes[i].pBufferInfo = &infos[i];
-    }
-    f.vkUpdateDescriptorSets(ctx.device(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
-    return ctx.run([&](VkCommandBuffer cmd) {
-      f.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-      f.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-      f.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
-      f.vkCmdDispatch(cmd, gx, gy, gz);
-      // Make the shader's writes visible to the host read after the fence.
-      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-      f.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                             nullptr, 0, nullptr);
-    });
-  }
-};
 
 // One batched product as the gemm shader sees it; pointers are host memory (strided views in
 // place: a_span / b_span floats from a / b are uploaded).
@@ -209,6 +81,7 @@ VulkanBackend::~VulkanBackend() {
   gemm_.reset();
   softmax_.reset();
   act_.reset();
+  add_norm_.reset();
 }
 
 void VulkanBackend::make_pipelines() {
@@ -227,18 +100,21 @@ void VulkanBackend::make_pipelines() {
   tiles_.subgroup = ctx_->subgroup_size();
   device_max_buffer_ = std::min<uint64_t>(L.maxStorageBufferRange, 1ull << 31) & ~uint64_t(255);
   tiles_.max_buffer = device_max_buffer_;
-  gemm_ = std::make_unique<Pipeline>(*ctx_, kGemmSpv, sizeof kGemmSpv, 4, sizeof(GemmPush),
+  gemm_ = std::make_unique<vk::Pipeline>(*ctx_, kGemmSpv, sizeof kGemmSpv, 4, sizeof(GemmPush),
                                      std::vector<uint32_t>{tiles_.tx, tiles_.ty, tiles_.bk});
-  softmax_ = std::make_unique<Pipeline>(*ctx_, kSoftmaxSpv, sizeof kSoftmaxSpv, 1, sizeof(RowsPush),
+  softmax_ = std::make_unique<vk::Pipeline>(*ctx_, kSoftmaxSpv, sizeof kSoftmaxSpv, 1, sizeof(RowsPush),
                                         std::vector<uint32_t>{tiles_.softmax_wg});
-  act_ = std::make_unique<Pipeline>(*ctx_, kActivationSpv, sizeof kActivationSpv, 1, sizeof(ActPush),
+  act_ = std::make_unique<vk::Pipeline>(*ctx_, kActivationSpv, sizeof kActivationSpv, 1, sizeof(ActPush),
                                     std::vector<uint32_t>{tiles_.softmax_wg});
+  add_norm_ = std::make_unique<vk::Pipeline>(*ctx_, kAddNormSpv, sizeof kAddNormSpv, 6, sizeof(NormPush),
+                                         std::vector<uint32_t>{tiles_.softmax_wg});
 }
 
 std::string VulkanBackend::device() const { return ctx_->info().name; }
 bool VulkanBackend::cpu_type_device() const { return ctx_->info().cpu(); }
 const std::vector<std::string>& VulkanBackend::validation_messages() const { return ctx_->validation_messages(); }
 bool VulkanBackend::validating() const { return ctx_->validating(); }
+uint64_t VulkanBackend::submissions() const { return ctx_->submissions(); }
 
 void VulkanBackend::set_max_buffer_bytes(uint64_t bytes) {
   tiles_.max_buffer = std::clamp<uint64_t>(bytes & ~uint64_t(255), 256, device_max_buffer_);
@@ -274,7 +150,7 @@ void VulkanBackend::gemm(const Gemm& g) {
   std::memcpy(B->data(), g.b, g.b_span * 4);
   if (g.bias) std::memcpy(bias->data(), g.bias, static_cast<size_t>(g.N) * 4);
   const GemmPush p{u32(g.M),     u32(g.N),     u32(g.K),     u32(g.a_rs),   u32(g.a_cs), u32(g.b_rs), u32(g.b_cs),
-                   u32(g.a_bs0), u32(g.a_bs1), u32(g.b_bs0), u32(g.b_bs1), u32(g.batch1), g.bias ? 1u : 0u, 1.0f};
+                   u32(g.a_bs0), u32(g.a_bs1), u32(g.b_bs0), u32(g.b_bs1), u32(g.batch1), g.bias ? 1u : 0u, 0u, 1.0f};
   const uint32_t gx = ceil_div(static_cast<uint64_t>(g.N), tiles_.tx * 4);
   const uint32_t gy = ceil_div(static_cast<uint64_t>(g.M), tiles_.ty * 4);
   const uint64_t gz = static_cast<uint64_t>(g.batch0 * g.batch1);
@@ -381,7 +257,7 @@ Tensor VulkanBackend::matmul(const Tensor& a, const Tensor& b) {
 
 // Runs a one-buffer pipeline over `rows` rows of `n` floats in place, a buffer's worth at a time.
 // push: RowsPush (softmax) or ActPush (activation, n = 1, extra = gelu).
-void VulkanBackend::rows_op(Pipeline& pipe, float* data, int64_t rows, int64_t n, uint32_t extra) {
+void VulkanBackend::rows_op(vk::Pipeline& pipe, float* data, int64_t rows, int64_t n, uint32_t extra) {
   const bool elementwise = &pipe == act_.get();
   const int64_t chunk = std::min<int64_t>(rows, static_cast<int64_t>(tiles_.max_buffer / 4 / static_cast<uint64_t>(n)));
   if (chunk < 1) throw VulkanError(Text(Msg::en_vulkan_row_beyond_buffer_range, n));
@@ -418,10 +294,10 @@ Tensor VulkanBackend::activate(const Tensor& x, Activation a) {
   return out;
 }
 
-VulkanBackend::Pipeline& VulkanBackend::flash(uint32_t dh_max) {
+vk::Pipeline& VulkanBackend::flash(uint32_t dh_max) {
   auto& slot = flash_[dh_max];
   if (!slot)
-    slot = std::make_unique<Pipeline>(*ctx_, kFlashSpv, sizeof kFlashSpv, 5, sizeof(FlashPush),
+    slot = std::make_unique<vk::Pipeline>(*ctx_, kFlashSpv, sizeof kFlashSpv, 5, sizeof(FlashPush),
                                       std::vector<uint32_t>{kFlashRows, dh_max, kFlashKeys});
   return *slot;
 }
@@ -453,7 +329,8 @@ Tensor VulkanBackend::attention(const Tensor& q, const Tensor& k, const Tensor& 
   const auto& b = k.strides();
   const auto& c = v.strides();
   const FlashPush p{u32(H),    u32(Tq),   u32(Tk),   u32(dh),   u32(a[0]), u32(a[1]), u32(a[2]), u32(a[3]), u32(b[0]),
-                    u32(b[1]), u32(b[2]), u32(b[3]), u32(c[0]), u32(c[1]), u32(c[2]), u32(c[3]), root};
+                    u32(b[1]), u32(b[2]), u32(b[3]), u32(c[0]), u32(c[1]), u32(c[2]), u32(c[3]), root,
+                    0,         0,         0,         u32(H * Tq * dh), u32(Tq * dh), u32(dh)};
   device_ms_ += flash(dh_max).run({Q.get(), K.get(), V.get(), M.get(), O.get()}, &p,
                                   ceil_div(static_cast<uint64_t>(Tq), kFlashRows), u32(B * H), 1);
   std::memcpy(out.data(), O->data(), out_floats * 4);

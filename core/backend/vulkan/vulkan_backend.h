@@ -2,7 +2,8 @@
 // weights·V (the same gemm, batched over batch and heads, reading strided views in place), the
 // softmax, ReLU and GELU, as compute shaders (core/backend/vulkan/shaders/*.comp, compiled by glslc
 // and embedded). Tile sizes come from the device's limits; work too large for one storage buffer
-// is split along the batch or row axis. Every failure is a VulkanError.
+// is split along the batch or row axis. Every failure is a VulkanError. A whole encoder stack can
+// also run resident (vk_resident.h).
 #pragma once
 
 #include <map>
@@ -16,7 +17,9 @@ namespace attnlab {
 namespace vk {
 class Buffer;
 class Context;
+class Pipeline;
 }  // namespace vk
+class VulkanResidentStack;
 
 class VulkanBackend final : public Backend {
  public:
@@ -36,6 +39,9 @@ class VulkanBackend final : public Backend {
   using Backend::attention;  // the key-ranges form: made dense, then the fused kernel
   Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) override;
   void set_fused_attention(bool on) override { fused_ = on; }
+  // vk_resident.h: the weights in device-local memory, the activations kept there, one command
+  // buffer per forward pass. Null for heads wider than 128 or a weight past one buffer.
+  std::unique_ptr<ResidentStack> make_resident_stack(const StackSpec& spec) override;
   bool fused_attention() const override { return fused_; }
   double device_ms() const override { return device_ms_; }
   void reset_timing() override { device_ms_ = 0; }
@@ -44,6 +50,7 @@ class VulkanBackend final : public Backend {
   // Warnings and errors from the validation layer (ATTNLAB_VULKAN_VALIDATION=1).
   const std::vector<std::string>& validation_messages() const;
   bool validating() const;  // the validation layer is on
+  uint64_t submissions() const;  // queue submissions so far (vk_context.h)
   struct Tiles {
     uint32_t tx, ty, bk, softmax_wg, subgroup;
     uint64_t max_buffer;  // bytes one storage buffer may span
@@ -54,19 +61,19 @@ class VulkanBackend final : public Backend {
   void set_max_buffer_bytes(uint64_t bytes);
 
  private:
-  struct Pipeline;
+  friend class VulkanResidentStack;
   struct Gemm;
   void make_pipelines();
   std::unique_ptr<vk::Buffer> acquire(uint64_t bytes);
   void release(std::unique_ptr<vk::Buffer> b);
   void gemm(const Gemm& g);
-  void rows_op(Pipeline& pipe, float* data, int64_t rows, int64_t n, uint32_t extra);
+  void rows_op(vk::Pipeline& pipe, float* data, int64_t rows, int64_t n, uint32_t extra);
 
   std::unique_ptr<vk::Context> ctx_;
-  Pipeline& flash(uint32_t dh_max);  // made on first use, one per register width
+  vk::Pipeline& flash(uint32_t dh_max);  // made on first use, one per register width
 
-  std::unique_ptr<Pipeline> gemm_, softmax_, act_;
-  std::map<uint32_t, std::unique_ptr<Pipeline>> flash_;
+  std::unique_ptr<vk::Pipeline> gemm_, softmax_, act_, add_norm_;
+  std::map<uint32_t, std::unique_ptr<vk::Pipeline>> flash_;
   bool fused_ = true;
   std::vector<std::unique_ptr<vk::Buffer>> free_;
   Tiles tiles_{};

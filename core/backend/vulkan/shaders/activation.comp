@@ -2,6 +2,7 @@
 // gives erf to within 1.5e-7, so GELU(x) = ½x(1 + erf(x/√2)) is within about 1e-7·|x| of the
 // CPU's std::erf.
 #version 450
+#extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG = 256;
@@ -14,12 +15,7 @@ layout(push_constant) uniform Push {
   uint gelu;  // 0 ReLU, 1 GELU
 } p;
 
-float erf_as(float v) {
-  const float t = 1.0 / (1.0 + 0.3275911 * abs(v));
-  const float poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  const float r = 1.0 - poly * exp(-v * v);
-  return v < 0.0 ? -r : r;
-}
+#include "erf.glsl"
 
 void main() {
   const uint i = gl_WorkGroupID.y * gl_NumWorkGroups.x * WG + gl_GlobalInvocationID.x;

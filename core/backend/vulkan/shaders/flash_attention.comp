@@ -14,7 +14,7 @@ layout(std430, binding = 0) readonly buffer BufQ { float q[]; };
 layout(std430, binding = 1) readonly buffer BufK { float k[]; };
 layout(std430, binding = 2) readonly buffer BufV { float v[]; };
 layout(std430, binding = 3) readonly buffer BufMask { float mask[]; };  // (B, Tq, Tk), 0 = masked
-layout(std430, binding = 4) writeonly buffer BufO { float o[]; };       // (B, H, Tq, Dh)
+layout(std430, binding = 4) writeonly buffer BufO { float o[]; };       // (B, H, Tq, Dh) through o_s*
 
 // Mirrored by FlashPush in vulkan_backend.cpp; strides in elements.
 layout(push_constant) uniform Push {
@@ -23,6 +23,8 @@ layout(push_constant) uniform Push {
   uint k_sb, k_sh, k_st, k_sd;
   uint v_sb, v_sh, v_st, v_sd;
   float root;  // scores are q·k / root
+  uint q_off, k_off, v_off;  // first element of each view (Q, K and V may share one buffer)
+  uint o_sb, o_sh, o_st;     // the output's strides (its last is 1): (B, H, Tq, Dh), or (B, Tq, H·Dh) merged
 } p;
 
 shared float Ks[BC * DH];
@@ -37,7 +39,7 @@ void main() {
 
   float qr[DH], acc[DH];
   for (uint d = 0; d < DH; ++d) {
-    qr[d] = (live && d < p.dh) ? q[b * p.q_sb + h * p.q_sh + i * p.q_st + d * p.q_sd] : 0.0;
+    qr[d] = (live && d < p.dh) ? q[p.q_off + b * p.q_sb + h * p.q_sh + i * p.q_st + d * p.q_sd] : 0.0;
     acc[d] = 0.0;
   }
   float m = NEG_INF, l = 0.0;
@@ -48,8 +50,8 @@ void main() {
     for (uint x = t; x < BC * p.dh; x += WG) {
       const uint jj = x / p.dh, d = x % p.dh;
       if (jj < count) {
-        Ks[jj * DH + d] = k[b * p.k_sb + h * p.k_sh + (j0 + jj) * p.k_st + d * p.k_sd];
-        Vs[jj * DH + d] = v[b * p.v_sb + h * p.v_sh + (j0 + jj) * p.v_st + d * p.v_sd];
+        Ks[jj * DH + d] = k[p.k_off + b * p.k_sb + h * p.k_sh + (j0 + jj) * p.k_st + d * p.k_sd];
+        Vs[jj * DH + d] = v[p.v_off + b * p.v_sb + h * p.v_sh + (j0 + jj) * p.v_st + d * p.v_sd];
       }
     }
     barrier();
@@ -78,6 +80,6 @@ void main() {
     barrier();
   }
   if (!live) return;
-  const uint base = ((b * p.H + h) * p.Tq + i) * p.dh;
+  const uint base = b * p.o_sb + h * p.o_sh + i * p.o_st;
   for (uint d = 0; d < p.dh; ++d) o[base + d] = l > 0.0 ? acc[d] / l : uintBitsToFloat(0x7fc00000u);
 }

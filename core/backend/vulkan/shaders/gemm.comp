@@ -1,9 +1,11 @@
-// C[z] (M, N) = alpha · A[z] (M, K) · B[z] (K, N) + bias (N), batched over z = z0·batch1 + z1.
+// C[z] (M, N) = act(alpha · A[z] (M, K) · B[z] (K, N) + bias (N)), batched over z = z0·batch1 + z1;
+// act is none, ReLU or exact GELU (the resident stack's FFN fuses its activation here).
 // A and B are read through element strides, so a transposed key, a head slice or a weight used
 // as Wᵀ needs no copy. Tiled: a workgroup of TX × TY invocations computes a (TY·4) × (TX·4) tile
 // of C, each invocation a 4 × 4 block held in registers; K advances BK at a time through shared
 // memory. TX, TY and BK are specialization constants chosen from the device's limits.
 #version 450
+#extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 0) const uint TX = 16;
@@ -26,8 +28,17 @@ layout(push_constant) uniform Push {
   uint a_bs0, a_bs1, b_bs0, b_bs1;  // element strides of the two batch axes
   uint batch1;                      // size of the second batch axis
   uint has_bias;
+  uint act;  // 0 none, 1 ReLU, 2 GELU
   float alpha;
 } p;
+
+#include "erf.glsl"
+
+float activate(float v) {
+  if (p.act == 1) return isnan(v) ? v : max(v, 0.0);
+  if (p.act == 2) return 0.5 * v * (1.0 + erf_as(v * 0.70710678118654752));
+  return v;
+}
 
 shared float As[BK * BM];  // As[k * BM + m]
 shared float Bs[BK * BN];  // Bs[k * BN + n]
@@ -77,7 +88,7 @@ void main() {
     for (uint j = 0; j < TN; ++j) {
       const uint gn = col0 + tx + j * TX;
       if (gn >= p.N) continue;
-      c[c0 + gm * p.N + gn] = p.alpha * acc[i][j] + (p.has_bias != 0 ? bias[gn] : 0.0);
+      c[c0 + gm * p.N + gn] = activate(p.alpha * acc[i][j] + (p.has_bias != 0 ? bias[gn] : 0.0));
     }
   }
 }
