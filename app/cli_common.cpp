@@ -78,7 +78,7 @@ void add_model_options(CLI::App& app, ModelOptions& o) {
   app.add_option("--layers", o.layers, "layers per stack (default 1)")->transform(decimal_in(1, Limits::kMaxLayers));
   app.add_option("--mask", o.mask, "none|padding|causal|padding+causal");
   app.add_option("--norm", o.norm, "pre|post (default pre)");
-  app.add_option("--activation", o.activation, "relu|gelu (default relu; gelu is the exact erf form)");
+  app.add_option("--activation", o.activation, "relu|gelu|gelu_tanh (default relu; gelu is the exact erf form, gelu_tanh GPT-2's tanh approximation)");
   app.add_option("--positional", o.positional, "sinusoidal|none (default sinusoidal)");
   app.add_option("--eps", o.eps, "LayerNorm epsilon (default 1e-5)");
   app.add_option("--seed", o.seed, "seed for embeddings and weights (default 0)")->transform(decimal_u64());

@@ -126,8 +126,10 @@ class TestBackward : public QObject {
     const D r = randomD(3, 7, "r");
     const auto relu = [](const D& v) { return D(v.cwiseMax(0.0)); };
     const auto gelu = [](const D& v) { return D(v.unaryExpr([](double e) { return naive::gelu(e); })); };
+    const auto gelu_tanh = [](const D& v) { return D(v.unaryExpr([](double e) { return naive::gelu_tanh(e); })); };
     expectNear(naive::relu_backward(x, r), numeric(relu, x, r), 1e-7, "relu");
     expectNear(naive::gelu_backward(x, r), numeric(gelu, x, r), 1e-7, "gelu");
+    expectNear(naive::gelu_tanh_backward(x, r), numeric(gelu_tanh, x, r), 1e-7, "gelu_tanh");
   }
 
   void softmaxByFiniteDifferencesMaskedExactlyZero() {
@@ -189,6 +191,8 @@ class TestBackward : public QObject {
     const D x = rounded(randomD(5, 6, "x")), dy = rounded(randomD(5, 6, "dy"));
     expectFloatClose(activation_backward(toTensor(x), toTensor(dy), Activation::Relu), naive::relu_backward(x, dy), "relu");
     expectFloatClose(activation_backward(toTensor(x), toTensor(dy), Activation::Gelu), naive::gelu_backward(x, dy), "gelu");
+    expectFloatClose(activation_backward(toTensor(x), toTensor(dy), Activation::GeluTanh), naive::gelu_tanh_backward(x, dy),
+                     "gelu_tanh");
   }
 
   void fastSoftmaxMatchesNaiveAlongEitherDim() {

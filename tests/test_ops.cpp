@@ -134,7 +134,15 @@ class TestOps : public QObject {
     x.data()[2] = 8.0f;
     expectClose(gelu(x), naive::gelu(x), 1e-7, 1e-6);
     expectClose(relu(x), naive::relu(x), 0, 0);
+    expectClose(gelu_tanh(x), naive::gelu_tanh(x), 1e-7, 1e-6);
     QCOMPARE(gelu(x).data()[0], 0.0f);
+    QCOMPARE(gelu_tanh(x).data()[0], 0.0f);
+    QCOMPARE(activate(x, Activation::GeluTanh).data()[2], gelu_tanh(x).data()[2]);
+    // The tanh form is not the exact GELU: 4.1e-4 apart at x = 3 (PyTorch in double).
+    const Tensor three = Tensor::from({1}, {3.0f});
+    QVERIFY(std::abs(gelu_tanh(three).data()[0] - gelu(three).data()[0]) > 3e-4);
+    QCOMPARE(parse_activation("gelu_tanh"), Activation::GeluTanh);
+    QCOMPARE(activation_name(Activation::GeluTanh), std::string_view("gelu_tanh"));
   }
 
   // Matmul straight on strided views: a head slice (q) and a transposed key (k_t).

@@ -105,6 +105,7 @@ class TestResident : public QObject {
     QTest::newRow("pre-norm, attention only, 2 layers") << qint64(32) << qint64(4) << qint64(2) << false << false << false;
     QTest::newRow("post-norm, attention only, 1 layer") << qint64(32) << qint64(2) << qint64(1) << true << false << false;
     QTest::newRow("pre-norm, gelu, 1 layer, dh 128") << qint64(256) << qint64(2) << qint64(1) << false << true << true;
+    QTest::newRow("pre-norm, gelu tanh, 2 layers, dh 32") << qint64(64) << qint64(2) << qint64(2) << false << true << true;
     QTest::newRow("post-norm, relu, 2 layers, dh 40") << qint64(120) << qint64(3) << qint64(2) << true << false << true;
   }
   // The resident stack itself (not through encoder_stack, which could have fallen back) against
@@ -116,8 +117,9 @@ class TestResident : public QObject {
     QFETCH(bool, post);
     QFETCH(bool, gelu);
     QFETCH(bool, ffn);
+    const bool tanh_form = QByteArray(QTest::currentDataTag()).contains("tanh");
     const ModelConfig cfg = stack(d, heads, layers, post ? Norm::Post : Norm::Pre,
-                                  gelu ? Activation::Gelu : Activation::Relu, ffn);
+                                  gelu ? (tanh_form ? Activation::GeluTanh : Activation::Gelu) : Activation::Relu, ffn);
     const Weights w = weights(cfg);
     const Tensor x = input(2, 37, d);
     const Tensor mask = make_mask(MaskKind::PaddingCausal, {37, 21}, 37, 37);

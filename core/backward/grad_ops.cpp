@@ -86,6 +86,14 @@ Tensor activation_backward(const Tensor& x_in, const Tensor& dy_in, Activation a
     for (int64_t i = 0; i < n; ++i) o[i] = xv[i] > 0.0f ? g[i] : 0.0f;
     return dx;
   }
+  if (a == Activation::GeluTanh) {  // ½(1 + t) + ½x(1 − t²)·β(1 + 3κx²), t = tanh(β(x + κx³))
+    const double beta = std::sqrt(2.0 / std::numbers::pi), kappa = 0.044715;
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = xv[i], t = std::tanh(beta * (v + kappa * v * v * v));
+      o[i] = static_cast<float>(g[i] * (0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * beta * (1.0 + 3.0 * kappa * v * v)));
+    }
+    return dx;
+  }
   const double inv_sqrt2 = 1.0 / std::numbers::sqrt2, inv_sqrt2pi = 1.0 / std::sqrt(2.0 * std::numbers::pi);
   for (int64_t i = 0; i < n; ++i) {
     const double v = xv[i];

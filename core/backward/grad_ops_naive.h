@@ -57,6 +57,12 @@ T gelu(T x) {
   return T(0.5) * x * (T(1) + std::erf(x / std::sqrt(T(2))));
 }
 
+template <typename T>
+T gelu_tanh(T x) {
+  const T beta = std::sqrt(T(2) / T(M_PI));
+  return T(0.5) * x * (T(1) + std::tanh(beta * (x + T(0.044715) * x * x * x)));
+}
+
 // Softmax of each row; −∞ entries get weight 0 (a row of only −∞ is all 0, the nan_to_num rule).
 template <typename T>
 M<T> softmax_rows(const M<T>& s) {
@@ -163,6 +169,19 @@ M<T> gelu_backward(const M<T>& x, const M<T>& dy) {
       const T v = x(n, j);
       const T cdf = T(0.5) * (T(1) + std::erf(v * inv_sqrt2)), pdf = std::exp(T(-0.5) * v * v) * inv_sqrt2pi;
       dx(n, j) = dy(n, j) * (cdf + v * pdf);
+    }
+  return dx;
+}
+
+// d/dx of ½x(1 + t), t = tanh(β(x + κx³)): ½(1 + t) + ½x(1 − t²)·β(1 + 3κx²).
+template <typename T>
+M<T> gelu_tanh_backward(const M<T>& x, const M<T>& dy) {
+  M<T> dx(x.rows(), x.cols());
+  const T beta = std::sqrt(T(2) / T(M_PI)), kappa = T(0.044715);
+  for (int n = 0; n < x.rows(); ++n)
+    for (int j = 0; j < x.cols(); ++j) {
+      const T v = x(n, j), t = std::tanh(beta * (v + kappa * v * v * v));
+      dx(n, j) = dy(n, j) * (T(0.5) * (T(1) + t) + T(0.5) * v * (T(1) - t * t) * beta * (T(1) + T(3) * kappa * v * v));
     }
   return dx;
 }

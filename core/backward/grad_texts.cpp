@@ -21,6 +21,8 @@ Text grad_formula(GradUse use, const Step& c, const Step& to, const std::string&
     case GradUse::Norm: return maths("rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), dx̂ = " + d + "·γ");
     case GradUse::Activation: {
       const std::string x = var_of(to);
+      if (c.info.code.find("approximate") != std::string::npos)  // GELU (tanh), t = tanh(√(2/π)(x + 0.044715x³))
+        return maths(d + " ⊙ (½(1 + t) + ½" + x + "(1 − t²)·√(2/π)(1 + 0.134145·" + x + "²))");
       return maths(c.info.code.find("gelu") != std::string::npos ? d + " ⊙ (Φ(" + x + ") + " + x + "·φ(" + x + "))"
                                                                   : d + " ⊙ [" + x + " > 0]");
     }

@@ -55,11 +55,16 @@ Flow feed_forward(const LayerCtx& c, const Flow& x) {
                                  weight_var("linear1_bias", c.prefix + "linear1.bias")}};
   });
   Tensor act = c.be.activate(h1, c.cfg.activation);
-  const bool gelu = c.cfg.activation == Activation::Gelu;
   auto act_id = record_step(c.rec, p + "hidden", act, [&] {
-    return StepInfo{.title = Text(Msg::st_ffn_1, gelu ? "GELU" : "ReLU"),
-                    .formula = maths(gelu ? "GELU(x) = x·Φ(x) = ½x(1 + erf(x/√2))" : "ReLU(x) = max(0, x)"),
-                    .code = gelu ? "hidden = F.gelu(linear1)" : "hidden = F.relu(linear1)", .result = "hidden",
+    const Activation a = c.cfg.activation;
+    return StepInfo{.title = Text(Msg::st_ffn_1, a == Activation::Relu ? "ReLU" : a == Activation::Gelu ? "GELU" : "GELU (tanh)"),
+                    .formula = maths(a == Activation::Relu   ? "ReLU(x) = max(0, x)"
+                                     : a == Activation::Gelu ? "GELU(x) = x·Φ(x) = ½x(1 + erf(x/√2))"
+                                                             : "GELU(x) ≈ ½x(1 + tanh(√(2/π)·(x + 0.044715·x³)))"),
+                    .code = a == Activation::Relu   ? "hidden = F.relu(linear1)"
+                            : a == Activation::Gelu ? "hidden = F.gelu(linear1)"
+                                                    : "hidden = F.gelu(linear1, approximate=\"tanh\")",
+                    .result = "hidden",
                     .bindings = {step_var("linear1", h1_id)}};
   });
   Tensor out = c.be.linear(act, c.w.get(c.prefix + "linear2.weight"), c.w.get(c.prefix + "linear2.bias"));

@@ -155,7 +155,30 @@ Tensor gelu(const Tensor& x) {
   return out;
 }
 
-Tensor activate(const Tensor& x, Activation a) { return a == Activation::Relu ? relu(x) : gelu(x); }
+// In double, rounded once: within an ulp of PyTorch's float formula (its tanh and rounding order).
+Tensor gelu_tanh(const Tensor& x) {
+  Tensor xc = x.contiguous();
+  Tensor out = Tensor::empty(x.shape());
+  const float* in = xc.data();
+  float* o = out.data();
+  const int64_t n = x.numel();
+  const double beta = std::sqrt(2.0 / std::numbers::pi);
+#pragma omp parallel for if (n > 65536)
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = in[i];
+    o[i] = static_cast<float>(0.5 * v * (1.0 + std::tanh(beta * (v + 0.044715 * v * v * v))));
+  }
+  return out;
+}
+
+Tensor activate(const Tensor& x, Activation a) {
+  switch (a) {
+    case Activation::Relu: return relu(x);
+    case Activation::Gelu: return gelu(x);
+    case Activation::GeluTanh: return gelu_tanh(x);
+  }
+  return relu(x);
+}
 
 Tensor add(const Tensor& a, const Tensor& b) {
   require(a.shape() == b.shape(), "add", shape_str(a.shape()) + " vs " + shape_str(b.shape()));
@@ -265,9 +288,17 @@ std::string_view mask_name(MaskKind m) {
 Activation parse_activation(std::string_view s) {
   if (s == "relu") return Activation::Relu;
   if (s == "gelu") return Activation::Gelu;
-  throw ConfigError(verbatim("--activation: ") + Text(Msg::not_one_of, s, "relu, gelu"));
+  if (s == "gelu_tanh") return Activation::GeluTanh;
+  throw ConfigError(verbatim("--activation: ") + Text(Msg::not_one_of, s, "relu, gelu, gelu_tanh"));
 }
 
-std::string_view activation_name(Activation a) { return a == Activation::Relu ? "relu" : "gelu"; }
+std::string_view activation_name(Activation a) {
+  switch (a) {
+    case Activation::Relu: return "relu";
+    case Activation::Gelu: return "gelu";
+    case Activation::GeluTanh: return "gelu_tanh";
+  }
+  return "relu";
+}
 
 }  // namespace attnlab

@@ -10,7 +10,8 @@
 namespace attnlab {
 
 enum class MaskKind { None, Padding, Causal, PaddingCausal };
-enum class Activation { Relu, Gelu };
+// Gelu: exact, ½x(1 + erf(x/√2)); GeluTanh: GPT-2's tanh approximation (F.gelu(x, approximate="tanh")).
+enum class Activation { Relu, Gelu, GeluTanh };
 
 // x (…, In) · wᵀ (Out, In) + b (Out) → (…, Out). x must be contiguous.
 Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b);
@@ -26,6 +27,8 @@ void softmax_lastdim_inplace(Tensor& x);
 
 Tensor relu(const Tensor& x);
 Tensor gelu(const Tensor& x);  // exact: 0.5·x·(1 + erf(x/√2))
+// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), as PyTorch's approximate="tanh".
+Tensor gelu_tanh(const Tensor& x);
 Tensor activate(const Tensor& x, Activation a);
 
 Tensor add(const Tensor& a, const Tensor& b);  // same shapes, contiguous result

@@ -56,6 +56,16 @@ Tensor gelu(const Tensor& x) {
   return Tensor::from(x.shape(), std::move(v));
 }
 
+Tensor gelu_tanh(const Tensor& x) {
+  auto v = x.to_vector();
+  const double pi = std::acos(-1.0);
+  for (auto& e : v) {
+    const double u = e;
+    e = static_cast<float>(0.5 * u * (1.0 + std::tanh(std::sqrt(2.0 / pi) * (u + 0.044715 * std::pow(u, 3)))));
+  }
+  return Tensor::from(x.shape(), std::move(v));
+}
+
 Tensor relu(const Tensor& x) {
   auto v = x.to_vector();
   for (auto& e : v) e = e > 0 ? e : 0.0f;

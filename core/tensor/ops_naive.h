@@ -10,6 +10,7 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b);      // (…, 
 Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps);
 Tensor softmax_lastdim(const Tensor& x);
 Tensor gelu(const Tensor& x);
+Tensor gelu_tanh(const Tensor& x);  // the formula in double, as written
 Tensor relu(const Tensor& x);
 Tensor matmul(const Tensor& a, const Tensor& b);  // (…, M, K) · (…, K, N), any strides
 // Single-head attention for one batch row and head: q (Sq, Dh), k (Sk, Dh), v (Sk, Dh),

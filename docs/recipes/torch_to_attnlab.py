@@ -29,10 +29,13 @@ def layer_config(layer):
     act = layer.activation
     if act is F.relu or isinstance(act, nn.ReLU) or act == "relu":
         activation = "relu"
+    elif isinstance(act, nn.GELU) and act.approximate == "tanh":
+        activation = "gelu_tanh"
     elif act is F.gelu or isinstance(act, nn.GELU) or act == "gelu":
         activation = "gelu"
     else:
-        raise ValueError(f"activation {act!r}: Attention Lab computes relu or gelu (the exact erf form)")
+        raise ValueError(f"activation {act!r}: Attention Lab computes relu, gelu (the exact erf form) "
+                         "or gelu_tanh (nn.GELU(approximate='tanh'))")
     return {"d_model": layer.self_attn.embed_dim, "heads": layer.self_attn.num_heads,
             "d_ff": layer.linear1.out_features, "norm": "pre" if layer.norm_first else "post",
             "activation": activation, "eps": layer.norm1.eps}

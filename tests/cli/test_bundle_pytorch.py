@@ -31,6 +31,7 @@ import zipfile
 import numpy as np
 import torch
 import torch.nn.functional as F
+import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import attnlab_testlib as lib  # noqa: E402
@@ -51,6 +52,7 @@ CONFIGS = {
     "mask_padding_causal": (EN2 + ["--mask", "padding+causal", "--norm", "post"], None),
     "heads1": (EN2 + ["--d-model", "16", "--heads", "1"], None),
     "positional_none": (EN2 + ["--positional", "none", "--activation", "gelu"], None),
+    "gelu_tanh_layers2": (EN2 + ["--activation", "gelu_tanh", "--layers", "2", "--d-model", "16", "--heads", "2"], None),
     "layers2": (EN2 + ["--layers", "2", "--d-model", "32", "--heads", "4", "--d-ff", "48", "--seed", "7",
                        "--eps", "1e-6"], None),
     "chinese": (["--text", "小猫坐在垫子上，因为它累了。", "--text", "Don't panic: 3.14!"],
@@ -453,7 +455,8 @@ class BundleCase(unittest.TestCase):
             if k != "__metadata__":
                 self.assertEqual(e["dtype"], "F32", k)
         kw = dict(d_model=c["d_model"], nhead=c["heads"], dim_feedforward=c["d_ff"], dropout=0.0,
-                  activation=c["activation"], layer_norm_eps=c["eps"], batch_first=True,
+                  activation=nn.GELU(approximate="tanh") if c["activation"] == "gelu_tanh" else c["activation"],
+                  layer_norm_eps=c["eps"], batch_first=True,
                   norm_first=(c["norm"] == "pre"))
         toks = self.m["tokens"]
         kind = c["mask"]

@@ -37,6 +37,7 @@ class Gradients(lib.TempDirCase):
         ["--d-model", "12", "--heads", "3", "--layers", "2", "--norm", "post", "--activation", "gelu",
          "--mask", "padding+causal", "--positional", "none"],
         ["--d-model", "16", "--heads", "2", "--layers", "2", "--memory-text", "le chat noir", "--mask", "padding+causal"],
+        ["--d-model", "16", "--heads", "2", "--layers", "2", "--activation", "gelu_tanh", "--norm", "post"],
     ]
 
     def test_sum_loss_reproduces_with_autograd(self):

@@ -257,7 +257,7 @@ def seeded_weights(cfg):
 
 def build_modules(cfg):
     kw = dict(d_model=cfg["d_model"], nhead=cfg["heads"], dim_feedforward=cfg["d_ff"], dropout=0.0,
-              activation=cfg["activation"], layer_norm_eps=cfg["eps"], batch_first=True,
+              activation=layer_activation(cfg["activation"]), layer_norm_eps=cfg["eps"], batch_first=True,
               norm_first=cfg["norm"] == "pre")
     enc = [nn.TransformerEncoderLayer(**kw) for _ in range(cfg["layers"])]
     dec = [nn.TransformerDecoderLayer(**kw) for _ in range(cfg["layers"])] if cfg["cross_attention"] else []
@@ -417,10 +417,24 @@ def hand_attention(rec, a, xq, xkv, mask, mha, heads, attn_mask, kpm, faults=())
     return out
 
 
+def layer_activation(name):
+    """What nn.Transformer*Layer takes for it: a name, or GPT-2's GELU as a module."""
+    return nn.GELU(approximate="tanh") if name == "gelu_tanh" else name
+
+
+def activate(h, name):
+    """relu, gelu (the exact erf form) or gelu_tanh (GPT-2's, approximate="tanh")."""
+    if name == "gelu":
+        return F.gelu(h)
+    if name == "gelu_tanh":
+        return F.gelu(h, approximate="tanh")
+    return F.relu(h)
+
+
 def hand_ffn(rec, p, x, layer, cfg):
     h1 = F.linear(x, layer.linear1.weight, layer.linear1.bias)
     rec[p + "ffn.linear1"] = h1
-    h = F.gelu(h1) if cfg["activation"] == "gelu" else F.relu(h1)
+    h = activate(h1, cfg["activation"])
     rec[p + "ffn.hidden"] = h
     out = F.linear(h, layer.linear2.weight, layer.linear2.bias)
     rec[p + "ffn.out"] = out
@@ -587,6 +601,8 @@ CASES = [
                                                         cross_attention=True),
      "texts": ["x", "y z w"],
      "memory_texts": ["source one is long here", "two"]},
+    {"name": "pre_gelu_tanh_padding", "config": config(d_model=16, heads=2, d_ff=40, layers=2, activation="gelu_tanh"),
+     "texts": ["GPT-2 uses the tanh form.", "短句"]},
     {"name": "large_d128_h8_l2", "config": config(d_model=128, heads=8, d_ff=256, layers=2),
      "texts": ["Attention is all you need.", "小猫坐下。"]},
     {"name": "file_weights_cross_post_gelu", "config": config(d_model=16, heads=4, d_ff=24, layers=2,

@@ -196,7 +196,7 @@ QWidget* InputPanel::buildKnobs() {
   mask_ = combo({QStringLiteral("none"), QStringLiteral("padding"), QStringLiteral("causal"), QStringLiteral("padding+causal")});
   mask_->setCurrentIndex(1);
   norm_ = combo({QStringLiteral("pre"), QStringLiteral("post")});
-  activation_ = combo({QStringLiteral("relu"), QStringLiteral("gelu")});
+  activation_ = combo({QStringLiteral("relu"), QStringLiteral("gelu"), QStringLiteral("gelu_tanh")});
   positional_ = combo({QStringLiteral("sinusoidal"), QStringLiteral("none")});
   backend_ = combo({tr("CPU (Eigen)"), tr("auto (GPU if any)"), tr("Vulkan (any device)")});
   backend_->setObjectName(QStringLiteral("backend"));

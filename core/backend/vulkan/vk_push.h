@@ -19,7 +19,7 @@ struct RowsPush {  // softmax.comp
   uint32_t rows, n;
 };
 struct ActPush {  // activation.comp
-  uint32_t n, gelu;
+  uint32_t n, kind;  // 0 ReLU, 1 GELU, 2 GELU (tanh)
 };
 struct FlashPush {  // flash_attention.comp
   uint32_t H, Tq, Tk, dh;

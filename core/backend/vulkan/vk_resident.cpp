@@ -206,7 +206,7 @@ void VulkanResidentStack::record(VkCommandBuffer cmd, int64_t batch, int64_t seq
     compute_to_compute(f, cmd);
     gemm(*A.ctx, *L.out_w, *L.out_b, *A.o, d_, d_, 0);
   };
-  const uint32_t act = act_ == Activation::Gelu ? 2u : 1u;
+  const uint32_t act = act_ == Activation::Gelu ? 2u : act_ == Activation::GeluTanh ? 3u : 1u;
   auto ffn = [&](const Layer& L, const vk::Buffer& in) {
     gemm(in, *L.l1_w, *L.l1_b, *A.h, d_ff_, d_, act);
     gemm(*A.h, *L.l2_w, *L.l2_b, *A.o, d_, d_ff_, 0);

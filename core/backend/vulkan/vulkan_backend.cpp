@@ -256,7 +256,7 @@ Tensor VulkanBackend::matmul(const Tensor& a, const Tensor& b) {
 }
 
 // Runs a one-buffer pipeline over `rows` rows of `n` floats in place, a buffer's worth at a time.
-// push: RowsPush (softmax) or ActPush (activation, n = 1, extra = gelu).
+// push: RowsPush (softmax) or ActPush (activation, n = 1, extra = its kind).
 void VulkanBackend::rows_op(vk::Pipeline& pipe, float* data, int64_t rows, int64_t n, uint32_t extra) {
   const bool elementwise = &pipe == act_.get();
   const int64_t chunk = std::min<int64_t>(rows, static_cast<int64_t>(tiles_.max_buffer / 4 / static_cast<uint64_t>(n)));
@@ -290,7 +290,7 @@ void VulkanBackend::softmax_lastdim_inplace(Tensor& x) {
 
 Tensor VulkanBackend::activate(const Tensor& x, Activation a) {
   Tensor out = x.clone();
-  if (out.numel() > 0) rows_op(*act_, out.data(), out.numel(), 1, a == Activation::Gelu ? 1u : 0u);
+  if (out.numel() > 0) rows_op(*act_, out.data(), out.numel(), 1, a == Activation::Gelu ? 1u : a == Activation::GeluTanh ? 2u : 0u);
   return out;
 }
 

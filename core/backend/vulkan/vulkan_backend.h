@@ -1,6 +1,6 @@
 // The Vulkan compute path: the projections and the FFN (gemm with a bias), the per-head QKᵀ and
 // weights·V (the same gemm, batched over batch and heads, reading strided views in place), the
-// softmax, ReLU and GELU, as compute shaders (core/backend/vulkan/shaders/*.comp, compiled by glslc
+// softmax, ReLU and both GELUs, as compute shaders (core/backend/vulkan/shaders/*.comp, compiled by glslc
 // and embedded). Tile sizes come from the device's limits; work too large for one storage buffer
 // is split along the batch or row axis. Every failure is a VulkanError. A whole encoder stack can
 // also run resident (vk_resident.h).

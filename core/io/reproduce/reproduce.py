@@ -188,10 +188,24 @@ def layer_steps(chk, p, x, layer, cfg, blocks):
     return s
 
 
+def layer_activation(name):
+    """What nn.Transformer*Layer takes for it: a name, or GPT-2's GELU as a module."""
+    return nn.GELU(approximate="tanh") if name == "gelu_tanh" else name
+
+
+def activate(h, name):
+    """relu, gelu (the exact erf form) or gelu_tanh (GPT-2's, approximate="tanh")."""
+    if name == "gelu":
+        return F.gelu(h)
+    if name == "gelu_tanh":
+        return F.gelu(h, approximate="tanh")
+    return F.relu(h)
+
+
 def ffn(chk, p, x, layer, cfg):
     h1 = F.linear(x, layer.linear1.weight, layer.linear1.bias)
     chk[p + "ffn.linear1"] = h1
-    h = F.gelu(h1) if cfg["activation"] == "gelu" else F.relu(h1)
+    h = activate(h1, cfg["activation"])
     chk[p + "ffn.hidden"] = h
     out = F.linear(h, layer.linear2.weight, layer.linear2.bias)
     chk[p + "ffn.out"] = out
@@ -271,7 +285,7 @@ def attention_only(cfg):
 
 def build(cfg, weights, stack):
     kw = dict(d_model=cfg["d_model"], nhead=cfg["heads"], dim_feedforward=cfg["d_ff"], dropout=0.0,
-              activation=cfg["activation"], layer_norm_eps=cfg["eps"], batch_first=True,
+              activation=layer_activation(cfg["activation"]), layer_norm_eps=cfg["eps"], batch_first=True,
               norm_first=cfg["norm"] == "pre")
     kind = nn.TransformerEncoderLayer if stack == "encoder" else nn.TransformerDecoderLayer
     if attention_only(cfg):

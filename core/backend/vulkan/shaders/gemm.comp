@@ -1,5 +1,5 @@
 // C[z] (M, N) = act(alpha · A[z] (M, K) · B[z] (K, N) + bias (N)), batched over z = z0·batch1 + z1;
-// act is none, ReLU or exact GELU (the resident stack's FFN fuses its activation here).
+// act is none, ReLU, exact GELU or its tanh form (the resident stack's FFN fuses its activation here).
 // A and B are read through element strides, so a transposed key, a head slice or a weight used
 // as Wᵀ needs no copy. Tiled: a workgroup of TX × TY invocations computes a (TY·4) × (TX·4) tile
 // of C, each invocation a 4 × 4 block held in registers; K advances BK at a time through shared
@@ -28,15 +28,16 @@ layout(push_constant) uniform Push {
   uint a_bs0, a_bs1, b_bs0, b_bs1;  // element strides of the two batch axes
   uint batch1;                      // size of the second batch axis
   uint has_bias;
-  uint act;  // 0 none, 1 ReLU, 2 GELU
+  uint act;  // 0 none, 1 ReLU, 2 GELU, 3 GELU (tanh)
   float alpha;
 } p;
 
-#include "erf.glsl"
+#include "gelu.glsl"
 
 float activate(float v) {
   if (p.act == 1) return isnan(v) ? v : max(v, 0.0);
-  if (p.act == 2) return 0.5 * v * (1.0 + erf_as(v * 0.70710678118654752));
+  if (p.act == 2) return gelu_erf(v);
+  if (p.act == 3) return gelu_tanh(v);
   return v;
 }
 
