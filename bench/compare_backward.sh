@@ -6,7 +6,8 @@
 # products are twice the forward's), the backward's peak memory beside PyTorch's. Both programs
 # run as on a user's machine: OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset.
 #   bench/compare_backward.sh [BINARY]   (default build/release/app/attnlab)
-#   env: THREADS (default: all cores), REPEAT (default 5), SHAPES ("S D H;…", default below)
+#   env: THREADS (default: all cores), REPEAT (default 5), SHAPES ("S D H;…", default below),
+#        BUDGET (attnlab's --memory-budget in MiB; S 2048 × D 1024 traced needs a little over 4096)
 set -euo pipefail
 bin=${1:-build/release/app/attnlab}
 threads=${THREADS:-$(nproc)}
@@ -22,7 +23,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|"
 IFS=';' read -ra grid <<<"$shapes"
 for shape in "${grid[@]}"; do
   read -r S D H <<<"$shape"
-  ours=$("${user_env[@]}" "$bin" bench --seq "$S" --d-model "$D" --heads "$H" --repeat "$repeat" --threads "$threads" --backend cpu --loss sum)
+  ours=$("${user_env[@]}" "$bin" bench --seq "$S" --d-model "$D" --heads "$H" --repeat "$repeat" --threads "$threads" --backend cpu --loss sum ${BUDGET:+--memory-budget "$BUDGET"})
   ref=$("${user_env[@]}" /usr/bin/python3 "$here/pytorch_bench.py" --seq "$S" --d-model "$D" --heads "$H" --repeat "$repeat" --threads "$threads" --loss sum)
   /usr/bin/python3 - "$S" "$D" "$H" "$ours" "$ref" <<'PY'
 import json, sys
