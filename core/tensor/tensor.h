@@ -15,6 +15,8 @@
 #include <new>
 #include <vector>
 
+#include "tensor/block_pool.h"
+
 namespace attnlab {
 
 using Shape = std::vector<int64_t>;
@@ -28,13 +30,13 @@ Shape contiguous_strides(const Shape& s);  // row-major (C order)
 // Eigen's vectorised loops peel elements up to the first aligned one, so with malloc's 16-byte
 // alignment the order of a sum (and its rounding) depended on where the heap put the tensor, and
 // two identical runs in one process could differ in the last bit (the trainer's determinism).
+// Large blocks come from the block pool (block_pool.h), which reuses them.
 template <typename T>
 struct UninitAllocator : std::allocator<T> {
-  static constexpr std::align_val_t kAlign{64};
   template <typename U>
   struct rebind { using other = UninitAllocator<U>; };
-  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
-  void deallocate(T* p, size_t) noexcept { ::operator delete(p, kAlign); }  // unsized: clang < 19 lacks sized deallocation by default
+  T* allocate(size_t n) { return static_cast<T*>(allocate_block(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) noexcept { release_block(p, n * sizeof(T)); }
   template <typename U>
   void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
   template <typename U, typename... Args>
