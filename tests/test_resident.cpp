@@ -214,6 +214,13 @@ class TestResident : public QObject {
     NullRecorder r;
     const std::string why = compare(encoder_stack(cfg, w, x, mask, r, *vk_), on_cpu(cfg, w, x, mask));
     QVERIFY2(why.empty(), why.c_str());
+    // The input and the mask go up in one mapped buffer: each fits the limit here, not both.
+    vk_->set_max_buffer_bytes(~0ull);
+    const ModelConfig att = stack(32, 4, 1, Norm::Pre, Activation::Relu, false);
+    const auto st2 = make_resident_encoder(att, weights(att), *vk_);
+    QVERIFY(st2 != nullptr);
+    vk_->set_max_buffer_bytes(200 * 200 * 4);
+    QVERIFY(!st2->run(input(1, 200, 32), make_mask(MaskKind::Padding, {200}, 200, 200)).has_value());
   }
 #endif
 };

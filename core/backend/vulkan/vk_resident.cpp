@@ -121,7 +121,9 @@ bool VulkanResidentStack::fits_input(int64_t batch, int64_t seq) const {
   const uint64_t maxf = be_.tiles_.max_buffer / 4;
   const uint64_t rows = static_cast<uint64_t>(batch * seq);
   const uint64_t widest = static_cast<uint64_t>(ffn_ ? std::max(3 * d_, d_ff_) : 3 * d_);
-  return rows * widest <= maxf && static_cast<uint64_t>(batch) * seq * seq <= maxf &&
+  const uint64_t mask = static_cast<uint64_t>(batch) * seq * seq;
+  // The mapped buffer holds the input and the mask together (and the output after).
+  return rows * widest <= maxf && rows * static_cast<uint64_t>(d_) + mask <= maxf &&
          ceil_div(rows, be_.tiles_.ty * 4) <= vk::kMaxGroups && ceil_div(static_cast<uint64_t>(seq), vk::kFlashRows) <= vk::kMaxGroups &&
          static_cast<uint64_t>(batch * heads_) <= vk::kMaxGroups;
 }
