@@ -333,7 +333,8 @@ namespace {
 Tensor run_layers(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Flow& mask, Recorder& rec,
                   Backend& be, const KeyRanges* ranges) {
   if (!rec.enabled() && cfg.faults.empty() && be.name() != "cpu")
-    if (auto out = run_resident_encoder(cfg, w, be, x, ranges ? ranges->dense() : mask.t)) return *out;
+    if (const auto stack = make_resident_encoder(cfg, w, be))  // the dense mask only when it will be read
+      if (auto out = stack->run(x, ranges ? ranges->dense() : mask.t)) return *out;
   Flow f{x, "encoder.input"};
   for (int64_t i = 0; i < cfg.layers; ++i) f = encoder_layer(cfg, w, i, f, mask, rec, be, ranges);
   return f.t;
