@@ -203,7 +203,6 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
         once(b, resident, device_ms);
         device_ms.clear();
         for (int64_t i = 0; i < a.repeat; ++i) ms.push_back(once(b, resident, device_ms));
-        if (!resident) was_resident = false;  // declined: the timed runs went op by op
       },
       &note);
   print_note(note);

@@ -332,7 +332,7 @@ namespace {
 // The layers of an encoder stack over x, the mask dense (mask.t) or as key ranges.
 Tensor run_layers(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Flow& mask, Recorder& rec,
                   Backend& be, const KeyRanges* ranges) {
-  if (!rec.enabled() && cfg.faults.empty() && be.name() != "cpu")
+  if (!rec.enabled())
     if (const auto stack = make_resident_encoder(cfg, w, be))  // the dense mask only when it will be read
       if (auto out = stack->run(x, ranges ? ranges->dense() : mask.t)) return *out;
   Flow f{x, "encoder.input"};

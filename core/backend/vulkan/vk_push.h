@@ -41,4 +41,19 @@ static_assert(sizeof(GemmPush) <= 128 && sizeof(RowsPush) <= 128 && sizeof(ActPu
 constexpr uint32_t kFlashRows = 64, kFlashKeys = 16;  // query rows per workgroup, keys per tile
 constexpr uint32_t kMaxGroups = 65535;                // the guaranteed minimum of maxComputeWorkGroupCount
 
+inline uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
+inline uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+
+// The fused attention's register width for a head of dh (a power of two from 16), and whether
+// that kernel takes such a head: at most 128 registers, two shared key/value tiles in the limit.
+inline uint32_t flash_registers(int64_t dh) {
+  uint32_t r = 16;
+  while (r < dh) r *= 2;
+  return r;
+}
+inline bool flash_takes(int64_t dh, uint32_t max_shared_bytes) {
+  const uint32_t r = flash_registers(dh);
+  return r <= 128 && 2ull * kFlashKeys * r * 4 <= max_shared_bytes;
+}
+
 }  // namespace attnlab::vk

@@ -16,14 +16,8 @@ constexpr uint64_t kStagingBytes = 64ull << 20;  // weights go up through at mos
 constexpr uint32_t kDispatchesPerLayer = 8;      // add_norm ×3, gemm ×4, attention ×1 at most
 constexpr uint32_t kMaxBindings = 6;             // add_norm's
 
-uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
-uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
-
-uint32_t head_registers(int64_t dh) {  // the fused attention's register width for this head
-  uint32_t r = 16;
-  while (r < dh) r *= 2;
-  return r;
-}
+using vk::ceil_div;
+using vk::u32;
 
 void compute_to_compute(const vk::Functions& f, VkCommandBuffer cmd) {
   vk::barrier(f, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -41,8 +35,8 @@ struct VulkanResidentStack::Activations {
 
 bool VulkanResidentStack::fits(const VulkanBackend& be, const StackSpec& spec) {
   const int64_t dh = spec.heads > 0 ? spec.d_model / spec.heads : 0;
-  if (dh < 1 || dh * spec.heads != spec.d_model || head_registers(dh) > 128) return false;
-  if (2ull * vk::kFlashKeys * head_registers(dh) * 4 > be.ctx_->limits().maxComputeSharedMemorySize) return false;
+  if (dh < 1 || dh * spec.heads != spec.d_model || !vk::flash_takes(dh, be.ctx_->limits().maxComputeSharedMemorySize))
+    return false;
   const uint64_t maxb = be.tiles_.max_buffer;
   const uint64_t d = static_cast<uint64_t>(spec.d_model), f = static_cast<uint64_t>(spec.d_ff);
   return 3 * d * d * 4 <= maxb && (!spec.ffn || f * d * 4 <= maxb);
@@ -202,7 +196,7 @@ void VulkanResidentStack::record(VkCommandBuffer cmd, int64_t batch, int64_t seq
                           1,           S * D3,   u32(dh),  D3,       1,               S * D3,    u32(dh),
                           D3,          1,        static_cast<float>(std::sqrt(static_cast<double>(dh))),
                           0,           u32(d_),  u32(2 * d_), S * u32(d_), u32(dh),  u32(d_)};
-    be_.flash(head_registers(dh))
+    be_.flash(vk::flash_registers(dh))
         .record(cmd, pool_, {A.qkv.get(), A.qkv.get(), A.qkv.get(), A.mask_buf.get(), A.ctx.get()}, &p,
                 ceil_div(seq, vk::kFlashRows), u32(batch * heads_), 1);
     compute_to_compute(f, cmd);

@@ -41,8 +41,8 @@ void require(bool ok, const char* op, const std::string& what) {
   if (!ok) throw ShapeError(std::string(op) + ": " + what);
 }
 
-uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
-uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+using vk::ceil_div;
+using vk::u32;
 
 // Elements from a tensor's first to its last addressed float: what a strided view must upload.
 uint64_t span(const Shape& shape, const Shape& strides) {
@@ -309,15 +309,14 @@ Tensor VulkanBackend::attention(const Tensor& q, const Tensor& k, const Tensor& 
           "attention", "q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " + shape_str(v.shape()) +
                            ", mask " + shape_str(mask.shape()));
   const int64_t B = q.size(0), H = q.size(1), Tq = q.size(2), Tk = k.size(2), dh = q.size(3);
-  uint32_t dh_max = 16;
-  while (dh_max < dh) dh_max *= 2;
+  const uint32_t dh_max = vk::flash_registers(dh);
   const uint64_t maxf = tiles_.max_buffer / 4;
   const uint64_t qs = span(q.shape(), q.strides()), ks = span(k.shape(), k.strides()),
                  vs = span(v.shape(), v.strides()), out_floats = static_cast<uint64_t>(B * H * Tq * dh);
   const bool fits = qs <= maxf && ks <= maxf && vs <= maxf && out_floats <= maxf &&
                     static_cast<uint64_t>(mask.numel()) <= maxf && static_cast<uint64_t>(B * H) <= kMaxGroups &&
-                    2ull * kFlashKeys * dh_max * 4 <= ctx_->limits().maxComputeSharedMemorySize;
-  if (!fused_ || dh_max > 128 || !fits || Tq == 0 || Tk == 0) return Backend::attention(q, k, v, mask, root);
+                    vk::flash_takes(dh, ctx_->limits().maxComputeSharedMemorySize);
+  if (!fused_ || !fits || Tq == 0 || Tk == 0) return Backend::attention(q, k, v, mask, root);
   Tensor out = Tensor::empty({B, H, Tq, dh});
   auto Q = acquire(qs * 4), K = acquire(ks * 4), V = acquire(vs * 4), M = acquire(static_cast<uint64_t>(mask.numel()) * 4),
        O = acquire(out_floats * 4);
