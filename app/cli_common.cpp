@@ -79,7 +79,10 @@ void add_model_options(CLI::App& app, ModelOptions& o) {
   app.add_option("--mask", o.mask, "none|padding|causal|padding+causal");
   app.add_option("--norm", o.norm, "pre|post (default pre)");
   app.add_option("--activation", o.activation, "relu|gelu|gelu_tanh (default relu; gelu is the exact erf form, gelu_tanh GPT-2's tanh approximation)");
-  app.add_option("--positional", o.positional, "sinusoidal|none (default sinusoidal)");
+  app.add_option("--positional", o.positional,
+                 "sinusoidal|none|learned (default sinusoidal; learned: a table of --max-positions rows, GPT-2's and BERT's)");
+  app.add_option("--max-positions", o.max_positions, "rows of the learned position table: the longest text (default 1024)")
+      ->transform(decimal_in(1, Limits::kMaxPositions));
   app.add_option("--eps", o.eps, "LayerNorm epsilon (default 1e-5)");
   app.add_option("--seed", o.seed, "seed for embeddings and weights (default 0)")->transform(decimal_u64());
   app.add_option("--backend", o.backend, "cpu|vulkan|auto (default auto)");
@@ -119,6 +122,7 @@ ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given) {
   c.norm = parse_norm(o.norm);
   c.activation = parse_activation(o.activation);
   c.positional = parse_positional(o.positional);
+  c.max_positions = o.max_positions;
   c.eps = o.eps;
   c.seed = o.seed;
   if (o.memory_budget_mib <= 0) throw ConfigError(Text(Msg::cli_memory_budget_positive));

@@ -15,7 +15,7 @@ namespace attnlab::cli {
 
 // Raw option values as typed; turned into a ModelConfig by to_config().
 struct ModelOptions {
-  int64_t d_model = 64, heads = 8, d_ff = 0, layers = 1;
+  int64_t d_model = 64, heads = 8, d_ff = 0, layers = 1, max_positions = 1024;
   std::string mask, norm = "pre", activation = "relu", positional = "sinusoidal";
   double eps = 1e-5;
   uint64_t seed = 0;

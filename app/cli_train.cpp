@@ -96,6 +96,7 @@ TrainSetup plan(const CLI::App& sub, const TrainArgs& a) {
   if (given("--norm")) m.norm = parse_norm(a.model.norm);
   if (given("--activation")) m.activation = parse_activation(a.model.activation);
   if (given("--positional")) m.positional = parse_positional(a.model.positional);
+  if (given("--max-positions")) m.max_positions = a.model.max_positions;
   if (given("--eps")) m.eps = a.model.eps;
   if (given("--ffn")) {
     if (a.ffn != "none" && a.ffn != "mlp") throw ConfigError(Text(Msg::io_name_colon, "--ffn") + Text(Msg::not_one_of, a.ffn, "mlp, none"));
@@ -291,8 +292,10 @@ void add_train_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--layers", a->model.layers, "layers (default: per task)")->transform(decimal_in(1, 16));
   sub->add_option("--mask", a->model.mask, "causal (default), padding+causal, padding or none");
   sub->add_option("--norm", a->model.norm, "pre (default) or post");
-  sub->add_option("--activation", a->model.activation, "relu (default) or gelu");
-  sub->add_option("--positional", a->model.positional, "sinusoidal (default) or none");
+  sub->add_option("--activation", a->model.activation, "relu (default), gelu or gelu_tanh");
+  sub->add_option("--positional", a->model.positional, "sinusoidal (default), none or learned");
+  sub->add_option("--max-positions", a->model.max_positions, "rows of the learned position table (default 1024)")
+      ->transform(decimal_in(1, Limits::kMaxPositions));
   sub->add_option("--eps", a->model.eps, "LayerNorm epsilon (default 1e-5)");
   sub->add_option("--ffn", a->ffn, "mlp (the feed-forward sub-layer) or none (attention-only layers) (default: per task)");
   sub->callback([sub, a, &chosen] {

@@ -67,6 +67,8 @@ class TestModel : public QObject {
     QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal) << 0;
     QTest::newRow("no positions") << false << 2 << int(Positional::None) << 0;
     QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal) << 0;
+    QTest::newRow("learned positions") << false << 4 << int(Positional::Learned) << 0;
+    QTest::newRow("learned, cross") << true << 2 << int(Positional::Learned) << 0;
     QTest::newRow("tiled, overview in bins of 2") << false << 4 << int(Positional::Sinusoidal) << 3;
     QTest::newRow("tiled cross, overview of every weight") << true << 4 << int(Positional::Sinusoidal) << 64;
   }
@@ -329,6 +331,58 @@ class TestModel : public QObject {
     QCOMPARE(loaded.cfg.d_ff, 24);
     QCOMPARE(loaded.cfg.layers, 2);
     QCOMPARE(loaded.cfg.heads, 2);
+    std::filesystem::remove(path);
+  }
+
+  // --positional learned: the table's first S rows are the position step and added to every
+  // sentence; a longer text is refused naming both lengths; a weights file keeps the table and its
+  // length (from the metadata, or from the table when there is none).
+  void learnedPositionsAreTheTablesRows() {
+    ModelConfig c = small();
+    c.positional = Positional::Learned;
+    c.max_positions = 6;
+    Weights w = init_weights(c);
+    const Tensor& table = w.get("encoder.position_embedding.weight");
+    QCOMPARE(table.shape(), (Shape{6, 16}));
+    const Batch b = make_batch({"one two three four five", "six"}, {});
+    Trace t;
+    forward(c, w, b, t);
+    const Step* pe = t.find("encoder.positional");
+    QVERIFY(pe);
+    QCOMPARE(pe->tensor.shape(), (Shape{5, 16}));
+    const auto tv = table.to_vector(), pv = pe->tensor.to_vector();
+    QCOMPARE(pv, std::vector<float>(tv.begin(), tv.begin() + 5 * 16));
+    const auto emb = t.find("encoder.embedding")->tensor.to_vector(), x = t.find("encoder.input")->tensor.to_vector();
+    for (size_t i = 0; i < x.size(); ++i) QCOMPARE(x[i], emb[i] + pv[i % pv.size()]);
+    QVERIFY(QString::fromStdString(pe->info.code).contains("encoder_position_embedding_weight[:5]"));
+
+    Trace longer;
+    try {
+      forward(c, w, make_batch({"a b c d e f g"}, {}), longer);
+      QFAIL("a text longer than the table was accepted");
+    } catch (const ConfigError& e) {
+      QVERIFY2(QString(e.what()).contains("7") && QString(e.what()).contains("6"), e.what());
+    }
+
+    const std::string path = tmp_file("attnlab-test-learned.safetensors");
+    std::ofstream(path, std::ios::binary) << serialize_weights(c, w);
+    const auto loaded = load_weights_file(path, ModelConfig{}, {});
+    QCOMPARE(loaded.cfg.positional, Positional::Learned);
+    QCOMPARE(loaded.cfg.max_positions, 6);
+    QCOMPARE(loaded.weights.get("encoder.position_embedding.weight").to_vector(), tv);
+    ModelConfig cli;
+    cli.max_positions = 8;
+    QVERIFY_THROWS_EXCEPTION(ConfigError, load_weights_file(path, cli, {"--max-positions"}));
+
+    std::vector<std::pair<std::string, Tensor>> tensors;  // no metadata: the table says it all
+    for (const auto& n : w.names()) tensors.push_back({n, w.get(n)});
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << serialize_safetensors(tensors, {});
+    cli.heads = 4;
+    const auto bare = load_weights_file(path, cli, {"--heads"});
+    QCOMPARE(bare.cfg.positional, Positional::Learned);
+    QCOMPARE(bare.cfg.max_positions, 6);
+    cli.positional = Positional::Sinusoidal;
+    QVERIFY_THROWS_EXCEPTION(ConfigError, load_weights_file(path, cli, {"--heads", "--positional"}));
     std::filesystem::remove(path);
   }
 };

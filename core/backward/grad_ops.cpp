@@ -155,6 +155,19 @@ Tensor reshaped(const Tensor& a, const Shape& shape) {
 
 Tensor transposed(const Tensor& dy, int64_t d0, int64_t d1) { return dy.transpose(d0, d1).contiguous(); }
 
+Tensor batch_sum(const Tensor& dy) {
+  const Tensor c = dy.contiguous();
+  const Shape rest(c.shape().begin() + 1, c.shape().end());
+  const int64_t b = c.size(0), n = numel_of(rest);
+  Tensor out = Tensor::empty(rest);
+  for (int64_t i = 0; i < n; ++i) {
+    double acc = 0;
+    for (int64_t r = 0; r < b; ++r) acc += c.data()[r * n + i];
+    out.data()[i] = static_cast<float>(acc);
+  }
+  return out;
+}
+
 double l2_norm(const Tensor& t) {
   const Tensor c = t.contiguous();
   double sq = 0;

@@ -52,6 +52,9 @@ Tensor reshaped(const Tensor& a, const Shape& shape);
 // The backward of transpose(d0, d1): the gradient transposed back, contiguous.
 Tensor transposed(const Tensor& dy, int64_t d0, int64_t d1);
 
+// dy (B, …) summed over its first dim (…), in double: the backward of a broadcast along the batch.
+Tensor batch_sum(const Tensor& dy);
+
 // ‖t‖₂ over every element (any strides), accumulated in double: a gradient's size.
 double l2_norm(const Tensor& t);
 

@@ -41,6 +41,7 @@ Text grad_formula(GradUse use, const Step& c, const Step& to, const std::string&
                    ")), Pⱼ = e^(q·kⱼᵀ / √" + detail + " − L)");
     case GradUse::TiledKey: return maths("Σᵢ dSᵢᵀ·qᵢ / √" + detail);
     case GradUse::TiledValue: return maths("Σᵢ Pᵢᵀ·" + d + "ᵢ");
+    case GradUse::BatchSum: return maths(d + ".sum(0)");
   }
   return maths(d);
 }

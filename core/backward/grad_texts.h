@@ -27,6 +27,7 @@ enum class GradUse {
   TiledQuery,     // tiled attention (FlashAttention-2's backward): dq = Σⱼ dSⱼ·kⱼ / √Dh
   TiledKey,       //   dk = Σᵢ dSᵢᵀ·qᵢ / √Dh
   TiledValue,     //   dv = Σᵢ Pᵢᵀ·dOᵢ
+  BatchSum,       // x = emb + pe, pe (S, D) broadcast over the batch: dpe = Σ_b dx
 };
 
 // One use's share, e.g. "dscores / 2" or "dweights·vᵀ"; `to` is the input it reaches; `detail`

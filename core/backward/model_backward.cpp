@@ -241,7 +241,9 @@ void Walk::propagate(const Step& s, const Tensor& g) {
     const Step& x = input(s, "linear1");
     return send(x, grad::activation_backward(x.tensor, g, cfg_.activation), GradUse::Activation, s);
   }
-  if (n == "input") {  // x = E[ids] (+ PE, a constant): on to the embedding of a trained model
+  if (n == "positional") return add_param(weight_name(s, "weight"), g);  // rows [0, S) of the learned table
+  if (n == "input") {  // x = E[ids] (+ PE): on to a learned position table and a trained model's embedding
+    if (cfg_.positional == Positional::Learned) send(input(s, "pe"), grad::batch_sum(g), GradUse::BatchSum, s);
     if (!w_.vocab()) return;
     const Step& emb = input(s, "emb");
     const Step& ids = input(emb, "ids");

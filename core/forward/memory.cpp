@@ -47,7 +47,7 @@ Count ffn_floats(const ModelConfig& c, Count b, int64_t t) {
 
 Count embed_floats(const ModelConfig& c, Count b, int64_t len) {
   Count n = b * len + b * len * c.d_model;  // ids, embedding
-  if (c.positional == Positional::Sinusoidal) n += Count(len) * c.d_model + b * len * c.d_model;  // pe, input
+  if (c.positional != Positional::None) n += Count(len) * c.d_model + b * len * c.d_model;  // pe, input
   return n;
 }
 

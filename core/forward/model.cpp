@@ -108,9 +108,29 @@ struct Embedded {
   Flow ids, input;
 };
 
-// ids → embedding lookup (+ sinusoidal positions) → the stack's input (B, S, D).
-Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatch& tb, const Vocabulary& vocab,
-               const TrainedVocab* trained, const Flow& table, Recorder& rec) {
+// The first s rows of the stack's learned position table (s, D): ConfigError when the text is
+// longer than the table.
+Tensor learned_positions(const ModelConfig& cfg, const Weights& w, const std::string& stack, int64_t s) {
+  if (s > cfg.max_positions)
+    throw ConfigError(Text(Msg::en_text_longer_than_position_table, s, cfg.max_positions));
+  const Tensor& table = w.get(position_table_name(stack));  // (P, D), checked against cfg
+  Tensor pe = Tensor::empty({s, cfg.d_model});
+  std::copy_n(table.contiguous().data(), s * cfg.d_model, pe.data());
+  return pe;
+}
+
+StepInfo learned_positions_info(const ModelConfig& cfg, const std::string& stack, int64_t s) {
+  const std::string var = stack + "_position_embedding_weight", S = std::to_string(s);
+  return StepInfo{.title = Text(Msg::st_learned_position_embeddings),
+                  .formula = formula_parts({maths("P[:" + S + "] (" + S + ", D)"),
+                                            Text(Msg::sf_one_learned_row_per_position, cfg.max_positions)}),
+                  .code = "pe = " + var + "[:" + S + "]",
+                  .result = "pe", .bindings = {weight_var(var, position_table_name(stack))}};
+}
+
+// ids → embedding lookup (+ sinusoidal or learned positions) → the stack's input (B, S, D).
+Embedded embed(const ModelConfig& cfg, const Weights& w, const std::string& stack, const TokenBatch& tb,
+               const Vocabulary& vocab, const TrainedVocab* trained, const Flow& table, Recorder& rec) {
   const int64_t bsz = tb.batch(), s = tb.seq(), d = cfg.d_model;
   Flow ids{token_ids(tb, vocab, trained), stack + ".token_ids"};
   record_step(rec, ids.id, ids.t, [&] {
@@ -141,8 +161,10 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
     });
     return {ids, {emb, in_id}};
   }
-  Tensor pe = sinusoidal_positions(s, d);
+  const bool learned = cfg.positional == Positional::Learned;
+  Tensor pe = learned ? learned_positions(cfg, w, stack, s) : sinusoidal_positions(s, d);
   auto pe_id = record_step(rec, stack + ".positional", pe, [&] {
+    if (learned) return learned_positions_info(cfg, stack, s);
     const std::string S = std::to_string(s), D = std::to_string(d), half = std::to_string(d / 2);
     return StepInfo{.title = Text(Msg::st_sinusoidal_position_code),
                     .formula = maths("PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(p / 10000^(2i/D))"),
@@ -158,7 +180,8 @@ Embedded embed(const ModelConfig& cfg, const std::string& stack, const TokenBatc
   for (int64_t b = 0; b < bsz; ++b)
     for (int64_t i = 0; i < s * d; ++i) x.data()[b * s * d + i] = emb.data()[b * s * d + i] + pe.data()[i];
   auto x_id = record_step(rec, stack + ".input", x, [&] {
-    return StepInfo{.title = Text(Msg::st_layer_input_embedding_position), .formula = maths("x = E[ids] + PE"),
+    return StepInfo{.title = Text(Msg::st_layer_input_embedding_position),
+                    .formula = maths(learned ? "x = E[ids] + P[:" + std::to_string(s) + "]" : "x = E[ids] + PE"),
                     .code = "x = emb + pe", .result = "x", .bindings = {step_var("emb", emb_id), step_var("pe", pe_id)}};
   });
   return {ids, {x, x_id}};
@@ -280,7 +303,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   if (rec.enabled() && cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   const Flow table = table_step(cfg, w, batch, rec);
   const TokenBatch& src = batch.encoder_tokens();
-  const Embedded enc = embed(cfg, "encoder", src, batch.vocab, trained, table, rec);
+  const Embedded enc = embed(cfg, w, "encoder", src, batch.vocab, trained, table, rec);
   const MaskKind enc_mask = cfg.cross ? MaskKind::Padding : cfg.mask;
   const Flow mask =
       mask_step(enc_mask, "encoder.mask", Msg::st_attention_mask, enc.ids, src.lengths, src.seq(), cfg.faults, rec);
@@ -296,7 +319,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
     return x.t;
   }
 
-  const Embedded dec = embed(cfg, "decoder", batch.text, batch.vocab, trained, table, rec);
+  const Embedded dec = embed(cfg, w, "decoder", batch.text, batch.vocab, trained, table, rec);
   const int64_t t = batch.text.seq();
   const Flow self_mask = mask_step(cfg.mask, "decoder.self_mask", Msg::st_decoder_self_attention_mask, dec.ids,
                                    batch.text.lengths, t, cfg.faults, rec);

@@ -20,6 +20,7 @@ std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
           {"seed", std::to_string(c.seed)},
           {"cross_attention", c.cross ? "true" : "false"}};
   if (!c.ffn) m["ffn"] = "none";  // attention-only layers; absent: the feed-forward sub-layer is there
+  if (c.positional == Positional::Learned) m["max_positions"] = std::to_string(c.max_positions);
   return m;
 }
 
@@ -121,6 +122,9 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     if (c.heads < 1 || c.heads > c.d_model || c.d_model % c.heads != 0)
       throw ConfigError(Text(Msg::io_name_colon, "--heads") +
                         Text(Msg::io_heads_do_not_divide_d_model_of_file, c.heads, c.d_model, path));
+    if (find(f, position_table_name("encoder")))  // a learned position table says what the model is
+      apply(c.positional, Positional::Learned, given, "--positional", path,
+            [](Positional p) { return std::string(positional_name(p)); });
   } else {
     const auto& m = f.metadata;
     auto get = [&](const std::string& k) -> const std::string& {
@@ -160,6 +164,9 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
           [](Activation a) { return std::string(activation_name(a)); });
     apply(c.positional, from_file(parse_positional, "positional"), given, "--positional", path,
           [](Positional p) { return std::string(positional_name(p)); });
+    if (c.positional == Positional::Learned && m.count("max_positions"))
+      apply(c.max_positions, parse_number<int64_t>(path, "max_positions", get("max_positions")), given,
+            "--max-positions", path, str);
     if (has_trained_vocab(m)) {
       auto vocab = std::make_shared<TrainedVocab>(TrainedVocab::from_metadata(m, path));
       if (vocab->mask)
@@ -167,6 +174,10 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
       out.weights.set_vocab(std::move(vocab));
     }
   }
+  // Without the field, the table's rows say how many positions it has (check_weights then checks the rest).
+  const Tensor* table = find(f, position_table_name("encoder"));
+  if (c.positional == Positional::Learned && table && table->dim() == 2 && !f.metadata.count("max_positions"))
+    apply(c.max_positions, table->size(0), given, "--max-positions", path, str);
   try {
     c.validate();
   } catch (const ConfigError& e) {

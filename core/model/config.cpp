@@ -23,6 +23,7 @@ void ModelConfig::validate() const {
                            ((d_model + heads - 1) / heads) * heads));
   in_range("--d-ff", d_ff, 1, Limits::kMaxDff);
   in_range("--layers", layers, 1, Limits::kMaxLayers);
+  if (positional == Positional::Learned) in_range("--max-positions", max_positions, 1, Limits::kMaxPositions);
   if (!std::isfinite(eps) || eps <= 0 || eps >= 1)
     throw ConfigError(verbatim("--eps: " + format_double(eps) + " ") + Text(Msg::must_positive_number_below));
   validate_variant(variant, layers, encoder_mask());
@@ -37,13 +38,19 @@ Norm parse_norm(std::string_view s) {
 }
 
 std::string_view positional_name(Positional p) {
-  return p == Positional::Sinusoidal ? "sinusoidal" : "none";
+  switch (p) {
+    case Positional::Sinusoidal: return "sinusoidal";
+    case Positional::None: return "none";
+    case Positional::Learned: return "learned";
+  }
+  return "?";
 }
 
 Positional parse_positional(std::string_view s) {
   if (s == "sinusoidal") return Positional::Sinusoidal;
   if (s == "none") return Positional::None;
-  throw ConfigError(verbatim("--positional: ") + Text(Msg::not_one_of, s, "sinusoidal, none"));
+  if (s == "learned") return Positional::Learned;
+  throw ConfigError(verbatim("--positional: ") + Text(Msg::not_one_of, s, "sinusoidal, none, learned"));
 }
 
 std::string format_double(double v) {

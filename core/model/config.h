@@ -12,13 +12,16 @@
 namespace attnlab {
 
 enum class Norm { Pre, Post };
-enum class Positional { Sinusoidal, None };
+// Learned: a trained table of max_positions rows per stack (`{stack}.position_embedding.weight`),
+// GPT-2's and BERT's; a text longer than the table is refused.
+enum class Positional { Sinusoidal, None, Learned };
 
 struct Limits {
   static constexpr int64_t kMaxDModel = 16384;
   static constexpr int64_t kMaxDff = 65536;
   static constexpr int64_t kMaxLayers = 64;
   static constexpr int64_t kMaxBatch = 4096;
+  static constexpr int64_t kMaxPositions = 65536;
 };
 
 // The tiled path's overview as the window and `export --attention tiled` record it: at most
@@ -34,6 +37,9 @@ struct ModelConfig {
   Norm norm = Norm::Pre;
   Activation activation = Activation::Relu;
   Positional positional = Positional::Sinusoidal;
+  // Rows of the learned position table (Positional::Learned only): the longest text it reads.
+  // GPT-2's context, 1024, unless set.
+  int64_t max_positions = 1024;
   // false: attention-only layers (no feed-forward sub-layer, its linear1/linear2 and LayerNorm
   // gone; the weights file's `ffn: none`), as the training lab's induction models.
   bool ffn = true;

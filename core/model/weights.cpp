@@ -55,11 +55,14 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
   std::vector<std::pair<std::string, Shape>> out;
   const int64_t d = cfg.d_model, f = cfg.d_ff;
   if (vocab_size > 0) out.push_back({"embedding.weight", {vocab_size, d}});
+  const bool learned = cfg.positional == Positional::Learned;
+  if (learned) out.push_back({position_table_name("encoder"), {cfg.max_positions, d}});
   for (int64_t i = 0; i < cfg.layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i) + ".";
     add_attention(out, p + "self_attn.", d);
     add_ffn_and_norms(out, p, d, f, 2, cfg.ffn);
   }
+  if (cfg.cross && learned) out.push_back({position_table_name("decoder"), {cfg.max_positions, d}});
   if (cfg.cross)
     for (int64_t i = 0; i < cfg.layers; ++i) {
       const std::string p = "decoder.layers." + std::to_string(i) + ".";
@@ -74,6 +77,8 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
   return out;
 }
 
+std::string position_table_name(const std::string& stack) { return stack + ".position_embedding.weight"; }
+
 int64_t parameter_count(const ModelConfig& cfg) {
   int64_t n = 0;
   for (const auto& [name, shape] : expected_parameters(cfg)) n += numel_of(shape);
@@ -86,7 +91,13 @@ Weights init_weights(const ModelConfig& cfg) {
     Tensor t(shape);
     const bool is_norm = name.find(".norm") != std::string::npos;
     const bool is_bias = name.ends_with("bias");
-    if (is_norm) {
+    if (name.ends_with(".position_embedding.weight")) {  // N(0, 1), as nn.Embedding starts
+      const Stream s("param:" + name, cfg.seed);
+      float* p = t.data();
+      const int64_t n = t.numel();
+#pragma omp parallel for schedule(static) if (n > 65536)
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(s.normal(static_cast<uint64_t>(i)));
+    } else if (is_norm) {
       if (!is_bias) std::fill_n(t.data(), t.numel(), 1.0f);
     } else {
       // fan_in: the input width of the layer the tensor belongs to.

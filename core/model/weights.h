@@ -33,13 +33,17 @@ class Weights {
 };
 
 // Every parameter the configuration needs, in state-dict order, with its shape.
+// With learned positions, {stack}.position_embedding.weight (max_positions, D) before each stack's layers.
 // With `vocab_size` > 0 (a trained model) also embedding.weight (V, D), output_head.weight (V, D)
 // and output_head.bias (V).
 std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size = 0);
 int64_t parameter_count(const ModelConfig& cfg);
+// The learned position table of "encoder" or "decoder".
+std::string position_table_name(const std::string& stack);
 
 // Seeded initialisation (documented in docs/cli.md): weight matrices uniform(±√(3/fan_in)),
-// biases uniform(±1/√fan_in), LayerNorm weight 1 and bias 0; each tensor its own stream
+// biases uniform(±1/√fan_in), LayerNorm weight 1 and bias 0, learned position tables N(0, 1)
+// (Box–Muller, as embedding tables); each tensor its own stream
 // "param:" + name.
 Weights init_weights(const ModelConfig& cfg);
 

@@ -133,6 +133,8 @@ Trainer::Trainer(TrainSetup s, const Weights& start)
   setup_.model.validate();
   if (setup_.batch < 1 || setup_.steps < 0 || setup_.eval_count < 1)
     throw ConfigError(Text(Msg::tr_bad_counts));
+  if (setup_.model.positional == Positional::Learned && source_.max_len() > setup_.model.max_positions)
+    throw ConfigError(Text(Msg::en_text_longer_than_position_table, source_.max_len(), setup_.model.max_positions));
   vocab_ = make_vocab(source_, setup_.model);
   const auto V = static_cast<int64_t>(source_.vocab().size());
   weights_ = start.names().empty() ? init_trained_weights(setup_.model, V) : clone_weights(start);

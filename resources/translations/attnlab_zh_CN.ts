@@ -1216,6 +1216,10 @@
         <source>--task is needed (or --resume DIR, to go on with a run recorded with --snapshots DIR)</source>
         <translation>需要 --task（或者用 --resume DIR 接着训练一次用 --snapshots DIR 录制的训练）</translation>
     </message>
+    <message>
+        <source>a text of %1 tokens is longer than the learned position table (%2 rows, --max-positions): shorten the text or use a model with more positions</source>
+        <translation>一段 %1 个词元的文本超过了学习得到的位置表（%2 行，--max-positions）：请缩短文本，或使用位置更多的模型</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -1732,6 +1736,10 @@
         <source>Backward</source>
         <translation>反向</translation>
     </message>
+    <message>
+        <source>The first %1 rows of the learned position table %2 (range %3): one vector per position, the same for every sentence.</source>
+        <translation>学习得到的位置表 %2 的前 %1 行（范围 %3）：每个位置一个向量，所有句子共用。</translation>
+    </message>
 </context>
 <context>
     <name>StepText</name>
@@ -1970,10 +1978,6 @@
     <message>
         <source>Each id picks its row of the embedding table. The batch is now a (B, S, D) tensor: one vector per token. Nothing here knows about word order yet — the same word gets the same vector wherever it stands.</source>
         <translation>每个 ID 取出嵌入表中对应的那一行。此时批次是一个 (B, S, D) 张量：每个词元对应一个向量。到这里还没有任何关于词序的信息——同一个词无论出现在哪里，得到的向量都相同。</translation>
-    </message>
-    <message>
-        <source>Attention itself is blind to order, so position must be written into the numbers. Each position p gets a fixed pattern of sines and cosines at different frequencies; nearby positions get similar patterns, and the model can read relative offsets from them.</source>
-        <translation>注意力本身对顺序是“盲”的，因此必须把位置信息写进数值里。每个位置 p 都会得到一组由不同频率的正弦和余弦构成的固定模式；相邻位置的模式相似，模型可以从中读出相对偏移。</translation>
     </message>
     <message>
         <source>The token vectors plus the position code: this sum is what the first layer reads. From here on, every layer keeps the shape (B, S, D) and only changes the numbers.</source>
@@ -2807,6 +2811,18 @@
     <message>
         <source>each cell: the mean over %1 queries of the sum over %2 keys of ∂L/∂scores, dS = P ⊙ (dP − rowsum(dO ⊙ O)), recomputed tile by tile and never kept whole</source>
         <translation>每个格子：对 %1 个查询取平均、对 %2 个键求和的 ∂L/∂scores，dS = P ⊙ (dP − rowsum(dO ⊙ O))，逐块重新计算，从不完整保存</translation>
+    </message>
+    <message>
+        <source>Attention itself is blind to order, so position must be written into the numbers. Each position p gets a fixed pattern of sines and cosines at different frequencies; nearby positions get similar patterns, and the model can read relative offsets from them. With learned positions (GPT-2, BERT) each position instead has its own row of a trained table, looked up like a token's embedding, and no text may be longer than the table.</source>
+        <translation>注意力本身对顺序是“盲”的，因此必须把位置信息写进数值里。每个位置 p 都会得到一组由不同频率的正弦和余弦构成的固定模式；相邻位置的模式相似，模型可以从中读出相对偏移。若使用学习得到的位置（GPT-2、BERT），每个位置则在一张训练出来的表中拥有自己的一行，像词元的嵌入一样查表得到，而且文本不能比这张表更长。</translation>
+    </message>
+    <message>
+        <source>Learned position embeddings</source>
+        <translation>学习得到的位置嵌入</translation>
+    </message>
+    <message>
+        <source>one learned vector per position, the first rows of a table of %1</source>
+        <translation>每个位置一个学习得到的向量，取自 %1 行位置表的前几行</translation>
     </message>
 </context>
 <context>
@@ -4097,6 +4113,18 @@
     <message>
         <source>answers:</source>
         <translation>答案：</translation>
+    </message>
+    <message>
+        <source>sinusoidal: the fixed code of the original paper; learned: one trained vector per position, as GPT-2 and BERT have (seeded here: random until trained).</source>
+        <translation>sinusoidal：原论文中固定的正弦编码；learned：每个位置一个训练得到的向量，与 GPT-2 和 BERT 相同（此处按种子初始化：训练之前是随机的）。</translation>
+    </message>
+    <message>
+        <source>Rows of the learned position table: the longest text the model reads.</source>
+        <translation>学习得到的位置表的行数：即模型能读入的最长文本。</translation>
+    </message>
+    <message>
+        <source>position rows:</source>
+        <translation>位置行数：</translation>
     </message>
 </context>
 <context>

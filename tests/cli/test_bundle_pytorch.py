@@ -52,6 +52,10 @@ CONFIGS = {
     "mask_padding_causal": (EN2 + ["--mask", "padding+causal", "--norm", "post"], None),
     "heads1": (EN2 + ["--d-model", "16", "--heads", "1"], None),
     "positional_none": (EN2 + ["--positional", "none", "--activation", "gelu"], None),
+    "learned_positions": (EN2 + ["--positional", "learned", "--max-positions", "9", "--activation", "gelu_tanh",
+                                 "--mask", "causal", "--d-model", "16", "--heads", "2"], None),
+    "learned_positions_cross": (["--text", "a small dog", "--memory-text", "le petit chien aboie",
+                                 "--positional", "learned", "--d-model", "16", "--heads", "4"], None),
     "gelu_tanh_layers2": (EN2 + ["--activation", "gelu_tanh", "--layers", "2", "--d-model", "16", "--heads", "2"], None),
     "layers2": (EN2 + ["--layers", "2", "--d-model", "32", "--heads", "4", "--d-ff", "48", "--seed", "7",
                        "--eps", "1e-6"], None),
@@ -484,6 +488,14 @@ class BundleCase(unittest.TestCase):
             self.assertTrue(ok, "%s differs from PyTorch: max |a-b| %.3g, ratio %.3g at %s" % (sid, mx, mr, first))
 
         expected_names = set()
+        if c["positional"] == "learned":  # the stacks' own tables, their first rows added to the embeddings
+            for stack in ("encoder", "decoder") if self.cross else ("encoder",):
+                table = self.weights[stack + ".position_embedding.weight"]
+                self.assertEqual(table.shape, (c["max_positions"], c["d_model"]))
+                expected_names.add(stack + ".position_embedding.weight")
+                n = self.npz[stack + ".embedding"].shape[1]
+                np.testing.assert_array_equal(self.npz[stack + ".positional"], table[:n])
+                np.testing.assert_array_equal(self.npz[stack + ".input"], self.npz[stack + ".embedding"] + table[:n])
         enc_rows = self.m["memory_tokens"] if self.cross else toks
         enc_kind = "padding" if self.cross else kind
         x = torch.from_numpy(self.npz["encoder.input"].copy())

@@ -38,6 +38,8 @@ class Gradients(lib.TempDirCase):
          "--mask", "padding+causal", "--positional", "none"],
         ["--d-model", "16", "--heads", "2", "--layers", "2", "--memory-text", "le chat noir", "--mask", "padding+causal"],
         ["--d-model", "16", "--heads", "2", "--layers", "2", "--activation", "gelu_tanh", "--norm", "post"],
+        ["--d-model", "16", "--heads", "4", "--memory-text", "le chat noir", "--positional", "learned",
+         "--max-positions", "16"],
     ]
 
     def test_sum_loss_reproduces_with_autograd(self):
@@ -56,6 +58,10 @@ class Gradients(lib.TempDirCase):
                 self.assertEqual(grads[0], m["loss"]["input"] + ".grad")
                 self.assertIn("encoder.input.grad", grads)
                 self.assertIn("grad/encoder.layers.0.self_attn.in_proj_weight", grads)
+                if "learned" in args:  # the gradient goes on to the position tables' rows
+                    for stack in ("encoder", "decoder"):
+                        self.assertIn(f"{stack}.positional.grad", grads)
+                        self.assertIn(f"grad/{stack}.position_embedding.weight", grads)
                 for g in grads:  # every gradient has its forward step's shape
                     self.assertIn(g, a)
                     if g.endswith(".grad"):

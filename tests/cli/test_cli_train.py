@@ -68,6 +68,22 @@ class Train(lib.TempDirCase):
         self.assertEqual(rows.get("grad/encoder.layers.0.self_attn.in_proj_weight"), "ok")
         self.assertNotIn("DIFFERS", rows.values())
 
+    def test_learned_positions_train_and_reproduce(self):
+        out = self.path("pos.safetensors")
+        self.train_ok("--task", "copy", "--steps", "8", "--log-every", "8", *SMALL, "--positional", "learned",
+                      "--max-positions", "40", "--out", out)
+        meta, tensors = read_safetensors(out)
+        self.assertEqual((meta["positional"], meta["max_positions"]), ("learned", "40"))
+        self.assertEqual(tensors["encoder.position_embedding.weight"].shape[0], 40)
+        bundle = self.path("b")
+        self.export_ok(bundle, "--weights", out, "--text", "3 1 2 > 3 1 2", "--loss", "next-token")
+        rc, text, err = reproduce(bundle)
+        self.assertEqual(rc, 0, text[-2000:] + err[-2000:])
+        rows = reported(text)
+        self.assertEqual(rows.get("encoder.positional"), "ok")
+        self.assertEqual(rows.get("grad/encoder.position_embedding.weight"), "ok")
+        self.assertNotIn("DIFFERS", rows.values())
+
     def test_same_seed_same_file_other_seed_another(self):
         args = ["--task", "brackets", "--steps", "15", "--log-every", "15", *SMALL]
         a, b, c = self.path("a.st"), self.path("b.st"), self.path("c.st")
@@ -212,6 +228,7 @@ class Train(lib.TempDirCase):
             (["--task", "copy", "--optimizer", "adam"], 2, "adamw"),
             (["--task", "copy", "--heads", "3"], 2, "--heads"),
             (["--task", "copy", "--ffn", "maybe"], 2, "--ffn"),
+            (["--task", "copy", "--positional", "learned", "--max-positions", "3"], 2, "--max-positions"),
         ]
         for args, rc, words in cases:
             with self.subTest(args=args):

@@ -229,10 +229,15 @@ def expected_parameters(cfg):
         for k in range(1, norms + 1):
             out.extend([(p + f"norm{k}.weight", (d,)), (p + f"norm{k}.bias", (d,))])
 
+    learned = cfg["positional"] == "learned"
+    if learned:  # (max_positions, D) before each stack's layers
+        out.append(("encoder.position_embedding.weight", (cfg["max_positions"], d)))
     for i in range(cfg["layers"]):
         attention(f"encoder.layers.{i}.self_attn.")
         ffn_norms(f"encoder.layers.{i}.", 2)
     if cfg["cross_attention"]:
+        if learned:
+            out.append(("decoder.position_embedding.weight", (cfg["max_positions"], d)))
         for i in range(cfg["layers"]):
             attention(f"decoder.layers.{i}.self_attn.")
             attention(f"decoder.layers.{i}.multihead_attn.")
@@ -241,10 +246,14 @@ def expected_parameters(cfg):
 
 
 def seeded_weights(cfg):
-    """docs/cli.md "Weights": a·(2·uniform(i) − 1) per element of stream "param:" + name."""
+    """docs/cli.md "Weights": a·(2·uniform(i) − 1) per element of stream "param:" + name; a learned
+    position table N(0, 1), normal(i) of its stream."""
     w = {}
     for name, shape in expected_parameters(cfg):
         n = int(np.prod(shape))
+        if name.endswith(".position_embedding.weight"):
+            w[name] = Stream("param:" + name, cfg["seed"]).normal(n).reshape(shape)
+            continue
         if ".norm" in name:
             w[name] = np.full(shape, 1.0 if name.endswith("weight") else 0.0, dtype=np.float32)
             continue
@@ -291,6 +300,7 @@ def write_safetensors(path, cfg, weights):
     meta = {"format": "attnlab-weights/1", "d_model": str(cfg["d_model"]), "heads": str(cfg["heads"]),
             "d_ff": str(cfg["d_ff"]), "layers": str(cfg["layers"]), "norm": cfg["norm"],
             "activation": cfg["activation"], "eps": repr(float(cfg["eps"])), "positional": cfg["positional"],
+            **({"max_positions": str(cfg["max_positions"])} if cfg["positional"] == "learned" else {}),
             "seed": str(cfg["seed"]), "cross_attention": "true" if cfg["cross_attention"] else "false"}
     header, blobs, offset = {"__metadata__": meta}, [], 0
     for name in sorted(weights):
@@ -465,7 +475,9 @@ def hand_layer(rec, p, x, layer, cfg, blocks):
     return s
 
 
-def embed(rec, stack, rows, vocab_index, table, cfg):
+def embed(rec, stack, rows, vocab_index, table, cfg, positions=None):
+    """x = table[ids] + the position code: sinusoidal, none, or the first S rows of `positions`,
+    the stack's learned (max_positions, D) table (a tensor that may require grad)."""
     ids = torch.tensor([[vocab_index[t] for t in r] for r in rows], dtype=torch.float32)
     rec[stack + ".token_ids"] = ids
     emb = table[ids.long()]
@@ -473,7 +485,11 @@ def embed(rec, stack, rows, vocab_index, table, cfg):
     if cfg["positional"] == "none":
         rec[stack + ".input"] = emb
         return emb
-    pe = torch.from_numpy(positional(ids.shape[1], cfg["d_model"]))
+    if cfg["positional"] == "learned":
+        assert ids.shape[1] <= positions.shape[0], "a text longer than the position table"
+        pe = positions[:ids.shape[1]]
+    else:
+        pe = torch.from_numpy(positional(ids.shape[1], cfg["d_model"]))
     rec[stack + ".positional"] = pe
     x = emb + pe
     rec[stack + ".input"] = x
@@ -499,7 +515,13 @@ def case_tokens(case):
     return text_rows, text_len, mem_rows, mem_len, vocab
 
 
-def run_case(case, modules):
+def position_table(weights, stack):
+    """The stack's learned position table as a tensor, or None."""
+    t = weights.get(stack + ".position_embedding.weight")
+    return None if t is None else torch.from_numpy(np.ascontiguousarray(t))
+
+
+def run_case(case, modules, weights):
     cfg = case["config"]
     rec = Recorder()
     enc, dec = modules
@@ -511,7 +533,7 @@ def run_case(case, modules):
 
     src_rows, src_len = (mem_rows, mem_len) if cross else (text_rows, text_len)
     with torch.no_grad():
-        x = embed(rec, "encoder", src_rows, index, table, cfg)
+        x = embed(rec, "encoder", src_rows, index, table, cfg, position_table(weights, "encoder"))
         s = x.shape[1]
         mask, attn_mask, kpm = make_mask("padding" if cross else cfg["mask"], src_len, s, s)
         rec["encoder.mask"] = mask
@@ -530,7 +552,7 @@ def run_case(case, modules):
         return rec, vocab
     memory = x
     with torch.no_grad():
-        y = embed(rec, "decoder", text_rows, index, table, cfg)
+        y = embed(rec, "decoder", text_rows, index, table, cfg, position_table(weights, "decoder"))
         t_len = y.shape[1]
         self_mask, self_attn_mask, self_kpm = make_mask(cfg["mask"], text_len, t_len, t_len)
         rec["decoder.self_mask"] = self_mask
@@ -557,10 +579,14 @@ def run_case(case, modules):
 # The cases.
 
 def config(d_model=16, heads=4, d_ff=None, layers=1, mask="padding", norm="pre", activation="relu",
-           positional="sinusoidal", eps=1e-5, seed=0, cross_attention=False):
-    return {"d_model": d_model, "heads": heads, "d_ff": d_ff if d_ff is not None else 4 * d_model,
-            "layers": layers, "mask": mask, "norm": norm, "activation": activation, "positional": positional,
-            "eps": eps, "seed": seed, "cross_attention": cross_attention}
+           positional="sinusoidal", eps=1e-5, seed=0, cross_attention=False, max_positions=None):
+    """max_positions: the learned position table's rows (positional "learned" only)."""
+    c = {"d_model": d_model, "heads": heads, "d_ff": d_ff if d_ff is not None else 4 * d_model,
+         "layers": layers, "mask": mask, "norm": norm, "activation": activation, "positional": positional,
+         "eps": eps, "seed": seed, "cross_attention": cross_attention}
+    if positional == "learned":
+        c["max_positions"] = max_positions
+    return c
 
 
 EN = "The cat sat on the mat because it was tired."
@@ -603,6 +629,15 @@ CASES = [
      "memory_texts": ["source one is long here", "two"]},
     {"name": "pre_gelu_tanh_padding", "config": config(d_model=16, heads=2, d_ff=40, layers=2, activation="gelu_tanh"),
      "texts": ["GPT-2 uses the tanh form.", "短句"]},
+    {"name": "learned_pos_gelu_tanh_causal", "config": config(d_model=16, heads=4, d_ff=32, layers=2, mask="causal",
+                                                             activation="gelu_tanh", positional="learned",
+                                                             max_positions=24, seed=5),
+     "texts": ["GPT-2 learns a vector per position.", "位置"]},
+    {"name": "cross_learned_pos_post", "config": config(d_model=8, heads=2, d_ff=16, norm="post",
+                                                       mask="padding+causal", positional="learned",
+                                                       max_positions=10, cross_attention=True),
+     "texts": ["one two", "three four five"],
+     "memory_texts": ["source words here", "x"]},
     {"name": "large_d128_h8_l2", "config": config(d_model=128, heads=8, d_ff=256, layers=2),
      "texts": ["Attention is all you need.", "小猫坐下。"]},
     {"name": "file_weights_cross_post_gelu", "config": config(d_model=16, heads=4, d_ff=24, layers=2,
@@ -655,7 +690,7 @@ def generate(out_dir):
             weights = seeded_weights(cfg)
             entry["weights"] = "seeded"
         load_into(modules, weights, cfg)
-        rec, vocab = run_case(case, modules)
+        rec, vocab = run_case(case, modules, weights)
         path = os.path.join(out_dir, case["name"] + ".npz")
         np.savez_compressed(path, **rec.steps)
         size = os.path.getsize(path)

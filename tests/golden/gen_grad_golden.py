@@ -71,7 +71,7 @@ CPU_ATOL, CPU_RTOL = gg.CPU_ATOL, gg.CPU_RTOL  # --compare: 1e-5 + 1e-4·|ref|
 GRAD_CHECK_ATOL, GRAD_CHECK_RTOL = 1e-4, 1e-3
 
 SKIP = {"large_d128_h8_l2"}  # kept out to keep data_grad/ small
-MSE_CASES = ["pre_relu_padding", "post_gelu_causal", "cross_pre_relu"]
+MSE_CASES = ["pre_relu_padding", "post_gelu_causal", "cross_pre_relu", "cross_learned_pos_post"]
 
 
 # Planted faults (core/model/faults.h), each on a forward case whose mask gives it something to
@@ -134,9 +134,12 @@ class FaultRecorder(GradRecorder):
         self.checked[what] = hand
 
 
-def leaf_input(rec, stack, x):
-    """The stack's input (B, T, D) as a leaf that requires grad (embed() runs without a graph)."""
-    x = x.detach().clone().requires_grad_(True)
+def leaf_input(rec, stack, x, positions):
+    """The stack's input (B, T, D) as a leaf that requires grad (embed() runs without a graph), or,
+    with a learned position table (`positions`, a parameter), x itself: the gradient goes on to
+    the table's first rows through the step "<stack>.positional"."""
+    if positions is None:
+        x = x.detach().clone().requires_grad_(True)
     rec.live[stack + ".input"] = x
     return x
 
@@ -160,9 +163,10 @@ def run_stack(rec, stack, x, layers, cfg, blocks_of, call_module):
     return x, xm
 
 
-def run_grad_case(case, modules):
+def run_grad_case(case, modules, positions):
     """gen_golden.run_case with autograd. Returns (rec, hand output, module output, leaves): the
-    last layer's output (B, T, D) both ways, and the stack inputs (leaves requiring grad)."""
+    last layer's output (B, T, D) both ways, and the stack inputs (leaves requiring grad, or with
+    learned positions the inputs made from the tables). positions: {stack: learned table}."""
     cfg = case["config"]
     heads = cfg["heads"]
     faults = case.get("faults", [])
@@ -175,7 +179,8 @@ def run_grad_case(case, modules):
     rec["encoder.embedding_table"] = table
 
     src_rows, src_len = (mem_rows, mem_len) if cross else (text_rows, text_len)
-    x = leaf_input(rec, "encoder", gg.embed(rec, "encoder", src_rows, index, table, cfg))
+    pos = positions.get("encoder")
+    x = leaf_input(rec, "encoder", gg.embed(rec, "encoder", src_rows, index, table, cfg, pos), pos)
     s = x.shape[1]
     mask, attn_mask, kpm = gg.make_mask("padding" if cross else cfg["mask"], src_len, s, s)
     if "causal_transposed" in faults and cfg["mask"] == "causal" and not cross:
@@ -194,7 +199,8 @@ def run_grad_case(case, modules):
     if not cross:
         return rec, memory, memory_m, [x]
 
-    y = leaf_input(rec, "decoder", gg.embed(rec, "decoder", text_rows, index, table, cfg))
+    pos = positions.get("decoder")
+    y = leaf_input(rec, "decoder", gg.embed(rec, "decoder", text_rows, index, table, cfg, pos), pos)
     t_len = y.shape[1]
     self_mask, self_attn_mask, self_kpm = gg.make_mask(cfg["mask"], text_len, t_len, t_len)
     rec["decoder.self_mask"] = self_mask
@@ -228,15 +234,17 @@ def loss_of(kind, out, target):
     return F.mse_loss(out.double(), torch.from_numpy(target).double())
 
 
-def differentiable(step_id):
-    """Steps from "<stack>.input" on: the ones the gradient reaches (not masks nor data)."""
-    return step_id in ("encoder.input", "decoder.input") or ".layers." in step_id
+def differentiable(step_id, cfg):
+    """Steps from "<stack>.input" on: the ones the gradient reaches (not masks nor data), and a
+    learned position code."""
+    learned = cfg["positional"] == "learned" and step_id in ("encoder.positional", "decoder.positional")
+    return learned or step_id in ("encoder.input", "decoder.input") or ".layers." in step_id
 
 
-def parameters(modules, cfg):
-    """[(name, nn.Parameter)] in expected_parameters() order."""
+def parameters(modules, cfg, positions):
+    """[(name, nn.Parameter)] in expected_parameters() order; positions: {stack: learned table}."""
     enc, dec = modules
-    by_name = {}
+    by_name = {f"{stack}.position_embedding.weight": t for stack, t in positions.items()}
     for stack, layers in (("encoder", enc), ("decoder", dec)):
         for i, layer in enumerate(layers):
             for k, prm in layer.named_parameters():
@@ -274,7 +282,8 @@ def check_module_grads(name, hand_loss, module_loss, hand_grads, leaves, params)
 
 
 def case_weights(case, modules):
-    """Loads the case's weights into the modules as gen_golden.generate() does."""
+    """Loads the case's weights into the modules as gen_golden.generate() does. Returns the learned
+    position tables, {stack: tensor requiring grad} (empty without them)."""
     cfg = case["config"]
     if case.get("weights") == "file":
         meta, weights = gg.read_safetensors(os.path.join(FORWARD_DATA, case["name"] + ".safetensors"))
@@ -283,6 +292,8 @@ def case_weights(case, modules):
     else:
         weights = gg.seeded_weights(cfg)
     gg.load_into(modules, weights, cfg)
+    return {stack: gg.position_table(weights, stack).requires_grad_(True)
+            for stack in ("encoder", "decoder") if stack + ".position_embedding.weight" in weights}
 
 
 def grad_case(name, case, kind):
@@ -290,14 +301,14 @@ def grad_case(name, case, kind):
     cfg = case["config"]
     torch.manual_seed(1234)  # as gen_golden.generate(); the weights are then loaded over it
     modules = gg.build_modules(cfg)
-    case_weights(case, modules)
-    params = parameters(modules, cfg)
-    rec, out, out_m, leaves = run_grad_case(case, modules)
+    positions = case_weights(case, modules)
+    params = parameters(modules, cfg, positions)
+    rec, out, out_m, leaves = run_grad_case(case, modules, positions)
     assert not rec.checked, f"checked but not recorded: {sorted(rec.checked)}"
     target = mse_target(tuple(out.shape)) if kind == "mse" else None
     loss = loss_of(kind, out, target)
 
-    ids = [i for i in rec.live if differentiable(i)]  # the forward's recording order
+    ids = [i for i in rec.live if differentiable(i, cfg)]  # the forward's recording order
     grads = torch.autograd.grad(loss, [rec.live[i] for i in ids] + [p for _, p in params], allow_unused=True)
     step_grads, param_grads = grads[:len(ids)], grads[len(ids):]
     missing = [i for i, g in zip(ids, step_grads) if g is None]

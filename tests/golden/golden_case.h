@@ -30,6 +30,7 @@ inline ModelConfig config_of(const json& c) {
   cfg.norm = parse_norm(c.at("norm").get<std::string>());
   cfg.activation = parse_activation(c.at("activation").get<std::string>());
   cfg.positional = parse_positional(c.at("positional").get<std::string>());
+  if (c.contains("max_positions")) cfg.max_positions = c.at("max_positions").get<int64_t>();
   cfg.eps = c.at("eps").get<double>();
   cfg.seed = c.at("seed").get<uint64_t>();
   cfg.cross = c.at("cross_attention").get<bool>();

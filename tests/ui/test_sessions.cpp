@@ -7,6 +7,8 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QComboBox>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
@@ -15,6 +17,7 @@
 #include "step/stepnavigator.h"
 #include "window/dialogfolders.h"
 #include "step/steppanel.h"
+#include "window/controller.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
 
@@ -89,6 +92,52 @@ class TestSessions : public QObject {
     QCOMPARE(b->stepPanel()->selection().head, 2);
     const QStringList recent = QSettings().value(QStringLiteral("sessions-b/recentSessions")).toStringList();
     QCOMPARE(recent.value(0), path);
+  }
+
+  // Learned positions from the knobs: the rows box appears with "learned", the position step is
+  // the table's first rows, a text longer than the table is named in the window (not computed),
+  // and a session keeps the choice and the table's length.
+  void learnedPositionsFromTheKnobs() {
+    QTemporaryDir dir;
+    auto a = test::openWindow(QStringLiteral("learned-a"));
+    QVERIFY(a);
+    InputPanel* in = a->inputs();
+    in->sentencesEdit()->setPlainText(QStringLiteral("one two three four\n五六"));
+    QVERIFY(!in->maxPositionsBox()->isVisibleTo(in));
+    in->positionalBox()->setCurrentText(QStringLiteral("learned"));
+    QVERIFY(in->maxPositionsBox()->isVisibleTo(in));
+    in->maxPositionsBox()->setValue(6);
+    test::settle(*a);
+    auto r = a->controller()->current();
+    QCOMPARE(r->cfg.positional, Positional::Learned);
+    QCOMPARE(r->cfg.max_positions, int64_t{6});
+    const Step* pe = r->trace.find("encoder.positional");
+    QVERIFY(pe);
+    QCOMPARE(pe->tensor.shape(), (Shape{4, r->cfg.d_model}));
+    QVERIFY(QString::fromStdString(pe->info.code).contains(QStringLiteral("encoder_position_embedding_weight[:4]")));
+
+    QSignalSpy failed(a->controller(), &Controller::failed);
+    in->sentencesEdit()->setPlainText(QStringLiteral("a b c d e f g h"));
+    test::settle(*a);
+    QTRY_COMPARE(failed.count(), 1);
+    const QString why = failed.first().first().toString();
+    QVERIFY2(why.contains(QStringLiteral("8")) && why.contains(QStringLiteral("6")) &&
+                 why.contains(QStringLiteral("--max-positions")), qPrintable(why));
+    QCOMPARE(a->controller()->current(), r);  // the last good result stays on show
+    in->maxPositionsBox()->setValue(8);
+    test::settle(*a);
+    QCOMPARE(a->controller()->current()->trace.find("encoder.positional")->tensor.size(0), int64_t{8});
+
+    const QString path = dir.filePath(QStringLiteral("learned.attnlab"));
+    QCOMPARE(a->saveSession(path), QString());
+    auto b = test::openWindow(QStringLiteral("learned-b"));
+    QVERIFY(b);
+    QCOMPARE(b->openSession(path), QString());
+    test::settle(*b);
+    QCOMPARE(b->controller()->current()->cfg.positional, Positional::Learned);
+    QCOMPARE(b->controller()->current()->cfg.max_positions, int64_t{8});
+    QCOMPARE(b->inputs()->positionalBox()->currentText(), QStringLiteral("learned"));
+    QCOMPARE(b->inputs()->maxPositionsBox()->value(), 8);
   }
 
   // Nothing lost on a crash: every result is written to the settings at once (not only when the

@@ -197,7 +197,12 @@ QWidget* InputPanel::buildKnobs() {
   mask_->setCurrentIndex(1);
   norm_ = combo({QStringLiteral("pre"), QStringLiteral("post")});
   activation_ = combo({QStringLiteral("relu"), QStringLiteral("gelu"), QStringLiteral("gelu_tanh")});
-  positional_ = combo({QStringLiteral("sinusoidal"), QStringLiteral("none")});
+  positional_ = combo({QStringLiteral("sinusoidal"), QStringLiteral("none"), QStringLiteral("learned")});
+  positional_->setToolTip(tr("sinusoidal: the fixed code of the original paper; learned: one trained vector per "
+                             "position, as GPT-2 and BERT have (seeded here: random until trained)."));
+  maxPositions_ = spinBox(1, static_cast<int>(Limits::kMaxPositions), 1024);
+  maxPositions_->setObjectName(QStringLiteral("maxPositions"));
+  maxPositions_->setToolTip(tr("Rows of the learned position table: the longest text the model reads."));
   backend_ = combo({tr("CPU (Eigen)"), tr("auto (GPU if any)"), tr("Vulkan (any device)")});
   backend_->setObjectName(QStringLiteral("backend"));
   backend_->setToolTip(tr("Where the products, softmax and activations run. \"Vulkan (any device)\" also uses a "
@@ -249,6 +254,10 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("LayerNorm:"), norm_);
   f->addRow(tr("activation:"), activation_);
   f->addRow(tr("position code:"), positional_);
+  f->addRow(tr("position rows:"), maxPositions_);
+  const auto showRows = [f, this] { f->setRowVisible(maxPositions_, positional_->currentIndex() == 2); };
+  showRows();
+  connect(positional_, &QComboBox::currentIndexChanged, this, showRows);
   f->addRow(tr("seed:"), seed_);
   f->addRow(tr("backend:"), backend_);
   f->addRow(tr("attention:"), attention_);
@@ -257,7 +266,7 @@ QWidget* InputPanel::buildKnobs() {
   f->setRowVisible(answers_, false);
   connect(gradients_, &QComboBox::currentIndexChanged, this, [f, this](int i) { f->setRowVisible(answers_, i == 3); });
   f->addRow(tr("memory budget:"), budget_);
-  for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_, budget_})
+  for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_, budget_, maxPositions_})
     connect(s, &QSpinBox::valueChanged, this, &InputPanel::changed);
   for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_, attention_, gradients_})
     connect(c, &QComboBox::currentIndexChanged, this, &InputPanel::changed);
@@ -375,6 +384,7 @@ Request InputPanel::currentRequest() const {
   r.cfg.norm = parse_norm(norm_->currentText().toStdString());
   r.cfg.activation = parse_activation(activation_->currentText().toStdString());
   r.cfg.positional = parse_positional(positional_->currentText().toStdString());
+  r.cfg.max_positions = maxPositions_->value();
   r.cfg.seed = static_cast<uint64_t>(seed_->value());
   r.cfg.cross = !r.memoryTexts.isEmpty();
   r.cfg.overview_cap = attention_->currentIndex() == 1 ? kOverviewCap : 0;
@@ -400,6 +410,7 @@ void InputPanel::showModelKnobs(const ModelConfig& c) {
   norm_->setCurrentText(QString::fromUtf8(norm_name(c.norm).data()));
   activation_->setCurrentText(QString::fromUtf8(activation_name(c.activation).data()));
   positional_->setCurrentText(QString::fromUtf8(positional_name(c.positional).data()));
+  maxPositions_->setValue(static_cast<int>(c.max_positions));
   seed_->setValue(static_cast<int>(std::min<uint64_t>(c.seed, 1000000)));
 }
 
@@ -467,7 +478,7 @@ void InputPanel::syncModelBox() {
 void InputPanel::showWeightsSource() {
   const bool locked = weights_ != nullptr;
   const bool trained = locked && weights_->loaded.weights.vocab();
-  for (QWidget* k : std::initializer_list<QWidget*>{dModel_, heads_, dff_, layers_, norm_, activation_, positional_, seed_, cross_})
+  for (QWidget* k : std::initializer_list<QWidget*>{dModel_, heads_, dff_, layers_, norm_, activation_, positional_, maxPositions_, seed_, cross_})
     k->setEnabled(!locked);
   // a trained model reads with the mask it learned with (when its file says which)
   mask_->setEnabled(!(trained && weights_->loaded.weights.vocab()->mask));

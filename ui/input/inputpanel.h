@@ -85,6 +85,8 @@ class InputPanel : public QWidget {
   QSpinBox* layersBox() const { return layers_; }
   QComboBox* backendBox() const { return backend_; }
   QComboBox* maskBox() const { return mask_; }
+  QComboBox* positionalBox() const { return positional_; }
+  QSpinBox* maxPositionsBox() const { return maxPositions_; }  // shown with "learned" only
   QCheckBox* crossBox() const { return cross_; }  // encoder–decoder with a source sentence
   QPlainTextEdit* sourceEdit() const { return source_; }
   QComboBox* attentionBox() const { return attention_; }  // 0: every score; 1: tiled, overview heatmaps
@@ -122,6 +124,7 @@ class InputPanel : public QWidget {
   TokenChips* chips_;
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
+  QSpinBox* maxPositions_ = nullptr;  // the learned table's rows, shown with "learned" only
   QComboBox* gradients_;  // off, sum, next-token, per-position: the backward pass's loss (Request::loss)
   QPlainTextEdit* answers_;  // per-position: one answer per sentence (Request::answers), shown with it
   VariantChooser* variant_;

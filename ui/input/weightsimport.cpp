@@ -34,7 +34,7 @@ ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, co
 void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
   const ModelConfig& f = loaded.cfg;
   cfg.d_model = f.d_model, cfg.heads = f.heads, cfg.d_ff = f.d_ff, cfg.layers = f.layers;
-  cfg.norm = f.norm, cfg.activation = f.activation, cfg.positional = f.positional;
+  cfg.norm = f.norm, cfg.activation = f.activation, cfg.positional = f.positional, cfg.max_positions = f.max_positions;
   cfg.eps = f.eps, cfg.seed = f.seed, cfg.ffn = f.ffn;
   if (loaded.weights.vocab() && loaded.weights.vocab()->mask) cfg.mask = f.mask;
 }

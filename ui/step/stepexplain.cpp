@@ -43,7 +43,9 @@ const std::map<std::string, const char*>& explanations() {
        QT_TRANSLATE_NOOP("StepText",
                          "Attention itself is blind to order, so position must be written into the numbers. Each "
                          "position p gets a fixed pattern of sines and cosines at different frequencies; nearby "
-                         "positions get similar patterns, and the model can read relative offsets from them.")},
+                         "positions get similar patterns, and the model can read relative offsets from them. With "
+                         "learned positions (GPT-2, BERT) each position instead has its own row of a trained "
+                         "table, looked up like a token's embedding, and no text may be longer than the table.")},
       {"input",
        QT_TRANSLATE_NOOP("StepText",
                          "The token vectors plus the position code: this sum is what the first layer reads. From "

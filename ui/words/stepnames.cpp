@@ -345,6 +345,10 @@ QString sourceSentence(const Step& out, const std::vector<const Step*>& in) {
     return StepNames::tr("Each of the %1 token ids picked its row of the %2 table: %3 → %4; %5 [PAD] positions got zero vectors.")
         .arg(in[1]->tensor.numel()).arg(sizes(in[0]->tensor.shape()), named(*in[1]), named(out))
         .arg(stats(in[1]->tensor).zeros);
+  if (p.name == "positional" && out.info.code.find("position_embedding") != std::string::npos)
+    return StepNames::tr("The first %1 rows of the learned position table %2 (range %3): one vector per position, "
+                         "the same for every sentence.")
+        .arg(out.tensor.size(0)).arg(named(out), range(stats(out.tensor)));
   if (p.name == "positional")
     return StepNames::tr("A fixed %1 = %2 code of sines and cosines (range %3): it depends on the position only, not on the token.")
         .arg(named(out), sizes(out.tensor.shape()), range(stats(out.tensor)));

@@ -249,13 +249,18 @@ def output_head(chk, stack, x, weights, manifest):
         chk.failed.append(f"manifest predictions: largest difference {worst:.3g}")
 
 
-def embed(chk, stack, ids, table, cfg):
+def embed(chk, stack, ids, table, cfg, weights):
+    """x = table[ids] + the position code: sinusoidal, none, or the first S rows of the stack's
+    learned table "<stack>.position_embedding.weight" (a parameter, so its gradient is checked)."""
     emb = table[ids]
     chk[stack + ".embedding"] = emb
     if cfg["positional"] == "none":
         chk[stack + ".input"] = emb
         return ids, emb
-    pe = positional(ids.shape[1], cfg["d_model"])
+    if cfg["positional"] == "learned":
+        pe = weights[stack + ".position_embedding.weight"][:ids.shape[1]]
+    else:
+        pe = positional(ids.shape[1], cfg["d_model"])
     chk[stack + ".positional"] = pe
     x = emb + pe
     chk[stack + ".input"] = x
@@ -559,7 +564,8 @@ def run(folder):
     meta = weights.pop("__metadata__")
     vocab = json.loads(meta["vocab"]) if "embedding.weight" in weights else None
     params = {}
-    for name in ("embedding.weight", "output_head.weight", "output_head.bias"):
+    for name in ("embedding.weight", "output_head.weight", "output_head.bias", "encoder.position_embedding.weight",
+                 "decoder.position_embedding.weight"):
         if name in weights:
             params[name] = weights[name].requires_grad_(grads)
     if vocab is None:
@@ -569,7 +575,7 @@ def run(folder):
         chk["encoder.embedding_table"] = table
         chk.dot_bounds = True
     enc_tokens = manifest["memory_tokens"] if cross else manifest["tokens"]
-    ids, x = embed(chk, "encoder", token_ids(chk, "encoder", trace, enc_tokens, vocab), table, cfg)
+    ids, x = embed(chk, "encoder", token_ids(chk, "encoder", trace, enc_tokens, vocab), table, cfg, weights)
     mask, attn_mask, kpm = masks("padding" if cross else cfg["mask"], ids, ids.shape[1])
     chk["encoder.mask"] = mask
     for i, layer in enumerate(build(cfg, weights, "encoder")):
@@ -586,7 +592,8 @@ def run(folder):
         output_head(chk, "encoder", x, weights, manifest)
     if cross:
         memory, mem_ids = x, ids
-        tgt_ids, y = embed(chk, "decoder", token_ids(chk, "decoder", trace, manifest["tokens"], vocab), table, cfg)
+        tgt_ids, y = embed(chk, "decoder", token_ids(chk, "decoder", trace, manifest["tokens"], vocab), table, cfg,
+                           weights)
         t = tgt_ids.shape[1]
         self_mask, self_attn, self_kpm = masks(cfg["mask"], tgt_ids, t)
         chk["decoder.self_mask"] = self_mask

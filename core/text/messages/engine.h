@@ -23,6 +23,7 @@ ATTNLAB_MESSAGE(en_vulkan_weight_beyond_storage_range, QT_TRANSLATE_NOOP("ErrorT
 ATTNLAB_MESSAGE(en_vulkan_slice_beyond_storage_range, QT_TRANSLATE_NOOP("ErrorText", "Vulkan: one slice of %1 @ %2 is beyond %3's storage buffer range"))
 ATTNLAB_MESSAGE(en_vulkan_row_beyond_buffer_range, QT_TRANSLATE_NOOP("ErrorText", "Vulkan: a row of %1 floats is beyond the buffer range"))
 ATTNLAB_MESSAGE(en_cross_attention_needs_memory_text, QT_TRANSLATE_NOOP("ErrorText", "cross-attention needs --memory-text"))
+ATTNLAB_MESSAGE(en_text_longer_than_position_table, QT_TRANSLATE_NOOP("ErrorText", "a text of %1 tokens is longer than the learned position table (%2 rows, --max-positions): shorten the text or use a model with more positions"))
 ATTNLAB_MESSAGE(en_memory_text_needs_decoder, QT_TRANSLATE_NOOP("ErrorText", "--memory-text needs a decoder"))
 ATTNLAB_MESSAGE(en_sentences_prepared_without_trained_vocabulary, QT_TRANSLATE_NOOP("ErrorText", "the sentences were prepared without the trained model's vocabulary; prepare them with it"))
 ATTNLAB_MESSAGE(en_softmax_temperature_must_positive, QT_TRANSLATE_NOOP("ErrorText", "softmax temperature must be a positive number, got %1"))
