@@ -50,6 +50,7 @@ int run_command_line(int argc, char** argv, const WindowEntry& gui, bool check_o
   add_bench_command(app, chosen);
   add_exercise_command(app, chosen);
   add_train_command(app, chosen);
+  add_tokenize_command(app, chosen);
   try {
     app.parse(argc, argv);
     check_window_options(app, window);

@@ -32,6 +32,7 @@ void add_export_command(CLI::App& app, Chosen& chosen);
 void add_bench_command(CLI::App& app, Chosen& chosen);
 void add_exercise_command(CLI::App& app, Chosen& chosen);
 void add_train_command(CLI::App& app, Chosen& chosen);
+void add_tokenize_command(CLI::App& app, Chosen& chosen);
 
 // What the window is asked to open with, when no subcommand is given (docs/cli.md, "The window"):
 //   attnlab [FILE.attnlab] [--step STEP_ID] [--presenter] [--language en|zh]
@@ -79,5 +80,10 @@ inline constexpr int kMaxThreads = 1024;  // --threads 1 … 1024; OMP_NUM_THREA
 // it), and the variable itself is rewritten (or removed when it is not a number) for anything
 // this process starts. Call first in main.
 void sanitize_thread_environment();
+
+// --text-file: one sentence per line; a UTF-8 BOM is skipped, blank lines ignored. Only a regular
+// file of at most 16 MiB is read (a FIFO or /dev/zero is refused by name). DataError naming the
+// line that is not text; ConfigError when no sentence is left.
+std::vector<std::string> read_text_file(const std::string& path);
 
 }  // namespace attnlab::cli

@@ -36,28 +36,6 @@ struct ExportArgs {
   bool force = false;
 };
 
-// One sentence per line; a UTF-8 BOM is skipped, blank lines ignored. Only a regular file of
-// at most 16 MiB is read (a FIFO or /dev/zero is refused by name, never read until it ends).
-std::vector<std::string> read_text_file(const std::string& path) {
-  const std::string text = read_regular_file(path, kMaxTextFileBytes, Msg::io_text_file_option);
-  std::vector<std::string> lines;
-  size_t start = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
-  for (int number = 1; start < text.size(); ++number) {
-    const size_t nl = std::min(text.find('\n', start), text.size());
-    std::string line = text.substr(start, nl - start);
-    start = nl + 1;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const Text where(Msg::cli_text_file_line, printable_name(path), number);
-    if (!is_valid_utf8(line)) throw DataError(where + Text(Msg::cli_line_not_utf8));
-    if (line.find('\0') != std::string::npos) throw DataError(where + Text(Msg::cli_line_has_nul));
-    if (line.find_first_not_of(" \t\v\f") == std::string::npos) continue;  // blank lines are skipped
-    if (Text why = text_problem(line); !why.empty()) throw DataError(where + verbatim(": ") + std::move(why));
-    lines.push_back(line);
-  }
-  if (lines.empty()) throw ConfigError(Text(Msg::cli_text_file_no_sentence, printable_name(path)));
-  return lines;
-}
-
 // --fault ID, repeatable: the injected bugs of faults.h (docs/cli.md, "Fault switches").
 FaultSet parse_faults(const std::vector<std::string>& ids) {
   FaultSet out;

@@ -243,7 +243,8 @@ void Walk::propagate(const Step& s, const Tensor& g) {
   }
   if (n == "positional") return add_param(weight_name(s, "weight"), g);  // rows [0, S) of the learned table
   if (n == "input") {  // x = E[ids] (+ PE): on to a learned position table and a trained model's embedding
-    if (cfg_.positional == Positional::Learned) send(input(s, "pe"), grad::batch_sum(g), GradUse::BatchSum, s);
+    if (cfg_.positional == Positional::Learned && has_input(s, "pe"))  // (a benchmark's input has none)
+      send(input(s, "pe"), grad::batch_sum(g), GradUse::BatchSum, s);
     if (!w_.vocab()) return;
     const Step& emb = input(s, "emb");
     const Step& ids = input(emb, "ids");

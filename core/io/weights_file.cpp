@@ -125,6 +125,8 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     if (find(f, position_table_name("encoder")))  // a learned position table says what the model is
       apply(c.positional, Positional::Learned, given, "--positional", path,
             [](Positional p) { return std::string(positional_name(p)); });
+    else if (c.positional == Positional::Learned && !given.count("--positional"))
+      c.positional = Positional::Sinusoidal;  // no table, and nobody asked for one (the window's last choice)
   } else {
     const auto& m = f.metadata;
     auto get = [&](const std::string& k) -> const std::string& {

@@ -8,5 +8,6 @@
 #include "text/messages/io.h"
 #include "text/messages/lessons.h"
 #include "text/messages/steps.h"
+#include "text/messages/subword.h"
 #include "text/messages/training.h"
 #include "text/messages/window.h"

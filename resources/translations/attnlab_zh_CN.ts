@@ -1220,6 +1220,66 @@
         <source>a text of %1 tokens is longer than the learned position table (%2 rows, --max-positions): shorten the text or use a model with more positions</source>
         <translation>一段 %1 个词元的文本超过了学习得到的位置表（%2 行，--max-positions）：请缩短文本，或使用位置更多的模型</translation>
     </message>
+    <message>
+        <source>tokenize: give --model DIR, a checkpoint folder with its tokenizer files</source>
+        <translation>tokenize：请用 --model DIR 指定一个带分词器文件的检查点文件夹</translation>
+    </message>
+    <message>
+        <source>tokenize: give at least one --text or a --text-file</source>
+        <translation>tokenize：请至少给出一个 --text 或一个 --text-file</translation>
+    </message>
+    <message>
+        <source>tokenizer file '%1': </source>
+        <translation>分词器文件 '%1'：</translation>
+    </message>
+    <message>
+        <source>not a JSON object mapping each piece to a whole-number id (%1)</source>
+        <translation>不是把每个片段映射到整数 id 的 JSON 对象（%1）</translation>
+    </message>
+    <message>
+        <source>the id of the piece '%1' is not a whole number from 0</source>
+        <translation>片段 '%1' 的 id 不是从 0 起的整数</translation>
+    </message>
+    <message>
+        <source>holds more than %1 entries</source>
+        <translation>条目超过 %1 个</translation>
+    </message>
+    <message>
+        <source>holds no token</source>
+        <translation>不含任何词元</translation>
+    </message>
+    <message>
+        <source>line %1 is not two pieces separated by one space: '%2'</source>
+        <translation>第 %1 行不是由一个空格隔开的两个片段：'%2'</translation>
+    </message>
+    <message>
+        <source>line %1 is not valid UTF-8 text</source>
+        <translation>第 %1 行不是有效的 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>has no '%1' token, which BERT's tokenizer needs</source>
+        <translation>缺少 BERT 分词器所需的 '%1' 词元</translation>
+    </message>
+    <message>
+        <source>model folder '%1': holds neither GPT-2's vocab.json and merges.txt nor BERT's vocab.txt</source>
+        <translation>模型文件夹 '%1'：既没有 GPT-2 的 vocab.json 和 merges.txt，也没有 BERT 的 vocab.txt</translation>
+    </message>
+    <message>
+        <source>model folder '%1': not a folder</source>
+        <translation>模型文件夹 '%1'：不是文件夹</translation>
+    </message>
+    <message>
+        <source>'%1' is not true or false</source>
+        <translation>'%1' 不是 true 或 false</translation>
+    </message>
+    <message>
+        <source>not a JSON object (%1)</source>
+        <translation>不是 JSON 对象（%1）</translation>
+    </message>
+    <message>
+        <source>the ids must be 0 … %1, each once; %2 is outside them or given twice</source>
+        <translation>id 必须是 0 … %1，每个恰好一次；%2 超出范围或重复出现</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -1737,8 +1797,8 @@
         <translation>反向</translation>
     </message>
     <message>
-        <source>The first %1 rows of the learned position table %2 (range %3): one vector per position, the same for every sentence.</source>
-        <translation>学习得到的位置表 %2 的前 %1 行（范围 %3）：每个位置一个向量，所有句子共用。</translation>
+        <source>%1 is the first %2 rows of the learned position table (range %3): one vector per position, the same for every sentence.</source>
+        <translation>%1 是学习得到的位置表的前 %2 行（范围 %3）：每个位置一个向量，所有句子共用。</translation>
     </message>
 </context>
 <context>

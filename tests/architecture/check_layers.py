@@ -25,6 +25,7 @@ CORE_RANKS = {
     "io": 7,          # files, bundles, sessions, safetensors, npz
     "training": 8,    # the training lab: tasks, optimisers, head scores, the trainer
     "exercises": 8,   # the "find the bug" and shape exercises
+    "subword": 8,     # pretrained models' tokenizers: GPT-2's byte-level BPE, BERT's WordPiece
 }
 # ui/: words sit below every other ui folder (anything may show a translated string).
 UI_BOTTOM = {"words"}

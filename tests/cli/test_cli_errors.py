@@ -183,6 +183,13 @@ class CommandLineErrors(CliCase):
         self.assert_error(["export", "--out", out, "--text", TEXT, "--d-model", "64", "--heads", "128"], 2,
                           ["--heads", "128"], out=out)
 
+    def test_text_longer_than_the_position_table(self):
+        out = self.path("out")
+        self.assert_error(["export", "--out", out, "--text", "a b c d e f g", "--positional", "learned",
+                           "--max-positions", "6"], 2, ["7", "6", "--max-positions"], out=out)
+        self.assert_error(["export", "--out", out, "--text", TEXT, "--positional", "learned",
+                           "--max-positions", "0"], 2, ["--max-positions"], out=out)
+
     def test_bad_choices(self):
         out = self.path("out")
         for opt in ["--mask", "--norm", "--activation", "--positional", "--backend", "--format"]:
@@ -755,6 +762,10 @@ class Successes(CliCase):
         self.assertTrue(obj["config"]["trace"])  # the backward walks a traced forward
         self.assertGreater(obj["backward_median_ms"], 0)
         self.assertAlmostEqual(obj["total_median_ms"], obj["median_ms"] + obj["backward_median_ms"], places=6)
+        # The benchmark's stack input is not an embedding: a learned position table changes nothing there.
+        r = run_attnlab(["bench", "--repeat", "1", "--seq", "16", "--d-model", "64", "--heads", "4", "--loss", "sum",
+                         "--positional", "learned", "--max-positions", "16"])
+        self.assertEqual(r.rc, 0, r.describe())
         # The memory each holds; the tiled path (FlashAttention-2's backward) keeps no (S, S) tensor.
         held = {}
         for attention in ("full", "tiled"):

@@ -174,7 +174,9 @@ std::vector<Block> coverBlocks(const TraceResult& r, double width) {
                 .arg(c.d_model).arg(c.heads).arg(c.d_head()).arg(c.d_ff).arg(c.layers)
                 .arg(QString::fromStdString(std::string(mask_name(c.mask))), QString::fromStdString(std::string(norm_name(c.norm))),
                      QString::fromStdString(std::string(activation_name(c.activation))),
-                     QString::fromStdString(std::string(positional_name(c.positional))), QString::number(c.eps))
+                     QString::fromStdString(std::string(positional_name(c.positional))) +
+                         (c.positional == Positional::Learned ? QStringLiteral(" (%1)").arg(c.max_positions) : QString()),
+                     QString::number(c.eps))
                 .arg(c.seed)
                 .arg(c.cross ? Exporter::tr(" · encoder–decoder with cross-attention") : QString()),
             handoutFont(13), kInk, 6);

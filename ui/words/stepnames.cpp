@@ -89,6 +89,7 @@ QStringList parameterAxes(const std::string& name, int dims) {
   const QString out = name.find("in_proj") != std::string::npos  ? QStringLiteral("3·D")
                       : name.find("linear1") != std::string::npos ? F
                       : name.starts_with("embedding") || name.starts_with("output_head") ? V
+                      : name.ends_with("position_embedding.weight")                       ? QStringLiteral("P")
                                                                   : D;
   const QString in = name.find("linear2") != std::string::npos ? F : D;
   if (dims == 2) return {out, in};
@@ -346,9 +347,9 @@ QString sourceSentence(const Step& out, const std::vector<const Step*>& in) {
         .arg(in[1]->tensor.numel()).arg(sizes(in[0]->tensor.shape()), named(*in[1]), named(out))
         .arg(stats(in[1]->tensor).zeros);
   if (p.name == "positional" && out.info.code.find("position_embedding") != std::string::npos)
-    return StepNames::tr("The first %1 rows of the learned position table %2 (range %3): one vector per position, "
-                         "the same for every sentence.")
-        .arg(out.tensor.size(0)).arg(named(out), range(stats(out.tensor)));
+    return StepNames::tr("%1 is the first %2 rows of the learned position table (range %3): one vector per "
+                         "position, the same for every sentence.")
+        .arg(named(out)).arg(out.tensor.size(0)).arg(range(stats(out.tensor)));
   if (p.name == "positional")
     return StepNames::tr("A fixed %1 = %2 code of sines and cosines (range %3): it depends on the position only, not on the token.")
         .arg(named(out), sizes(out.tensor.shape()), range(stats(out.tensor)));

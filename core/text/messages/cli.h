@@ -23,3 +23,5 @@ ATTNLAB_MESSAGE(cli_mse_needs_target, QT_TRANSLATE_NOOP("ErrorText", "--loss mse
 ATTNLAB_MESSAGE(cli_text_empty, QT_TRANSLATE_NOOP("ErrorText", "--text: the sentence is empty; type at least one word"))
 ATTNLAB_MESSAGE(cli_window_option_with_subcommand, QT_TRANSLATE_NOOP("ErrorText", "%1: only for opening the window; it does not go with a subcommand (export, bench, exercise)"))
 ATTNLAB_MESSAGE(cli_out_of_memory, QT_TRANSLATE_NOOP("ErrorText", "out of memory; try a smaller configuration or a lower --memory-budget"))
+ATTNLAB_MESSAGE(cli_tokenize_needs_model, QT_TRANSLATE_NOOP("ErrorText", "tokenize: give --model DIR, a checkpoint folder with its tokenizer files"))
+ATTNLAB_MESSAGE(cli_tokenize_needs_text, QT_TRANSLATE_NOOP("ErrorText", "tokenize: give at least one --text or a --text-file"))
