@@ -85,6 +85,7 @@ void add_model_options(CLI::App& app, ModelOptions& o) {
   app.add_option("--max-positions", o.max_positions, "rows of the learned position table: the longest text (default 1024)")
       ->transform(decimal_in(1, Limits::kMaxPositions));
   app.add_option("--eps", o.eps, "LayerNorm epsilon (default 1e-5)");
+  app.add_flag("--final-norm", o.final_norm, "a LayerNorm after each stack's last layer (GPT-2's ln_f)");
   app.add_option("--seed", o.seed, "seed for embeddings and weights (default 0)")->transform(decimal_u64());
   app.add_option("--backend", o.backend, "cpu|vulkan|auto (default auto)");
   app.add_option("--memory-budget", o.memory_budget_mib, "refuse a run larger than this many MiB (default 4096)")
@@ -124,6 +125,7 @@ ModelConfig to_config(const ModelOptions& o, bool cross, bool d_ff_given) {
   c.activation = parse_activation(o.activation);
   c.positional = parse_positional(o.positional);
   c.max_positions = o.max_positions;
+  c.final_norm = o.final_norm;
   c.eps = o.eps;
   c.seed = o.seed;
   if (o.memory_budget_mib <= 0) throw ConfigError(Text(Msg::cli_memory_budget_positive));

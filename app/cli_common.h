@@ -18,6 +18,7 @@ struct ModelOptions {
   int64_t d_model = 64, heads = 8, d_ff = 0, layers = 1, max_positions = 1024;
   std::string mask, norm = "pre", activation = "relu", positional = "sinusoidal";
   double eps = 1e-5;
+  bool final_norm = false;
   uint64_t seed = 0;
   std::string backend = "auto";
   int64_t memory_budget_mib = 4096;

@@ -97,6 +97,7 @@ TrainSetup plan(const CLI::App& sub, const TrainArgs& a) {
   if (given("--activation")) m.activation = parse_activation(a.model.activation);
   if (given("--positional")) m.positional = parse_positional(a.model.positional);
   if (given("--max-positions")) m.max_positions = a.model.max_positions;
+  if (given("--final-norm")) m.final_norm = a.model.final_norm;
   if (given("--eps")) m.eps = a.model.eps;
   if (given("--ffn")) {
     if (a.ffn != "none" && a.ffn != "mlp") throw ConfigError(Text(Msg::io_name_colon, "--ffn") + Text(Msg::not_one_of, a.ffn, "mlp, none"));
@@ -297,6 +298,7 @@ void add_train_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--max-positions", a->model.max_positions, "rows of the learned position table (default 1024)")
       ->transform(decimal_in(1, Limits::kMaxPositions));
   sub->add_option("--eps", a->model.eps, "LayerNorm epsilon (default 1e-5)");
+  sub->add_flag("--final-norm", a->model.final_norm, "a LayerNorm after the last layer (default: none)");
   sub->add_option("--ffn", a->ffn, "mlp (the feed-forward sub-layer) or none (attention-only layers) (default: per task)");
   sub->callback([sub, a, &chosen] {
     chosen.check = [sub, a] { a->resume.empty() ? void(plan(*sub, *a)) : void(plan_resume(*sub, *a)); };

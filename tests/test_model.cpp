@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "backward/model_backward.h"
 #include "forward/memory.h"
 #include "forward/model.h"
 #include "io/safetensors.h"
@@ -383,6 +384,48 @@ class TestModel : public QObject {
     QCOMPARE(bare.cfg.max_positions, 6);
     cli.positional = Positional::Sinusoidal;
     QVERIFY_THROWS_EXCEPTION(ConfigError, load_weights_file(path, cli, {"--heads", "--positional"}));
+    std::filesystem::remove(path);
+  }
+
+  // --final-norm: {stack}.norm after the last layer, on what the decoder reads and what the loss
+  // and the output head take; its weights in files, with or without metadata.
+  void finalNormClosesEachStack() {
+    ModelConfig c = small(true);
+    c.final_norm = true;
+    Weights w = init_weights(c);
+    for (const char* n : {"encoder.norm.weight", "decoder.norm.bias"}) QCOMPARE(w.get(n).shape(), (Shape{16}));
+    Tensor gamma({16}), beta({16});
+    for (int64_t i = 0; i < 16; ++i) gamma.data()[i] = 0.5f + 0.0625f * float(i), beta.data()[i] = 0.01f * float(i);
+    w.set("encoder.norm.weight", gamma);
+    w.set("encoder.norm.bias", beta);
+    const Batch b = make_batch({"one two three", "four"}, {"p q r s", "t"});
+    Trace t;
+    const Tensor out = forward(c, w, b, t);
+    const Step* norm = t.find("encoder.norm");
+    QVERIFY(norm);
+    const Tensor want = layer_norm(t.find("encoder.layers.1.output")->tensor, gamma, beta, c.eps);
+    QCOMPARE(norm->tensor.to_vector(), want.to_vector());
+    const Step* cross_k = t.find("decoder.layers.0.multihead_attn.k_proj");
+    QVERIFY(cross_k);
+    bool reads_norm = false;  // the decoder's keys come from the normalised memory
+    for (const auto& bnd : cross_k->info.bindings) reads_norm = reads_norm || bnd.source == "encoder.norm";
+    QVERIFY(reads_norm);
+    QCOMPARE(out.to_vector(), t.find("decoder.norm")->tensor.to_vector());
+    QCOMPARE(loss_input_step(c, LossKind::Sum), std::string("decoder.norm"));
+    QCOMPARE(count_steps(c), static_cast<int64_t>(t.steps().size()));
+    QCOMPARE(estimate_memory(c, 2, b.encoder_tokens().seq(), b.text.seq(), static_cast<int64_t>(b.vocab.words.size()))
+                 .trace_bytes,
+             t.storage_bytes());
+
+    const std::string path = tmp_file("attnlab-test-final-norm.safetensors");
+    std::ofstream(path, std::ios::binary) << serialize_weights(c, w);
+    ModelConfig cli = small(true);
+    QVERIFY(load_weights_file(path, cli, {}).cfg.final_norm);
+    std::vector<std::pair<std::string, Tensor>> tensors;  // no metadata: the tensors say it
+    for (const auto& n : w.names()) tensors.push_back({n, w.get(n)});
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << serialize_safetensors(tensors, {});
+    cli.heads = 4;
+    QVERIFY(load_weights_file(path, cli, {"--heads"}).cfg.final_norm);
     std::filesystem::remove(path);
   }
 };

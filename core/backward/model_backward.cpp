@@ -272,6 +272,7 @@ MemoryEstimate with_gradients(MemoryEstimate e) {
 std::string loss_input_step(const ModelConfig& cfg, LossKind kind) {
   const std::string stack = cfg.cross ? "decoder" : "encoder";
   if (kind == LossKind::NextToken || kind == LossKind::PerPosition) return stack + ".output_head.logits";
+  if (cfg.final_norm) return stack + ".norm";
   return stack + ".layers." + std::to_string(cfg.layers - 1) + ".output";
 }
 

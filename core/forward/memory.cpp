@@ -70,6 +70,7 @@ MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b_, int64_t s, int6
     f += Count(c.layers) * dec_layer;
     largest = max(largest, max(score_tensor_floats(c, b, t, t), score_tensor_floats(c, b, t, s)));
   }
+  if (c.final_norm) f += b * s * d + (c.cross ? b * t * d : Count(0));  // {stack}.norm
   if (trained) f += Count(2) * b * (c.cross ? t : s) * vocab;  // logits and probabilities
   if (c.traces_variant()) f += variant_trace_floats(c.variant, b_, s, c.heads, c.d_model);
   MemoryEstimate e;

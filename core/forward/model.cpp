@@ -267,6 +267,23 @@ Flow table_step(const ModelConfig& cfg, const Weights& w, const Batch& batch, Re
   return table;
 }
 
+// {stack}.norm: the LayerNorm after the stack's last layer (ModelConfig::final_norm), or x as it is.
+Flow final_norm(const ModelConfig& cfg, const Weights& w, const std::string& stack, const Flow& x, Recorder& rec) {
+  if (!cfg.final_norm) return x;
+  const std::string id = stack + ".norm";
+  Tensor t = layer_norm(x.t, w.get(id + ".weight"), w.get(id + ".bias"), cfg.eps);
+  auto step = record_step(rec, id, t, [&] {
+    return StepInfo{.title = Text(Msg::st_final_layernorm),
+                    .formula = formula_parts({Text(Msg::sf_x_mean_var_over_d_biased), Text(Msg::sf_after_last_layer)}),
+                    .code = "norm = F.layer_norm(x, (" + std::to_string(cfg.d_model) + ",), norm_weight, norm_bias, eps=" +
+                            format_double(cfg.eps) + ")",
+                    .result = "norm",
+                    .bindings = {step_var("x", x.id), weight_var("norm_weight", id + ".weight"),
+                                 weight_var("norm_bias", id + ".bias")}};
+  });
+  return {t, step};
+}
+
 // A trained model's output head over the last layer's output x (B, S, D): logits (B, S, V) and
 // their softmax, the probability of each vocabulary entry.
 void output_head(const Weights& w, const std::string& stack, const Flow& x, Recorder& rec, Backend& be) {
@@ -314,6 +331,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
     x.t = *resident;
   else
     for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
+  x = final_norm(cfg, w, "encoder", x, rec);
   if (!cfg.cross) {
     if (trained) output_head(w, "encoder", x, rec, be);
     return x.t;
@@ -327,6 +345,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
                                     src.lengths, t, FaultSet{}, rec);
   Flow y = dec.input;
   for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec, be);
+  y = final_norm(cfg, w, "decoder", y, rec);
   if (trained) output_head(w, "decoder", y, rec, be);
   return y.t;
 }

@@ -151,6 +151,7 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
                  {"eps", cfg.eps},           {"seed", cfg.seed},
                  {"cross_attention", cfg.cross}};
   if (cfg.positional == Positional::Learned) m["config"]["max_positions"] = cfg.max_positions;
+  if (cfg.final_norm) m["config"]["final_norm"] = true;
   if (!cfg.faults.empty()) {  // absent on the correct model, so its manifest is unchanged
     json ids = json::array();
     for (Fault f : cfg.faults) ids.push_back(fault_info(f).id);

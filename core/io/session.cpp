@@ -141,6 +141,10 @@ ModelConfig read_config(const Fields& f, const json& c, bool cross) {
     cfg.activation = parse_activation(f.text(c, "activation", std::string(activation_name(cfg.activation)), "config."));
     cfg.positional = parse_positional(f.text(c, "positional", std::string(positional_name(cfg.positional)), "config."));
     cfg.max_positions = f.integer(c, "config.", "max_positions", cfg.max_positions);
+    if (const json* v = f.find(c, "final_norm")) {
+      if (!v->is_boolean()) f.fail("config.final_norm", Text(Msg::ls_expected_found, Text(Msg::ls_json_boolean), json_kind(*v)));
+      cfg.final_norm = v->get<bool>();
+    }
     if (cfg.overview_cap < 0 || cfg.overview_cap > 4096) f.fail("config.overview_cap", Text(Msg::should_0_4096));
     if (const json* v = f.find(c, "variant")) cfg.variant = read_variant(f, *v);
     cfg.validate();
@@ -191,7 +195,7 @@ std::string session_json(const Session& s) {
         {"mask", std::string(mask_name(c.mask))}, {"norm", std::string(norm_name(c.norm))},
         {"activation", std::string(activation_name(c.activation))},
         {"positional", std::string(positional_name(c.positional))}, {"max_positions", c.max_positions},
-        {"seed", c.seed}, {"overview_cap", c.overview_cap}}},
+        {"final_norm", c.final_norm}, {"seed", c.seed}, {"overview_cap", c.overview_cap}}},
       {"step", s.step},
       {"view",
        {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib},

@@ -21,6 +21,7 @@ std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
           {"cross_attention", c.cross ? "true" : "false"}};
   if (!c.ffn) m["ffn"] = "none";  // attention-only layers; absent: the feed-forward sub-layer is there
   if (c.positional == Positional::Learned) m["max_positions"] = std::to_string(c.max_positions);
+  if (c.final_norm) m["final_norm"] = "true";  // absent: the stack ends with its last layer's output
   return m;
 }
 
@@ -104,6 +105,14 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::io_metadata_prefix, "ffn") +
                     Text(Msg::not_one_of, ffn_field->second, "none, mlp"));
   c.ffn = !attention_only;
+  // A final norm: as the metadata says (true/false), or, without the field, as the tensors say.
+  const auto final_field = f.metadata.find("final_norm");
+  if (final_field != f.metadata.end() && final_field->second != "true" && final_field->second != "false")
+    throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::io_metadata_prefix, "final_norm") +
+                    Text(Msg::not_one_of, final_field->second, "true, false"));
+  const bool final_norm = final_field != f.metadata.end() ? final_field->second == "true"
+                                                          : find(f, "encoder.norm.weight") != nullptr;
+  apply(c.final_norm, final_norm, given, "--final-norm", path, [](bool v) { return std::string(v ? "true" : "false"); });
   if (!attention_only && (!lin1 || lin1->dim() != 2))
     throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_missing_not_d, "encoder.layers.0.linear1.weight"));
   const bool cross = count_layers(f, "decoder") > 0;

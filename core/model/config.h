@@ -43,6 +43,10 @@ struct ModelConfig {
   // false: attention-only layers (no feed-forward sub-layer, its linear1/linear2 and LayerNorm
   // gone; the weights file's `ffn: none`), as the training lab's induction models.
   bool ffn = true;
+  // A LayerNorm after each stack's last layer ({stack}.norm, parameters {stack}.norm.weight/bias),
+  // as nn.TransformerEncoder(norm=…) and nn.Transformer have, and GPT-2's ln_f. Pre-norm stacks
+  // usually have one: their last residual is otherwise never normalised.
+  bool final_norm = false;
   double eps = 1e-5;
   uint64_t seed = 0;
   bool cross = false;  // encoder–decoder with cross-attention

@@ -49,6 +49,11 @@ void add_ffn_and_norms(std::vector<std::pair<std::string, Shape>>& out, const st
   }
 }
 
+void add_final_norm(std::vector<std::pair<std::string, Shape>>& out, const std::string& stack, int64_t d) {
+  out.push_back({stack + ".norm.weight", {d}});
+  out.push_back({stack + ".norm.bias", {d}});
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size) {
@@ -62,6 +67,7 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
     add_attention(out, p + "self_attn.", d);
     add_ffn_and_norms(out, p, d, f, 2, cfg.ffn);
   }
+  if (cfg.final_norm) add_final_norm(out, "encoder", d);
   if (cfg.cross && learned) out.push_back({position_table_name("decoder"), {cfg.max_positions, d}});
   if (cfg.cross)
     for (int64_t i = 0; i < cfg.layers; ++i) {
@@ -70,6 +76,7 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
       add_attention(out, p + "multihead_attn.", d);
       add_ffn_and_norms(out, p, d, f, 3, cfg.ffn);
     }
+  if (cfg.cross && cfg.final_norm) add_final_norm(out, "decoder", d);
   if (vocab_size > 0) {
     out.push_back({"output_head.weight", {vocab_size, d}});
     out.push_back({"output_head.bias", {vocab_size}});

@@ -33,6 +33,7 @@ class Weights {
 };
 
 // Every parameter the configuration needs, in state-dict order, with its shape.
+// With a final norm, {stack}.norm.weight and .bias (D) after the stack's layers.
 // With learned positions, {stack}.position_embedding.weight (max_positions, D) before each stack's layers.
 // With `vocab_size` > 0 (a trained model) also embedding.weight (V, D), output_head.weight (V, D)
 // and output_head.bias (V).

@@ -2884,6 +2884,14 @@
         <source>one learned vector per position, the first rows of a table of %1</source>
         <translation>每个位置一个学习得到的向量，取自 %1 行位置表的前几行</translation>
     </message>
+    <message>
+        <source>Final LayerNorm</source>
+        <translation>最终 LayerNorm</translation>
+    </message>
+    <message>
+        <source>once more after the last layer, so that what leaves the stack is normalised</source>
+        <translation>在最后一层之后再做一次，使离开整个堆叠的输出经过归一化</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -4185,6 +4193,14 @@
     <message>
         <source>position rows:</source>
         <translation>位置行数：</translation>
+    </message>
+    <message>
+        <source>LayerNorm after the last layer</source>
+        <translation>最后一层之后的 LayerNorm</translation>
+    </message>
+    <message>
+        <source>A final LayerNorm on what leaves each stack, as nn.TransformerEncoder(norm=…) and GPT-2's ln_f: pre-norm stacks need it, since their last residual is never normalised.</source>
+        <translation>对每个堆叠的输出再做一次 LayerNorm，与 nn.TransformerEncoder(norm=…) 和 GPT-2 的 ln_f 相同：pre-norm 堆叠需要它，因为最后一个残差从未被归一化。</translation>
     </message>
 </context>
 <context>

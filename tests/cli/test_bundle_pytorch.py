@@ -54,6 +54,9 @@ CONFIGS = {
     "positional_none": (EN2 + ["--positional", "none", "--activation", "gelu"], None),
     "learned_positions": (EN2 + ["--positional", "learned", "--max-positions", "9", "--activation", "gelu_tanh",
                                  "--mask", "causal", "--d-model", "16", "--heads", "2"], None),
+    "final_norm": (EN2 + ["--final-norm", "--layers", "2", "--d-model", "16", "--heads", "4"], None),
+    "final_norm_cross_post": (["--text", "a small dog", "--memory-text", "le petit chien", "--final-norm",
+                               "--norm", "post", "--d-model", "16", "--heads", "2"], None),
     "learned_positions_cross": (["--text", "a small dog", "--memory-text", "le petit chien aboie",
                                  "--positional", "learned", "--d-model", "16", "--heads", "4"], None),
     "gelu_tanh_layers2": (EN2 + ["--activation", "gelu_tanh", "--layers", "2", "--d-model", "16", "--heads", "2"], None),
@@ -518,6 +521,7 @@ class BundleCase(unittest.TestCase):
                     check(prefix + "self_attn.weights", store[0])
                 with self.subTest(ref=prefix + "output"):
                     check(prefix + "output", x)
+            x = self.final_norm("encoder", x, c, expected_names, check)
             if self.cross:
                 memory = x
                 y = torch.from_numpy(self.npz["decoder.input"].copy())
@@ -540,7 +544,23 @@ class BundleCase(unittest.TestCase):
                                      (prefix + "multihead_attn.weights", c_store[0]), (prefix + "output", y)]:
                         with self.subTest(ref=sid):
                             check(sid, got)
+                self.final_norm("decoder", y, c, expected_names, check)
         self.assertEqual(sorted(self.weights), sorted(expected_names), "weights.safetensors holds other tensors")
+
+    def final_norm(self, stack, x, c, expected_names, check):
+        """The stack's final nn.LayerNorm (config "final_norm") on PyTorch's own output x, checked as
+        "<stack>.norm"; x unchanged without one (and then no such step)."""
+        if not c.get("final_norm"):
+            self.assertNotIn(stack + ".norm", self.npz)
+            return x
+        norm = torch.nn.LayerNorm(c["d_model"], eps=c["eps"])
+        sd = {k: torch.from_numpy(self.weights[f"{stack}.norm.{k}"]) for k in ("weight", "bias")}
+        norm.load_state_dict(sd)
+        expected_names.update(f"{stack}.norm.{k}" for k in sd)
+        x = norm(x)
+        with self.subTest(ref=stack + ".norm"):
+            check(stack + ".norm", x)
+        return x
 
     # -- csv heatmaps
     def test_csv_heatmaps(self):

@@ -89,12 +89,13 @@ class Reproduce(lib.TempDirCase):
         with np.load(os.path.join(out, "trace.npz")) as z:
             x = torch.from_numpy(z["encoder.input"])
             pad = torch.from_numpy(z["encoder.token_ids"]) == 0
-            ours = z["encoder.layers.1.output"]
+            ours = z["encoder.norm"]  # the encoder's final norm, after the last layer
         with torch.no_grad():
             theirs = encoder(x, src_key_padding_mask=pad).numpy()
         np.testing.assert_allclose(ours, theirs, atol=1e-5, rtol=1e-4)
         rc, text, err = reproduce(out)
         self.assertEqual(rc, 0, text + err)
+        self.assertEqual(reported(text).get("encoder.norm"), "ok")
 
     def test_a_wrong_tensor_is_named(self):
         out = self.path("bad")

@@ -232,9 +232,12 @@ def expected_parameters(cfg):
     learned = cfg["positional"] == "learned"
     if learned:  # (max_positions, D) before each stack's layers
         out.append(("encoder.position_embedding.weight", (cfg["max_positions"], d)))
+    final = cfg.get("final_norm", False)  # a LayerNorm after the stack's last layer: {stack}.norm
     for i in range(cfg["layers"]):
         attention(f"encoder.layers.{i}.self_attn.")
         ffn_norms(f"encoder.layers.{i}.", 2)
+    if final:
+        out.extend([("encoder.norm.weight", (d,)), ("encoder.norm.bias", (d,))])
     if cfg["cross_attention"]:
         if learned:
             out.append(("decoder.position_embedding.weight", (cfg["max_positions"], d)))
@@ -242,6 +245,8 @@ def expected_parameters(cfg):
             attention(f"decoder.layers.{i}.self_attn.")
             attention(f"decoder.layers.{i}.multihead_attn.")
             ffn_norms(f"decoder.layers.{i}.", 3)
+        if final:
+            out.extend([("decoder.norm.weight", (d,)), ("decoder.norm.bias", (d,))])
     return out
 
 
@@ -301,6 +306,7 @@ def write_safetensors(path, cfg, weights):
             "d_ff": str(cfg["d_ff"]), "layers": str(cfg["layers"]), "norm": cfg["norm"],
             "activation": cfg["activation"], "eps": repr(float(cfg["eps"])), "positional": cfg["positional"],
             **({"max_positions": str(cfg["max_positions"])} if cfg["positional"] == "learned" else {}),
+            **({"final_norm": "true"} if cfg.get("final_norm") else {}),
             "seed": str(cfg["seed"]), "cross_attention": "true" if cfg["cross_attention"] else "false"}
     header, blobs, offset = {"__metadata__": meta}, [], 0
     for name in sorted(weights):
@@ -521,6 +527,30 @@ def position_table(weights, stack):
     return None if t is None else torch.from_numpy(np.ascontiguousarray(t))
 
 
+def final_norm_params(weights, stack):
+    """{stack}.norm's (weight, bias) as tensors, or None without a final norm."""
+    if stack + ".norm.weight" not in weights:
+        return None
+    return tuple(torch.from_numpy(np.ascontiguousarray(weights[f"{stack}.norm.{k}"])) for k in ("weight", "bias"))
+
+
+def final_norm(rec, stack, x, params, cfg):
+    """{stack}.norm = F.layer_norm(x) with the stack's own (weight, bias) `params` (x unchanged when
+    None), checked against nn.LayerNorm holding the same numbers."""
+    if params is None:
+        return x
+    w, b = params
+    hand = F.layer_norm(x, (cfg["d_model"],), w, b, eps=cfg["eps"])
+    ln = nn.LayerNorm(cfg["d_model"], eps=cfg["eps"])
+    with torch.no_grad():
+        ln.weight.copy_(w)
+        ln.bias.copy_(b)
+        module = ln(x)
+    rec.check(stack + ".norm", hand, module)
+    rec[stack + ".norm"] = hand
+    return hand
+
+
 def run_case(case, modules, weights):
     cfg = case["config"]
     rec = Recorder()
@@ -548,6 +578,8 @@ def run_case(case, modules, weights):
         rec.check(p + "output", hand, out)
         rec[p + "output"] = out
         x = out
+    with torch.no_grad():
+        x = final_norm(rec, "encoder", x, final_norm_params(weights, "encoder"), cfg)
     if not cross:
         return rec, vocab
     memory = x
@@ -572,6 +604,8 @@ def run_case(case, modules, weights):
         rec.check(p + "output", hand, out)
         rec[p + "output"] = out
         y = out
+    with torch.no_grad():
+        final_norm(rec, "decoder", y, final_norm_params(weights, "decoder"), cfg)
     return rec, vocab
 
 
@@ -579,13 +613,16 @@ def run_case(case, modules, weights):
 # The cases.
 
 def config(d_model=16, heads=4, d_ff=None, layers=1, mask="padding", norm="pre", activation="relu",
-           positional="sinusoidal", eps=1e-5, seed=0, cross_attention=False, max_positions=None):
-    """max_positions: the learned position table's rows (positional "learned" only)."""
+           positional="sinusoidal", eps=1e-5, seed=0, cross_attention=False, max_positions=None, final_norm=False):
+    """max_positions: the learned position table's rows (positional "learned" only); final_norm: a
+    LayerNorm after each stack's last layer (the key only when true)."""
     c = {"d_model": d_model, "heads": heads, "d_ff": d_ff if d_ff is not None else 4 * d_model,
          "layers": layers, "mask": mask, "norm": norm, "activation": activation, "positional": positional,
          "eps": eps, "seed": seed, "cross_attention": cross_attention}
     if positional == "learned":
         c["max_positions"] = max_positions
+    if final_norm:
+        c["final_norm"] = True
     return c
 
 
@@ -638,6 +675,14 @@ CASES = [
                                                        max_positions=10, cross_attention=True),
      "texts": ["one two", "three four five"],
      "memory_texts": ["source words here", "x"]},
+    {"name": "final_norm_pre_gelu", "config": config(d_model=16, heads=4, d_ff=32, layers=2, activation="gelu",
+                                                    final_norm=True),
+     "texts": [EN, ZH]},
+    {"name": "file_weights_final_norm_cross", "config": config(d_model=12, heads=3, d_ff=20, mask="causal", seed=2,
+                                                              cross_attention=True, final_norm=True),
+     "texts": ["The norm comes last.", "最后"],
+     "memory_texts": ["A source sentence."],
+     "weights": "file"},
     {"name": "large_d128_h8_l2", "config": config(d_model=128, heads=8, d_ff=256, layers=2),
      "texts": ["Attention is all you need.", "小猫坐下。"]},
     {"name": "file_weights_cross_post_gelu", "config": config(d_model=16, heads=4, d_ff=24, layers=2,
@@ -662,7 +707,12 @@ def torch_random_weights(cfg, modules):
                     prm.copy_(1.0 + 0.5 * (torch.rand(prm.shape, generator=g) - 0.5))
                 elif name.startswith("norm") or name.endswith("in_proj_bias") or name.endswith("out_proj.bias"):
                     prm.copy_(0.1 * torch.randn(prm.shape, generator=g))
-    return module_weights(modules)
+    out = module_weights(modules)
+    for name, shape in expected_parameters(cfg):  # the final norms, randomised the same way
+        if name not in out and name.startswith(("encoder.norm.", "decoder.norm.")):
+            r = torch.rand(shape, generator=g) - 0.5 if name.endswith("weight") else torch.randn(shape, generator=g)
+            out[name] = (1.0 + 0.5 * r if name.endswith("weight") else 0.1 * r).numpy().astype(np.float32)
+    return out
 
 
 def generate(out_dir):
@@ -705,7 +755,8 @@ def generate(out_dir):
     print(f"total npz size {total / 1024:.1f} KiB")
 
 
-def compare(new_dir, ref_dir, exact=lambda k: ".layers." not in k, atol=CPU_ATOL, rtol=CPU_RTOL):
+def compare(new_dir, ref_dir, exact=lambda k: ".layers." not in k and k not in ("encoder.norm", "decoder.norm"),
+            atol=CPU_ATOL, rtol=CPU_RTOL):
     """Compares a regenerated data folder with the committed one: the inputs the generator makes
     itself (`exact`: token ids, embedding table, embeddings, position code, layer inputs, masks)
     bit for bit; what PyTorch computes within the contract's CPU tolerance, |new - ref| <= 1e-5 +

@@ -71,7 +71,7 @@ CPU_ATOL, CPU_RTOL = gg.CPU_ATOL, gg.CPU_RTOL  # --compare: 1e-5 + 1e-4·|ref|
 GRAD_CHECK_ATOL, GRAD_CHECK_RTOL = 1e-4, 1e-3
 
 SKIP = {"large_d128_h8_l2"}  # kept out to keep data_grad/ small
-MSE_CASES = ["pre_relu_padding", "post_gelu_causal", "cross_pre_relu", "cross_learned_pos_post"]
+MSE_CASES = ["pre_relu_padding", "post_gelu_causal", "cross_pre_relu", "cross_learned_pos_post", "final_norm_pre_gelu"]
 
 
 # Planted faults (core/model/faults.h), each on a forward case whose mask gives it something to
@@ -163,10 +163,21 @@ def run_stack(rec, stack, x, layers, cfg, blocks_of, call_module):
     return x, xm
 
 
-def run_grad_case(case, modules, positions):
+def run_grad_case(case, modules, extra):
     """gen_golden.run_case with autograd. Returns (rec, hand output, module output, leaves): the
-    last layer's output (B, T, D) both ways, and the stack inputs (leaves requiring grad, or with
-    learned positions the inputs made from the tables). positions: {stack: learned table}."""
+    last layer's output (B, T, D) both ways (after the stack's final norm when it has one), and the
+    stack inputs (leaves requiring grad, or with learned positions the inputs made from the
+    tables). extra: the parameters outside the layers, {name: tensor requiring grad}."""
+    positions = {st: extra[st + ".position_embedding.weight"] for st in ("encoder", "decoder")
+                 if st + ".position_embedding.weight" in extra}
+
+    def final(stack, hand, module):
+        """The stack's final norm on the hand output (recorded) and on the modules' own output."""
+        if stack + ".norm.weight" not in extra:
+            return hand, module
+        w, b = extra[stack + ".norm.weight"], extra[stack + ".norm.bias"]
+        return (gg.final_norm(rec, stack, hand, (w, b), cfg),
+                F.layer_norm(module, (cfg["d_model"],), w, b, eps=cfg["eps"]))
     cfg = case["config"]
     heads = cfg["heads"]
     faults = case.get("faults", [])
@@ -196,6 +207,7 @@ def run_grad_case(case, modules, positions):
             lambda t: attention(p + "self_attn.", t, t, mask, layer.self_attn, attn_mask, kpm),
             lambda t: gg.hand_ffn(rec, p, t, layer, cfg)],
         lambda layer, t, hand: layer(t, src_mask=attn_mask, src_key_padding_mask=kpm))
+    memory, memory_m = final("encoder", memory, memory_m)
     if not cross:
         return rec, memory, memory_m, [x]
 
@@ -214,6 +226,7 @@ def run_grad_case(case, modules, positions):
             lambda t: gg.hand_ffn(rec, p, t, layer, cfg)],
         lambda layer, t, hand: layer(t, memory if hand else memory_m, tgt_mask=self_attn_mask,
                                      tgt_key_padding_mask=self_kpm, memory_key_padding_mask=mem_kpm))
+    out, out_m = final("decoder", out, out_m)
     return rec, out, out_m, [x, y]
 
 
@@ -238,13 +251,15 @@ def differentiable(step_id, cfg):
     """Steps from "<stack>.input" on: the ones the gradient reaches (not masks nor data), and a
     learned position code."""
     learned = cfg["positional"] == "learned" and step_id in ("encoder.positional", "decoder.positional")
-    return learned or step_id in ("encoder.input", "decoder.input") or ".layers." in step_id
+    stack_level = step_id in ("encoder.input", "decoder.input", "encoder.norm", "decoder.norm")
+    return learned or stack_level or ".layers." in step_id
 
 
-def parameters(modules, cfg, positions):
-    """[(name, nn.Parameter)] in expected_parameters() order; positions: {stack: learned table}."""
+def parameters(modules, cfg, extra):
+    """[(name, nn.Parameter)] in expected_parameters() order; extra: the parameters outside the
+    layers (position tables, final norms), {name: tensor}."""
     enc, dec = modules
-    by_name = {f"{stack}.position_embedding.weight": t for stack, t in positions.items()}
+    by_name = dict(extra)
     for stack, layers in (("encoder", enc), ("decoder", dec)):
         for i, layer in enumerate(layers):
             for k, prm in layer.named_parameters():
@@ -282,8 +297,9 @@ def check_module_grads(name, hand_loss, module_loss, hand_grads, leaves, params)
 
 
 def case_weights(case, modules):
-    """Loads the case's weights into the modules as gen_golden.generate() does. Returns the learned
-    position tables, {stack: tensor requiring grad} (empty without them)."""
+    """Loads the case's weights into the modules as gen_golden.generate() does. Returns the
+    parameters outside the layers (learned position tables, final norms), {name: tensor requiring
+    grad} (empty without them)."""
     cfg = case["config"]
     if case.get("weights") == "file":
         meta, weights = gg.read_safetensors(os.path.join(FORWARD_DATA, case["name"] + ".safetensors"))
@@ -292,8 +308,8 @@ def case_weights(case, modules):
     else:
         weights = gg.seeded_weights(cfg)
     gg.load_into(modules, weights, cfg)
-    return {stack: gg.position_table(weights, stack).requires_grad_(True)
-            for stack in ("encoder", "decoder") if stack + ".position_embedding.weight" in weights}
+    return {n: torch.from_numpy(np.ascontiguousarray(weights[n])).requires_grad_(True)
+            for n, _ in gg.expected_parameters(cfg) if ".layers." not in n}
 
 
 def grad_case(name, case, kind):
@@ -301,9 +317,9 @@ def grad_case(name, case, kind):
     cfg = case["config"]
     torch.manual_seed(1234)  # as gen_golden.generate(); the weights are then loaded over it
     modules = gg.build_modules(cfg)
-    positions = case_weights(case, modules)
-    params = parameters(modules, cfg, positions)
-    rec, out, out_m, leaves = run_grad_case(case, modules, positions)
+    extra = case_weights(case, modules)
+    params = parameters(modules, cfg, extra)
+    rec, out, out_m, leaves = run_grad_case(case, modules, extra)
     assert not rec.checked, f"checked but not recorded: {sorted(rec.checked)}"
     target = mse_target(tuple(out.shape)) if kind == "mse" else None
     loss = loss_of(kind, out, target)

@@ -31,6 +31,7 @@ inline ModelConfig config_of(const json& c) {
   cfg.activation = parse_activation(c.at("activation").get<std::string>());
   cfg.positional = parse_positional(c.at("positional").get<std::string>());
   if (c.contains("max_positions")) cfg.max_positions = c.at("max_positions").get<int64_t>();
+  if (c.contains("final_norm")) cfg.final_norm = c.at("final_norm").get<bool>();
   cfg.eps = c.at("eps").get<double>();
   cfg.seed = c.at("seed").get<uint64_t>();
   cfg.cross = c.at("cross_attention").get<bool>();
@@ -109,7 +110,8 @@ inline Setup setup_of(const json& c, const std::string& data_dir) {
   const ModelConfig& f = lw.cfg;
   if (f.d_model != s.cfg.d_model || f.heads != s.cfg.heads || f.d_ff != s.cfg.d_ff || f.layers != s.cfg.layers ||
       f.norm != s.cfg.norm || f.activation != s.cfg.activation || f.positional != s.cfg.positional ||
-      f.eps != s.cfg.eps || f.seed != s.cfg.seed || f.cross != s.cfg.cross || f.mask != s.cfg.mask)
+      f.eps != s.cfg.eps || f.seed != s.cfg.seed || f.cross != s.cfg.cross || f.mask != s.cfg.mask ||
+      f.final_norm != s.cfg.final_norm)
     throw std::runtime_error(source + ": its stored configuration differs from the case's");
   s.cfg = lw.cfg;
   s.weights = std::move(lw.weights);

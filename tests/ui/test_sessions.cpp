@@ -7,6 +7,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -96,7 +97,7 @@ class TestSessions : public QObject {
 
   // Learned positions from the knobs: the rows box appears with "learned", the position step is
   // the table's first rows, a text longer than the table is named in the window (not computed),
-  // and a session keeps the choice and the table's length.
+  // and a session keeps the choice and the table's length (and the final norm's box).
   void learnedPositionsFromTheKnobs() {
     QTemporaryDir dir;
     auto a = test::openWindow(QStringLiteral("learned-a"));
@@ -125,8 +126,10 @@ class TestSessions : public QObject {
                  why.contains(QStringLiteral("--max-positions")), qPrintable(why));
     QCOMPARE(a->controller()->current(), r);  // the last good result stays on show
     in->maxPositionsBox()->setValue(8);
+    in->finalNormBox()->setChecked(true);  // and a final LayerNorm, after the last layer
     test::settle(*a);
     QCOMPARE(a->controller()->current()->trace.find("encoder.positional")->tensor.size(0), int64_t{8});
+    QVERIFY(a->controller()->current()->trace.find("encoder.norm"));
 
     const QString path = dir.filePath(QStringLiteral("learned.attnlab"));
     QCOMPARE(a->saveSession(path), QString());
@@ -138,6 +141,8 @@ class TestSessions : public QObject {
     QCOMPARE(b->controller()->current()->cfg.max_positions, int64_t{8});
     QCOMPARE(b->inputs()->positionalBox()->currentText(), QStringLiteral("learned"));
     QCOMPARE(b->inputs()->maxPositionsBox()->value(), 8);
+    QVERIFY(b->controller()->current()->cfg.final_norm);
+    QVERIFY(b->inputs()->finalNormBox()->isChecked());
   }
 
   // Nothing lost on a crash: every result is written to the settings at once (not only when the

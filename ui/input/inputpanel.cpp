@@ -258,6 +258,12 @@ QWidget* InputPanel::buildKnobs() {
   const auto showRows = [f, this] { f->setRowVisible(maxPositions_, positional_->currentIndex() == 2); };
   showRows();
   connect(positional_, &QComboBox::currentIndexChanged, this, showRows);
+  finalNorm_ = new QCheckBox(tr("LayerNorm after the last layer"));
+  finalNorm_->setObjectName(QStringLiteral("finalNorm"));
+  finalNorm_->setToolTip(tr("A final LayerNorm on what leaves each stack, as nn.TransformerEncoder(norm=…) and "
+                            "GPT-2's ln_f: pre-norm stacks need it, since their last residual is never normalised."));
+  f->addRow(finalNorm_);
+  connect(finalNorm_, &QCheckBox::toggled, this, &InputPanel::changed);
   f->addRow(tr("seed:"), seed_);
   f->addRow(tr("backend:"), backend_);
   f->addRow(tr("attention:"), attention_);
@@ -385,6 +391,7 @@ Request InputPanel::currentRequest() const {
   r.cfg.activation = parse_activation(activation_->currentText().toStdString());
   r.cfg.positional = parse_positional(positional_->currentText().toStdString());
   r.cfg.max_positions = maxPositions_->value();
+  r.cfg.final_norm = finalNorm_->isChecked();
   r.cfg.seed = static_cast<uint64_t>(seed_->value());
   r.cfg.cross = !r.memoryTexts.isEmpty();
   r.cfg.overview_cap = attention_->currentIndex() == 1 ? kOverviewCap : 0;
@@ -411,6 +418,7 @@ void InputPanel::showModelKnobs(const ModelConfig& c) {
   activation_->setCurrentText(QString::fromUtf8(activation_name(c.activation).data()));
   positional_->setCurrentText(QString::fromUtf8(positional_name(c.positional).data()));
   maxPositions_->setValue(static_cast<int>(c.max_positions));
+  finalNorm_->setChecked(c.final_norm);
   seed_->setValue(static_cast<int>(std::min<uint64_t>(c.seed, 1000000)));
 }
 
@@ -478,7 +486,7 @@ void InputPanel::syncModelBox() {
 void InputPanel::showWeightsSource() {
   const bool locked = weights_ != nullptr;
   const bool trained = locked && weights_->loaded.weights.vocab();
-  for (QWidget* k : std::initializer_list<QWidget*>{dModel_, heads_, dff_, layers_, norm_, activation_, positional_, maxPositions_, seed_, cross_})
+  for (QWidget* k : std::initializer_list<QWidget*>{dModel_, heads_, dff_, layers_, norm_, activation_, positional_, maxPositions_, finalNorm_, seed_, cross_})
     k->setEnabled(!locked);
   // a trained model reads with the mask it learned with (when its file says which)
   mask_->setEnabled(!(trained && weights_->loaded.weights.vocab()->mask));

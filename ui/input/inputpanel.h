@@ -86,6 +86,7 @@ class InputPanel : public QWidget {
   QComboBox* backendBox() const { return backend_; }
   QComboBox* maskBox() const { return mask_; }
   QComboBox* positionalBox() const { return positional_; }
+  QCheckBox* finalNormBox() const { return finalNorm_; }
   QSpinBox* maxPositionsBox() const { return maxPositions_; }  // shown with "learned" only
   QCheckBox* crossBox() const { return cross_; }  // encoder–decoder with a source sentence
   QPlainTextEdit* sourceEdit() const { return source_; }
@@ -125,6 +126,7 @@ class InputPanel : public QWidget {
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
   QSpinBox* maxPositions_ = nullptr;  // the learned table's rows, shown with "learned" only
+  QCheckBox* finalNorm_ = nullptr;
   QComboBox* gradients_;  // off, sum, next-token, per-position: the backward pass's loss (Request::loss)
   QPlainTextEdit* answers_;  // per-position: one answer per sentence (Request::answers), shown with it
   VariantChooser* variant_;

@@ -35,7 +35,7 @@ void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
   const ModelConfig& f = loaded.cfg;
   cfg.d_model = f.d_model, cfg.heads = f.heads, cfg.d_ff = f.d_ff, cfg.layers = f.layers;
   cfg.norm = f.norm, cfg.activation = f.activation, cfg.positional = f.positional, cfg.max_positions = f.max_positions;
-  cfg.eps = f.eps, cfg.seed = f.seed, cfg.ffn = f.ffn;
+  cfg.eps = f.eps, cfg.seed = f.seed, cfg.ffn = f.ffn, cfg.final_norm = f.final_norm;
   if (loaded.weights.vocab() && loaded.weights.vocab()->mask) cfg.mask = f.mask;
 }
 

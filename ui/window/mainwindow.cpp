@@ -359,6 +359,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("activation"), QString::fromUtf8(activation_name(r.cfg.activation).data()));
   s.setValue(QStringLiteral("positional"), QString::fromUtf8(positional_name(r.cfg.positional).data()));
   s.setValue(QStringLiteral("maxPositions"), static_cast<qlonglong>(r.cfg.max_positions));
+  s.setValue(QStringLiteral("finalNorm"), r.cfg.final_norm);
   s.setValue(QStringLiteral("seed"), static_cast<qulonglong>(r.cfg.seed));
   s.setValue(QStringLiteral("step"), QString::fromStdString(beforeExercise_ ? beforeExercise_->step : currentId_));
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
@@ -413,6 +414,7 @@ void MainWindow::restoreSettings() {
     r.cfg.activation = parse_activation(s.value(QStringLiteral("activation"), QStringLiteral("relu")).toString().toStdString());
     r.cfg.positional = parse_positional(s.value(QStringLiteral("positional"), QStringLiteral("sinusoidal")).toString().toStdString());
     r.cfg.max_positions = s.value(QStringLiteral("maxPositions"), 1024).toLongLong();
+    r.cfg.final_norm = s.value(QStringLiteral("finalNorm"), false).toBool();
     r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
     r.cfg.overview_cap = s.value(QStringLiteral("tiled"), false).toBool() ? kOverviewCap : 0;
     r.cfg.variant.kind = parse_variant(s.value(QStringLiteral("variant"), QStringLiteral("none")).toString().toStdString());

@@ -267,6 +267,16 @@ def embed(chk, stack, ids, table, cfg, weights):
     return ids, x
 
 
+def final_norm(chk, stack, x, weights, cfg):
+    """{stack}.norm, the LayerNorm after the stack's last layer (config "final_norm"), or x."""
+    if not cfg.get("final_norm"):
+        return x
+    out = F.layer_norm(x, (cfg["d_model"],), weights[stack + ".norm.weight"], weights[stack + ".norm.bias"],
+                       eps=cfg["eps"])
+    chk[stack + ".norm"] = out
+    return out
+
+
 class AttentionOnlyLayer(nn.Module):
     """An encoder layer without its feed-forward sub-layer (config "ffn": "none"): pre-norm
     x + MHA(norm1(x)), post-norm norm1(x + MHA(x)), PyTorch's own MultiheadAttention and LayerNorm."""
@@ -565,7 +575,8 @@ def run(folder):
     vocab = json.loads(meta["vocab"]) if "embedding.weight" in weights else None
     params = {}
     for name in ("embedding.weight", "output_head.weight", "output_head.bias", "encoder.position_embedding.weight",
-                 "decoder.position_embedding.weight"):
+                 "decoder.position_embedding.weight", "encoder.norm.weight", "encoder.norm.bias", "decoder.norm.weight",
+                 "decoder.norm.bias"):
         if name in weights:
             params[name] = weights[name].requires_grad_(grads)
     if vocab is None:
@@ -588,6 +599,7 @@ def run(folder):
         module = layer(x, src_mask=attn_mask, src_key_padding_mask=kpm)
         chk[p + "output"] = module
         x = hand if grads else module  # the module's output is the next input, unless autograd follows
+    x = final_norm(chk, "encoder", x, weights, cfg)
     if not cross and vocab is not None:
         output_head(chk, "encoder", x, weights, manifest)
     if cross:
@@ -612,6 +624,7 @@ def run(folder):
             module = layer(y, memory, tgt_mask=self_attn, tgt_key_padding_mask=self_kpm, memory_key_padding_mask=mem_kpm)
             chk[p + "output"] = module
             y = hand if grads else module
+        y = final_norm(chk, "decoder", y, weights, cfg)
         if vocab is not None:
             output_head(chk, "decoder", y, weights, manifest)
     variant(chk, manifest, trace, weights, cfg)

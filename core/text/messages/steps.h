@@ -10,6 +10,8 @@ ATTNLAB_MESSAGE(st_output_head_logits, QT_TRANSLATE_NOOP("StepText", "Output hea
 ATTNLAB_MESSAGE(st_output_head_probabilities, QT_TRANSLATE_NOOP("StepText", "Output head: probabilities"))
 ATTNLAB_MESSAGE(st_token_embeddings, QT_TRANSLATE_NOOP("StepText", "Token embeddings"))
 ATTNLAB_MESSAGE(st_sinusoidal_position_code, QT_TRANSLATE_NOOP("StepText", "Sinusoidal position code"))
+ATTNLAB_MESSAGE(st_final_layernorm, QT_TRANSLATE_NOOP("StepText", "Final LayerNorm"))
+ATTNLAB_MESSAGE(sf_after_last_layer, QT_TRANSLATE_NOOP("StepText", "once more after the last layer, so that what leaves the stack is normalised"))
 ATTNLAB_MESSAGE(st_learned_position_embeddings, QT_TRANSLATE_NOOP("StepText", "Learned position embeddings"))
 ATTNLAB_MESSAGE(sf_one_learned_row_per_position, QT_TRANSLATE_NOOP("StepText", "one learned vector per position, the first rows of a table of %1"))
 ATTNLAB_MESSAGE(st_layer_input_embedding_position, QT_TRANSLATE_NOOP("StepText", "Layer input: embedding + position"))
