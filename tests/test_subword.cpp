@@ -71,7 +71,7 @@ class TestSubword : public QObject {
       if (gpt2) QCOMPARE(bpe.decode(ids), text);  // every byte comes back
       ++n;
     }
-    QCOMPARE(n, 39);
+    QCOMPARE(n, 43);
   }
 
   // GPT-2's pattern by hand: contractions only lower-case and only at a token's start, a space
@@ -127,12 +127,53 @@ class TestSubword : public QObject {
     QCOMPARE(b.decode({3, 5, 2, 99, -1}), std::string("ab c"));  // ids outside are skipped
   }
 
+  // The heap merge against the published loop, on random words and merge lists — pathological
+  // ones included (a merge of merged pieces ranked before its parts, repeated pairs).
+  void heapMergeEqualsThePublishedLoop() {
+    uint64_t state = 12345;
+    auto next = [&](uint64_t n) { state = state * 6364136223846793005ull + 1442695040888963407ull; return (state >> 33) % n; };
+    const std::vector<std::string> alphabet{"a", "b", "c", "ab", "ba", "abc", "cc"};
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string vocab = "{", merges;
+      for (size_t i = 0; i < alphabet.size(); ++i) vocab += (i ? "," : "") + std::string("\"") + alphabet[i] + "\":" + std::to_string(i);
+      vocab += "}";
+      for (int m = 0, count = int(next(8)) + 1; m < count; ++m)
+        merges += alphabet[next(alphabet.size())] + " " + alphabet[next(alphabet.size())] + "\n";
+      const ByteLevelBpe b = ByteLevelBpe::parse(vocab, merges, "vocab.json", "merges.txt");
+      std::vector<std::string> word;
+      for (int k = 0, len = int(next(12)); k < len; ++k) word.push_back(alphabet[next(3)]);
+      QVERIFY2(b.merge(word) == b.merge_naive(word), merges.c_str());
+    }
+    // A paragraph without spaces is one pre-token: the heap keeps it fast (the loop would take minutes).
+    const ByteLevelBpe g = golden_bpe();
+    std::string para;
+    for (int i = 0; i < 20000; ++i) para += "小猫坐在垫子上";
+    const auto t = g.encode(para);
+    std::vector<int> ids;
+    for (const auto& x : t) ids.push_back(x.id);
+    QCOMPARE(g.decode(ids), para);
+  }
+
+  // decode: a character the ids cut comes back as one U+FFFD per broken sequence, as Python's
+  // bytes.decode("utf-8", errors="replace") gives it.
+  void decodeReplacesBrokenSequences() {
+    const ByteLevelBpe g = golden_bpe();
+    const auto& s = byte_symbols();
+    const auto id = [&](unsigned char c) { return g.id(s[c]); };
+    QCOMPARE(g.decode({id(0xE5), id(0x9C), id('a')}), std::string("\uFFFDa"));       // a cut 3-byte character
+    QCOMPARE(g.decode({id(0xFF), id(0xFE)}), std::string("\uFFFD\uFFFD"));           // two bytes that start nothing
+    QCOMPARE(g.decode({id(0xE0), id(0x80), id('b')}), std::string("\uFFFD\uFFFDb"));  // E0 80: not a valid second byte
+    QCOMPARE(g.decode({id(0xF0), id(0x9F), id(0x99)}), std::string("\uFFFD"));
+  }
+
   void wordPieceByHand() {
-    const WordPiece w = WordPiece::parse("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nun\n##aff\n##able\naff\n,\nhi\r\n", "v.txt", true);
+    const WordPiece w =
+        WordPiece::parse("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nun\n##aff\n##able\naff\n,\nhi\r\nx\n##x\n", "v.txt", true);
     using V = std::vector<std::string>;
     QCOMPARE(w.word_pieces("unaffable"), (V{"un", "##aff", "##able"}));
-    QCOMPARE(w.word_pieces("unaffablex"), V{"[UNK]"});  // one uncovered part: the whole word
-    QCOMPARE(w.word_pieces(std::string(101, 'a')), V{"[UNK]"});
+    QCOMPARE(w.word_pieces("unaffabley"), V{"[UNK]"});  // one uncovered part: the whole word
+    QCOMPARE(w.word_pieces(std::string(100, 'x')).size(), size_t{100});  // x ##x ##x …
+    QCOMPARE(w.word_pieces(std::string(101, 'x')), V{"[UNK]"});           // over 100 characters
     QCOMPARE(w.basic_tokenize("HI,\tÜber  猫猫"), (V{"hi", ",", "uber", "猫", "猫"}));
     QCOMPARE(w.id("hi"), 10);  // a Windows line end is not part of the token
     const auto t = w.encode("Hi [MASK]xyz");
@@ -141,6 +182,9 @@ class TestSubword : public QObject {
     QCOMPARE(pieces, (V{"[CLS]", "hi", "[MASK]", "[UNK]", "[SEP]"}));
     QCOMPARE(t[3].id, 1);
     QCOMPARE(w.encode("hi", false).size(), size_t{1});
+    std::string many;  // special tokens found in one pass: 20,000 of them
+    for (int i = 0; i < 20000; ++i) many += "[MASK]";
+    QCOMPARE(w.encode(many, false).size(), size_t{20000});
   }
 
   // Files: every refusal names the file and what is wrong; a FIFO is never read.

@@ -54,6 +54,25 @@ size_t char_len_at(std::string_view bytes, size_t k) {
   return n && k + n <= bytes.size() && is_valid_utf8(bytes.substr(k, n)) ? n : 0;
 }
 
+// The length of the maximal subpart of an ill-formed UTF-8 sequence at bytes[k] (Unicode's
+// "substitution of maximal subparts", what Python's decoder replaces with one U+FFFD): the lead
+// byte and the continuation bytes that could still follow it.
+size_t ill_formed_len(std::string_view bytes, size_t k) {
+  const auto c = static_cast<unsigned char>(bytes[k]);
+  const size_t need = (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 1;
+  size_t n = 1;
+  for (; n < need && k + n < bytes.size(); ++n) {
+    const auto b = static_cast<unsigned char>(bytes[k + n]);
+    unsigned char lo = 0x80, hi = 0xBF;  // the second byte's narrower ranges
+    if (n == 1 && c == 0xE0) lo = 0xA0;
+    if (n == 1 && c == 0xED) hi = 0x9F;
+    if (n == 1 && c == 0xF0) lo = 0x90;
+    if (n == 1 && c == 0xF4) hi = 0x8F;
+    if (b < lo || b > hi) break;
+  }
+  return n;
+}
+
 bool is_other(char32_t c) { return !is_white_space(c) && !is_letter(c) && !is_number(c); }
 
 // The length of a contraction ('s 't 're 've 'm 'll 'd) at i, or 0.
@@ -150,6 +169,7 @@ ByteLevelBpe ByteLevelBpe::parse(std::string_view vocab_json, std::string_view m
   b.pieces_ = parse_vocab(vocab_json, vocab_origin);
   for (size_t i = 0; i < b.pieces_.size(); ++i) b.index_.emplace(b.pieces_[i], static_cast<int>(i));
   if (b.index_.count(std::string(kEndOfText))) b.end_of_text_ = kEndOfText;
+  int rank = 0;  // the merge's line among the merges
   for_each_line(merges, [&](size_t line_no, std::string_view line) {
     if (line.empty() || (line_no == 1 && line.starts_with("#version"))) return;
     const std::string shown = printable_name(line.substr(0, 80));
@@ -157,9 +177,9 @@ ByteLevelBpe ByteLevelBpe::parse(std::string_view vocab_json, std::string_view m
     const size_t sp = line.find(' ');
     if (sp == 0 || sp == std::string_view::npos || sp + 1 == line.size() || line.find(' ', sp + 1) != std::string_view::npos)
       throw file_error(merges_origin, Text(Msg::sw_merge_line_bad, line_no, shown));
-    if (static_cast<int64_t>(b.ranks_.size()) >= kMaxVocabularyEntries)
+    if (rank >= kMaxVocabularyEntries)
       throw file_error(merges_origin, Text(Msg::sw_vocab_too_large, kMaxVocabularyEntries));
-    b.ranks_.emplace(std::string(line), static_cast<int>(b.ranks_.size()));  // a repeated merge keeps its first rank
+    b.ranks_[std::string(line)] = rank++;  // a repeated merge takes its later rank, as GPT-2's dict does
   });
   return b;
 }
@@ -175,28 +195,9 @@ int ByteLevelBpe::id(const std::string& piece) const {
   return it == index_.end() ? -1 : it->second;
 }
 
-std::vector<std::string> ByteLevelBpe::merge(std::vector<std::string> word) const {
-  while (word.size() > 1) {
-    int best = INT_MAX;
-    size_t at = 0;
-    for (size_t k = 0; k + 1 < word.size(); ++k) {
-      const auto it = ranks_.find(word[k] + ' ' + word[k + 1]);
-      if (it != ranks_.end() && it->second < best) best = it->second, at = k;
-    }
-    if (best == INT_MAX) break;
-    const std::string first = word[at], second = word[at + 1];
-    std::vector<std::string> next;  // every occurrence of the pair, left to right, without overlap
-    for (size_t i = 0; i < word.size();) {
-      if (i + 1 < word.size() && word[i] == first && word[i + 1] == second) {
-        next.push_back(first + second);
-        i += 2;
-      } else {
-        next.push_back(word[i++]);
-      }
-    }
-    word = std::move(next);
-  }
-  return word;
+int ByteLevelBpe::rank(const std::string& left, const std::string& right) const {
+  const auto it = ranks_.find(left + ' ' + right);
+  return it == ranks_.end() ? -1 : it->second;
 }
 
 std::vector<SubwordToken> ByteLevelBpe::encode(std::string_view text) const {
@@ -234,9 +235,13 @@ std::string ByteLevelBpe::decode(const std::vector<int>& ids) const {
   }
   std::string out;
   for (size_t k = 0; k < bytes.size();) {
-    const size_t n = char_len_at(bytes, k);
-    out += n ? bytes.substr(k, n) : "\xEF\xBF\xBD";  // U+FFFD for a byte that starts no character
-    k += n ? n : 1;
+    if (const size_t n = char_len_at(bytes, k)) {
+      out.append(bytes, k, n);
+      k += n;
+    } else {  // one U+FFFD per maximal ill-formed subsequence, as Python's errors="replace"
+      out += "\xEF\xBF\xBD";
+      k += ill_formed_len(bytes, k);
+    }
   }
   return out;
 }

@@ -41,8 +41,8 @@ class ByteLevelBpe {
   static ByteLevelBpe load(const std::string& vocab_path, const std::string& merges_path);
 
   std::vector<SubwordToken> encode(std::string_view text) const;
-  // The text of the ids' bytes (ids outside the vocabulary are skipped); bytes that are not valid
-  // UTF-8 on their own come back as U+FFFD.
+  // The text of the ids' bytes (ids outside the vocabulary are skipped); a cut or broken UTF-8
+  // sequence comes back as one U+FFFD, as Python's decode(errors="replace") gives it.
   std::string decode(const std::vector<int>& ids) const;
 
   int64_t size() const { return static_cast<int64_t>(pieces_.size()); }
@@ -50,13 +50,16 @@ class ByteLevelBpe {
   int id(const std::string& piece) const;  // −1 when absent
   int64_t merge_count() const { return static_cast<int64_t>(ranks_.size()); }
 
-  // The merges applied to one pre-token's symbols (exposed for the tests and the lesson).
+  // The merges applied to one pre-token's symbols (bpe_merge.cpp): with a heap, O(n log n), and
+  // the published loop, its reference.
   std::vector<std::string> merge(std::vector<std::string> symbols) const;
+  std::vector<std::string> merge_naive(std::vector<std::string> symbols) const;
+  int rank(const std::string& left, const std::string& right) const;  // −1: not a merge
 
  private:
   std::vector<std::string> pieces_;                  // by id
   std::unordered_map<std::string, int> index_;       // piece → id
-  std::unordered_map<std::string, int> ranks_;       // "left right" → rank (line order)
+  std::unordered_map<std::string, int> ranks_;       // "left right" → rank (its line among the merges; the later of two)
   std::string end_of_text_;                          // "<|endoftext|>" when in the vocabulary
 };
 

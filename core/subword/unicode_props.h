@@ -25,8 +25,8 @@ bool bert_is_control(char32_t cp);      // category C*, except \t, \n, \r
 bool bert_is_punctuation(char32_t cp);  // ASCII 33–47, 58–64, 91–96, 123–126, or category P*
 bool bert_is_cjk(char32_t cp);          // the CJK Unified Ideographs blocks BERT splits around
 
-// Simple lower-case mapping, code point by code point (str.lower() differs only where one code
-// point lowers to two, such as U+0130).
+// Simple lower-case mapping, code point by code point, as the Rust tokenizers lower-case (Python's
+// str.lower() writes a word-final Σ as ς).
 std::u32string lower(std::u32string_view cps);
 // NFD, then every non-spacing mark (Mn) dropped: "Café" → "Cafe".
 std::u32string strip_accents(std::u32string_view cps);

@@ -126,16 +126,21 @@ std::vector<SubwordToken> WordPiece::encode(std::string_view text, bool specials
       for (const std::string& p : word_pieces(word)) add(p);
   };
   if (specials && id("[CLS]") >= 0) add("[CLS]");
+  // The earliest special token typed, then the text before it. Each token's next place is kept
+  // and searched again only once passed, so a long text costs one scan per special token.
+  std::vector<size_t> hit(specials_.size());
+  for (size_t i = 0; i < specials_.size(); ++i) hit[i] = text.find(specials_[i]);
   size_t pos = 0;
-  while (pos < text.size()) {  // the earliest special token typed, then the text before it
-    size_t at = std::string_view::npos;
-    std::string which;
-    for (const std::string& s : specials_)
-      if (const size_t k = text.find(s, pos); k < at) at = k, which = s;
+  while (pos < text.size()) {
+    size_t at = std::string_view::npos, which = 0;
+    for (size_t i = 0; i < specials_.size(); ++i) {
+      if (hit[i] != std::string_view::npos && hit[i] < pos) hit[i] = text.find(specials_[i], pos);
+      if (hit[i] < at) at = hit[i], which = i;
+    }
     if (at == std::string_view::npos) break;
     plain(text.substr(pos, at - pos));
-    add(which);
-    pos = at + which.size();
+    add(specials_[which]);
+    pos = at + specials_[which].size();
   }
   plain(text.substr(pos));
   if (specials && id("[SEP]") >= 0) add("[SEP]");

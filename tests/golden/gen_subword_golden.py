@@ -181,7 +181,8 @@ BERT_WORDS = (list("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~") + list("abcdefghijklmno
               list("小猫坐在垫子上因为它累了。，") +
               ["the", "cat", "sat", "on", "mat", "play", "##ing", "##ed", "##s", "un", "##aff", "##able",
                "cafe", "naive", "resume", "hello", "world", "The", "Hello", "World", "Cafe", "##e",
-               "##a", "##b", "##c", "##x", "##y", "##z", "tab", "here", "##bc", "ab"])
+               "##a", "##b", "##c", "##x", "##y", "##z", "tab", "here", "##bc", "ab", "café", "soft",
+               "##hyphen", "price", "equals", "οδοσ"])
 
 
 def bert_is_whitespace(ch):
@@ -218,8 +219,9 @@ def basic_tokenize(text, lower_case):
     text = unicodedata.normalize("NFC", "".join(cleaned))
     out = []
     for word in text.split():
-        if lower_case:
-            word = "".join(c for c in unicodedata.normalize("NFD", word.lower()) if unicodedata.category(c) != "Mn")
+        if lower_case:  # per character, as the Rust tokenizers lower-case (no final-sigma rule)
+            word = "".join(ch.lower() for ch in word)
+            word = "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
         piece = ""
         for ch in word:
             if bert_is_punctuation(ch):
@@ -288,6 +290,8 @@ BERT_TEXTS = [
     "abc" * 40,
     "[CLS][SEP] inside",
     "a\u00a0b\u2028c",
+    "price $5+2=7<8^x|y~z`q",
+    "ΟΔΟΣ equals",
 ]
 
 
