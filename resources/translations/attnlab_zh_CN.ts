@@ -1800,6 +1800,10 @@
         <source>%1 is the first %2 rows of the learned position table (range %3): one vector per position, the same for every sentence.</source>
         <translation>%1 是学习得到的位置表的前 %2 行（范围 %3）：每个位置一个向量，所有句子共用。</translation>
     </message>
+    <message>
+        <source>Final LayerNorm</source>
+        <translation>最终 LayerNorm</translation>
+    </message>
 </context>
 <context>
     <name>StepText</name>

@@ -221,6 +221,16 @@ class TestShapes : public QObject {
     QVERIFY(p.block.isEmpty());
     QCOMPARE(StepNames::place("encoder.layers.0.norm1").block, QString());
     QCOMPARE(StepNames::place("encoder.layers.0.self_attn.qk").block, QStringLiteral("Self-attention"));
+    p = StepNames::place("decoder.norm");  // the final norm: after the layers, a place of its own
+    QCOMPARE(p.layer, -1);
+    QCOMPARE(p.block, QStringLiteral("Final LayerNorm"));
+    QCOMPARE(StepNames::placeWords(p, true), (QStringList{QStringLiteral("Decoder"), QStringLiteral("Final LayerNorm")}));
+    ModelConfig c;
+    c.d_model = 8, c.heads = 2, c.final_norm = true;
+    Trace t;
+    forward(c, init_weights(c), make_batch({"a b"}, {}), t);
+    QCOMPARE(StepNames::location(t, 0, false), QStringLiteral("Encoder · input · 1/6"));  // the final norm is not an input step
+    QCOMPARE(StepNames::location(t, static_cast<int>(t.steps().size()) - 1, false), QStringLiteral("Encoder · Final LayerNorm · 1/1"));
   }
 
   void location() {

@@ -416,6 +416,7 @@ StepPlace StepNames::place(const std::string& id) {
   else if (p.block == "ffn") out.block = tr("Feed-forward");
   else if (p.block == "output_head") out.block = tr("Output head");
   else if (p.block == "variant") out.block = tr("Variant: %1").arg(variantTitle(p.variant));
+  else if (p.layer < 0 && p.name == "norm") out.block = tr("Final LayerNorm");  // after the last layer, like the head
   return out;
 }
 
@@ -443,7 +444,10 @@ QString StepNames::location(const Trace& trace, int index, bool withTitle) {
     const IdParts p = parseId(forward_id_of(steps[i].info.id));
     cross = cross || p.stack == "decoder";
     if (is_grad_step(steps[i].info.id) != backward || is_param_grad(steps[i].info.id) != parameter) continue;
-    if (!parameter && (p.stack != me.stack || p.layer != me.layer || p.block != me.block)) continue;
+    const bool final_norm = p.layer < 0 && p.name == "norm";  // a place of its own (place())
+    if (!parameter && (p.stack != me.stack || p.layer != me.layer || p.block != me.block ||
+                       final_norm != (me.layer < 0 && me.name == "norm")))
+      continue;
     ++total;
     if (static_cast<int>(i) <= index) ++pos;
   }
