@@ -144,7 +144,8 @@ class TestSubword : public QObject {
       for (int k = 0, len = int(next(12)); k < len; ++k) word.push_back(alphabet[next(3)]);
       QVERIFY2(b.merge(word) == b.merge_naive(word), merges.c_str());
     }
-    // A paragraph without spaces is one pre-token: the heap keeps it fast (the loop would take minutes).
+    // A paragraph without spaces is one pre-token: the heap keeps it fast (the published loop is
+    // quadratic in the run's length: a pass over every symbol for each merge it applies).
     const ByteLevelBpe g = golden_bpe();
     std::string para;
     for (int i = 0; i < 20000; ++i) para += "小猫坐在垫子上";
