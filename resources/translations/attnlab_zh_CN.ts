@@ -1476,6 +1476,10 @@
             <numerusform>文件夹“%1”中已有 %n 个文件与这次导出要写的文件同名（例如“%2”）；没有替换任何内容。请选择一个空文件夹或新文件夹。</numerusform>
         </translation>
     </message>
+    <message>
+        <source> · a final LayerNorm</source>
+        <translation> · 最后一层之后的 LayerNorm</translation>
+    </message>
 </context>
 <context>
     <name>HeatmapRenderer</name>

@@ -265,6 +265,21 @@ class TestExport : public QObject {
   // A handout, not a page a step: the steps share pages (the default sample's 60 steps on at most
   // half as many pages), each with its title, its place and what happens there and why, the
   // weights' heads after each softmax, every page numbered; progress and cancel as before.
+  // The model line says what a GPT-2-like stack adds: the learned table's rows and the final norm.
+  void handoutNamesLearnedPositionsAndTheFinalNorm() {
+    auto r = std::make_shared<TraceResult>();
+    r->cfg.d_model = 8, r->cfg.heads = 2, r->cfg.d_ff = 16;
+    r->cfg.positional = Positional::Learned, r->cfg.max_positions = 12, r->cfg.final_norm = true;
+    r->batch = make_batch({"a b c"}, {});
+    forward(r->cfg, init_weights(r->cfg), r->batch, r->trace);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("handout.pdf"));
+    QCOMPARE(exportHandoutPdf(r, path, [](int, int) { return true; }), QString());
+    const QString first = pdfPageTexts(readAll(path)).value(0);
+    QVERIFY2(first.contains(squeezed(QStringLiteral("positions learned (12)"))), qPrintable(first.left(400)));
+    QVERIFY2(first.contains(squeezed(QStringLiteral("seed 0 · a final LayerNorm"))), qPrintable(first.left(400)));
+  }
+
   void handoutPdf() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("handout.pdf"));
@@ -283,6 +298,7 @@ class TestExport : public QObject {
       QVERIFY2(text[k].endsWith(squeezed(QStringLiteral("Page %1 of %2").arg(k + 1).arg(pages))), qPrintable(text[k].right(40)));
     QVERIFY(text[0].startsWith(squeezed(QStringLiteral("Attention Lab — the forward pass, step by step"))));
     QVERIFY(text[0].contains(squeezed(QStringLiteral("0. the · cat · sat · on · the · mat"))));  // sentences from 0
+    QVERIFY(!text[0].contains(squeezed(QStringLiteral("a final LayerNorm"))));
     const QString all = text.join(QString());
     std::map<QString, int> titles;  // the two layers' steps share titles: each as often as its steps
     for (int i = 0; i < steps; ++i) {

@@ -178,7 +178,8 @@ std::vector<Block> coverBlocks(const TraceResult& r, double width) {
                          (c.positional == Positional::Learned ? QStringLiteral(" (%1)").arg(c.max_positions) : QString()),
                      QString::number(c.eps))
                 .arg(c.seed)
-                .arg(c.cross ? Exporter::tr(" · encoder–decoder with cross-attention") : QString()),
+                .arg((c.final_norm ? Exporter::tr(" · a final LayerNorm") : QString()) +
+                     (c.cross ? Exporter::tr(" · encoder–decoder with cross-attention") : QString())),
             handoutFont(13), kInk, 6);
   const QString where = r.device.isEmpty() ? r.backend : Exporter::tr("%1 (%2)").arg(r.backend, r.device);
   paragraph({}, Exporter::tr("Computed on %1 in %2 ms.").arg(where).arg(r.forward_ms, 0, 'f', 1), handoutFont(12), kGrey, 12);
