@@ -17,18 +17,8 @@ struct LayerCtx {
 };
 
 Flow norm(const LayerCtx& c, int k, const Flow& x) {
-  const std::string n = "norm" + std::to_string(k);
-  Tensor t = layer_norm(x.t, c.w.get(c.prefix + n + ".weight"), c.w.get(c.prefix + n + ".bias"), c.cfg.eps);
-  auto id = record_step(c.rec, c.prefix + n, t, [&] {
-    return StepInfo{.title = Text(Msg::st_layernorm_1, k),
-                    .formula = Text(Msg::sf_x_mean_var_over_d_biased),
-                    .code = n + " = F.layer_norm(x, (" + std::to_string(c.cfg.d_model) + ",), " + n + "_weight, " + n +
-                            "_bias, eps=" + format_double(c.cfg.eps) + ")",
-                    .result = n,
-                    .bindings = {step_var("x", x.id), weight_var(n + "_weight", c.prefix + n + ".weight"),
-                                 weight_var(n + "_bias", c.prefix + n + ".bias")}};
-  });
-  return {t, id};
+  return layer_norm_step(c.cfg, c.w, c.rec, c.prefix, "norm" + std::to_string(k), x, Text(Msg::st_layernorm_1, k),
+                         Text(Msg::sf_x_mean_var_over_d_biased));
 }
 
 Flow residual(const LayerCtx& c, int k, const Flow& x, const Flow& sub) {
@@ -107,6 +97,20 @@ Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const Ke
 }
 
 }  // namespace
+
+Flow layer_norm_step(const ModelConfig& cfg, const Weights& w, Recorder& rec, const std::string& prefix,
+                     const std::string& n, const Flow& x, Text title, Text formula) {
+  Tensor t = layer_norm(x.t, w.get(prefix + n + ".weight"), w.get(prefix + n + ".bias"), cfg.eps);
+  auto id = record_step(rec, prefix + n, t, [&] {
+    return StepInfo{.title = std::move(title), .formula = std::move(formula),
+                    .code = n + " = F.layer_norm(x, (" + std::to_string(cfg.d_model) + ",), " + n + "_weight, " + n +
+                            "_bias, eps=" + format_double(cfg.eps) + ")",
+                    .result = n,
+                    .bindings = {step_var("x", x.id), weight_var(n + "_weight", prefix + n + ".weight"),
+                                 weight_var(n + "_bias", prefix + n + ".bias")}};
+  });
+  return {t, id};
+}
 
 Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
                    const Flow& mask, Recorder& rec, Backend& be, const KeyRanges* ranges) {

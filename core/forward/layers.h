@@ -9,6 +9,11 @@
 
 namespace attnlab {
 
+// LayerNorm over x's last dim with the parameters `prefix + n + ".weight"` / `".bias"`, recorded as
+// step `prefix + n` (code `n = F.layer_norm(x, …)`): a layer's norm1…3, and a stack's final norm.
+Flow layer_norm_step(const ModelConfig& cfg, const Weights& w, Recorder& rec, const std::string& prefix,
+                     const std::string& n, const Flow& x, Text title, Text formula);
+
 // x (B, S, D), mask (B, S, S) → (B, S, D). Steps under "encoder.layers.{i}.". ranges: the mask
 // as key ranges for the fast path (mask.t may then be undefined; see AttentionArgs).
 Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,

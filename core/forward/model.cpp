@@ -270,18 +270,8 @@ Flow table_step(const ModelConfig& cfg, const Weights& w, const Batch& batch, Re
 // {stack}.norm: the LayerNorm after the stack's last layer (ModelConfig::final_norm), or x as it is.
 Flow final_norm(const ModelConfig& cfg, const Weights& w, const std::string& stack, const Flow& x, Recorder& rec) {
   if (!cfg.final_norm) return x;
-  const std::string id = stack + ".norm";
-  Tensor t = layer_norm(x.t, w.get(id + ".weight"), w.get(id + ".bias"), cfg.eps);
-  auto step = record_step(rec, id, t, [&] {
-    return StepInfo{.title = Text(Msg::st_final_layernorm),
-                    .formula = formula_parts({Text(Msg::sf_x_mean_var_over_d_biased), Text(Msg::sf_after_last_layer)}),
-                    .code = "norm = F.layer_norm(x, (" + std::to_string(cfg.d_model) + ",), norm_weight, norm_bias, eps=" +
-                            format_double(cfg.eps) + ")",
-                    .result = "norm",
-                    .bindings = {step_var("x", x.id), weight_var("norm_weight", id + ".weight"),
-                                 weight_var("norm_bias", id + ".bias")}};
-  });
-  return {t, step};
+  return layer_norm_step(cfg, w, rec, stack + ".", "norm", x, Text(Msg::st_final_layernorm),
+                         formula_parts({Text(Msg::sf_x_mean_var_over_d_biased), Text(Msg::sf_after_last_layer)}));
 }
 
 // A trained model's output head over the last layer's output x (B, S, D): logits (B, S, V) and

@@ -105,6 +105,7 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::io_metadata_prefix, "ffn") +
                     Text(Msg::not_one_of, ffn_field->second, "none, mlp"));
   c.ffn = !attention_only;
+  const Tensor* table = find(f, position_table_name("encoder"));  // a learned position table, if any
   // A final norm: as the metadata says (true/false), or, without the field, as the tensors say.
   const auto final_field = f.metadata.find("final_norm");
   if (final_field != f.metadata.end() && final_field->second != "true" && final_field->second != "false")
@@ -131,7 +132,7 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     if (c.heads < 1 || c.heads > c.d_model || c.d_model % c.heads != 0)
       throw ConfigError(Text(Msg::io_name_colon, "--heads") +
                         Text(Msg::io_heads_do_not_divide_d_model_of_file, c.heads, c.d_model, path));
-    if (find(f, position_table_name("encoder")))  // a learned position table says what the model is
+    if (table)  // a learned position table says what the model is
       apply(c.positional, Positional::Learned, given, "--positional", path,
             [](Positional p) { return std::string(positional_name(p)); });
     else if (c.positional == Positional::Learned && !given.count("--positional"))
@@ -186,7 +187,6 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     }
   }
   // Without the field, the table's rows say how many positions it has (check_weights then checks the rest).
-  const Tensor* table = find(f, position_table_name("encoder"));
   if (c.positional == Positional::Learned && table && table->dim() == 2 && !f.metadata.count("max_positions"))
     apply(c.max_positions, table->size(0), given, "--max-positions", path, str);
   try {

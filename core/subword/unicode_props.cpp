@@ -2,27 +2,15 @@
 
 #include <utf8proc.h>
 
-#include <cstdlib>
-#include <memory>
 
 #include "text/errors.h"
+#include "text/normalize.h"
 
 namespace attnlab::subword {
 
 namespace {
 
 utf8proc_category_t category(char32_t cp) { return utf8proc_category(static_cast<utf8proc_int32_t>(cp)); }
-
-using Owned = std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)>;
-
-// utf8proc's normalisations need NUL-terminated valid UTF-8.
-std::string normalized(std::string_view text, utf8proc_uint8_t* (*form)(const utf8proc_uint8_t*)) {
-  const std::string z(text);
-  if (z.find('\0') != std::string::npos) throw ConfigError(Text(Msg::text_contains_nul_character));
-  Owned out(form(reinterpret_cast<const utf8proc_uint8_t*>(z.c_str())), &std::free);
-  if (!out) throw ConfigError(Text(Msg::text_not_valid_utf));
-  return reinterpret_cast<const char*>(out.get());
-}
 
 }  // namespace
 
@@ -110,11 +98,11 @@ std::u32string lower(std::u32string_view cps) {
 
 std::u32string strip_accents(std::u32string_view cps) {
   std::u32string out;
-  for (char32_t c : decode_utf8(normalized(encode_utf8(cps), utf8proc_NFD)))
+  for (char32_t c : decode_utf8(normalize(encode_utf8(cps), NormalForm::NFD)))
     if (category(c) != UTF8PROC_CATEGORY_MN) out.push_back(c);
   return out;
 }
 
-std::string nfc(std::string_view text) { return normalized(text, utf8proc_NFC); }
+std::string nfc(std::string_view text) { return normalize(text, NormalForm::NFC); }
 
 }  // namespace attnlab::subword

@@ -120,7 +120,11 @@ std::vector<std::string> WordPiece::word_pieces(const std::string& word) const {
 std::vector<SubwordToken> WordPiece::encode(std::string_view text, bool specials) const {
   if (!is_valid_utf8(text)) throw ConfigError(Text(Msg::text_not_valid_utf));
   std::vector<SubwordToken> out;
-  auto add = [&](const std::string& p) { out.push_back({p, id(p) >= 0 ? id(p) : id("[UNK]")}); };
+  const int unk = id("[UNK]");
+  auto add = [&](const std::string& p) {
+    const int i = id(p);
+    out.push_back({p, i >= 0 ? i : unk});
+  };
   auto plain = [&](std::string_view part) {
     for (const std::string& word : basic_tokenize(part))
       for (const std::string& p : word_pieces(word)) add(p);

@@ -3,10 +3,9 @@
 #include <utf8proc.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <memory>
 
 #include "text/errors.h"
+#include "text/normalize.h"
 
 namespace attnlab {
 
@@ -56,20 +55,11 @@ CharClass classify(utf8proc_int32_t cp) {
   }
 }
 
-std::string nfc(std::string_view text) {
-  // utf8proc_NFC needs a NUL-terminated string and rejects invalid UTF-8 with NULL.
-  std::string z(text);
-  if (z.find('\0') != std::string::npos) throw ConfigError(Text(Msg::text_contains_nul_character));
-  std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> out(
-      utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(z.c_str())), &std::free);
-  if (!out) throw ConfigError(Text(Msg::text_not_valid_utf));
-  return reinterpret_cast<const char*>(out.get());
-}
 
 }  // namespace
 
 std::vector<std::string> tokenize(std::string_view text) {
-  const std::string norm = nfc(text);
+  const std::string norm = normalize(text, NormalForm::NFC);
   std::vector<std::string> tokens;
   std::string word;
   auto flush = [&] {
