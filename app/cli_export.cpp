@@ -22,6 +22,7 @@
 #include "io/files.h"
 #include "io/npz.h"
 #include "io/weights_file.h"
+#include "pretrained/pretrained_model.h"
 #include "text/tokenizer.h"
 
 namespace attnlab::cli {
@@ -31,7 +32,7 @@ namespace {
 struct ExportArgs {
   ModelOptions model;
   VariantOptions variant;
-  std::string out, text_file, weights, format = "npz", loss, target, attention = "full";
+  std::string out, text_file, weights, checkpoint, format = "npz", loss, target, attention = "full";
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
 };
@@ -133,6 +134,17 @@ std::optional<LossSpec> plan_loss(const CLI::App& sub, const ExportArgs& a) {
   return spec;
 }
 
+// --model DIR: the checkpoint's config.json sets the model, so no option that sets it may be given.
+std::optional<pretrained::PretrainedModel> plan_checkpoint(const CLI::App& sub, const ExportArgs& a) {
+  if (!sub.count("--model")) return std::nullopt;
+  if (a.checkpoint.empty()) throw ConfigError(Text(Msg::cli_model_name_empty));
+  for (const char* opt : {"--weights", "--d-model", "--heads", "--d-ff", "--layers", "--mask", "--norm", "--activation",
+                          "--positional", "--max-positions", "--eps", "--final-norm", "--seed", "--memory-text"})
+    if (sub.count(opt)) throw ConfigError(Text(Msg::cli_model_sets_option, opt));
+  if (sub.count("--loss")) throw ConfigError(Text(Msg::cli_model_no_backward));
+  return pretrained::load_pretrained(a.checkpoint);
+}
+
 ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   ExportPlan p;
   const bool cross = !a.memory_texts.empty();
@@ -150,7 +162,16 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     throw ConfigError(Text(Msg::cli_weights_name_empty));
   if (sub.count("--text-file") && a.text_file.empty())
     throw ConfigError(Text(Msg::cli_text_file_name_empty));
-  if (!a.weights.empty()) {
+  const auto checkpoint = plan_checkpoint(sub, a);
+  if (checkpoint) {
+    const ModelConfig options = cfg;
+    cfg = checkpoint->cfg;
+    cfg.faults = options.faults;
+    cfg.variant = options.variant;
+    validate_variant(cfg.variant, cfg.layers, cfg.encoder_mask());
+    p.weights = checkpoint->weights;
+    p.seeded = false;
+  } else if (!a.weights.empty()) {
     const VariantConfig variant = cfg.variant;  // checked below as an option, not as the file's configuration
     cfg.variant = {};
     auto loaded = load_weights_file(a.weights, cfg, given_options(sub));
@@ -176,7 +197,7 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     // A trained model's own examples (docs/cli.md "Trained models"), else the built-in sample.
     texts = trained && !trained->examples().empty() && !cross ? trained->examples() : builtin_sample();
   }
-  p.batch = make_batch(texts, a.memory_texts, trained);
+  p.batch = checkpoint ? pretrained::pretrained_batch(*checkpoint, texts) : make_batch(texts, a.memory_texts, trained);
   const Batch& batch = p.batch;
   if (cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   p.backend = parse_backend(a.model.backend);
@@ -238,6 +259,9 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
                   "source sentence for encoder-decoder mode; once for all or once per --text");
   add_variant_options(*sub, args->variant);
   sub->add_option("--weights", args->weights, "load weights and their configuration from a .safetensors file");
+  sub->add_option("--model", args->checkpoint,
+                  "open a pretrained checkpoint folder in Hugging Face's layout (GPT-2: config.json, "
+                  "model.safetensors, vocab.json, merges.txt)");
   sub->add_option("--format", args->format, "comma-separated from npz,png,svg,csv (default npz)");
   sub->add_option("--fault", args->faults, "inject a classic attention bug; repeat for more: " + fault_ids());
   sub->add_option("--loss", args->loss,

@@ -43,7 +43,7 @@ class Walk {
  public:
   Walk(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const KeyRanges* ranges)
       : cfg_(cfg), w_(w), fwd_(fwd), ranges_(ranges) {
-    for (const auto& [name, shape] : expected_parameters(cfg, w.vocab() ? w.vocab()->size() : 0))
+    for (const auto& [name, shape] : model_parameters(cfg, w.vocab().get()))
       params_.emplace_back(name, Tensor(shape, 0.0f));
   }
 
@@ -145,7 +145,7 @@ void Walk::linear(const Step& s, const std::string& var, const Tensor& g, int64_
   const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
   const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g, row0);
   add_param(wn, lg.dw, row0);
-  add_param(bn, lg.db, row0);
+  if (w_.has(bn)) add_param(bn, lg.db, row0);  // a tied output head has no bias
   send(x, lg.dx, GradUse::LinearInput, s);
 }
 

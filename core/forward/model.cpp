@@ -78,6 +78,23 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
   return b;
 }
 
+Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const TrainedVocab& trained) {
+  Batch b;
+  if (rows.empty()) throw ConfigError(verbatim("--text: ") + Text(Msg::no_sentence_given));
+  if (static_cast<int64_t>(rows.size()) > Limits::kMaxBatch)
+    throw ConfigError(verbatim("--text: ") + Text(Msg::sentences_are_more_than_limit, rows.size(), Limits::kMaxBatch));
+  size_t longest = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].empty()) throw ConfigError(verbatim("--text: ") + Text(Msg::sentence_empty_blank_type_least_word_2, i));
+    longest = std::max(longest, rows[i].size());
+    b.text.lengths.push_back(static_cast<int>(rows[i].size()));
+  }
+  for (auto& row : rows) row.resize(longest, kPadToken);
+  b.text.tokens = std::move(rows);
+  b.vocab = trained.vocabulary;
+  return b;
+}
+
 Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed) {
   const int64_t v = static_cast<int64_t>(vocab.words.size());
   Tensor table({v, d});
@@ -135,9 +152,11 @@ Embedded embed(const ModelConfig& cfg, const Weights& w, const std::string& stac
   Flow ids{token_ids(tb, vocab, trained), stack + ".token_ids"};
   record_step(rec, ids.id, ids.t, [&] {
     return StepInfo{.title = Text(Msg::st_token_ids),
-                    .formula = trained ? formula_parts({Text(Msg::sf_models_vocabulary_index_each_token),
-                                                        Text(Msg::sf_pad_0_unknown_unk_1)})
-                                       : formula_parts({Text(Msg::sf_vocabulary_index_each_token), maths("[PAD] = 0")}),
+                    .formula = trained && trained->pretrained
+                                   ? Text(Msg::sf_tokenizers_id_each_piece, trained->pad_id)
+                               : trained ? formula_parts({Text(Msg::sf_models_vocabulary_index_each_token),
+                                                          Text(Msg::sf_pad_0_unknown_unk_1)})
+                                         : formula_parts({Text(Msg::sf_vocabulary_index_each_token), maths("[PAD] = 0")}),
                     .code = "# ids: tokens → vocabulary indices (see the manifest's tokens)", .result = "ids",
                     .is_data = true};
   });
@@ -276,10 +295,18 @@ Flow final_norm(const ModelConfig& cfg, const Weights& w, const std::string& sta
 
 // A trained model's output head over the last layer's output x (B, S, D): logits (B, S, V) and
 // their softmax, the probability of each vocabulary entry.
+// A head tied to the embedding table (GPT-2's) has no bias: it adds zeros, which change no value.
 void output_head(const Weights& w, const std::string& stack, const Flow& x, Recorder& rec, Backend& be) {
   const Tensor& wt = w.get("output_head.weight");  // (V, D)
-  Flow logits{be.linear(x.t, wt, w.get("output_head.bias")), stack + ".output_head.logits"};
+  const bool bias = w.vocab()->head_bias;
+  Flow logits{be.linear(x.t, wt, bias ? w.get("output_head.bias") : Tensor({wt.size(0)}, 0.0f)),
+              stack + ".output_head.logits"};
   record_step(rec, logits.id, logits.t, [&] {
+    if (!bias)
+      return StepInfo{.title = Text(Msg::st_output_head_logits),
+                      .formula = Text(Msg::sf_logits_tied_no_bias),
+                      .code = "logits = F.linear(x, output_head_weight)", .result = "logits",
+                      .bindings = {step_var("x", x.id), weight_var("output_head_weight", "output_head.weight")}};
     return StepInfo{.title = Text(Msg::st_output_head_logits),
                     .formula = Text(Msg::sf_logits_x_w_b_score_per),
                     .code = "logits = F.linear(x, output_head_weight, output_head_bias)", .result = "logits",

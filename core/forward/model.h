@@ -30,6 +30,11 @@ struct Batch {
 Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::string>& memory_texts,
                  const TrainedVocab* trained = nullptr);
 
+// A pretrained checkpoint's batch (core/pretrained): each text already cut by its tokenizer into a
+// row of pieces, padded on the right with [PAD]; the vocabulary is the model's. ConfigError for an
+// empty batch or row, or more rows than a batch holds.
+Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const TrainedVocab& trained);
+
 // Query and key tokens of batch row b for any step under an attention block
 // ("decoder.layers.0.multihead_attn.weights" → decoder tokens × memory tokens).
 struct AxisTokens {

@@ -59,6 +59,15 @@ float decode(const unsigned char* p, int width, const std::string& dtype) {
   return std::bit_cast<float>(static_cast<uint32_t>(u) << 16);  // BF16
 }
 
+// Every dtype of the safetensors format, for tensors that are skipped, not read.
+int any_dtype_width(const std::string& dtype, const std::string& name) {
+  if (dtype == "F64" || dtype == "I64" || dtype == "U64") return 8;
+  if (dtype == "F32" || dtype == "I32" || dtype == "U32") return 4;
+  if (dtype == "F16" || dtype == "BF16" || dtype == "I16" || dtype == "U16") return 2;
+  if (dtype == "I8" || dtype == "U8" || dtype == "BOOL" || dtype == "F8_E4M3" || dtype == "F8_E5M2") return 1;
+  fail(Text(Msg::tensor_has_dtype_only_f32_f16_bf16, name, dtype));
+}
+
 int dtype_width(const std::string& dtype, const std::string& name) {
   if (dtype == "F32") return 4;
   if (dtype == "F16" || dtype == "BF16") return 2;
@@ -105,7 +114,7 @@ json parse_header(std::string_view text) {
 
 }  // namespace
 
-SafetensorsFile parse_safetensors(const std::string& bytes) {
+SafetensorsFile parse_safetensors(const std::string& bytes, const SkipTensor& skip) {
   if (bytes.size() < 8) fail(Text(Msg::file_shorter_than_byte_header_length));
   const uint64_t n = read_u64_le(bytes.data());
   if (n > kMaxHeader || n > bytes.size() - 8)
@@ -129,7 +138,8 @@ SafetensorsFile parse_safetensors(const std::string& bytes) {
         !entry["dtype"].is_string())
       fail(Text(Msg::tensor_lacks_dtype_shape_data_offsets, name));
     const std::string dtype = entry["dtype"].get<std::string>();
-    const int width = dtype_width(dtype, name);
+    const bool skipped = skip && skip(name);
+    const int width = skipped ? any_dtype_width(dtype, name) : dtype_width(dtype, name);
     const Shape shape = parse_shape(entry["shape"], name);
     const json& off = entry["data_offsets"];
     if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
@@ -141,6 +151,7 @@ SafetensorsFile parse_safetensors(const std::string& bytes) {
     if (end - begin != count * static_cast<uint64_t>(width))
       fail(Text(Msg::tensor_shape_needs_bytes_but_data_offsets_span, name, shape_str(shape), count * width, end - begin));
     ranges.emplace_back(begin, end, name);
+    if (skipped) continue;
     Tensor t(shape);
     float* dst = t.data();
     for (uint64_t i = 0; i < count; ++i) dst[i] = decode(data + begin + i * width, width, dtype);
@@ -163,10 +174,10 @@ SafetensorsFile parse_safetensors(const std::string& bytes) {
   return out;
 }
 
-SafetensorsFile read_safetensors(const std::string& path) {
+SafetensorsFile read_safetensors(const std::string& path, const SkipTensor& skip) {
   const std::string bytes = read_regular_file(path, kMaxWeightsFileBytes, Msg::weights_file);
   try {
-    return parse_safetensors(bytes);
+    return parse_safetensors(bytes, skip);
   } catch (const DataError& e) {
     throw DataError(Text(Msg::io_name_colon, printable_name(path)) + e.text());
   }

@@ -194,7 +194,7 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
   } catch (const ConfigError& e) {
     throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::stored_configuration_invalid) + e.text());
   }
-  const auto expected = expected_parameters(c, out.weights.vocab() ? out.weights.vocab()->size() : 0);
+  const auto expected = model_parameters(c, out.weights.vocab().get());
   for (const auto& [name, t] : f.tensors) {
     bool known = false;
     for (const auto& [k, s] : expected) known = known || k == name;

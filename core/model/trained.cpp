@@ -22,7 +22,7 @@ Task parse_task(const std::string& s, const std::string& origin) {
   throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_task_not_next_token, s));
 }
 
-std::vector<std::string> parse_words(const std::string& text, const std::string& origin) {
+std::vector<std::string> parse_words(const std::string& text, const std::string& origin, bool pretrained) {
   const auto bad = [&](Text why) {
     return DataError(verbatim(origin + ": ") +
                      Text(Msg::ls_metadata_vocab_must_be, std::move(why), kPadToken, kUnkToken));
@@ -39,9 +39,18 @@ std::vector<std::string> parse_words(const std::string& text, const std::string&
     if (!w.is_string() || w.get<std::string>().empty()) throw bad(Text(Msg::ls_holds_entry_not_non_empty_string));
     words.push_back(w.get<std::string>());
   }
-  if (words.size() < 2 || words[0] != kPadToken || words[1] != kUnkToken)
+  if (!pretrained && (words.size() < 2 || words[0] != kPadToken || words[1] != kUnkToken))
     throw bad(Text(Msg::ls_does_not_start_with, kPadToken, kUnkToken));
+  if (words.empty()) throw bad(Text(Msg::ls_holds_entry_not_non_empty_string));
   return words;
+}
+
+// A pretrained vocabulary's pad_id / unk_id: a row of the vocabulary (or −1 where `none_ok`).
+int parse_row(const std::string& text, const char* key, int64_t rows, bool none_ok, const std::string& origin) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  const bool ok = j.is_number_integer() && (j.get<int64_t>() == -1 ? none_ok : j.get<int64_t>() >= 0 && j.get<int64_t>() < rows);
+  if (!ok) throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_row_not_in_vocab, key, text, rows - 1));
+  return static_cast<int>(j.get<int64_t>());
 }
 
 // Example sentences become the batch when no text is given: each must be one line that has a
@@ -80,8 +89,23 @@ std::string_view task_name(Task t) { return t == Task::NextToken ? "next-token" 
 bool has_trained_vocab(const std::map<std::string, std::string>& meta) { return meta.count("vocab") != 0; }
 
 int TrainedVocab::id(const std::string& token) const {
+  if (token == kPadToken) return pad_id;
   const int i = vocabulary.find(token);
-  return i < 0 ? kUnkId : i;
+  if (i >= 0) return i;
+  if (unk_id < 0) throw ConfigError(Text(Msg::en_token_not_in_vocab_no_unk, token));
+  return unk_id;
+}
+
+TrainedVocab pretrained_vocab(std::vector<std::string> words, int pad_id, int unk_id, bool head_bias) {
+  TrainedVocab v;
+  int twice = -1;
+  v.vocabulary = Vocabulary::listed(std::move(words), &twice);
+  if (twice >= 0) throw std::logic_error("pretrained_vocab: a piece listed twice");
+  v.pad_id = pad_id;
+  v.unk_id = unk_id;
+  v.head_bias = head_bias;
+  v.pretrained = true;
+  return v;
 }
 
 std::string TrainedVocab::field(const std::string& key) const {
@@ -95,10 +119,28 @@ TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string
     const auto it = meta.find(k);
     return it == meta.end() ? std::string() : it->second;
   };
-  const std::vector<std::string> words = parse_words(get("vocab"), origin);
-  for (size_t i = 0; i < words.size(); ++i)
-    if (const int first = v.vocabulary.id_of(words[i]); first != static_cast<int>(i))  // [PAD] is there already
-      throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_vocab_lists_twice, words[i], first, i));
+  const bool pretrained = !get("pad_id").empty();
+  const std::vector<std::string> words = parse_words(get("vocab"), origin, pretrained);
+  if (pretrained) {
+    int twice = -1;
+    v.vocabulary = Vocabulary::listed(words, &twice);
+    if (twice >= 0) {
+      const std::string& w = words[static_cast<size_t>(twice)];
+      throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_vocab_lists_twice, w, v.vocabulary.find(w), twice));
+    }
+    const auto rows = static_cast<int64_t>(words.size());
+    v.pad_id = parse_row(get("pad_id"), "pad_id", rows, false, origin);
+    v.unk_id = get("unk_id").empty() ? -1 : parse_row(get("unk_id"), "unk_id", rows, true, origin);
+    const std::string bias = get("head_bias");
+    if (!bias.empty() && bias != "true" && bias != "false")
+      throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_head_bias_bad, bias));
+    v.head_bias = bias != "false";
+    v.pretrained = true;
+  } else {
+    for (size_t i = 0; i < words.size(); ++i)
+      if (const int first = v.vocabulary.id_of(words[i]); first != static_cast<int>(i))  // [PAD] is there already
+        throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_vocab_lists_twice, words[i], first, i));
+  }
   v.task = parse_task(get("task"), origin);
   if (!get("mask").empty()) {
     try {
@@ -120,6 +162,11 @@ std::map<std::string, std::string> TrainedVocab::metadata() const {
   m["vocab"] = nlohmann::json(words()).dump();
   m["task"] = std::string(task_name(task));
   if (mask) m["mask"] = std::string(mask_name(*mask));
+  if (pretrained) {
+    m["pad_id"] = std::to_string(pad_id);
+    m["unk_id"] = std::to_string(unk_id);
+    m["head_bias"] = head_bias ? "true" : "false";
+  }
   return m;
 }
 

@@ -1,6 +1,8 @@
 // A trained model's vocabulary and output head (docs/cli.md "Trained models"): the weights file's
 // `vocab` metadata names the rows of `embedding.weight` (V, D) and of `output_head.weight` (V, D);
-// `[PAD]` is row 0 and `[UNK]` row 1, which every token outside the vocabulary maps to.
+// `[PAD]` is row 0 and `[UNK]` row 1, which every token outside the vocabulary maps to. A pretrained
+// checkpoint's vocabulary (core/pretrained) is its tokenizer's, in id order: its padding and unknown
+// rows are wherever the tokenizer has them (`pad_id`, `unk_id` in the metadata; GPT-2 has no [UNK]).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,14 @@ struct TrainedVocab {
   // for the model takes it as its own vocabulary (make_batch).
   Vocabulary vocabulary;
   Task task = Task::NextToken;
+  // The row a [PAD] position reads, and the row a token outside the vocabulary reads (−1: none, and
+  // such a token is refused). 0 and 1 for the training lab's models.
+  int pad_id = 0;
+  int unk_id = kUnkId;
+  bool pretrained = false;  // a checkpoint's tokenizer's vocabulary (pretrained_vocab, or metadata with pad_id)
+  // Whether the output head has a bias: false for a head tied to the embedding table (GPT-2's,
+  // whose output_head.weight is embedding.weight itself).
+  bool head_bias = true;
   std::optional<MaskKind> mask;  // the mask it was trained with (the file's `mask`), when it says
   // The file's descriptive fields as written: title, title_zh, note, note_zh, examples (a JSON
   // array of sentences), metrics (a JSON object). Absent ones are empty.
@@ -35,8 +45,10 @@ struct TrainedVocab {
 
   const std::vector<std::string>& words() const { return vocabulary.words; }
   int64_t size() const { return static_cast<int64_t>(words().size()); }
-  int id(const std::string& token) const;  // kUnkId when unknown
-  bool knows(const std::string& token) const { return vocabulary.find(token) >= 0; }
+  // The row of `token`: [PAD] → pad_id, unknown → unk_id (a ConfigError naming the token when the
+  // vocabulary has no unknown row).
+  int id(const std::string& token) const;
+  bool knows(const std::string& token) const { return token == kPadToken || vocabulary.find(token) >= 0; }
   // A real token (not [PAD]) that the model reads as [UNK]: marked in the window and the manifest.
   bool reads_as_unknown(const std::string& token) const { return token != kPadToken && !knows(token); }
   std::string field(const std::string& key) const;  // info[key] or ""
@@ -44,14 +56,20 @@ struct TrainedVocab {
   const std::vector<std::string>& examples() const { return examples_; }
 
   // From a weights file's metadata; DataError (naming `origin` and the field) when `vocab` is
-  // malformed: not a JSON array of distinct non-empty strings starting [PAD], [UNK].
+  // malformed: not a JSON array of distinct non-empty strings starting [PAD], [UNK] — unless
+  // `pad_id` is given (a pretrained checkpoint's vocabulary), then `pad_id` and `unk_id` (−1 or
+  // absent: none) must be rows of it. `head_bias` "false": the head has no bias.
   static TrainedVocab from_metadata(const std::map<std::string, std::string>& meta, const std::string& origin);
-  // The metadata fields that say all of it again (vocab, task, mask and the descriptive ones).
+  // The metadata fields that say all of it again (vocab, task, mask, the descriptive ones and, for
+  // a pretrained vocabulary, pad_id, unk_id, head_bias).
   std::map<std::string, std::string> metadata() const;
 
  private:
   std::vector<std::string> examples_;
 };
+
+// A vocabulary of `words` in id order, as a pretrained tokenizer numbers them (distinct, non-empty).
+TrainedVocab pretrained_vocab(std::vector<std::string> words, int pad_id, int unk_id, bool head_bias);
 
 // Whether a weights file's metadata describes a trained model (it has `vocab`).
 bool has_trained_vocab(const std::map<std::string, std::string>& meta);

@@ -56,7 +56,8 @@ void add_final_norm(std::vector<std::pair<std::string, Shape>>& out, const std::
 
 }  // namespace
 
-std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size) {
+std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size,
+                                                               bool head_bias) {
   std::vector<std::pair<std::string, Shape>> out;
   const int64_t d = cfg.d_model, f = cfg.d_ff;
   if (vocab_size > 0) out.push_back({"embedding.weight", {vocab_size, d}});
@@ -79,9 +80,13 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
   if (cfg.cross && cfg.final_norm) add_final_norm(out, "decoder", d);
   if (vocab_size > 0) {
     out.push_back({"output_head.weight", {vocab_size, d}});
-    out.push_back({"output_head.bias", {vocab_size}});
+    if (head_bias) out.push_back({"output_head.bias", {vocab_size}});
   }
   return out;
+}
+
+std::vector<std::pair<std::string, Shape>> model_parameters(const ModelConfig& cfg, const TrainedVocab* vocab) {
+  return vocab ? expected_parameters(cfg, vocab->size(), vocab->head_bias) : expected_parameters(cfg);
 }
 
 std::string position_table_name(const std::string& stack) { return stack + ".position_embedding.weight"; }
@@ -122,7 +127,7 @@ Weights init_weights(const ModelConfig& cfg) {
 }
 
 void check_weights(const ModelConfig& cfg, const Weights& w) {
-  for (const auto& [name, shape] : expected_parameters(cfg, w.vocab() ? w.vocab()->size() : 0)) {
+  for (const auto& [name, shape] : model_parameters(cfg, w.vocab().get())) {
     const Tensor& t = w.get(name);
     if (t.shape() != shape)
       throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_has_shape_but_configuration_needs, name,

@@ -36,8 +36,11 @@ class Weights {
 // With a final norm, {stack}.norm.weight and .bias (D) after the stack's layers.
 // With learned positions, {stack}.position_embedding.weight (max_positions, D) before each stack's layers.
 // With `vocab_size` > 0 (a trained model) also embedding.weight (V, D), output_head.weight (V, D)
-// and output_head.bias (V).
-std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size = 0);
+// and output_head.bias (V) unless `head_bias` is false (a head tied to the embedding table).
+std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig& cfg, int64_t vocab_size = 0,
+                                                               bool head_bias = true);
+// The same for a model with `vocab` (null: none).
+std::vector<std::pair<std::string, Shape>> model_parameters(const ModelConfig& cfg, const TrainedVocab* vocab);
 int64_t parameter_count(const ModelConfig& cfg);
 // The learned position table of "encoder" or "decoder".
 std::string position_table_name(const std::string& stack);

@@ -30,6 +30,8 @@ class PretrainedTokenizer {
   std::vector<SubwordToken> encode(std::string_view text) const;
   std::string display(std::string_view piece) const { return display_piece(piece, bpe_ != nullptr); }
   int64_t size() const { return bpe_ ? bpe_->size() : wordpiece_->size(); }
+  const std::string& piece(int id) const { return bpe_ ? bpe_->piece(id) : wordpiece_->piece(id); }
+  int id(const std::string& piece) const { return bpe_ ? bpe_->id(piece) : wordpiece_->id(piece); }  // −1: absent
   bool lower_case() const { return wordpiece_ && wordpiece_->lower_case(); }
 
  private:

@@ -7,6 +7,7 @@
 #include "text/messages/engine.h"
 #include "text/messages/io.h"
 #include "text/messages/lessons.h"
+#include "text/messages/pretrained.h"
 #include "text/messages/steps.h"
 #include "text/messages/subword.h"
 #include "text/messages/training.h"

@@ -149,6 +149,17 @@ int Vocabulary::find(const std::string& w) const {
   return it == index_.end() ? -1 : it->second;
 }
 
+Vocabulary Vocabulary::listed(std::vector<std::string> list, int* duplicate) {
+  Vocabulary v;
+  v.words = std::move(list);
+  v.index_.clear();
+  v.index_.reserve(v.words.size());
+  *duplicate = -1;
+  for (size_t i = 0; i < v.words.size(); ++i)
+    if (!v.index_.try_emplace(v.words[i], static_cast<int>(i)).second && *duplicate < 0) *duplicate = static_cast<int>(i);
+  return v;
+}
+
 int Vocabulary::id_of(const std::string& w) {
   auto [it, inserted] = index_.try_emplace(w, static_cast<int>(words.size()));
   if (inserted) words.push_back(w);

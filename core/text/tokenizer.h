@@ -44,6 +44,9 @@ struct Vocabulary {
   std::vector<std::string> words{kPadToken};
   int id_of(const std::string& w);  // adds the word when new
   int find(const std::string& w) const;  // -1 when the word is not in the vocabulary
+  // Exactly `words`, in order (a pretrained tokenizer's, whose [PAD] may be anywhere or nowhere);
+  // the first index of a word listed twice is `duplicate` (−1 when all are distinct).
+  static Vocabulary listed(std::vector<std::string> words, int* duplicate);
 
  private:
   std::unordered_map<std::string, int> index_{{kPadToken, 0}};

@@ -1280,6 +1280,138 @@
         <source>the ids must be 0 … %1, each once; %2 is outside them or given twice</source>
         <translation>id 必须是 0 … %1，每个恰好一次；%2 超出范围或重复出现</translation>
     </message>
+    <message>
+        <source>model folder '%1': </source>
+        <translation>模型文件夹“%1”：</translation>
+    </message>
+    <message>
+        <source>model configuration '%1': </source>
+        <translation>模型配置“%1”：</translation>
+    </message>
+    <message>
+        <source>shard index '%1': </source>
+        <translation>分片索引“%1”：</translation>
+    </message>
+    <message>
+        <source>checkpoint file '%1': </source>
+        <translation>检查点文件“%1”：</translation>
+    </message>
+    <message>
+        <source>has no config.json; a Hugging Face checkpoint folder holds config.json beside model.safetensors and the tokenizer's files</source>
+        <translation>没有 config.json；Hugging Face 检查点文件夹里，config.json 与 model.safetensors 和分词器文件放在一起</translation>
+    </message>
+    <message>
+        <source>holds pytorch_model.bin but no model.safetensors; Attention Lab reads only safetensors, since a pickle file can run code when it is opened. Convert it once with docs/recipes/bin_to_safetensors.py (docs/cli.md, "Pretrained checkpoints")</source>
+        <translation>只有 pytorch_model.bin，没有 model.safetensors；Attention Lab 只读取 safetensors，因为 pickle 文件在打开时可能执行代码。请用 docs/recipes/bin_to_safetensors.py 转换一次（docs/cli.md，“Pretrained checkpoints”）</translation>
+    </message>
+    <message>
+        <source>holds neither model.safetensors nor model.safetensors.index.json (a sharded checkpoint's index)</source>
+        <translation>既没有 model.safetensors，也没有 model.safetensors.index.json（分片检查点的索引）</translation>
+    </message>
+    <message>
+        <source>'%1' is %2, not a whole number from 1</source>
+        <translation>“%1”是 %2，不是从 1 起的整数</translation>
+    </message>
+    <message>
+        <source>'%1' is %2, not a number above 0</source>
+        <translation>“%1”是 %2，不是大于 0 的数</translation>
+    </message>
+    <message>
+        <source>'%1' is %2, not true or false</source>
+        <translation>“%1”是 %2，不是 true 或 false</translation>
+    </message>
+    <message>
+        <source>'%1' is %2, not a text</source>
+        <translation>“%1”是 %2，不是文本</translation>
+    </message>
+    <message>
+        <source>has no 'model_type'; Attention Lab reads GPT-2 checkpoints (model_type "gpt2")</source>
+        <translation>没有“model_type”；Attention Lab 读取 GPT-2 检查点（model_type 为 "gpt2"）</translation>
+    </message>
+    <message>
+        <source>model_type "%1" is not one Attention Lab reads yet; it reads GPT-2 checkpoints (model_type "gpt2")</source>
+        <translation>Attention Lab 暂不读取 model_type "%1"；它读取 GPT-2 检查点（model_type 为 "gpt2"）</translation>
+    </message>
+    <message>
+        <source>activation_function "%1" is not one Attention Lab has: gelu_new, gelu_pytorch_tanh, gelu or relu</source>
+        <translation>Attention Lab 没有激活函数 "%1"：可用的是 gelu_new、gelu_pytorch_tanh、gelu 或 relu</translation>
+    </message>
+    <message>
+        <source>'%1' is %2, which Attention Lab does not run: it runs GPT-2 as published (%1 %3)</source>
+        <translation>“%1”为 %2，Attention Lab 不运行这种设置：它按发表的 GPT-2 运行（%1 为 %3）</translation>
+    </message>
+    <message>
+        <source>describes a model Attention Lab cannot run: </source>
+        <translation>描述的模型 Attention Lab 无法运行：</translation>
+    </message>
+    <message>
+        <source>has no 'weight_map' object naming each tensor's file</source>
+        <translation>没有指明每个张量所在文件的“weight_map”对象</translation>
+    </message>
+    <message>
+        <source>the tensor '%1' is placed in '%2', which is not a .safetensors file name inside the folder</source>
+        <translation>张量“%1”被放在“%2”中，这不是该文件夹内的 .safetensors 文件名</translation>
+    </message>
+    <message>
+        <source>places the tensor '%1' in '%2', which does not hold it</source>
+        <translation>把张量“%1”放在“%2”中，但该文件里没有它</translation>
+    </message>
+    <message>
+        <source>the tensor '%1' is in two files, '%2' and '%3'</source>
+        <translation>张量“%1”同时出现在两个文件中：“%2”和“%3”</translation>
+    </message>
+    <message>
+        <source>the tensor '%1' is not part of a GPT-2 checkpoint</source>
+        <translation>张量“%1”不属于 GPT-2 检查点</translation>
+    </message>
+    <message>
+        <source>the checkpoint lacks the tensor '%1'</source>
+        <translation>检查点缺少张量“%1”</translation>
+    </message>
+    <message>
+        <source>the tensor '%1' is given twice, with and without the '%2' prefix</source>
+        <translation>张量“%1”出现了两次：带“%2”前缀的和不带的</translation>
+    </message>
+    <message>
+        <source>the tensor '%1' has shape %2, but config.json's sizes need %3</source>
+        <translation>张量“%1”的形状是 %2，但按 config.json 的尺寸应为 %3</translation>
+    </message>
+    <message>
+        <source>holds a %1 tokenizer, but a %2 checkpoint needs %3</source>
+        <translation>里面是 %1 分词器，但 %2 检查点需要 %3</translation>
+    </message>
+    <message>
+        <source>the tokenizer has %1 pieces but the embedding table %2 rows (config.json's vocab_size); they must be the same</source>
+        <translation>分词器有 %1 个词片，而嵌入表有 %2 行（config.json 的 vocab_size）；两者必须相同</translation>
+    </message>
+    <message>
+        <source>text %1: the tokenizer cut the piece '%2', which its own vocabulary lacks (the tokenizer's files disagree)</source>
+        <translation>文本 %1：分词器切出了词片“%2”，但它自己的词表里没有（分词器的文件互相矛盾）</translation>
+    </message>
+    <message>
+        <source>metadata '%1' is '%2', not a row of the vocabulary (0 … %3)</source>
+        <translation>元数据“%1”为“%2”，不是词表中的行（0 … %3）</translation>
+    </message>
+    <message>
+        <source>metadata 'head_bias' is '%1', not true or false</source>
+        <translation>元数据“head_bias”为“%1”，不是 true 或 false</translation>
+    </message>
+    <message>
+        <source>the token '%1' is not in the model's vocabulary, which has no unknown row: open the checkpoint's folder (--model) so that its own tokenizer cuts the text</source>
+        <translation>词元“%1”不在模型的词表中，而该词表没有未知词行：请打开检查点文件夹（--model），让它自己的分词器切分文本</translation>
+    </message>
+    <message>
+        <source>%1 cannot be given with --model: the checkpoint's config.json sets the model</source>
+        <translation>%1 不能与 --model 一起给出：模型由检查点的 config.json 决定</translation>
+    </message>
+    <message>
+        <source>--model: the folder name is empty; give the path of a checkpoint folder (config.json, model.safetensors, the tokenizer's files)</source>
+        <translation>--model：文件夹名为空；请给出检查点文件夹的路径（config.json、model.safetensors 和分词器文件）</translation>
+    </message>
+    <message>
+        <source>--loss with --model: the backward pass through a pretrained checkpoint (its tied embedding and head) is not available yet; export the forward pass without --loss</source>
+        <translation>--loss 与 --model 同用：经过预训练检查点（其共享的嵌入与输出头）的反向传播尚不可用；请去掉 --loss，只导出前向传播</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -2899,6 +3031,14 @@
     <message>
         <source>once more after the last layer, so that what leaves the stack is normalised</source>
         <translation>在最后一层之后再做一次，使离开整个堆叠的输出经过归一化</translation>
+    </message>
+    <message>
+        <source>the id the checkpoint's tokenizer gives each piece; [PAD] reads row %1</source>
+        <translation>检查点的分词器给每个词片的编号；[PAD] 读取第 %1 行</translation>
+    </message>
+    <message>
+        <source>logits = x Eᵀ: the embedding table again (tied), no bias; one score per vocabulary piece (B, S, V)</source>
+        <translation>logits = x Eᵀ：再次使用嵌入表（权重共享），没有偏置；词表中每个词片一个分数 (B, S, V)</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,7 @@ CORE_RANKS = {
     "training": 8,    # the training lab: tasks, optimisers, head scores, the trainer
     "exercises": 8,   # the "find the bug" and shape exercises
     "subword": 8,     # pretrained models' tokenizers: GPT-2's byte-level BPE, BERT's WordPiece
+    "pretrained": 9,  # Hugging Face checkpoint folders: config.json, safetensors shards, GPT-2's layout
 }
 # ui/: words sit below every other ui folder (anything may show a translated string).
 UI_BOTTOM = {"words"}

@@ -14,21 +14,11 @@
 #include "subword/bpe.h"
 #include "subword/wordpiece.h"
 #include "text/errors.h"
+#include "byte_vocab.h"
 
 namespace {
 
 const std::string kText = "Don't panic: 3.14 cafés, 小猫 🙂 [MASK]<|endoftext|>  end\n";
-
-std::string every_byte_vocab() {
-  std::string v = "{";
-  const auto& s = attnlab::subword::byte_symbols();
-  for (int b = 0; b < 256; ++b) {
-    std::string esc;
-    for (char c : s[static_cast<size_t>(b)]) esc += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    v += (b ? "," : "") + std::string("\"") + esc + "\":" + std::to_string(b);
-  }
-  return v + "}";
-}
 
 void check_bpe(const attnlab::subword::ByteLevelBpe& b) {
   bool all_known = true;

@@ -63,12 +63,14 @@ def positional(s, d):
     return torch.from_numpy(pe)
 
 
-def masks(kind, key_ids, tq):
-    """(B, Tq, Tk) 1 = may attend; PyTorch's attn_mask and key_padding_mask for the modules."""
-    b, tk = key_ids.shape
+def masks(kind, key_tokens, tq):
+    """(B, Tq, Tk) 1 = may attend; PyTorch's attn_mask and key_padding_mask for the modules. The
+    padding is where the keys' tokens are [PAD] (whatever row a pretrained model reads for it)."""
+    b, tk = len(key_tokens), len(key_tokens[0])
     pad = kind in ("padding", "padding+causal")
     causal = kind in ("causal", "padding+causal")
-    kpm = (key_ids == 0) if pad else torch.zeros(b, tk, dtype=torch.bool)
+    is_pad = torch.tensor([[t == "[PAD]" for t in row] for row in key_tokens], dtype=torch.bool)
+    kpm = is_pad if pad else torch.zeros(b, tk, dtype=torch.bool)
     attn = torch.triu(torch.ones(tq, tk, dtype=torch.bool), diagonal=1) if causal else None
     hidden = kpm.unsqueeze(1).expand(b, tq, tk).clone()
     if attn is not None:
@@ -212,20 +214,23 @@ def ffn(chk, p, x, layer, cfg):
     return out
 
 
-def token_ids(chk, stack, trace, tokens, vocab):
-    """A trained model's ids from its own vocabulary ([UNK] = 1 for a token it does not know);
-    otherwise the bundle's ids (its vocabulary is the batch's own tokens)."""
+def token_ids(chk, stack, trace, tokens, vocab, meta):
+    """A trained model's ids from its own vocabulary ([UNK] = 1 for a token it does not know; a
+    pretrained checkpoint's vocabulary says its own pad_id and unk_id); otherwise the bundle's ids
+    (its vocabulary is the batch's own tokens)."""
     if vocab is None:
         return torch.from_numpy(trace[stack + ".token_ids"].astype(np.int64))
     index = {w: i for i, w in enumerate(vocab)}
-    ids = torch.tensor([[index.get(t, 1) for t in row] for row in tokens], dtype=torch.int64)
+    pad, unk = int(meta.get("pad_id", 0)), int(meta.get("unk_id", 1))
+    ids = torch.tensor([[pad if t == "[PAD]" else index.get(t, unk) for t in row] for row in tokens], dtype=torch.int64)
     chk[stack + ".token_ids"] = ids
     return ids
 
 
 def output_head(chk, stack, x, weights, manifest):
-    """logits = x Wᵀ + b and their softmax; then the manifest's top-5 predictions against them."""
-    logits = F.linear(x, weights["output_head.weight"], weights["output_head.bias"])
+    """logits = x Wᵀ + b (a head tied to the embedding table has no b) and their softmax; then the
+    manifest's top-5 predictions against them."""
+    logits = F.linear(x, weights["output_head.weight"], weights.get("output_head.bias"))
     chk[stack + ".output_head.logits"] = logits
     probs = torch.softmax(logits, dim=-1)
     chk[stack + ".output_head.probs"] = probs
@@ -586,8 +591,8 @@ def run(folder):
         chk["encoder.embedding_table"] = table
         chk.dot_bounds = True
     enc_tokens = manifest["memory_tokens"] if cross else manifest["tokens"]
-    ids, x = embed(chk, "encoder", token_ids(chk, "encoder", trace, enc_tokens, vocab), table, cfg, weights)
-    mask, attn_mask, kpm = masks("padding" if cross else cfg["mask"], ids, ids.shape[1])
+    ids, x = embed(chk, "encoder", token_ids(chk, "encoder", trace, enc_tokens, vocab, meta), table, cfg, weights)
+    mask, attn_mask, kpm = masks("padding" if cross else cfg["mask"], enc_tokens, ids.shape[1])
     chk["encoder.mask"] = mask
     for i, layer in enumerate(build(cfg, weights, "encoder")):
         p = f"encoder.layers.{i}."
@@ -604,12 +609,12 @@ def run(folder):
         output_head(chk, "encoder", x, weights, manifest)
     if cross:
         memory, mem_ids = x, ids
-        tgt_ids, y = embed(chk, "decoder", token_ids(chk, "decoder", trace, manifest["tokens"], vocab), table, cfg,
-                           weights)
+        tgt_ids, y = embed(chk, "decoder", token_ids(chk, "decoder", trace, manifest["tokens"], vocab, meta), table,
+                           cfg, weights)
         t = tgt_ids.shape[1]
-        self_mask, self_attn, self_kpm = masks(cfg["mask"], tgt_ids, t)
+        self_mask, self_attn, self_kpm = masks(cfg["mask"], manifest["tokens"], t)
         chk["decoder.self_mask"] = self_mask
-        cross_mask, _, mem_kpm = masks("padding", mem_ids, t)
+        cross_mask, _, mem_kpm = masks("padding", enc_tokens, t)
         chk["decoder.cross_mask"] = cross_mask
         for i, layer in enumerate(build(cfg, weights, "decoder")):
             p = f"decoder.layers.{i}."

@@ -1,0 +1,141 @@
+#include "pretrained/hf_folder.h"
+
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+#include "io/files.h"
+#include "text/errors.h"
+
+namespace attnlab::pretrained {
+
+namespace {
+
+namespace fs = std::filesystem;
+constexpr uint64_t kMaxConfigBytes = 1024 * 1024;
+constexpr uint64_t kMaxIndexBytes = 16 * 1024 * 1024;  // a 70-billion-parameter model's index is about 100 KB
+
+bool present(const fs::path& p) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(p, ec)) && !ec;
+}
+
+// A config value as a message shows it: its JSON, cut to 60 bytes.
+std::string shown(const nlohmann::json& v) {
+  std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+Text folder_prefix(const std::string& folder) { return Text(Msg::pt_model_folder, printable_name(folder)); }
+
+nlohmann::json read_json_object(const fs::path& path, uint64_t max_bytes, Msg what) {
+  const std::string text = read_regular_file(path.string(), max_bytes, what);
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    throw DataError(Text(what, printable_name(path.string())) +
+                    (j.is_discarded() ? Text(Msg::ls_is_not_valid_json) : Text(Msg::pt_json_not_object, j.type_name())));
+  return j;
+}
+
+// A shard's name as the index gives it: a plain .safetensors file name, never a path.
+bool plain_shard_name(const std::string& name) {
+  return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
+         name != "." && name != ".." && name.ends_with(".safetensors") && name.find('\0') == std::string::npos;
+}
+
+void add_file(CheckpointTensors& out, const fs::path& path, const SkipTensor& skip,
+              std::map<std::string, std::string>& origin_of) {
+  SafetensorsFile f = read_safetensors(path.string(), skip);
+  const std::string file = path.filename().string();
+  for (auto& [name, t] : f.tensors) {
+    if (const auto it = origin_of.find(name); it != origin_of.end())
+      throw DataError(Text(Msg::pt_checkpoint_file, printable_name(path.string())) +
+                      Text(Msg::pt_tensor_twice, printable_name(name), printable_name(it->second), printable_name(file)));
+    origin_of[name] = file;
+    out.tensors.emplace(name, std::move(t));
+  }
+  out.files.push_back(path.string());
+}
+
+}  // namespace
+
+nlohmann::json read_config(const std::string& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) throw DataError(Text(Msg::sw_folder_not_folder, printable_name(folder)));
+  const fs::path config = fs::path(folder) / "config.json";
+  if (!present(config)) throw DataError(folder_prefix(folder) + Text(Msg::pt_no_config));
+  return read_json_object(config, kMaxConfigBytes, Msg::pt_config_file);
+}
+
+void require_weights_file(const std::string& folder) {
+  const fs::path dir(folder);
+  if (present(dir / "model.safetensors") || present(dir / "model.safetensors.index.json")) return;
+  if (present(dir / "pytorch_model.bin") || present(dir / "pytorch_model.bin.index.json"))
+    throw DataError(folder_prefix(folder) + Text(Msg::pt_only_pickle));
+  throw DataError(folder_prefix(folder) + Text(Msg::pt_no_weights));
+}
+
+CheckpointTensors read_checkpoint_tensors(const std::string& folder, const SkipTensor& skip) {
+  const fs::path dir(folder), single = dir / "model.safetensors", index = dir / "model.safetensors.index.json";
+  CheckpointTensors out;
+  std::map<std::string, std::string> origin_of;  // tensor → the file holding it
+  require_weights_file(folder);
+  if (present(single)) {
+    add_file(out, single, skip, origin_of);
+    return out;
+  }
+  const auto j = read_json_object(index, kMaxIndexBytes, Msg::pt_shard_index_file);
+  const Text at = Text(Msg::pt_shard_index_file, printable_name(index.string()));
+  const auto map = j.find("weight_map");
+  if (map == j.end() || !map->is_object()) throw DataError(at + Text(Msg::pt_index_no_weight_map));
+  std::set<std::string> shards;  // read in name order, each once
+  for (const auto& [name, file] : map->items()) {
+    if (!file.is_string() || !plain_shard_name(file.get<std::string>()))
+      throw DataError(at + Text(Msg::pt_index_bad_shard_name, printable_name(name),
+                                printable_name(file.is_string() ? file.get<std::string>() : file.dump())));
+    shards.insert(file.get<std::string>());
+  }
+  for (const auto& shard : shards) add_file(out, dir / shard, skip, origin_of);
+  for (const auto& [name, file] : map->items()) {
+    const auto it = origin_of.find(name);
+    const bool skipped = skip && skip(name);
+    if (!skipped && (it == origin_of.end() || it->second != file.get<std::string>()))
+      throw DataError(at + Text(Msg::pt_index_tensor_absent, printable_name(name), printable_name(file.get<std::string>())));
+  }
+  return out;
+}
+
+int64_t config_count(const nlohmann::json& j, const char* key, int64_t fallback, const std::string& origin) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  if (!it->is_number_integer() || it->get<int64_t>() < 1)
+    throw DataError(Text(Msg::pt_config_file, printable_name(origin)) + Text(Msg::pt_field_not_count, key, shown(*it)));
+  return it->get<int64_t>();
+}
+
+double config_positive(const nlohmann::json& j, const char* key, double fallback, const std::string& origin) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  if (!it->is_number() || !(it->get<double>() > 0))
+    throw DataError(Text(Msg::pt_config_file, printable_name(origin)) + Text(Msg::pt_field_not_positive, key, shown(*it)));
+  return it->get<double>();
+}
+
+bool config_bool(const nlohmann::json& j, const char* key, bool fallback, const std::string& origin) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  if (!it->is_boolean())
+    throw DataError(Text(Msg::pt_config_file, printable_name(origin)) + Text(Msg::pt_field_not_bool, key, shown(*it)));
+  return it->get<bool>();
+}
+
+std::string config_text(const nlohmann::json& j, const char* key, const std::string& fallback,
+                        const std::string& origin) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  if (!it->is_string())
+    throw DataError(Text(Msg::pt_config_file, printable_name(origin)) + Text(Msg::pt_field_not_text, key, shown(*it)));
+  return it->get<std::string>();
+}
+
+}  // namespace attnlab::pretrained

@@ -1,0 +1,43 @@
+// A Hugging Face checkpoint folder's files, read with io/files.h's rules (regular files only,
+// size-checked): config.json, and the weights — model.safetensors, or the shards that
+// model.safetensors.index.json names. A folder holding only pytorch_model.bin is refused: a pickle
+// can run code when it is loaded (docs/recipes/bin_to_safetensors.py converts one).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/safetensors.h"
+#include "tensor/tensor.h"
+
+namespace attnlab::pretrained {
+
+// config.json as a JSON object; DataError naming the folder or the file.
+nlohmann::json read_config(const std::string& folder);
+
+// DataError unless the folder has model.safetensors or its shards' index (a pickle-only folder
+// refused with the conversion recipe): checked before anything large is read.
+void require_weights_file(const std::string& folder);
+
+struct CheckpointTensors {
+  std::map<std::string, Tensor> tensors;  // widened to F32, by the name the file gives
+  std::vector<std::string> files;         // the files read, in order
+};
+
+// Every tensor of the folder's safetensors file(s), `skip`ped ones left out. DataError naming the
+// file and the tensor for anything a file or the index gets wrong: a shard outside the folder, a
+// tensor in two files, a tensor the index places in a file that lacks it.
+CheckpointTensors read_checkpoint_tensors(const std::string& folder, const SkipTensor& skip);
+
+// The number config.json gives for `key` (`fallback` when absent or null): a whole number from 1,
+// a number above 0, true/false or a text; otherwise DataError naming the file and the key.
+int64_t config_count(const nlohmann::json& j, const char* key, int64_t fallback, const std::string& origin);
+double config_positive(const nlohmann::json& j, const char* key, double fallback, const std::string& origin);
+bool config_bool(const nlohmann::json& j, const char* key, bool fallback, const std::string& origin);
+std::string config_text(const nlohmann::json& j, const char* key, const std::string& fallback,
+                        const std::string& origin);
+
+}  // namespace attnlab::pretrained

@@ -1,0 +1,32 @@
+// A pretrained checkpoint folder opened as a model Attention Lab runs: its configuration, its
+// parameters under Attention Lab's names, its vocabulary and its own tokenizer.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "forward/model.h"
+#include "model/config.h"
+#include "model/weights.h"
+#include "subword/tokenizer_folder.h"
+
+namespace attnlab::pretrained {
+
+struct PretrainedModel {
+  std::string folder;
+  std::string architecture;  // config.json's model_type: "gpt2"
+  ModelConfig cfg;
+  Weights weights;  // with the tokenizer's vocabulary (pad_id, unk_id, head_bias)
+  std::shared_ptr<const subword::PretrainedTokenizer> tokenizer;
+};
+
+// Reads config.json, the safetensors file(s) and the tokenizer's files. DataError naming the
+// folder, the file and the tensor or key at fault.
+PretrainedModel load_pretrained(const std::string& folder);
+
+// The texts cut by the model's tokenizer (no <|endoftext|> added, the text not normalised) and
+// padded; ConfigError for a text that gives no piece or a piece the vocabulary lacks.
+Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts);
+
+}  // namespace attnlab::pretrained

@@ -1,0 +1,107 @@
+// libFuzzer target for Hugging Face checkpoint folders (core/pretrained): the first byte picks which
+// of a small valid GPT-2 folder's files the rest replaces — 0 config.json, 1 model.safetensors,
+// 2 model.safetensors.index.json (the weights then in two shards) — and the folder is opened. It
+// must open or raise DataError (ConfigError for a text it cannot cut), never crash; what opens
+// runs the model on a fixed text, whose logits must be (1, S, V) (finite weights may still overflow:
+// the command line's overflow check reports that, not this target).
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "forward/model.h"
+#include "io/safetensors.h"
+#include "model/trace.h"
+#include "pretrained/pretrained_model.h"
+#include "subword/bpe.h"
+#include "text/errors.h"
+#include "byte_vocab.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+constexpr int64_t kD = 4, kP = 8, kF = 16;
+constexpr int64_t kV = 257;  // every byte symbol and <|endoftext|>
+
+attnlab::Tensor filled(attnlab::Shape shape, float base) {
+  attnlab::Tensor t(shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = base + 0.01f * static_cast<float>(i % 17);
+  return t;
+}
+
+// One layer of GPT-2 under Hugging Face's names, as (name, tensor) pairs.
+std::vector<std::pair<std::string, attnlab::Tensor>> parameters() {
+  std::vector<std::pair<std::string, attnlab::Tensor>> p = {{"transformer.wte.weight", filled({kV, kD}, 0.1f)},
+                                                            {"transformer.wpe.weight", filled({kP, kD}, -0.1f)}};
+  const std::string h = "transformer.h.0.";
+  for (const char* ln : {"ln_1", "ln_2"}) {
+    p.push_back({h + ln + ".weight", filled({kD}, 1.0f)});
+    p.push_back({h + ln + ".bias", filled({kD}, 0.0f)});
+  }
+  p.push_back({h + "attn.c_attn.weight", filled({kD, 3 * kD}, 0.2f)});
+  p.push_back({h + "attn.c_attn.bias", filled({3 * kD}, 0.0f)});
+  p.push_back({h + "attn.c_proj.weight", filled({kD, kD}, 0.1f)});
+  p.push_back({h + "attn.c_proj.bias", filled({kD}, 0.0f)});
+  p.push_back({h + "mlp.c_fc.weight", filled({kD, kF}, 0.1f)});
+  p.push_back({h + "mlp.c_fc.bias", filled({kF}, 0.0f)});
+  p.push_back({h + "mlp.c_proj.weight", filled({kF, kD}, 0.1f)});
+  p.push_back({h + "mlp.c_proj.bias", filled({kD}, 0.0f)});
+  p.push_back({"transformer.ln_f.weight", filled({kD}, 1.0f)});
+  p.push_back({"transformer.ln_f.bias", filled({kD}, 0.0f)});
+  return p;
+}
+
+void write(const fs::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+const fs::path& folder() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("attnlab-fuzz-pretrained-" + std::to_string(getpid()));
+    fs::create_directories(d);
+    write(d / "vocab.json", every_byte_vocab(true));
+    write(d / "merges.txt", "#version: 0.2\nĠ t\nh e\n");
+    return d;
+  }();
+  return dir;
+}
+
+const std::string kConfig =
+    R"({"model_type": "gpt2", "n_embd": 4, "n_head": 2, "n_layer": 1, "n_positions": 8, "n_inner": 16, "vocab_size": 257})";
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const std::string body(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const fs::path& dir = folder();
+  for (const char* f : {"model.safetensors", "model.safetensors.index.json", "a.safetensors", "b.safetensors"})
+    fs::remove(dir / f);
+  const auto params = parameters();
+  write(dir / "config.json", data[0] % 3 == 0 ? body : kConfig);
+  if (data[0] % 3 == 2) {  // two shards and the fuzzed index
+    const size_t half = params.size() / 2;
+    write(dir / "a.safetensors", attnlab::serialize_safetensors({params.begin(), params.begin() + half}, {}));
+    write(dir / "b.safetensors", attnlab::serialize_safetensors({params.begin() + half, params.end()}, {}));
+    write(dir / "model.safetensors.index.json", body);
+  } else {
+    write(dir / "model.safetensors", data[0] % 3 == 1 ? body : attnlab::serialize_safetensors(params, {{"format", "pt"}}));
+  }
+  try {
+    const auto m = attnlab::pretrained::load_pretrained(dir.string());
+    const auto batch = attnlab::pretrained::pretrained_batch(m, {"the cat"});
+    attnlab::Trace trace;
+    attnlab::forward(m.cfg, m.weights, batch, trace);
+    const auto* logits = trace.find("encoder.output_head.logits");
+    if (!logits || logits->tensor.dim() != 3 || logits->tensor.size(0) != 1 ||
+        logits->tensor.size(2) != m.weights.vocab()->size())
+      std::abort();
+  } catch (const attnlab::DataError&) {
+  } catch (const attnlab::ConfigError&) {
+  }
+  return 0;
+}
