@@ -20,6 +20,7 @@ import os
 import resource
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -28,10 +29,21 @@ import time
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "cli"))
-import attnlab_testlib as lib  # noqa: E402  (the safetensors writer)
-
 D, H, L, P, V = 768, 12, 12, 1024, 50257
+
+
+def write_safetensors(path, tensors):
+    """F32 tensors in the safetensors layout, streamed (the file is 498 MB)."""
+    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    for name, a in tensors.items():
+        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [offset, offset + a.nbytes]}
+        offset += a.nbytes
+    head = json.dumps(header).encode("utf-8")
+    head += b" " * ((8 - len(head) % 8) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(head)) + head)
+        for a in tensors.values():
+            f.write(np.ascontiguousarray(a, dtype="<f4").tobytes())
 
 
 def write_checkpoint(folder, seed=0):
@@ -45,8 +57,7 @@ def write_checkpoint(folder, seed=0):
                   h + "ln_2.weight": 1 + n(D), h + "ln_2.bias": n(D), h + "mlp.c_fc.weight": n(D, 4 * D),
                   h + "mlp.c_fc.bias": n(4 * D), h + "mlp.c_proj.weight": n(4 * D, D), h + "mlp.c_proj.bias": n(D)})
     t["ln_f.weight"], t["ln_f.bias"] = 1 + n(D), n(D)
-    lib.write_safetensors(os.path.join(folder, "model.safetensors"), {"transformer." + k: v for k, v in t.items()},
-                          {"format": "pt"})
+    write_safetensors(os.path.join(folder, "model.safetensors"), {"transformer." + k: v for k, v in t.items()})
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump({"model_type": "gpt2"}, f)  # every size from GPT2Config's defaults: GPT-2 small
     # a byte-level vocabulary of V pieces: the 256 byte symbols, filler pieces, <|endoftext|>

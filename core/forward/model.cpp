@@ -35,11 +35,10 @@ std::vector<std::string> builtin_sample() {
 }
 
 AxisTokens attention_tokens(const Batch& batch, const std::string& step_id, int64_t b) {
-  const auto row = static_cast<size_t>(b);
   const bool decoder = step_id.starts_with("decoder.");
   const bool cross = step_id.find(".multihead_attn.") != std::string::npos || step_id == "decoder.cross_mask";
-  const auto& enc = batch.encoder_tokens().tokens.at(row);
-  const auto& q = decoder ? batch.text.tokens.at(row) : enc;
+  const auto& enc = batch.encoder_tokens().shown_row(b);
+  const auto& q = decoder ? batch.text.shown_row(b) : enc;
   return {q, cross ? enc : q};
 }
 
@@ -78,7 +77,8 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
   return b;
 }
 
-Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const TrainedVocab& trained) {
+Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const TrainedVocab& trained,
+                       std::vector<std::vector<std::string>> shown) {
   Batch b;
   if (rows.empty()) throw ConfigError(verbatim("--text: ") + Text(Msg::no_sentence_given));
   if (static_cast<int64_t>(rows.size()) > Limits::kMaxBatch)
@@ -90,7 +90,9 @@ Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const Trained
     b.text.lengths.push_back(static_cast<int>(rows[i].size()));
   }
   for (auto& row : rows) row.resize(longest, kPadToken);
+  for (auto& row : shown) row.resize(longest, kPadToken);
   b.text.tokens = std::move(rows);
+  b.text.shown = std::move(shown);
   b.vocab = trained.vocabulary;
   return b;
 }

@@ -31,9 +31,13 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
                  const TrainedVocab* trained = nullptr);
 
 // A pretrained checkpoint's batch (core/pretrained): each text already cut by its tokenizer into a
-// row of pieces, padded on the right with [PAD]; the vocabulary is the model's. ConfigError for an
-// empty batch or row, or more rows than a batch holds.
-Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const TrainedVocab& trained);
+// row of pieces, padded on the right with [PAD]; the vocabulary is the model's; `shown`, when
+// given, how each piece is shown (one per piece). ConfigError for an empty batch or row, or more
+// rows than a batch holds.
+Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const TrainedVocab& trained,
+                       std::vector<std::vector<std::string>> shown = {});
+
+// The attention axes below show TokenBatch::shown_row (a pretrained piece as a chip spells it).
 
 // Query and key tokens of batch row b for any step under an attention block
 // ("decoder.layers.0.multihead_attn.weights" → decoder tokens × memory tokens).

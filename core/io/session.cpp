@@ -170,7 +170,9 @@ SessionWeights read_weights(const Fields& f, const json& w) {
   out.name = f.text(w, "name", "", "weights.");
   out.file = f.text(w, "file", "", "weights.");
   const std::string embedded = f.text(w, "embedded", "", "weights.");
-  if (out.file.empty() == embedded.empty()) f.fail("weights", Text(Msg::needs_exactly_file_embedded));
+  out.model_folder = f.text(w, "model_folder", "", "weights.");
+  if (!out.file.empty() + !embedded.empty() + !out.model_folder.empty() != 1)
+    f.fail("weights", Text(Msg::needs_exactly_file_embedded));
   if (!embedded.empty()) {
     try {
       out.bytes = base64_decode(embedded, "base64");
@@ -207,6 +209,7 @@ std::string session_json(const Session& s) {
     j["version"] = kSessionVersion;
     j["weights"] = {{"name", s.weights.name}};
     if (!s.weights.bytes.empty()) j["weights"]["embedded"] = base64_encode(s.weights.bytes);
+    else if (!s.weights.model_folder.empty()) j["weights"]["model_folder"] = s.weights.model_folder;
     else j["weights"]["file"] = s.weights.file;
   }
   if (!s.training.run.empty()) j["training"] = {{"run", s.training.run}, {"step", s.training.step}};

@@ -30,7 +30,10 @@ struct SessionWeights {
   std::string name;   // the file's name, for people
   std::string file;
   std::string bytes;
-  bool empty() const { return file.empty() && bytes.empty(); }
+  // A checkpoint folder in Hugging Face's layout (core/pretrained), relative to the session's folder
+  // or absolute; then neither `file` nor `bytes`.
+  std::string model_folder;
+  bool empty() const { return file.empty() && bytes.empty() && model_folder.empty(); }
 };
 
 // The Training panel's run (docs/sessions.md "training"): the recorded run it replays — the

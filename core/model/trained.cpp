@@ -135,6 +135,7 @@ TrainedVocab TrainedVocab::from_metadata(const std::map<std::string, std::string
     if (!bias.empty() && bias != "true" && bias != "false")
       throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_head_bias_bad, bias));
     v.head_bias = bias != "false";
+    v.byte_level = get("byte_level") == "true";
     v.pretrained = true;
   } else {
     for (size_t i = 0; i < words.size(); ++i)
@@ -166,6 +167,7 @@ std::map<std::string, std::string> TrainedVocab::metadata() const {
     m["pad_id"] = std::to_string(pad_id);
     m["unk_id"] = std::to_string(unk_id);
     m["head_bias"] = head_bias ? "true" : "false";
+    m["byte_level"] = byte_level ? "true" : "false";
   }
   return m;
 }

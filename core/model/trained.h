@@ -35,6 +35,7 @@ struct TrainedVocab {
   int pad_id = 0;
   int unk_id = kUnkId;
   bool pretrained = false;  // a checkpoint's tokenizer's vocabulary (pretrained_vocab, or metadata with pad_id)
+  bool byte_level = false;  // GPT-2's byte-level pieces (Ġcat): shown as subword::display_piece spells them
   // Whether the output head has a bias: false for a head tied to the embedding table (GPT-2's,
   // whose output_head.weight is embedding.weight itself).
   bool head_bias = true;

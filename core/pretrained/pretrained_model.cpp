@@ -21,6 +21,7 @@ std::shared_ptr<const TrainedVocab> tokenizer_vocab(const subword::PretrainedTok
   const int eos = tok.id("<|endoftext|>");
   auto v = std::make_shared<TrainedVocab>(pretrained_vocab(std::move(words), eos >= 0 ? eos : 0, -1, false));
   v->task = Task::NextToken;
+  v->byte_level = tok.kind() == subword::TokenizerKind::ByteLevelBpe;
   v->mask = MaskKind::Causal;
   return v;
 }
@@ -59,16 +60,18 @@ PretrainedModel load_pretrained(const std::string& folder) {
 }
 
 Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts) {
-  std::vector<std::vector<std::string>> rows;
+  std::vector<std::vector<std::string>> rows, shown;
   rows.reserve(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     auto& row = rows.emplace_back();
+    auto& seen = shown.emplace_back();
     for (const auto& t : m.tokenizer->encode(texts[i])) {
       if (t.unknown()) throw ConfigError(Text(Msg::pt_piece_not_in_vocab, i, printable_name(t.piece)));
       row.push_back(t.piece);
+      seen.push_back(m.tokenizer->display(t.piece));
     }
   }
-  return make_piece_batch(std::move(rows), *m.weights.vocab());
+  return make_piece_batch(std::move(rows), *m.weights.vocab(), std::move(shown));
 }
 
 }  // namespace attnlab::pretrained

@@ -31,6 +31,11 @@ Text sentence_problem(std::string_view text);
 struct TokenBatch {
   std::vector<std::vector<std::string>> tokens;  // B rows of S tokens (with [PAD])
   std::vector<int> lengths;                      // real tokens per row
+  // How each token is shown (a pretrained tokenizer's pieces, GPT-2's leading space as ␣), B rows
+  // of S; empty: as `tokens` spells them.
+  std::vector<std::vector<std::string>> shown;
+  const std::vector<std::vector<std::string>>& shown_rows() const { return shown.empty() ? tokens : shown; }
+  const std::vector<std::string>& shown_row(int64_t b) const { return shown_rows().at(static_cast<size_t>(b)); }
   int64_t batch() const { return static_cast<int64_t>(tokens.size()); }
   int64_t seq() const { return tokens.empty() ? 0 : static_cast<int64_t>(tokens[0].size()); }
 };

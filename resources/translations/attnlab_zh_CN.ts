@@ -65,10 +65,6 @@
         <translation>无法使用：</translation>
     </message>
     <message>
-        <source>needs exactly one of "file" and "embedded"</source>
-        <translation>须恰好包含 "file" 和 "embedded" 中的一个</translation>
-    </message>
-    <message>
         <source>larger than 16 MiB: not a session file</source>
         <translation>大于 16 MiB：不是会话文件</translation>
     </message>
@@ -1411,6 +1407,10 @@
     <message>
         <source>--loss with --model: the backward pass through a pretrained checkpoint (its tied embedding and head) is not available yet; export the forward pass without --loss</source>
         <translation>--loss 与 --model 同用：经过预训练检查点（其共享的嵌入与输出头）的反向传播尚不可用；请去掉 --loss，只导出前向传播</translation>
+    </message>
+    <message>
+        <source>needs exactly one of "file", "embedded" and "model_folder"</source>
+        <translation>需要 "file"、"embedded" 和 "model_folder" 中恰好一个</translation>
     </message>
 </context>
 <context>
@@ -4905,6 +4905,22 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Session %1 opened, but not its training run: %2</source>
         <translation>已打开会话 %1，但未能打开其中的训练过程：%2</translation>
+    </message>
+    <message>
+        <source>Open &amp;model folder…</source>
+        <translation>打开模型文件夹(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Opening the model folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Model opened from %1</source>
+        <translation>已从 %1 打开模型</translation>
     </message>
 </context>
 <context>

@@ -188,8 +188,8 @@ std::vector<Block> coverBlocks(const TraceResult& r, double width) {
       paragraph(b == 0 ? heading : QString(), Exporter::tr("%1. %2").arg(b).arg(joined(tokens[b])), handoutFont(13), kInk,
                 b + 1 == tokens.size() ? 12 : 6);
   };
-  sentences(c.cross ? Exporter::tr("Decoder sentences (tokens)") : Exporter::tr("Sentences (tokens)"), r.batch.text.tokens);
-  if (r.batch.cross()) sentences(Exporter::tr("Encoder (source) sentences"), r.batch.memory.tokens);
+  sentences(c.cross ? Exporter::tr("Decoder sentences (tokens)") : Exporter::tr("Sentences (tokens)"), r.batch.text.shown_rows());
+  if (r.batch.cross()) sentences(Exporter::tr("Encoder (source) sentences"), r.batch.memory.shown_rows());
   paragraph(Exporter::tr("How to read it"),
             Exporter::tr("Step after step, as many to a page as fit: where each sits, what happens there and why, its formula "
                          "and the PyTorch line that recomputes it, what changed, and a diagram of the shapes and strides of its "

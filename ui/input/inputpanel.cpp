@@ -442,6 +442,7 @@ void InputPanel::setImportedWeights(ImportedWeightsPtr w, bool withExamples) {
     if (!withExamples) guessSource();  // a restored model: its examples may be what the box holds
   }
   showWeightsSource();
+  updateChips();  // a checkpoint cuts the text its own way
   changed();
 }
 
@@ -490,7 +491,7 @@ void InputPanel::showWeightsSource() {
     k->setEnabled(!locked);
   // a trained model reads with the mask it learned with (when its file says which)
   mask_->setEnabled(!(trained && weights_->loaded.weights.vocab()->mask));
-  chips_->setVocabulary(trained ? weights_->loaded.weights.vocab() : nullptr);
+  chips_->setVocabulary(trained && !weights_->checkpoint ? weights_->loaded.weights.vocab() : nullptr);
   syncModelBox();
   seeded_->setVisible(locked);
   if (!locked) {
@@ -552,7 +553,8 @@ void InputPanel::updateChips() {
     const Request r = currentRequest();
     std::vector<std::string> texts;
     for (const auto& t : r.texts) texts.push_back(t.toStdString());
-    if (!texts.empty()) rows = make_token_batch(texts, "--text").tokens;
+    if (weights_ && weights_->checkpoint) rows = checkpointChips(*weights_, r.texts);
+    else if (!texts.empty()) rows = make_token_batch(texts, "--text").tokens;
   } catch (const std::exception&) {
     // An empty line in progress, or one that cannot be used (a NUL, invalid UTF-8): show what
     // tokenises, row by row; the unusable row stays empty (the message says why).

@@ -39,6 +39,31 @@ void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
   if (loaded.weights.vocab() && loaded.weights.vocab()->mask) cfg.mask = f.mask;
 }
 
+ImportedWeightsPtr importModelFolder(const QString& folder) {
+  const QString abs = QFileInfo(folder).absoluteFilePath();
+  auto m = std::make_shared<pretrained::PretrainedModel>(pretrained::load_pretrained(QFile::encodeName(abs).toStdString()));
+  auto out = std::make_shared<ImportedWeights>();
+  out->name = QFileInfo(abs).fileName();
+  out->path = abs;
+  out->loaded = {m->cfg, m->weights};
+  out->checkpoint = std::move(m);
+  return out;
+}
+
+std::vector<std::vector<std::string>> checkpointChips(const ImportedWeights& w, const QStringList& texts) {
+  std::vector<std::vector<std::string>> rows;
+  for (const QString& t : texts) {
+    auto& row = rows.emplace_back();
+    try {
+      for (const auto& piece : w.checkpoint->tokenizer->encode(t.toStdString()))
+        row.push_back(w.checkpoint->tokenizer->display(piece.piece));
+    } catch (const std::exception&) {
+      row.clear();
+    }
+  }
+  return rows;
+}
+
 ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current) {
   // A shipped model is embedded (":/models/…", samplemodels.h); anything else goes through core's
   // reader: a regular file within the size limit, or a message naming it (a FIFO or a device in

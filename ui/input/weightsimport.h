@@ -17,5 +17,11 @@ ImportedWeightsPtr importWeightsBytes(std::string bytes, const QString& name, co
 void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& fromFile);
 // Reads `path` first: a missing, unreadable or over-large file is a DataError naming it.
 ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& current);
+// A checkpoint folder in Hugging Face's layout (core/pretrained): DataError naming the folder, the
+// file, the key or the tensor.
+ImportedWeightsPtr importModelFolder(const QString& folder);
+// The token chips of `texts` for a checkpoint: its tokenizer's pieces as chips spell them (a text
+// that cannot be cut gives an empty row; the run's message says why).
+std::vector<std::vector<std::string>> checkpointChips(const ImportedWeights& w, const QStringList& texts);
 
 }  // namespace attnlab::ui

@@ -387,7 +387,7 @@ void StepPanel::fillSentences(bool source) {
   const int keep = sentence_->currentIndex();
   sentence_->blockSignals(true);
   sentence_->clear();
-  const auto& rows = (source ? sel_.result->batch.memory : sel_.result->batch.text).tokens;
+  const auto& rows = (source ? sel_.result->batch.memory : sel_.result->batch.text).shown_rows();
   for (size_t b = 0; b < rows.size(); ++b) {
     QString preview;
     for (const auto& t : rows[b])

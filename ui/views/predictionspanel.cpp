@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "input/samplemodels.h"
+#include "subword/subword_token.h"
 #include "window/smallwidgets.h"
 
 namespace attnlab::ui {
@@ -17,6 +18,8 @@ namespace attnlab::ui {
 namespace {
 
 QString text(const std::string& s) { return QString::fromStdString(s); }
+// A vocabulary entry as a chip spells it (a byte-level piece's leading space as ␣).
+QString piece(const std::string& s, const TrainedVocab& v) { return text(subword::display_piece(s, v.byte_level)); }
 
 // A language model's most telling guess: after the last word. After a closing full stop there is
 // nothing to guess (the models have no end-of-text token), so the position before it.
@@ -111,7 +114,7 @@ void PredictionsPanel::setNoteHidden(bool hidden) {
 void PredictionsPanel::showSentence() {
   const int b = sentence_->currentIndex();
   if (b < 0 || static_cast<size_t>(b) >= top_.size()) return;
-  const auto& tokens = result_->batch.text.tokens[static_cast<size_t>(b)];
+  const auto& tokens = result_->batch.text.shown_row(b);
   const int keep = position_->currentIndex();
   // A position the learner picked stays while the model and the sentence's length do; otherwise a
   // language model's most interesting guess is after the last word, a task's at its first place.
@@ -130,7 +133,7 @@ void PredictionsPanel::showSentence() {
   shownBatch_ = b;
   shownLength_ = position_->count();
   QStringList guesses;
-  for (const auto& cell : top_[static_cast<size_t>(b)]) guesses << text(cell.front().token);
+  for (const auto& cell : top_[static_cast<size_t>(b)]) guesses << piece(cell.front().token, *result_->vocab());
   answer_->setText((next ? tr("Its top guess after each position: %1") : tr("Its answer, position by position: %1"))
                        .arg(guesses.join(QLatin1Char(' '))));
   showPosition();
@@ -139,7 +142,7 @@ void PredictionsPanel::showSentence() {
 void PredictionsPanel::showPosition() {
   const int b = sentence_->currentIndex(), i = position_->currentIndex();
   if (b < 0 || i < 0 || static_cast<size_t>(b) >= top_.size()) return;
-  const auto& tokens = result_->batch.text.tokens[static_cast<size_t>(b)];
+  const auto& tokens = result_->batch.text.shown_row(b);
   if (result_->vocab()->task == Task::NextToken) {
     QStringList before;
     for (int k = 0; k <= i; ++k) before << text(tokens[static_cast<size_t>(k)]);
@@ -151,7 +154,7 @@ void PredictionsPanel::showPosition() {
   for (size_t r = 0; r < rows_.size(); ++r) {
     const bool has = r < cell.size();
     const bool finite = has && std::isfinite(cell[r].prob);  // NaN: a planted bug broke the run
-    rows_[r].token->setText(has ? text(cell[r].token) + (finite ? QString() : tr(" (NaN)")) : QString());
+    rows_[r].token->setText(has ? piece(cell[r].token, *result_->vocab()) + (finite ? QString() : tr(" (NaN)")) : QString());
     rows_[r].bar->setValue(finite ? qRound(cell[r].prob * 1000.0f) : 0);
   }
 }

@@ -185,7 +185,7 @@ void RunComparison::fillSentences(bool source) {
   const QSignalBlocker quiet(sentence_);
   const int keep = std::max(0, sentence_->currentIndex());
   sentence_->clear();
-  const auto& rows = (source ? faulty_->batch.memory : faulty_->batch.text).tokens;
+  const auto& rows = (source ? faulty_->batch.memory : faulty_->batch.text).shown_rows();
   for (size_t b = 0; b < rows.size(); ++b) {
     QStringList words;
     for (const auto& t : rows[b])

@@ -165,7 +165,7 @@ void VariantPanel::setResult(TraceResultPtr result) {
 }
 
 void VariantPanel::fillSentences() {
-  const auto& rows = result_->batch.encoder_tokens().tokens;
+  const auto& rows = result_->batch.encoder_tokens().shown_rows();
   const int keep = sentence_->currentIndex(), keepHead = head_->currentIndex();
   const QSignalBlocker a(sentence_), c(head_);
   sentence_->clear();

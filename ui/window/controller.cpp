@@ -88,7 +88,9 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->cfg.cross = !r.memoryTexts.isEmpty();
   out->cfg.validate();
   const TrainedVocab* trained = r.weights ? r.weights->loaded.weights.vocab().get() : nullptr;
-  out->batch = make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
+  const bool checkpoint = r.weights && r.weights->checkpoint && r.memoryTexts.isEmpty();
+  out->batch = checkpoint ? pretrained::pretrained_batch(*r.weights->checkpoint, toStdStrings(r.texts))
+                          : make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
   const auto& b = out->batch;
   auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);

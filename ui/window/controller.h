@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "io/weights_file.h"
+#include "pretrained/pretrained_model.h"
 #include "text/errors.h"
 #include "window/traceresult.h"
 
@@ -23,8 +24,11 @@ namespace attnlab::ui {
 struct ImportedWeights {
   QString name;       // the file's name
   QString path;       // where it was read ("" when it came embedded in a session)
-  std::string bytes;  // the whole file
+  std::string bytes;  // the whole file (empty for a checkpoint folder)
   LoadedWeights loaded;
+  // A checkpoint folder (File ▸ Open model folder…): its own tokenizer cuts the texts; a session
+  // references the folder.
+  std::shared_ptr<const pretrained::PretrainedModel> checkpoint;
 };
 using ImportedWeightsPtr = std::shared_ptr<const ImportedWeights>;
 

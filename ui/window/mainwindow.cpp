@@ -5,6 +5,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -435,7 +436,8 @@ void MainWindow::restoreSettings() {
   const QString weights = s.value(QStringLiteral("weightsPath")).toString();
   if (!weights.isEmpty()) {
     try {  // the file may have moved since: then seeded weights, and a word in the status bar
-      inputs_->setImportedWeights(importWeightsFile(weights, inputs_->currentRequest().cfg));
+      inputs_->setImportedWeights(QFileInfo(weights).isDir() ? importModelFolder(weights)
+                                                             : importWeightsFile(weights, inputs_->currentRequest().cfg));
     } catch (const std::exception& e) {
       statusBar()->showMessage(tr("The weights used last time could not be loaded: %1")
                                    .arg(CoreText::of(e)),

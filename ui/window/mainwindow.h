@@ -58,6 +58,8 @@ class MainWindow : public QMainWindow {
   // wait (the window opening from the command line goes on meanwhile).
   QString openSession(const QString& path, bool dialog = true);
   QString importWeights(const QString& path);
+  // A checkpoint folder in Hugging Face's layout (File ▸ Open model folder…); the error shown, or "".
+  QString openModelFolder(const QString& folder);
   class GuidedTour* startTour();  // Help ▸ Guided tour; main() also starts it on the first run  // "" on success, otherwise the message shown
   void persist() const { saveSettings(); }  // layout, inputs and step into QSettings, now
   // The next result opens at step `id` (a manifest step id, e.g. from --step); when its trace has

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QMessageBox>
 #include <QMenu>
 #include <QSaveFile>
@@ -50,11 +51,16 @@ QString keepEmbeddedWeights(const std::string& bytes) {
 SessionWeights sessionWeights(const ImportedWeights& w, const QString& sessionPath) {
   SessionWeights out;
   out.name = w.name.toStdString();
+  const QDir dir = QFileInfo(sessionPath).absoluteDir();
+  if (w.checkpoint) {  // a folder is referenced, never embedded
+    const QString rel = dir.relativeFilePath(w.path);
+    out.model_folder = (rel.startsWith(QLatin1String("..")) ? w.path : rel).toStdString();
+    return out;
+  }
   if (w.bytes.size() <= kMaxEmbeddedWeightsBytes || w.path.isEmpty()) {
     out.bytes = w.bytes;
     return out;
   }
-  const QDir dir = QFileInfo(sessionPath).absoluteDir();
   const QString rel = dir.relativeFilePath(w.path);
   out.file = (rel.startsWith(QLatin1String("..")) ? w.path : rel).toStdString();
   return out;
@@ -85,6 +91,12 @@ void MainWindow::buildSessionMenu(QMenu* file) {
   });
   import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
   import->setObjectName(QStringLiteral("importWeights"));
+  QAction* folder = file->addAction(tr("Open &model folder…"), this, [this] {
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open model folder"), dialogFolder("models"));
+    rememberDialogFolder("models", path);
+    if (!path.isEmpty()) openModelFolder(path);
+  });
+  folder->setObjectName(QStringLiteral("openModelFolder"));
   recentMenu_ = file->addMenu(tr("&Recent sessions"));
   connect(recentMenu_, &QMenu::aboutToShow, this, [this] {
     recentMenu_->clear();
@@ -113,6 +125,20 @@ QString MainWindow::importWeights(const QString& path) {
   }
   warn(tr("Importing weights"), error);
   if (error.isEmpty()) status_->setText(tr("Weights imported from %1").arg(QFileInfo(path).fileName()));
+  return error;
+}
+
+QString MainWindow::openModelFolder(const QString& folder) {
+  QString error;
+  QGuiApplication::setOverrideCursor(Qt::WaitCursor);  // GPT-2 small is half a gigabyte to read and check
+  try {
+    inputs_->setImportedWeights(importModelFolder(folder));
+  } catch (const std::exception& e) {
+    error = CoreText::of(e);
+  }
+  QGuiApplication::restoreOverrideCursor();
+  warn(tr("Opening the model folder"), error);
+  if (error.isEmpty()) status_->setText(tr("Model opened from %1").arg(QFileInfo(folder).fileName()));
   return error;
 }
 
@@ -183,6 +209,8 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
     try {
       if (!s.weights.bytes.empty()) {  // kept in the app's data too, so that the next start finds them
         weights = importWeightsBytes(s.weights.bytes, name, keepEmbeddedWeights(s.weights.bytes), s.cfg);
+      } else if (!s.weights.model_folder.empty()) {
+        weights = importModelFolder(QFileInfo(path).absoluteDir().absoluteFilePath(QString::fromStdString(s.weights.model_folder)));
       } else {
         const QString file = QFileInfo(path).absoluteDir().absoluteFilePath(QString::fromStdString(s.weights.file));
         weights = importWeightsFile(file, s.cfg);

@@ -20,7 +20,7 @@ ATTNLAB_MESSAGE(should_between_30, QT_TRANSLATE_NOOP("ErrorText", "should be bet
 ATTNLAB_MESSAGE(cannot_used, QT_TRANSLATE_NOOP("ErrorText", "cannot be used: "))
 ATTNLAB_MESSAGE(should_0_number_sentences, QT_TRANSLATE_NOOP("ErrorText", "should be 0 … the number of sentences − 1"))
 ATTNLAB_MESSAGE(should_0_heads, QT_TRANSLATE_NOOP("ErrorText", "should be 0 … heads − 1"))
-ATTNLAB_MESSAGE(needs_exactly_file_embedded, QT_TRANSLATE_NOOP("ErrorText", "needs exactly one of \"file\" and \"embedded\""))
+ATTNLAB_MESSAGE(needs_exactly_file_embedded, QT_TRANSLATE_NOOP("ErrorText", "needs exactly one of \"file\", \"embedded\" and \"model_folder\""))
 ATTNLAB_MESSAGE(larger_than_16_mib_not_session_file, QT_TRANSLATE_NOOP("ErrorText", "larger than 16 MiB: not a session file"))
 ATTNLAB_MESSAGE(not_valid_json_damaged_not_session_file, QT_TRANSLATE_NOOP("ErrorText", "not valid JSON (damaged or not a session file)"))
 ATTNLAB_MESSAGE(not_attention_lab_session_no_format_attnlab, QT_TRANSLATE_NOOP("ErrorText", "not an Attention Lab session (no \"format\": \"attnlab-session\")"))

@@ -1,0 +1,183 @@
+// A GPT-2 checkpoint folder in the window: File ▸ Open model folder… locks the knobs config.json
+// decides (causal, pre-norm, learned positions, tanh-GELU, a final LayerNorm), cuts the sentences
+// with the folder's own tokenizer — chips and axes show its pieces as ␣cat, never Ġcat — and
+// computes exactly what core computes for that folder, the tied head's logits over the whole
+// vocabulary included; a session references the folder and reopens to the same trace bit for bit;
+// a folder holding only pytorch_model.bin is refused by name and the window keeps what it had.
+#include <QtTest>
+
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include <algorithm>
+
+#include "forward/model.h"
+#include "input/inputpanel.h"
+#include "input/tokenchips.h"
+#include "io/safetensors.h"
+#include "io/session.h"
+#include "pretrained/pretrained_model.h"
+#include "subword/bpe.h"
+#include "window/mainwindow.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+constexpr int64_t kD = 8, kHeads = 2, kLayers = 2, kPositions = 16, kFf = 32;
+constexpr int64_t kV = 259;  // every byte symbol, the two merges' pieces, <|endoftext|>
+
+// Values from a small LCG: different in every tensor, the same on every run.
+Tensor numbers(Shape shape, float scale, float offset, uint32_t& state) {
+  Tensor t(shape);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    t.data()[i] = offset + scale * (static_cast<float>(state >> 8) / 16777216.0f - 0.5f);
+  }
+  return t;
+}
+
+bool writeFile(const QString& path, const std::string& bytes) {
+  QFile f(path);
+  return f.open(QIODevice::WriteOnly) && f.write(bytes.data(), static_cast<qint64>(bytes.size())) == qint64(bytes.size());
+}
+
+// config.json, model.safetensors (Hugging Face's names, Conv1D layout), vocab.json, merges.txt.
+bool writeGpt2Folder(const QString& folder) {
+  if (!QDir().mkpath(folder)) return false;
+  uint32_t state = 7;
+  std::vector<std::pair<std::string, Tensor>> p = {{"transformer.wte.weight", numbers({kV, kD}, 2.0f, 0, state)},
+                                                   {"transformer.wpe.weight", numbers({kPositions, kD}, 1.0f, 0, state)}};
+  for (int64_t i = 0; i < kLayers; ++i) {
+    const std::string h = "transformer.h." + std::to_string(i) + ".";
+    for (const char* ln : {"ln_1", "ln_2"}) {
+      p.push_back({h + ln + ".weight", numbers({kD}, 0.4f, 1.0f, state)});
+      p.push_back({h + ln + ".bias", numbers({kD}, 0.4f, 0, state)});
+    }
+    p.push_back({h + "attn.c_attn.weight", numbers({kD, 3 * kD}, 1.0f, 0, state)});
+    p.push_back({h + "attn.c_attn.bias", numbers({3 * kD}, 0.4f, 0, state)});
+    p.push_back({h + "attn.c_proj.weight", numbers({kD, kD}, 1.0f, 0, state)});
+    p.push_back({h + "attn.c_proj.bias", numbers({kD}, 0.4f, 0, state)});
+    p.push_back({h + "mlp.c_fc.weight", numbers({kD, kFf}, 1.0f, 0, state)});
+    p.push_back({h + "mlp.c_fc.bias", numbers({kFf}, 0.4f, 0, state)});
+    p.push_back({h + "mlp.c_proj.weight", numbers({kFf, kD}, 0.5f, 0, state)});
+    p.push_back({h + "mlp.c_proj.bias", numbers({kD}, 0.4f, 0, state)});
+  }
+  p.push_back({"transformer.ln_f.weight", numbers({kD}, 0.4f, 1.0f, state)});
+  p.push_back({"transformer.ln_f.bias", numbers({kD}, 0.4f, 0, state)});
+  std::string vocab = "{";
+  const auto& symbols = subword::byte_symbols();
+  for (int b = 0; b < 256; ++b) {
+    std::string esc;
+    for (char c : symbols[static_cast<size_t>(b)]) esc += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    vocab += (b ? "," : "") + std::string("\"") + esc + "\":" + std::to_string(b);
+  }
+  vocab += ",\"he\":256,\"Ġc\":257,\"<|endoftext|>\":258}";
+  const std::string config = "{\"model_type\": \"gpt2\", \"n_embd\": 8, \"n_head\": 2, \"n_layer\": 2, \"n_positions\": 16, "
+                             "\"n_inner\": 32, \"vocab_size\": 259, \"activation_function\": \"gelu_new\"}";
+  return writeFile(folder + "/config.json", config) && writeFile(folder + "/vocab.json", vocab) &&
+         writeFile(folder + "/merges.txt", "#version: 0.2\nh e\nĠ c\n") &&
+         writeFile(folder + "/model.safetensors", serialize_safetensors(p, {{"format", "pt"}}));
+}
+
+bool sameTrace(const Trace& a, const Trace& b) {
+  if (a.steps().size() != b.steps().size()) return false;
+  for (size_t i = 0; i < a.steps().size(); ++i)
+    if (a.steps()[i].info.id != b.steps()[i].info.id || !test::sameBits(a.steps()[i].tensor, b.steps()[i].tensor))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+class TestCheckpointUi : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+
+  void openingAFolderRunsItsModelWithItsTokenizer() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("gpt2-tiny"));
+    QVERIFY(writeGpt2Folder(folder));
+    auto w = test::openWindow(QStringLiteral("checkpoint-a"));
+    QVERIFY(w);
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat\nhe"));
+    test::settle(*w);
+    QCOMPARE(w->openModelFolder(folder), QString());
+    test::settle(*w);
+    InputPanel* in = w->inputs();
+    QCOMPARE(in->dModelBox()->value(), 8);
+    QCOMPARE(in->headsBox()->value(), 2);
+    QVERIFY(!in->dModelBox()->isEnabled() && !in->headsBox()->isEnabled());
+    QVERIFY(in->findChild<QLabel*>(QStringLiteral("weightsSource"))->text().contains(QStringLiteral("gpt2-tiny")));
+
+    const auto r = w->controller()->current();
+    QVERIFY(r);
+    QCOMPARE(r->cfg.mask, MaskKind::Causal);
+    QCOMPARE(r->cfg.positional, Positional::Learned);
+    QCOMPARE(r->cfg.activation, Activation::GeluTanh);
+    QVERIFY(r->cfg.final_norm);
+    // "the cat": t · he · Ġc · a · t (the merges he and Ġc), shown ␣c; "he" one piece, then [PAD]
+    const std::vector<std::string> pieces = {"t", "he", "Ġc", "a", "t"}, shown = {"t", "he", "␣c", "a", "t"};
+    QVERIFY(r->batch.text.tokens[0] == pieces);
+    QVERIFY(r->batch.text.shown[0] == shown);
+    QVERIFY(r->batch.text.lengths == (std::vector<int>{5, 1}));
+    QVERIFY(attention_tokens(r->batch, "encoder.layers.1.self_attn.weights", 0).query == shown);
+    const auto& chips = in->chips()->rows();
+    QVERIFY(chips.size() == 2 && chips[0] == shown);
+    QVERIFY(!in->chips()->isUnknown("␣c"));
+    const Step* logits = r->trace.find("encoder.output_head.logits");
+    QVERIFY(logits);
+    QVERIFY(logits->tensor.shape() == (Shape{2, 5, kV}));
+
+    // exactly what core computes for the folder
+    const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());
+    Trace want;
+    forward(m.cfg, m.weights, pretrained::pretrained_batch(m, {"the cat", "he"}), want);
+    QVERIFY(sameTrace(r->trace, want));
+
+    // a session references the folder (relative to the session) and reopens to the same trace
+    const QString session = dir.filePath(QStringLiteral("lesson.attnlab"));
+    QCOMPARE(w->saveSession(session), QString());
+    QFile sf(session);
+    QVERIFY(sf.open(QIODevice::ReadOnly));
+    const Session s = parse_session(sf.readAll().toStdString(), "lesson.attnlab");
+    QCOMPARE(s.weights.model_folder, std::string("gpt2-tiny"));
+    QVERIFY(s.weights.bytes.empty() && s.weights.file.empty());
+    auto b = test::openWindow(QStringLiteral("checkpoint-b"));
+    QVERIFY(b);
+    QCOMPARE(b->openSession(session), QString());
+    test::settle(*b);
+    QVERIFY(sameTrace(b->controller()->current()->trace, r->trace));
+    QVERIFY(b->controller()->current()->batch.text.shown == r->batch.text.shown);
+  }
+
+  void pickleOnlyFolderIsRefusedByName() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("old-gpt2"));
+    QVERIFY(writeGpt2Folder(folder));
+    QVERIFY(QFile::rename(folder + "/model.safetensors", folder + "/pytorch_model.bin"));
+    auto w = test::openWindow(QStringLiteral("checkpoint-c"));
+    QVERIFY(w);
+    const auto before = w->controller()->current();
+    QString shown;
+    test::acceptNextMessage(&shown);
+    const QString error = w->openModelFolder(folder);
+    QVERIFY2(error.contains(QStringLiteral("pytorch_model.bin")) && error.contains(QStringLiteral("bin_to_safetensors.py")),
+             qPrintable(error));
+    QCOMPARE(shown, error);
+    test::settle(*w);
+    QCOMPARE(w->controller()->current(), before);
+    QVERIFY(w->inputs()->dModelBox()->isEnabled());
+  }
+};
+
+QTEST_MAIN(TestCheckpointUi)
+#include "test_checkpoint_ui.moc"
