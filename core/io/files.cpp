@@ -79,40 +79,61 @@ Text regular_file_problem(const std::string& path, uint64_t max_bytes) {
   return kind_problem(st, max_bytes);
 }
 
-std::string read_regular_file(const std::string& path, uint64_t max_bytes, Msg what) {
+RegularFileReader::RegularFileReader(const std::string& path, uint64_t max_bytes, Msg what) : path_(path), what_(what) {
   if (Text why = regular_file_problem(path, max_bytes); !why.empty()) refuse(what, path, std::move(why));
   // O_NONBLOCK: should the path have become a FIFO since the check, opening it does not wait
   // for a writer; fstat below refuses it.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd_ < 0) {
     const int err = errno;  // before anything else may set it
     refuse(what, path, Text(Msg::cannot_open) + errno_problem(err));
   }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
+  if (::fstat(fd_, &st) != 0) {
     const int err = errno;
+    ::close(fd_);
     refuse(what, path, Text(Msg::cannot_read) + errno_problem(err));
   }
-  if (Text why = kind_problem(st, max_bytes); !why.empty()) refuse(what, path, std::move(why));
-  const auto size = static_cast<size_t>(st.st_size);
-  std::string bytes(size + 1, '\0');  // one byte more: a file that grew while read is noticed
-  size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      refuse(what, path, Text(Msg::cannot_read) + errno_problem(err));
-    }
-    if (n == 0) break;
-    got += static_cast<size_t>(n);
+  if (Text why = kind_problem(st, max_bytes); !why.empty()) {
+    ::close(fd_);
+    refuse(what, path, std::move(why));
   }
-  if (got != size) refuse(what, path, Text(Msg::changed_while_being_read_try_again));
-  bytes.resize(size);
+  size_ = static_cast<uint64_t>(st.st_size);
+}
+
+RegularFileReader::~RegularFileReader() { ::close(fd_); }
+
+void RegularFileReader::read_at(uint64_t offset, size_t n, char* dst) const {
+  size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd_, dst + got, n - got, static_cast<off_t>(offset + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      const int err = errno;
+      refuse(what_, path_, Text(Msg::cannot_read) + errno_problem(err));
+    }
+    if (r == 0) refuse(what_, path_, Text(Msg::changed_while_being_read_try_again));
+    got += static_cast<size_t>(r);
+  }
+}
+
+void RegularFileReader::check_unchanged() const {
+  // One byte past the end must not be there (a file that grew, or one such as /proc's whose
+  // size says 0), and the size must still be the one checked.
+  char probe = 0;
+  ssize_t r = 0;
+  do r = ::pread(fd_, &probe, 1, static_cast<off_t>(size_));
+  while (r < 0 && errno == EINTR);
+  struct stat st {};
+  if (r != 0 || ::fstat(fd_, &st) != 0 || static_cast<uint64_t>(st.st_size) != size_)
+    refuse(what_, path_, Text(Msg::changed_while_being_read_try_again));
+}
+
+std::string read_regular_file(const std::string& path, uint64_t max_bytes, Msg what) {
+  const RegularFileReader f(path, max_bytes, what);
+  std::string bytes(f.size(), '\0');
+  f.read_at(0, bytes.size(), bytes.data());
+  f.check_unchanged();  // a file that grew while read is noticed
   return bytes;
 }
 

@@ -40,6 +40,28 @@ std::string printable_name(std::string_view name);
 // file, a template of one argument (the path), e.g. Msg::weights_file ("weights file '%1': ").
 std::string read_regular_file(const std::string& path, uint64_t max_bytes, Msg what);
 
+// A regular file read piece by piece (a checkpoint's tensors one at a time, never the whole file
+// in memory): opened and checked as read_regular_file checks; read_at refuses a read that finds
+// the file shorter than it was (changed while being read) with the same messages.
+class RegularFileReader {
+ public:
+  RegularFileReader(const std::string& path, uint64_t max_bytes, Msg what);
+  ~RegularFileReader();
+  RegularFileReader(const RegularFileReader&) = delete;
+  RegularFileReader& operator=(const RegularFileReader&) = delete;
+  uint64_t size() const { return size_; }
+  // n bytes from `offset` into dst; offset + n must be within size().
+  void read_at(uint64_t offset, size_t n, char* dst) const;
+  // DataError when the file's size is no longer size() (it changed while being read).
+  void check_unchanged() const;
+
+ private:
+  std::string path_;
+  Msg what_;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
+
 // Why `path` cannot be read as a regular file, or an empty Text when it can (the checks of
 // read_regular_file, without reading; for lists that show broken entries instead of failing).
 Text regular_file_problem(const std::string& path, uint64_t max_bytes);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <set>
 #include <tuple>
@@ -112,50 +113,51 @@ json parse_header(std::string_view text) {
   return header;
 }
 
-}  // namespace
+// The data section's bytes [begin, begin + n) into dst: from memory, or read from the file.
+using ReadData = std::function<void(uint64_t begin, size_t n, unsigned char* dst)>;
 
-SafetensorsFile parse_safetensors(const std::string& bytes, const SkipTensor& skip) {
-  if (bytes.size() < 8) fail(Text(Msg::file_shorter_than_byte_header_length));
-  const uint64_t n = read_u64_le(bytes.data());
-  if (n > kMaxHeader || n > bytes.size() - 8)
-    fail(Text(Msg::header_length_runs_past_end_file_bytes, n, bytes.size()));
-  const json header = parse_header(std::string_view(bytes).substr(8, n));
-  const uint64_t data_size = bytes.size() - 8 - n;
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + 8 + n);
+struct Entry {
+  std::string name, dtype;
+  Shape shape;
+  uint64_t begin = 0, end = 0;
+  int width = 0;
+};
 
-  SafetensorsFile out;
+// Every check of the header against a data section of data_size bytes, in the order the reader
+// has always made them; the tensors' entries (skipped ones left out) and the metadata.
+std::vector<Entry> parse_entries(std::string_view header_text, uint64_t data_size, const SkipTensor& skip,
+                                 std::map<std::string, std::string>& metadata) {
+  const json header = parse_header(header_text);
+  std::vector<Entry> out;
   std::vector<std::tuple<uint64_t, uint64_t, std::string>> ranges;
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") {
       if (!entry.is_object()) fail(Text(Msg::metadata_not_object_strings));
       for (const auto& [k, v] : entry.items()) {
         if (!v.is_string()) fail(Text(Msg::metadata_value_not_string, k));
-        out.metadata[k] = v.get<std::string>();
+        metadata[k] = v.get<std::string>();
       }
       continue;
     }
     if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets") ||
         !entry["dtype"].is_string())
       fail(Text(Msg::tensor_lacks_dtype_shape_data_offsets, name));
-    const std::string dtype = entry["dtype"].get<std::string>();
+    Entry e{.name = name, .dtype = entry["dtype"].get<std::string>()};
     const bool skipped = skip && skip(name);
-    const int width = skipped ? any_dtype_width(dtype, name) : dtype_width(dtype, name);
-    const Shape shape = parse_shape(entry["shape"], name);
+    e.width = skipped ? any_dtype_width(e.dtype, name) : dtype_width(e.dtype, name);
+    e.shape = parse_shape(entry["shape"], name);
     const json& off = entry["data_offsets"];
     if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
       fail(Text(Msg::tensor_has_invalid_data_offsets, name));
-    const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
-    if (begin > end || end > data_size)
-      fail(Text(Msg::tensor_has_data_offsets_outside_data_bytes, name, begin, end, data_size));
-    const uint64_t count = static_cast<uint64_t>(numel_of(shape));
-    if (end - begin != count * static_cast<uint64_t>(width))
-      fail(Text(Msg::tensor_shape_needs_bytes_but_data_offsets_span, name, shape_str(shape), count * width, end - begin));
-    ranges.emplace_back(begin, end, name);
-    if (skipped) continue;
-    Tensor t(shape);
-    float* dst = t.data();
-    for (uint64_t i = 0; i < count; ++i) dst[i] = decode(data + begin + i * width, width, dtype);
-    out.tensors.push_back({name, std::move(t)});
+    e.begin = off[0].get<uint64_t>(), e.end = off[1].get<uint64_t>();
+    if (e.begin > e.end || e.end > data_size)
+      fail(Text(Msg::tensor_has_data_offsets_outside_data_bytes, name, e.begin, e.end, data_size));
+    const uint64_t count = static_cast<uint64_t>(numel_of(e.shape));
+    if (e.end - e.begin != count * static_cast<uint64_t>(e.width))
+      fail(Text(Msg::tensor_shape_needs_bytes_but_data_offsets_span, name, shape_str(e.shape), count * e.width,
+                e.end - e.begin));
+    ranges.emplace_back(e.begin, e.end, name);
+    if (!skipped) out.push_back(std::move(e));
   }
   // The data is the tensors end to end, as the reference writer lays it out and its reader
   // demands: no overlap, no gap, nothing after the last one.
@@ -174,13 +176,72 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const SkipTensor& sk
   return out;
 }
 
-SafetensorsFile read_safetensors(const std::string& path, const SkipTensor& skip) {
-  const std::string bytes = read_regular_file(path, kMaxWeightsFileBytes, Msg::weights_file);
-  try {
-    return parse_safetensors(bytes, skip);
-  } catch (const DataError& e) {
-    throw DataError(Text(Msg::io_name_colon, printable_name(path)) + e.text());
+// Each entry widened to F32, its bytes read in pieces of at most 16 MiB: the peak is the tensors
+// themselves, never the file beside them.
+SafetensorsFile decode_entries(std::vector<Entry> entries, std::map<std::string, std::string> metadata,
+                               const ReadData& read) {
+  constexpr size_t kPiece = 16u << 20;
+  SafetensorsFile out;
+  out.metadata = std::move(metadata);
+  std::vector<unsigned char> piece;
+  for (auto& e : entries) {
+    Tensor t(e.shape);
+    float* dst = t.data();
+    const auto w = static_cast<uint64_t>(e.width);
+    for (uint64_t at = e.begin; at < e.end;) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece - kPiece % w, e.end - at));
+      piece.resize(n);
+      read(at, n, piece.data());
+      for (size_t i = 0; i < n; i += w) *dst++ = decode(piece.data() + i, e.width, e.dtype);
+      at += n;
+    }
+    out.tensors.push_back({e.name, std::move(t)});
   }
+  return out;
+}
+
+}  // namespace
+
+SafetensorsFile parse_safetensors(const std::string& bytes, const SkipTensor& skip) {
+  if (bytes.size() < 8) fail(Text(Msg::file_shorter_than_byte_header_length));
+  const uint64_t n = read_u64_le(bytes.data());
+  if (n > kMaxHeader || n > bytes.size() - 8)
+    fail(Text(Msg::header_length_runs_past_end_file_bytes, n, bytes.size()));
+  std::map<std::string, std::string> metadata;
+  auto entries = parse_entries(std::string_view(bytes).substr(8, n), bytes.size() - 8 - n, skip, metadata);
+  const char* data = bytes.data() + 8 + n;
+  return decode_entries(std::move(entries), std::move(metadata),
+                        [data](uint64_t begin, size_t len, unsigned char* dst) { std::memcpy(dst, data + begin, len); });
+}
+
+SafetensorsFile read_safetensors(const std::string& path, const SkipTensor& skip) {
+  const RegularFileReader f(path, kMaxWeightsFileBytes, Msg::weights_file);  // its refusals name the file
+  const auto named = [&path](const std::function<void()>& check) {  // the format's refusals: named here
+    try {
+      check();
+    } catch (const DataError& e) {
+      throw DataError(Text(Msg::io_name_colon, printable_name(path)) + e.text());
+    }
+  };
+  named([&] {
+    if (f.size() < 8) fail(Text(Msg::file_shorter_than_byte_header_length));
+  });
+  char len[8];
+  f.read_at(0, 8, len);
+  const uint64_t n = read_u64_le(len);
+  named([&] {
+    if (n > kMaxHeader || n > f.size() - 8) fail(Text(Msg::header_length_runs_past_end_file_bytes, n, f.size()));
+  });
+  std::string header(n, '\0');
+  f.read_at(8, n, header.data());
+  std::map<std::string, std::string> metadata;
+  std::vector<Entry> entries;
+  named([&] { entries = parse_entries(header, f.size() - 8 - n, skip, metadata); });
+  auto out = decode_entries(std::move(entries), std::move(metadata), [&f, n](uint64_t begin, size_t len, unsigned char* dst) {
+    f.read_at(8 + n + begin, len, reinterpret_cast<char*>(dst));
+  });
+  f.check_unchanged();
+  return out;
 }
 
 std::string serialize_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
