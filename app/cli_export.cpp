@@ -22,7 +22,10 @@
 #include "io/files.h"
 #include "io/npz.h"
 #include "io/weights_file.h"
+#include "pretrained/generate.h"
 #include "pretrained/pretrained_model.h"
+
+#include <nlohmann/json.hpp>
 #include "text/tokenizer.h"
 
 namespace attnlab::cli {
@@ -35,6 +38,7 @@ struct ExportArgs {
   std::string out, text_file, weights, checkpoint, format = "npz", loss, target, attention = "full";
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
+  pretrained::Sampling sampling;  // --generate N … (with --model)
 };
 
 // --fault ID, repeatable: the injected bugs of faults.h (docs/cli.md, "Fault switches").
@@ -114,6 +118,8 @@ struct ExportPlan {
   Batch batch;
   BackendKind backend = BackendKind::Auto;
   std::optional<LossSpec> loss;  // --loss: the backward pass too
+  std::shared_ptr<const pretrained::PretrainedModel> checkpoint;  // --model
+  pretrained::Sampling sampling;  // --generate: each text continued before the export
 };
 
 // --loss KIND [--target FILE.npy]: mse reads its target, per-position its answers' token ids (a
@@ -139,14 +145,25 @@ std::optional<pretrained::PretrainedModel> plan_checkpoint(const CLI::App& sub, 
   if (!sub.count("--model")) return std::nullopt;
   if (a.checkpoint.empty()) throw ConfigError(Text(Msg::cli_model_name_empty));
   for (const char* opt : {"--weights", "--d-model", "--heads", "--d-ff", "--layers", "--mask", "--norm", "--activation",
-                          "--positional", "--max-positions", "--eps", "--final-norm", "--seed", "--memory-text"})
+                          "--positional", "--max-positions", "--eps", "--final-norm", "--memory-text"})
     if (sub.count(opt)) throw ConfigError(Text(Msg::cli_model_sets_option, opt));
   if (sub.count("--loss")) throw ConfigError(Text(Msg::cli_model_no_backward));
   return pretrained::load_pretrained(a.checkpoint);
 }
 
+// --generate N [--temperature T] [--top-k K] [--top-p P], seeded by --seed: with --model only.
+pretrained::Sampling plan_sampling(const CLI::App& sub, const ExportArgs& a) {
+  const bool asked = sub.count("--generate") || sub.count("--temperature") || sub.count("--top-k") || sub.count("--top-p");
+  if (asked && !sub.count("--model")) throw ConfigError(Text(Msg::cli_generate_needs_model));
+  pretrained::Sampling s = a.sampling;
+  s.seed = a.model.seed;
+  pretrained::check_sampling(s);
+  return s;
+}
+
 ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   ExportPlan p;
+  p.sampling = plan_sampling(sub, a);
   const bool cross = !a.memory_texts.empty();
   ModelConfig& cfg = p.cfg;
   cfg = to_config(a.model, cross, sub.count("--d-ff") > 0);
@@ -171,6 +188,7 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     validate_variant(cfg.variant, cfg.layers, cfg.encoder_mask());
     p.weights = checkpoint->weights;
     p.seeded = false;
+    p.checkpoint = std::make_shared<const pretrained::PretrainedModel>(*checkpoint);
   } else if (!a.weights.empty()) {
     const VariantConfig variant = cfg.variant;  // checked below as an option, not as the file's configuration
     cfg.variant = {};
@@ -201,16 +219,53 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   const Batch& batch = p.batch;
   if (cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   p.backend = parse_backend(a.model.backend);
-  auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq(), cross ? batch.text.seq() : 0,
+  if (p.sampling.steps > 0)  // the longest text and its added pieces within the model's positions
+    for (int len : batch.text.lengths)
+      if (len + p.sampling.steps > cfg.max_positions)
+        throw ConfigError(Text(Msg::en_text_longer_than_position_table, len + p.sampling.steps, cfg.max_positions));
+  auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq() + p.sampling.steps, cross ? batch.text.seq() : 0,
                              static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
   if (p.loss) est = with_gradients(est);  // the backward's steps too
   check_memory_budget(est, a.model.memory_budget_mib);
   return p;
 }
 
+// Each text continued by --generate's pieces (pretrained/generate.h), the batch made again from
+// the longer texts, and the manifest's "generation" written.
+void generate(ExportPlan& p, Backend& be) {
+  const auto& m = *p.checkpoint;
+  nlohmann::json rows = nlohmann::json::array();
+  std::vector<std::vector<std::string>> pieces, shown;
+  for (int64_t b = 0; b < p.batch.text.batch(); ++b) {
+    const auto& row = p.batch.text.tokens[static_cast<size_t>(b)];
+    std::vector<std::string> text(row.begin(), row.begin() + p.batch.text.lengths[static_cast<size_t>(b)]);
+    const auto added = pretrained::continue_text(m, text, b, p.sampling, be);
+    std::vector<int> ids;
+    for (const auto& piece : text) ids.push_back(m.weights.vocab()->id(piece));
+    const size_t prompt = text.size();
+    nlohmann::json added_pieces = nlohmann::json::array();
+    for (int id : added.ids) {
+      text.push_back(m.weights.vocab()->words()[static_cast<size_t>(id)]);
+      added_pieces.push_back(text.back());
+      ids.push_back(id);
+    }
+    rows.push_back({{"prompt_pieces", prompt}, {"ids", added.ids}, {"pieces", added_pieces},
+                    {"probabilities", added.probabilities}, {"text", m.tokenizer->decode(ids)}});
+    auto& seen = shown.emplace_back();
+    for (const auto& piece : text) seen.push_back(m.tokenizer->display(piece));
+    pieces.push_back(std::move(text));
+  }
+  p.batch = make_piece_batch(std::move(pieces), *m.weights.vocab(), std::move(shown));
+  const auto& s = p.sampling;
+  p.formats.opt.generation_json = nlohmann::json{{"steps", s.steps}, {"temperature", s.temperature}, {"top_k", s.top_k},
+                                                 {"top_p", s.top_p}, {"seed", s.seed}, {"rows", rows}}
+                                      .dump();
+}
+
 void execute_export(ExportPlan p) {
   const ModelConfig& cfg = p.cfg;
   if (p.seeded) p.weights = init_weights(cfg);
+  if (p.sampling.steps > 0) generate(p, cpu_backend());
   Trace trace;
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();
@@ -259,6 +314,11 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
                   "source sentence for encoder-decoder mode; once for all or once per --text");
   add_variant_options(*sub, args->variant);
   sub->add_option("--weights", args->weights, "load weights and their configuration from a .safetensors file");
+  sub->add_option("--generate", args->sampling.steps,
+                  "with --model: continue each text by N pieces, drawn from the model's predictions (0 … 1024)");
+  sub->add_option("--temperature", args->sampling.temperature, "with --generate: divide the logits by T; 0 takes the most probable piece (default 1)");
+  sub->add_option("--top-k", args->sampling.top_k, "with --generate: draw among the K most probable pieces only (default 0: all)");
+  sub->add_option("--top-p", args->sampling.top_p, "with --generate: draw among the fewest pieces whose probability reaches P (default 1: all)");
   sub->add_option("--model", args->checkpoint,
                   "open a pretrained checkpoint folder in Hugging Face's layout (GPT-2: config.json, "
                   "model.safetensors, vocab.json, merges.txt)");

@@ -303,6 +303,10 @@ BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& f
                         const KeyRanges* ranges) {
   check_backward(w.vocab() != nullptr, loss.kind);
   const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
+  // A pretrained vocabulary's padding is not row 0 and its head is the embedding table: the
+  // targets (loss.cpp) and the head's gradient would both be wrong.
+  if (ce && w.vocab()->pretrained)
+    throw ConfigError(Text(Msg::bw_pretrained_head_loss, std::string(loss_name(loss.kind))));
   BackwardResult r;
   r.kind = loss.kind;
   r.output = loss_input_step(cfg, loss.kind);

@@ -68,6 +68,7 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
   if (b.text.batch() > Limits::kMaxBatch)
     throw ConfigError(verbatim("--text: ") + Text(Msg::sentences_are_more_than_limit, b.text.batch(), Limits::kMaxBatch));
   if (trained) {
+    if (trained->byte_level) throw ConfigError(Text(Msg::en_byte_level_needs_tokenizer));
     b.vocab = trained->vocabulary;
     return b;
   }

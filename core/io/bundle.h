@@ -32,6 +32,8 @@ struct ExportOptions {
   // the forward's, its loss and steps into the manifest ("loss", "gradient_steps"). Null: none.
   std::shared_ptr<const BackwardResult> backward;
   double backward_ms = 0;
+  // The manifest's "generation" (docs/cli.md "Generation"), as JSON text; empty: none.
+  std::string generation_json;
 };
 
 struct RunInfo {

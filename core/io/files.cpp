@@ -99,6 +99,9 @@ RegularFileReader::RegularFileReader(const std::string& path, uint64_t max_bytes
     refuse(what, path, std::move(why));
   }
   size_ = static_cast<uint64_t>(st.st_size);
+  device_ = static_cast<uint64_t>(st.st_dev), inode_ = static_cast<uint64_t>(st.st_ino);
+  modified_ns_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  changed_ns_ = static_cast<int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
 }
 
 RegularFileReader::~RegularFileReader() { ::close(fd_); }
@@ -125,8 +128,11 @@ void RegularFileReader::check_unchanged() const {
   do r = ::pread(fd_, &probe, 1, static_cast<off_t>(size_));
   while (r < 0 && errno == EINTR);
   struct stat st {};
-  if (r != 0 || ::fstat(fd_, &st) != 0 || static_cast<uint64_t>(st.st_size) != size_)
-    refuse(what_, path_, Text(Msg::changed_while_being_read_try_again));
+  const bool same = r == 0 && ::fstat(fd_, &st) == 0 && static_cast<uint64_t>(st.st_size) == size_ &&
+                    static_cast<uint64_t>(st.st_ino) == inode_ && static_cast<uint64_t>(st.st_dev) == device_ &&
+                    static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec == modified_ns_ &&
+                    static_cast<int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec == changed_ns_;
+  if (!same) refuse(what_, path_, Text(Msg::changed_while_being_read_try_again));
 }
 
 std::string read_regular_file(const std::string& path, uint64_t max_bytes, Msg what) {

@@ -52,7 +52,8 @@ class RegularFileReader {
   uint64_t size() const { return size_; }
   // n bytes from `offset` into dst; offset + n must be within size().
   void read_at(uint64_t offset, size_t n, char* dst) const;
-  // DataError when the file's size is no longer size() (it changed while being read).
+  // DataError when the file is no longer what was opened (its size, inode or modification and
+  // change times differ: it was rewritten or replaced while being read).
   void check_unchanged() const;
 
  private:
@@ -60,6 +61,8 @@ class RegularFileReader {
   Msg what_;
   int fd_ = -1;
   uint64_t size_ = 0;
+  uint64_t device_ = 0, inode_ = 0;
+  int64_t modified_ns_ = 0, changed_ns_ = 0;  // st_mtim, st_ctim at opening
 };
 
 // Why `path` cannot be read as a regular file, or an empty Text when it can (the checks of

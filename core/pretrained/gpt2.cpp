@@ -78,11 +78,13 @@ Gpt2Shape gpt2_config(const nlohmann::json& j, const std::string& origin) {
   c.d_model = config_count(j, "n_embd", 768, origin);
   c.heads = config_count(j, "n_head", 12, origin);
   c.layers = config_count(j, "n_layer", 12, origin);
-  c.d_ff = config_count(j, "n_inner", 4 * c.d_model, origin);
+  // 4 · n_embd unless set (an n_embd past the limit, refused below, must not overflow here)
+  c.d_ff = config_count(j, "n_inner", c.d_model <= Limits::kMaxDModel ? 4 * c.d_model : 1, origin);
   c.max_positions = config_count(j, "n_positions", 1024, origin);
   c.eps = config_positive(j, "layer_norm_epsilon", 1e-5, origin);
   c.activation = gpt2_activation(config_text(j, "activation_function", "gelu_new", origin), origin);
   s.vocab_size = config_count(j, "vocab_size", 50257, origin);
+  s.tied = config_bool(j, "tie_word_embeddings", true, origin);
   require(j, "scale_attn_weights", true, origin);
   require(j, "scale_attn_by_inverse_layer_idx", false, origin);
   require(j, "add_cross_attention", false, origin);
@@ -121,11 +123,12 @@ Weights gpt2_weights(const Gpt2Shape& shape, CheckpointTensors tensors, const st
     Tensor t = take(m.from, m.stored);
     w.set(m.to, m.transpose ? t.transpose(0, 1).contiguous() : std::move(t));
   }
-  // The head: lm_head.weight when the file keeps it, else the embedding table itself (tied).
-  if (by_name.count("lm_head.weight"))
-    w.set("output_head.weight", take("lm_head.weight", {shape.vocab_size, shape.cfg.d_model}));
-  else
-    w.set("output_head.weight", w.get("embedding.weight"));
+  // The head: the embedding table itself (tied; a stored copy is checked and set aside), or
+  // lm_head.weight when config.json unties them.
+  const bool stored = by_name.count("lm_head.weight") > 0;
+  if (!shape.tied && !stored) throw DataError(at + Text(Msg::pt_tensor_missing, "lm_head.weight"));
+  Tensor head = stored ? take("lm_head.weight", {shape.vocab_size, shape.cfg.d_model}) : Tensor();
+  w.set("output_head.weight", shape.tied ? w.get("embedding.weight") : head);
   if (!by_name.empty()) throw DataError(at + Text(Msg::pt_tensor_unknown, printable_name(by_name.begin()->second.first)));
   return w;
 }

@@ -9,7 +9,7 @@
 //   wte (V, D) → embedding.weight and output_head.weight (tied, no bias); wpe (P, D) →
 //   encoder.position_embedding.weight; ln_f → encoder.norm.
 // Names with or without the "transformer." prefix; the buffers attn.bias and attn.masked_bias are
-// ignored; lm_head.weight, when present, is the head.
+// ignored; lm_head.weight is the head only when config.json says tie_word_embeddings: false.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -26,6 +26,9 @@ namespace attnlab::pretrained {
 struct Gpt2Shape {
   ModelConfig cfg;
   int64_t vocab_size = 50257;
+  // tie_word_embeddings (true unless set): the head is wte itself, as Hugging Face ties it when it
+  // loads (a stored lm_head.weight then ignored); false: lm_head.weight is required.
+  bool tied = true;
 };
 
 // config.json (GPT2Config; absent keys take its published defaults: 12 layers, 12 heads, n_embd

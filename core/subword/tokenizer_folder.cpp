@@ -60,6 +60,17 @@ PretrainedTokenizer PretrainedTokenizer::load(const std::string& folder, LowerCa
   return t;
 }
 
+std::string PretrainedTokenizer::decode(const std::vector<int>& ids) const {
+  if (bpe_) return bpe_->decode(ids);
+  std::string out;
+  for (int id : ids) {
+    const std::string& p = wordpiece_->piece(id);
+    if (p.starts_with("##")) out += p.substr(2);
+    else out += (out.empty() ? "" : " ") + p;
+  }
+  return out;
+}
+
 std::vector<SubwordToken> PretrainedTokenizer::encode(std::string_view text) const {
   return bpe_ ? bpe_->encode(text) : wordpiece_->encode(text, true);
 }

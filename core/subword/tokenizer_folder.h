@@ -29,6 +29,9 @@ class PretrainedTokenizer {
   // The model's input: GPT-2's pieces as typed (no <|endoftext|> added), BERT's between [CLS] and [SEP].
   std::vector<SubwordToken> encode(std::string_view text) const;
   std::string display(std::string_view piece) const { return display_piece(piece, bpe_ != nullptr); }
+  // The text of `ids`: GPT-2's bytes put back together (U+FFFD for a broken character); WordPiece's
+  // pieces joined by spaces, continuations glued.
+  std::string decode(const std::vector<int>& ids) const;
   int64_t size() const { return bpe_ ? bpe_->size() : wordpiece_->size(); }
   const std::string& piece(int id) const { return bpe_ ? bpe_->piece(id) : wordpiece_->piece(id); }
   int id(const std::string& piece) const { return bpe_ ? bpe_->id(piece) : wordpiece_->id(piece); }  // −1: absent

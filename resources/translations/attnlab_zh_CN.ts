@@ -1412,6 +1412,22 @@
         <source>needs exactly one of "file", "embedded" and "model_folder"</source>
         <translation>需要 "file"、"embedded" 和 "model_folder" 中恰好一个</translation>
     </message>
+    <message>
+        <source>%1 is %2; it must be %3</source>
+        <translation>%1 为 %2；它必须是 %3</translation>
+    </message>
+    <message>
+        <source>--generate, --temperature, --top-k and --top-p need --model: they continue each text with a pretrained checkpoint's next-piece predictions</source>
+        <translation>--generate、--temperature、--top-k 和 --top-p 需要 --model：它们用预训练检查点对下一个词片的预测来续写每段文本</translation>
+    </message>
+    <message>
+        <source>the %1 loss through a pretrained checkpoint's tied head is not available yet (its targets and the tied table's one gradient are still to come): choose the sum or MSE loss, or no backward pass</source>
+        <translation>经过预训练检查点共享输出头的 %1 损失暂不可用（它的目标和共享嵌入表的单一梯度尚待实现）：请选择 sum 或 MSE 损失，或不做反向传播</translation>
+    </message>
+    <message>
+        <source>this model's vocabulary is GPT-2's byte-level pieces, which Attention Lab's word tokenizer cannot cut: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
+        <translation>该模型的词表是 GPT-2 的字节级词片，Attention Lab 的分词器无法切分：请打开它的检查点文件夹（--model，文件 ▸ 打开模型文件夹…），让它自己的分词器切分文本</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>

@@ -20,6 +20,7 @@ from attnlab_testlib import run_attnlab
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
 import gen_subword_golden  # noqa: E402  (the tokenizer reference: its byte map)
+import gen_golden  # noqa: E402  (the seeded generator, docs/cli.md "The seeded generator")
 
 D, H, LAYERS, POSITIONS = 16, 4, 2, 24
 FF = 4 * D
@@ -141,7 +142,7 @@ def gelu_new(x):
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
 
 
-def reference_gpt2(p, ids):
+def reference_gpt2(p, ids, head=None):
     """GPT-2 as published, in float64: ids (B, S) → per layer the attention weights (B, H, S, S) and
     the block's output, the final LayerNorm's output and the logits (B, S, V)."""
     t = {k: torch.from_numpy(v.astype(np.float64)) for k, v in p.items()}
@@ -165,7 +166,8 @@ def reference_gpt2(p, ids):
             + t[h + "mlp.c_proj.bias"]
         out["outputs"].append(x)
     out["final"] = ln(x, "ln_f.weight", "ln_f.bias")
-    out["logits"] = out["final"] @ t["wte.weight"].T  # the tied head, no bias
+    w = t["wte.weight"] if head is None else torch.from_numpy(head.astype(np.float64))
+    out["logits"] = out["final"] @ w.T  # the tied head (or an untied lm_head), no bias
     return out
 
 
@@ -179,6 +181,31 @@ def stored(params, dtype):
 
 
 TEXTS = ["The cat sat on the mat.", "the cat", "in a hat, 42 cats!"]
+
+
+def reference_draw(logits, temperature, top_k, top_p, u):
+    """docs/cli.md "Generation", in float64: (the piece drawn, how far the decision was from going
+    another way — the gap between the two best logits, or between u·total and the nearest running
+    sum)."""
+    if temperature == 0:
+        order = np.argsort(-logits, kind="stable")
+        return int(order[0]), float(logits[order[0]] - logits[order[1]])
+    z = logits.astype(np.float64) / temperature
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    order = sorted(range(len(p)), key=lambda i: (-p[i], i))
+    kept = order[:top_k] if top_k > 0 else order
+    if top_p < 1:
+        run = 0.0
+        for j, i in enumerate(kept):
+            run += p[i]
+            if run >= top_p:
+                kept = kept[:j + 1]
+                break
+    target = u * sum(p[i] for i in kept)
+    sums = np.cumsum([p[i] for i in kept])
+    j = min(int(np.searchsorted(sums, target)), len(kept) - 1)
+    return kept[j], float(np.min(np.abs(sums - target)))
 
 
 class Pretrained(lib.TempDirCase):
@@ -224,18 +251,14 @@ class Pretrained(lib.TempDirCase):
         rc, stdout, stderr = lib.reproduce(out)
         self.assertEqual(rc, 0, stdout[-3000:] + stderr[-2000:])
         self.assertEqual(lib.reported(stdout).get("encoder.output_head.logits"), "ok")
-        # the bundle's weights file reads back with --weights (pad_id, no unknown row, no head bias);
-        # Attention Lab's word tokenizer then cuts the text, so only words that are pieces run
+        # the bundle's weights file reads (pad_id, no unknown row, no head bias, byte-level pieces),
+        # but Attention Lab's word tokenizer would cut "cat" where GPT-2 has "Ġcat": refused, naming
+        # the folder option; and no loss goes through the tied head
         w = os.path.join(out, "weights.safetensors")
-        again = self.path("again")
-        self.export_ok(again, "--weights", w, "--text", "at in")
-        got = dict(np.load(os.path.join(again, "trace.npz")))["encoder.output_head.logits"]
-        ref = reference_gpt2(params, torch.tensor([[VOCAB["at"], VOCAB["in"]]]))
-        self.assert_close(got, ref["logits"].numpy(), "logits through --weights", atol=1e-3)
-        r = run_attnlab(["export", "--out", self.path("unknown"), "--weights", w, "--text", "cat"])
+        r = run_attnlab(["export", "--out", self.path("again"), "--weights", w, "--text", "at in"])
         self.assertEqual(r.rc, 2, r.describe())
-        self.assertIn("'cat' is not in the model's vocabulary, which has no unknown row", r.err)
-        self.assertFalse(os.path.exists(self.path("unknown")))
+        self.assertIn("byte-level pieces, which Attention Lab's word tokenizer cannot cut", r.err)
+        self.assertFalse(os.path.exists(self.path("again")))
 
     def test_names_without_prefix_sharded_with_lm_head(self):
         params = random_parameters(2)
@@ -243,6 +266,21 @@ class Pretrained(lib.TempDirCase):
         write_folder(folder, params, prefix="", shards=3, extra={"lm_head.weight": params["wte.weight"]})
         _, trace, manifest = self.export(folder)
         self.assert_matches_reference(trace, manifest, params)
+
+    def test_tie_word_embeddings_decides_the_head(self):
+        params = random_parameters(8)
+        other = (np.random.default_rng(9).standard_normal((V, D)) * 0.5).astype(np.float32)
+        ids = torch.tensor([reference_ids("the cat")])
+        for tie, want in ((None, None), (True, None), (False, other)):  # absent: tied, as GPT2Config
+            with self.subTest(tie=tie):
+                folder = self.path("tie-%s" % tie)
+                write_folder(folder, params, extra={"lm_head.weight": other}, cfg=config(tie_word_embeddings=tie))
+                _, trace, _ = self.export(folder, texts=["the cat"])
+                ref = reference_gpt2(params, ids, head=want)
+                self.assert_close(trace["encoder.output_head.logits"], ref["logits"].numpy(), "logits", atol=1e-3)
+        folder = self.path("untied-without-head")
+        write_folder(folder, params, cfg=config(tie_word_embeddings=False))
+        self.refused(folder, "lm_head.weight")
 
     def test_half_and_bfloat16_checkpoints_are_widened(self):
         params = random_parameters(3)
@@ -329,6 +367,47 @@ class Pretrained(lib.TempDirCase):
         r = run_attnlab(["export", "--out", self.path("long"), "--model", good, "--text", long_text])
         self.assertEqual(r.rc, 2, r.describe())
         self.assertIn("learned position table (%d rows" % POSITIONS, r.err)
+
+    def test_generation_draws_as_documented(self):
+        params = random_parameters(7)
+        folder = self.path("gen")
+        write_folder(folder, params)
+        prompts, steps = ["the cat", "in a hat"], 4
+        for temperature, top_k, top_p, seed in [(0, 0, 1, 0), (1.0, 0, 1, 3), (0.7, 5, 0.9, 11)]:
+            with self.subTest(temperature=temperature, top_k=top_k, top_p=top_p):
+                args = ["--generate", str(steps), "--temperature", str(temperature), "--top-k", str(top_k),
+                        "--top-p", str(top_p), "--seed", str(seed)]
+                _, trace, manifest = self.export(folder, *args, texts=prompts)
+                gen = manifest["generation"]
+                self.assertEqual((gen["steps"], gen["seed"], gen["top_k"]), (steps, seed, top_k))
+                for b, text in enumerate(prompts):
+                    ids = reference_ids(text)
+                    prompt = len(ids)
+                    u = gen_golden.Stream("generate:%d" % b, seed).uniform(steps)
+                    got = gen["rows"][b]["ids"]
+                    for step in range(steps):
+                        logits = reference_gpt2(params, torch.tensor([ids]))["logits"][0, -1].numpy()
+                        want, margin = reference_draw(logits, temperature, top_k, top_p, u[step])
+                        # float32 against float64: only a decision within a hair may go the other way
+                        self.assertTrue(got[step] == want or margin < 1e-4, (b, step, got, want, margin))
+                        ids.append(got[step])
+                    self.assertEqual(gen["rows"][b]["prompt_pieces"], prompt)
+                    self.assertEqual(trace["encoder.token_ids"][b][:len(ids)].astype(int).tolist(), ids)
+                    self.assertTrue(gen["rows"][b]["text"].startswith(text), gen["rows"][b]["text"])
+                again = self.export(folder, *args, texts=prompts)[2]["generation"]
+                self.assertEqual(again["rows"], gen["rows"])  # the seed decides every draw
+        r = run_attnlab(["export", "--out", self.path("g1"), "--text", "the cat", "--generate", "2"])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("need --model", r.err)
+        for bad in (["--top-p", "0"], ["--temperature", "-1"], ["--generate", "2000"]):
+            r = run_attnlab(["export", "--out", self.path("g2"), "--model", folder, "--text", "the cat", *bad])
+            self.assertEqual(r.rc, 2, r.describe())
+            self.assertIn(bad[0], r.err)
+        r = run_attnlab(["export", "--out", self.path("g3"), "--model", folder, "--text", "the cat", "--generate",
+                         str(POSITIONS)])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("learned position table (%d rows" % POSITIONS, r.err)
+        self.assertFalse(any(os.path.exists(self.path(g)) for g in ("g1", "g2", "g3")))
 
     def test_non_ascii_text_runs_through_byte_pieces(self):
         params = random_parameters(6)

@@ -3,7 +3,8 @@
 // with the folder's own tokenizer — chips and axes show its pieces as ␣cat, never Ġcat — and
 // computes exactly what core computes for that folder, the tied head's logits over the whole
 // vocabulary included; a session references the folder and reopens to the same trace bit for bit;
-// a folder holding only pytorch_model.bin is refused by name and the window keeps what it had.
+// a loss through the tied head is refused; a folder holding only pytorch_model.bin is refused by
+// name and the window keeps what it had.
 #include <QtTest>
 
 #include <QDir>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 
+#include "backward/loss.h"
 #include "forward/model.h"
 #include "input/inputpanel.h"
 #include "input/tokenchips.h"
@@ -22,6 +24,8 @@
 #include "io/session.h"
 #include "pretrained/pretrained_model.h"
 #include "subword/bpe.h"
+#include "text/errors.h"
+#include "window/controller.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
 
@@ -136,6 +140,18 @@ class TestCheckpointUi : public QObject {
     const Step* logits = r->trace.find("encoder.output_head.logits");
     QVERIFY(logits);
     QVERIFY(logits->tensor.shape() == (Shape{2, 5, kV}));
+
+    // a loss through the tied head is refused by name (its targets are still to come); sum runs
+    Request withLoss = in->currentRequest();
+    withLoss.loss = LossKind::NextToken;
+    try {
+      compute(withLoss, 1);
+      QFAIL("a next-token loss through a checkpoint's tied head ran");
+    } catch (const ConfigError& e) {
+      QVERIFY2(std::string(e.what()).find("tied head") != std::string::npos, e.what());
+    }
+    withLoss.loss = LossKind::Sum;
+    QVERIFY(compute(withLoss, 1)->trace.find("encoder.layers.0.self_attn.weights"));
 
     // exactly what core computes for the folder
     const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());

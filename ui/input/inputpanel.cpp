@@ -191,7 +191,7 @@ QWidget* InputPanel::buildKnobs() {
   heads_ = spinBox(1, 4096, 8);
   dff_ = spinBox(0, 16384, 0);
   dff_->setSpecialValueText(tr("4 × d_model"));
-  layers_ = spinBox(1, 12, 1);
+  layers_ = spinBox(1, static_cast<int>(Limits::kMaxLayers), 1);  // a checkpoint's (GPT-2 medium: 24)
   seed_ = spinBox(0, 1000000, 0);
   mask_ = combo({QStringLiteral("none"), QStringLiteral("padding"), QStringLiteral("causal"), QStringLiteral("padding+causal")});
   mask_->setCurrentIndex(1);

@@ -36,3 +36,7 @@ ATTNLAB_MESSAGE(sf_logits_tied_no_bias, QT_TRANSLATE_NOOP("StepText", "logits = 
 ATTNLAB_MESSAGE(cli_model_sets_option, QT_TRANSLATE_NOOP("ErrorText", "%1 cannot be given with --model: the checkpoint's config.json sets the model"))
 ATTNLAB_MESSAGE(cli_model_name_empty, QT_TRANSLATE_NOOP("ErrorText", "--model: the folder name is empty; give the path of a checkpoint folder (config.json, model.safetensors, the tokenizer's files)"))
 ATTNLAB_MESSAGE(cli_model_no_backward, QT_TRANSLATE_NOOP("ErrorText", "--loss with --model: the backward pass through a pretrained checkpoint (its tied embedding and head) is not available yet; export the forward pass without --loss"))
+ATTNLAB_MESSAGE(gen_option_out_of_range, QT_TRANSLATE_NOOP("ErrorText", "%1 is %2; it must be %3"))
+ATTNLAB_MESSAGE(cli_generate_needs_model, QT_TRANSLATE_NOOP("ErrorText", "--generate, --temperature, --top-k and --top-p need --model: they continue each text with a pretrained checkpoint's next-piece predictions"))
+ATTNLAB_MESSAGE(bw_pretrained_head_loss, QT_TRANSLATE_NOOP("ErrorText", "the %1 loss through a pretrained checkpoint's tied head is not available yet (its targets and the tied table's one gradient are still to come): choose the sum or MSE loss, or no backward pass"))
+ATTNLAB_MESSAGE(en_byte_level_needs_tokenizer, QT_TRANSLATE_NOOP("ErrorText", "this model's vocabulary is GPT-2's byte-level pieces, which Attention Lab's word tokenizer cannot cut: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text"))

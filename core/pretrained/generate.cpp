@@ -1,0 +1,103 @@
+#include "pretrained/generate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "forward/model.h"
+#include "model/trace.h"
+#include "tensor/rng.h"
+#include "text/errors.h"
+
+namespace attnlab::pretrained {
+
+namespace {
+
+// Keeps only the logits of the output head (B, S, V): a run traced for nothing else.
+class LogitsRecorder final : public Recorder {
+ public:
+  bool enabled() const override { return true; }
+  void record(StepInfo info, const Tensor& t) override {
+    if (info.id == "encoder.output_head.logits") logits = t.contiguous();
+  }
+  Tensor logits;
+};
+
+// softmax(logits / T) in double over the whole vocabulary.
+std::vector<double> probabilities(const float* logits, int64_t v, double temperature) {
+  std::vector<double> p(static_cast<size_t>(v));
+  double top = -INFINITY;
+  for (int64_t i = 0; i < v; ++i) top = std::max(top, static_cast<double>(logits[i]) / temperature);
+  double sum = 0;
+  for (int64_t i = 0; i < v; ++i) sum += p[static_cast<size_t>(i)] = std::exp(static_cast<double>(logits[i]) / temperature - top);
+  for (double& x : p) x /= sum;
+  return p;
+}
+
+}  // namespace
+
+void check_sampling(const Sampling& s) {
+  if (s.steps < 0 || s.steps > kMaxGenerateSteps)
+    throw ConfigError(Text(Msg::gen_option_out_of_range, "--generate", std::to_string(s.steps), "0 … 1024"));
+  if (!(s.temperature >= 0 && s.temperature <= 100))
+    throw ConfigError(Text(Msg::gen_option_out_of_range, "--temperature", format_double(s.temperature), "0 … 100"));
+  if (s.top_k < 0) throw ConfigError(Text(Msg::gen_option_out_of_range, "--top-k", std::to_string(s.top_k), "0, 1, 2, …"));
+  if (!(s.top_p > 0 && s.top_p <= 1))
+    throw ConfigError(Text(Msg::gen_option_out_of_range, "--top-p", format_double(s.top_p), "(0, 1]"));
+}
+
+int draw_piece(const float* logits, int64_t vocab, const Sampling& s, double u) {
+  if (s.temperature == 0) {  // greedy: the first of the largest
+    int best = 0;
+    for (int64_t i = 1; i < vocab; ++i)
+      if (logits[i] > logits[best]) best = static_cast<int>(i);
+    return best;
+  }
+  const std::vector<double> p = probabilities(logits, vocab, s.temperature);
+  std::vector<int> order(static_cast<size_t>(vocab));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&p](int a, int b) { return p[static_cast<size_t>(a)] > p[static_cast<size_t>(b)]; });
+  size_t kept = s.top_k > 0 ? std::min<size_t>(order.size(), static_cast<size_t>(s.top_k)) : order.size();
+  if (s.top_p < 1) {
+    double run = 0;
+    for (size_t i = 0; i < kept; ++i) {
+      run += p[static_cast<size_t>(order[i])];
+      if (run >= s.top_p) {
+        kept = i + 1;
+        break;
+      }
+    }
+  }
+  double total = 0;
+  for (size_t i = 0; i < kept; ++i) total += p[static_cast<size_t>(order[i])];
+  double run = 0;
+  for (size_t i = 0; i < kept; ++i) {
+    run += p[static_cast<size_t>(order[i])];
+    if (run >= u * total) return order[i];
+  }
+  return order[kept - 1];  // u · total a rounding above the sum
+}
+
+Continuation continue_text(const PretrainedModel& m, const std::vector<std::string>& pieces, int64_t row,
+                           const Sampling& s, Backend& be) {
+  const auto length = static_cast<int64_t>(pieces.size());
+  if (length + s.steps > m.cfg.max_positions)
+    throw ConfigError(Text(Msg::en_text_longer_than_position_table, length + s.steps, m.cfg.max_positions));
+  const Stream stream("generate:" + std::to_string(row), s.seed);
+  const TrainedVocab& vocab = *m.weights.vocab();
+  std::vector<std::string> text = pieces;
+  Continuation out;
+  for (int64_t step = 0; step < s.steps; ++step) {
+    LogitsRecorder rec;
+    forward(m.cfg, m.weights, make_piece_batch({text}, vocab), rec, be);
+    const int64_t v = rec.logits.size(2);
+    const float* last = rec.logits.data() + (static_cast<int64_t>(text.size()) - 1) * v;  // (1, S, V): row 0, the last position
+    const int id = draw_piece(last, v, s, stream.uniform(static_cast<uint64_t>(step)));
+    out.ids.push_back(id);
+    out.probabilities.push_back(probabilities(last, v, s.temperature == 0 ? 1.0 : s.temperature)[static_cast<size_t>(id)]);
+    text.push_back(vocab.words()[static_cast<size_t>(id)]);
+  }
+  return out;
+}
+
+}  // namespace attnlab::pretrained
