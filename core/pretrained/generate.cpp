@@ -46,15 +46,19 @@ void check_sampling(const Sampling& s) {
     throw ConfigError(Text(Msg::gen_option_out_of_range, "--top-p", format_double(s.top_p), "(0, 1]"));
 }
 
-int draw_piece(const float* logits, int64_t vocab, const Sampling& s, double u) {
-  if (s.temperature == 0) {  // greedy: the first of the largest
-    int best = 0;
-    for (int64_t i = 1; i < vocab; ++i)
-      if (logits[i] > logits[best]) best = static_cast<int>(i);
-    return best;
-  }
-  const std::vector<double> p = probabilities(logits, vocab, s.temperature);
-  std::vector<int> order(static_cast<size_t>(vocab));
+namespace {
+
+// The first of the largest logits (temperature 0).
+int greedy(const float* logits, int64_t vocab) {
+  int best = 0;
+  for (int64_t i = 1; i < vocab; ++i)
+    if (logits[i] > logits[best]) best = static_cast<int>(i);
+  return best;
+}
+
+// The draw over p = softmax(logits / T) (T > 0): the top-k and top-p cuts, then u · their sum.
+int draw_from(const std::vector<double>& p, const Sampling& s, double u) {
+  std::vector<int> order(p.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&p](int a, int b) { return p[static_cast<size_t>(a)] > p[static_cast<size_t>(b)]; });
   size_t kept = s.top_k > 0 ? std::min<size_t>(order.size(), static_cast<size_t>(s.top_k)) : order.size();
@@ -78,6 +82,12 @@ int draw_piece(const float* logits, int64_t vocab, const Sampling& s, double u) 
   return order[kept - 1];  // u · total a rounding above the sum
 }
 
+}  // namespace
+
+int draw_piece(const float* logits, int64_t vocab, const Sampling& s, double u) {
+  return s.temperature == 0 ? greedy(logits, vocab) : draw_from(probabilities(logits, vocab, s.temperature), s, u);
+}
+
 Continuation continue_text(const PretrainedModel& m, const std::vector<std::string>& pieces, int64_t row,
                            const Sampling& s, Backend& be) {
   const auto length = static_cast<int64_t>(pieces.size());
@@ -92,9 +102,11 @@ Continuation continue_text(const PretrainedModel& m, const std::vector<std::stri
     forward(m.cfg, m.weights, make_piece_batch({text}, vocab), rec, be);
     const int64_t v = rec.logits.size(2);
     const float* last = rec.logits.data() + (static_cast<int64_t>(text.size()) - 1) * v;  // (1, S, V): row 0, the last position
-    const int id = draw_piece(last, v, s, stream.uniform(static_cast<uint64_t>(step)));
+    // one softmax per step: the draw's, and the probability recorded beside it
+    const std::vector<double> p = probabilities(last, v, s.temperature == 0 ? 1.0 : s.temperature);
+    const int id = s.temperature == 0 ? greedy(last, v) : draw_from(p, s, stream.uniform(static_cast<uint64_t>(step)));
     out.ids.push_back(id);
-    out.probabilities.push_back(probabilities(last, v, s.temperature == 0 ? 1.0 : s.temperature)[static_cast<size_t>(id)]);
+    out.probabilities.push_back(p[static_cast<size_t>(id)]);
     text.push_back(vocab.words()[static_cast<size_t>(id)]);
   }
   return out;
