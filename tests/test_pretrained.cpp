@@ -20,6 +20,8 @@
 #include "subword/bpe.h"
 #include "tensor/block_pool.h"
 #include "text/errors.h"
+#include "fuzz/byte_vocab.h"
+#include "gpt2_checkpoint.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;
@@ -41,50 +43,25 @@ int64_t current_rss_bytes() {
   return -1;
 }
 
-Tensor ramp(Shape shape, float scale) {
-  Tensor t(shape);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = scale * static_cast<float>((i * 7919) % 1009 - 504) / 504.0f;
-  return t;
-}
-
-// A GPT-2 folder of V × D = vocab × d embedding rows and `layers` layers, in Hugging Face's names.
+// A GPT-2 folder's tensors of vocab × d embedding rows and `layers` layers (gpt2_checkpoint.h),
+// values on a ramp.
 std::vector<std::pair<std::string, Tensor>> gpt2_tensors(int64_t vocab, int64_t d, int64_t layers, int64_t positions) {
-  std::vector<std::pair<std::string, Tensor>> p = {{"transformer.wte.weight", ramp({vocab, d}, 1.0f)},
-                                                   {"transformer.wpe.weight", ramp({positions, d}, 0.5f)}};
-  for (int64_t i = 0; i < layers; ++i) {
-    const std::string h = "transformer.h." + std::to_string(i) + ".";
-    for (const char* ln : {"ln_1", "ln_2"}) {
-      p.push_back({h + ln + ".weight", ramp({d}, 1.0f)});
-      p.push_back({h + ln + ".bias", ramp({d}, 0.1f)});
-    }
-    p.push_back({h + "attn.c_attn.weight", ramp({d, 3 * d}, 0.3f)});
-    p.push_back({h + "attn.c_attn.bias", ramp({3 * d}, 0.1f)});
-    p.push_back({h + "attn.c_proj.weight", ramp({d, d}, 0.3f)});
-    p.push_back({h + "attn.c_proj.bias", ramp({d}, 0.1f)});
-    p.push_back({h + "mlp.c_fc.weight", ramp({d, 4 * d}, 0.3f)});
-    p.push_back({h + "mlp.c_fc.bias", ramp({4 * d}, 0.1f)});
-    p.push_back({h + "mlp.c_proj.weight", ramp({4 * d, d}, 0.3f)});
-    p.push_back({h + "mlp.c_proj.bias", ramp({d}, 0.1f)});
-  }
-  p.push_back({"transformer.ln_f.weight", ramp({d}, 1.0f)});
-  p.push_back({"transformer.ln_f.bias", ramp({d}, 0.1f)});
-  return p;
+  return fixtures::gpt2_tensors(vocab, d, layers, positions, [](const Shape& shape, float scale, float offset) {
+    Tensor t(shape);
+    for (int64_t i = 0; i < t.numel(); ++i)
+      t.data()[i] = offset + scale * static_cast<float>((i * 7919) % 1009 - 504) / 504.0f;
+    return t;
+  });
 }
 
 void write(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
 
 // vocab.json of every byte symbol, filler pieces up to `vocab` − 1, then <|endoftext|>.
 void write_tokenizer(const fs::path& dir, int64_t vocab) {
-  std::string v = "{";
-  const auto& s = subword::byte_symbols();
-  for (int b = 0; b < 256; ++b) {
-    std::string esc;
-    for (char c : s[static_cast<size_t>(b)]) esc += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    v += (b ? "," : "") + std::string("\"") + esc + "\":" + std::to_string(b);
-  }
-  for (int64_t i = 256; i < vocab - 1; ++i) v += ",\"<filler " + std::to_string(i) + ">\":" + std::to_string(i);
-  v += ",\"<|endoftext|>\":" + std::to_string(vocab - 1) + "}";
-  write(dir / "vocab.json", v);
+  std::vector<std::string> extra;
+  for (int64_t i = 256; i < vocab - 1; ++i) extra.push_back("<filler " + std::to_string(i) + ">");
+  extra.push_back("<|endoftext|>");
+  write(dir / "vocab.json", byte_vocab_json(extra));
   write(dir / "merges.txt", "#version: 0.2\n");
 }
 

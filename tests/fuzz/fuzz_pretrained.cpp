@@ -20,39 +20,21 @@
 #include "subword/bpe.h"
 #include "text/errors.h"
 #include "byte_vocab.h"
+#include "../gpt2_checkpoint.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-constexpr int64_t kD = 4, kP = 8, kF = 16;
+constexpr int64_t kD = 4, kP = 8;  // n_inner 16 = 4 · kD
 constexpr int64_t kV = 257;  // every byte symbol and <|endoftext|>
 
-attnlab::Tensor filled(attnlab::Shape shape, float base) {
-  attnlab::Tensor t(shape);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = base + 0.01f * static_cast<float>(i % 17);
-  return t;
-}
-
-// One layer of GPT-2 under Hugging Face's names, as (name, tensor) pairs.
+// One layer of GPT-2 under Hugging Face's names, values base + 0.01 · (i mod 17).
 std::vector<std::pair<std::string, attnlab::Tensor>> parameters() {
-  std::vector<std::pair<std::string, attnlab::Tensor>> p = {{"transformer.wte.weight", filled({kV, kD}, 0.1f)},
-                                                            {"transformer.wpe.weight", filled({kP, kD}, -0.1f)}};
-  const std::string h = "transformer.h.0.";
-  for (const char* ln : {"ln_1", "ln_2"}) {
-    p.push_back({h + ln + ".weight", filled({kD}, 1.0f)});
-    p.push_back({h + ln + ".bias", filled({kD}, 0.0f)});
-  }
-  p.push_back({h + "attn.c_attn.weight", filled({kD, 3 * kD}, 0.2f)});
-  p.push_back({h + "attn.c_attn.bias", filled({3 * kD}, 0.0f)});
-  p.push_back({h + "attn.c_proj.weight", filled({kD, kD}, 0.1f)});
-  p.push_back({h + "attn.c_proj.bias", filled({kD}, 0.0f)});
-  p.push_back({h + "mlp.c_fc.weight", filled({kD, kF}, 0.1f)});
-  p.push_back({h + "mlp.c_fc.bias", filled({kF}, 0.0f)});
-  p.push_back({h + "mlp.c_proj.weight", filled({kF, kD}, 0.1f)});
-  p.push_back({h + "mlp.c_proj.bias", filled({kD}, 0.0f)});
-  p.push_back({"transformer.ln_f.weight", filled({kD}, 1.0f)});
-  p.push_back({"transformer.ln_f.bias", filled({kD}, 0.0f)});
-  return p;
+  return attnlab::fixtures::gpt2_tensors(kV, kD, 1, kP, [](const attnlab::Shape& shape, float scale, float offset) {
+    attnlab::Tensor t(shape);
+    for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = offset + 0.1f * scale + 0.01f * static_cast<float>(i % 17);
+    return t;
+  });
 }
 
 void write(const fs::path& p, const std::string& bytes) {

@@ -28,13 +28,15 @@
 #include "window/controller.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
+#include "../fuzz/byte_vocab.h"
+#include "../gpt2_checkpoint.h"
 
 using namespace attnlab;
 using namespace attnlab::ui;
 
 namespace {
 
-constexpr int64_t kD = 8, kHeads = 2, kLayers = 2, kPositions = 16, kFf = 32;
+constexpr int64_t kD = 8, kLayers = 2, kPositions = 16;  // 2 heads, n_inner 32 = 4 · kD
 constexpr int64_t kV = 259;  // every byte symbol, the two merges' pieces, <|endoftext|>
 
 // Values from a small LCG: different in every tensor, the same on every run.
@@ -56,33 +58,10 @@ bool writeFile(const QString& path, const std::string& bytes) {
 bool writeGpt2Folder(const QString& folder) {
   if (!QDir().mkpath(folder)) return false;
   uint32_t state = 7;
-  std::vector<std::pair<std::string, Tensor>> p = {{"transformer.wte.weight", numbers({kV, kD}, 2.0f, 0, state)},
-                                                   {"transformer.wpe.weight", numbers({kPositions, kD}, 1.0f, 0, state)}};
-  for (int64_t i = 0; i < kLayers; ++i) {
-    const std::string h = "transformer.h." + std::to_string(i) + ".";
-    for (const char* ln : {"ln_1", "ln_2"}) {
-      p.push_back({h + ln + ".weight", numbers({kD}, 0.4f, 1.0f, state)});
-      p.push_back({h + ln + ".bias", numbers({kD}, 0.4f, 0, state)});
-    }
-    p.push_back({h + "attn.c_attn.weight", numbers({kD, 3 * kD}, 1.0f, 0, state)});
-    p.push_back({h + "attn.c_attn.bias", numbers({3 * kD}, 0.4f, 0, state)});
-    p.push_back({h + "attn.c_proj.weight", numbers({kD, kD}, 1.0f, 0, state)});
-    p.push_back({h + "attn.c_proj.bias", numbers({kD}, 0.4f, 0, state)});
-    p.push_back({h + "mlp.c_fc.weight", numbers({kD, kFf}, 1.0f, 0, state)});
-    p.push_back({h + "mlp.c_fc.bias", numbers({kFf}, 0.4f, 0, state)});
-    p.push_back({h + "mlp.c_proj.weight", numbers({kFf, kD}, 0.5f, 0, state)});
-    p.push_back({h + "mlp.c_proj.bias", numbers({kD}, 0.4f, 0, state)});
-  }
-  p.push_back({"transformer.ln_f.weight", numbers({kD}, 0.4f, 1.0f, state)});
-  p.push_back({"transformer.ln_f.bias", numbers({kD}, 0.4f, 0, state)});
-  std::string vocab = "{";
-  const auto& symbols = subword::byte_symbols();
-  for (int b = 0; b < 256; ++b) {
-    std::string esc;
-    for (char c : symbols[static_cast<size_t>(b)]) esc += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    vocab += (b ? "," : "") + std::string("\"") + esc + "\":" + std::to_string(b);
-  }
-  vocab += ",\"he\":256,\"Ġc\":257,\"<|endoftext|>\":258}";
+  const auto p = fixtures::gpt2_tensors(kV, kD, kLayers, kPositions, [&state](const Shape& shape, float scale, float offset) {
+    return numbers(shape, scale, offset, state);
+  });
+  const std::string vocab = byte_vocab_json({"he", "Ġc", "<|endoftext|>"});
   const std::string config = "{\"model_type\": \"gpt2\", \"n_embd\": 8, \"n_head\": 2, \"n_layer\": 2, \"n_positions\": 16, "
                              "\"n_inner\": 32, \"vocab_size\": 259, \"activation_function\": \"gelu_new\"}";
   return writeFile(folder + "/config.json", config) && writeFile(folder + "/vocab.json", vocab) &&
