@@ -147,7 +147,6 @@ std::optional<pretrained::PretrainedModel> plan_checkpoint(const CLI::App& sub, 
   for (const char* opt : {"--weights", "--d-model", "--heads", "--d-ff", "--layers", "--mask", "--norm", "--activation",
                           "--positional", "--max-positions", "--eps", "--final-norm", "--memory-text"})
     if (sub.count(opt)) throw ConfigError(Text(Msg::cli_model_sets_option, opt));
-  if (sub.count("--loss")) throw ConfigError(Text(Msg::cli_model_no_backward));
   return pretrained::load_pretrained(a.checkpoint);
 }
 
@@ -219,6 +218,8 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   const Batch& batch = p.batch;
   if (cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   p.backend = parse_backend(a.model.backend);
+  if (p.sampling.steps > 0 && checkpoint && trained->task != Task::NextToken)  // BERT: no next piece to draw
+    throw ConfigError(Text(Msg::gen_needs_next_token, pretrained::architecture_name(checkpoint->architecture)));
   if (p.sampling.steps > 0)  // the longest text and its added pieces within the model's positions
     for (int len : batch.text.lengths)
       if (len + p.sampling.steps > cfg.max_positions)

@@ -117,6 +117,8 @@ class Walk {
   void projection(const Step& s, const Place& p, const Tensor& g);
   // y = x·W[row0 …]ᵀ + b, x bound as `var`: dW and db into the parameters, dx on to x.
   void linear(const Step& s, const std::string& var, const Tensor& g, int64_t row0 = 0);
+  // y = LayerNorm(x), x bound as `var`: dγ and dβ into the parameters, dx on to x.
+  void layer_norm(const Step& s, const std::string& var, const Tensor& g);
   void attention_step(const Step& s, const Place& p, const Tensor& g);
   // head_out of the tiled path (bound to q, k, v and the mask, not to weights): FlashAttention-2's
   // backward; ∂L/∂scores binned goes to the forward's weights overview, to be shown there.
@@ -138,6 +140,15 @@ void Walk::projection(const Step& s, const Place& p, const Tensor& g) {
   const bool shared = p.name != "q_proj" && cfg_.has(Fault::SharedQkvProjection);
   const int64_t row0 = shared ? 0 : (p.name == "q_proj" ? 0 : p.name == "k_proj" ? d : 2 * d);
   linear(s, "x", g, row0);
+}
+
+void Walk::layer_norm(const Step& s, const std::string& var, const Tensor& g) {
+  const Step& x = input(s, var);
+  const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
+  const auto ng = grad::layer_norm_backward(x.tensor, w_.get(wn), g, cfg_.eps);
+  add_param(wn, ng.dgamma);
+  add_param(bn, ng.dbeta);
+  send(x, ng.dx, GradUse::Norm, s);
 }
 
 void Walk::linear(const Step& s, const std::string& var, const Tensor& g, int64_t row0) {
@@ -227,14 +238,7 @@ void Walk::propagate(const Step& s, const Tensor& g) {
     send(input(s, "x"), g, GradUse::Residual, s);
     return send(input(s, "sub"), g, GradUse::Residual, s);
   }
-  if (n.starts_with("norm")) {
-    const Step& x = input(s, "x");
-    const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
-    const auto ng = grad::layer_norm_backward(x.tensor, w_.get(wn), g, cfg_.eps);
-    add_param(wn, ng.dgamma);
-    add_param(bn, ng.dbeta);
-    return send(x, ng.dx, GradUse::Norm, s);
-  }
+  if (n.starts_with("norm")) return layer_norm(s, "x", g);
   if (n == "linear1" || n == "out" || n == "logits")  // ffn.linear1, ffn.out, output_head.logits
     return linear(s, n == "out" ? "hidden" : "x", g);
   if (n == "hidden") {
@@ -242,9 +246,18 @@ void Walk::propagate(const Step& s, const Tensor& g) {
     return send(x, grad::activation_backward(x.tensor, g, cfg_.activation), GradUse::Activation, s);
   }
   if (n == "positional") return add_param(weight_name(s, "weight"), g);  // rows [0, S) of the learned table
-  if (n == "input") {  // x = E[ids] (+ PE): on to a learned position table and a trained model's embedding
+  if (n == "token_type") {  // every position read row 0: its gradient is the sum over the positions
+    const Tensor gc = g.contiguous();  // (S, D)
+    Tensor row({1, gc.size(1)}, 0.0f);
+    for (int64_t i = 0; i < gc.size(0); ++i)
+      for (int64_t j = 0; j < gc.size(1); ++j) row.data()[j] += gc.data()[i * gc.size(1) + j];
+    return add_param(weight_name(s, "weight"), row);
+  }
+  if (n == "input" && has_input(s, "embeddings")) return layer_norm(s, "embeddings", g);  // BERT's embedding LayerNorm
+  if (n == "input" || n == "embeddings") {  // E[ids] (+ PE) (+ T[0]): on to the learned tables and a trained model's embedding
     if (cfg_.positional == Positional::Learned && has_input(s, "pe"))  // (a benchmark's input has none)
       send(input(s, "pe"), grad::batch_sum(g), GradUse::BatchSum, s);
+    if (has_input(s, "tt")) send(input(s, "tt"), grad::batch_sum(g), GradUse::BatchSum, s);
     if (!w_.vocab()) return;
     const Step& emb = input(s, "emb");
     const Step& ids = input(emb, "ids");

@@ -71,6 +71,9 @@ MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b_, int64_t s, int6
     largest = max(largest, max(score_tensor_floats(c, b, t, t), score_tensor_floats(c, b, t, s)));
   }
   if (c.final_norm) f += b * s * d + (c.cross ? b * t * d : Count(0));  // {stack}.norm
+  if (c.token_types > 0) f += Count(s) * d;                  // encoder.token_type (S, D)
+  if (c.embedding_norm) f += b * s * d;                      // the sum before the embedding LayerNorm
+  if (c.head_transform && trained) f += Count(3) * b * s * d;  // transform, its activation, its LayerNorm
   if (trained) f += Count(2) * b * (c.cross ? t : s) * vocab;  // logits and probabilities
   if (c.traces_variant()) f += variant_trace_floats(c.variant, b_, s, c.heads, c.d_model);
   MemoryEstimate e;

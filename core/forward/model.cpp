@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "forward/bert_parts.h"
 #include "forward/layers.h"
 #include "forward/resident_stack.h"
 #include "model/step_builder.h"
@@ -175,7 +176,9 @@ Embedded embed(const ModelConfig& cfg, const Weights& w, const std::string& stac
                     .code = "emb = table[ids.long()]",
                     .result = "emb", .bindings = {step_var("table", table.id), step_var("ids", ids.id)}};
   });
-  if (cfg.positional == Positional::None) {
+  const bool bert = stack == "encoder";  // BERT's parts belong to the encoder (config validates)
+  const bool types = bert && cfg.token_types > 0, normed = bert && cfg.embedding_norm;
+  if (cfg.positional == Positional::None && !types && !normed) {
     auto in_id = record_step(rec, stack + ".input", emb, [&] {
       return StepInfo{.title = Text(Msg::st_layer_input_no_position_code), .formula = maths("x = E[ids]"),
                       .code = "x = emb",
@@ -183,29 +186,50 @@ Embedded embed(const ModelConfig& cfg, const Weights& w, const std::string& stac
     });
     return {ids, {emb, in_id}};
   }
+  // The terms added to each piece's embedding: its position code, and BERT's token type (S, D) each.
+  std::vector<Flow> terms;
   const bool learned = cfg.positional == Positional::Learned;
-  Tensor pe = learned ? learned_positions(cfg, w, stack, s) : sinusoidal_positions(s, d);
-  auto pe_id = record_step(rec, stack + ".positional", pe, [&] {
-    if (learned) return learned_positions_info(cfg, stack, s);
-    const std::string S = std::to_string(s), D = std::to_string(d), half = std::to_string(d / 2);
-    return StepInfo{.title = Text(Msg::st_sinusoidal_position_code),
-                    .formula = maths("PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(p / 10000^(2i/D))"),
-                    .code = "pos = torch.arange(" + S + ", dtype=torch.float64).unsqueeze(1)\n"
-                            "div = torch.pow(10000.0, torch.arange(0, " + D + ", 2, dtype=torch.float64) / " + D + ")\n"
-                            "pe = torch.zeros(" + S + ", " + D + ", dtype=torch.float64)\n"
-                            "pe[:, 0::2] = torch.sin(pos / div)\n"
-                            "pe[:, 1::2] = torch.cos(pos / div[:" + half + "])\n"
-                            "pe = pe.float()",
-                    .result = "pe"};
+  if (cfg.positional != Positional::None) {
+    Tensor pe = learned ? learned_positions(cfg, w, stack, s) : sinusoidal_positions(s, d);
+    auto pe_id = record_step(rec, stack + ".positional", pe, [&] {
+      if (learned) return learned_positions_info(cfg, stack, s);
+      const std::string S = std::to_string(s), D = std::to_string(d), half = std::to_string(d / 2);
+      return StepInfo{.title = Text(Msg::st_sinusoidal_position_code),
+                      .formula = maths("PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(p / 10000^(2i/D))"),
+                      .code = "pos = torch.arange(" + S + ", dtype=torch.float64).unsqueeze(1)\n"
+                              "div = torch.pow(10000.0, torch.arange(0, " + D + ", 2, dtype=torch.float64) / " + D + ")\n"
+                              "pe = torch.zeros(" + S + ", " + D + ", dtype=torch.float64)\n"
+                              "pe[:, 0::2] = torch.sin(pos / div)\n"
+                              "pe[:, 1::2] = torch.cos(pos / div[:" + half + "])\n"
+                              "pe = pe.float()",
+                      .result = "pe"};
+    });
+    terms.push_back({pe, pe_id});
+  }
+  if (types) terms.push_back(token_type_step(cfg, w, s, rec));
+  Tensor x = emb.clone();
+  for (const Flow& term : terms)
+    for (int64_t b = 0; b < bsz; ++b)
+      for (int64_t i = 0; i < s * d; ++i) x.data()[b * s * d + i] += term.t.data()[i];
+  // pe and tt are bound under their own names: the backward pass tells them apart by those
+  const auto var = [](const Flow& f) { return f.id.ends_with(".token_type") ? std::string("tt") : std::string("pe"); };
+  auto x_id = record_step(rec, stack + (normed ? ".embeddings" : ".input"), x, [&] {
+    std::string formula = "x = E[ids]", code = std::string(normed ? "embeddings" : "x") + " = emb";
+    std::vector<StepInfo::Binding> bindings = {step_var("emb", emb_id)};
+    for (const Flow& term : terms) {
+      const bool tt = var(term) == "tt";
+      formula += tt ? " + T[0]" : learned ? " + P[:" + std::to_string(s) + "]" : " + PE";
+      code += " + " + var(term);
+      bindings.push_back(step_var(var(term), term.id));
+    }
+    if (normed) formula.replace(0, 1, "embeddings");
+    return StepInfo{.title = Text(normed ? Msg::st_embeddings_summed : cfg.positional == Positional::None
+                                                                           ? Msg::st_layer_input_no_position_code
+                                                                           : Msg::st_layer_input_embedding_position),
+                    .formula = maths(formula), .code = code, .result = normed ? "embeddings" : "x",
+                    .bindings = bindings};
   });
-  Tensor x = Tensor::empty({bsz, s, d});
-  for (int64_t b = 0; b < bsz; ++b)
-    for (int64_t i = 0; i < s * d; ++i) x.data()[b * s * d + i] = emb.data()[b * s * d + i] + pe.data()[i];
-  auto x_id = record_step(rec, stack + ".input", x, [&] {
-    return StepInfo{.title = Text(Msg::st_layer_input_embedding_position),
-                    .formula = maths(learned ? "x = E[ids] + P[:" + std::to_string(s) + "]" : "x = E[ids] + PE"),
-                    .code = "x = emb + pe", .result = "x", .bindings = {step_var("emb", emb_id), step_var("pe", pe_id)}};
-  });
+  if (normed) return {ids, embedding_norm_step(cfg, w, {x, x_id}, rec)};
   return {ids, {x, x_id}};
 }
 
@@ -299,7 +323,10 @@ Flow final_norm(const ModelConfig& cfg, const Weights& w, const std::string& sta
 // A trained model's output head over the last layer's output x (B, S, D): logits (B, S, V) and
 // their softmax, the probability of each vocabulary entry.
 // A head tied to the embedding table (GPT-2's) has no bias: it adds zeros, which change no value.
-void output_head(const Weights& w, const std::string& stack, const Flow& x, Recorder& rec, Backend& be) {
+// BERT's head transforms x first (bert_parts.h) and its tied decoder has a bias.
+void output_head(const ModelConfig& cfg, const Weights& w, const std::string& stack, const Flow& x_in, Recorder& rec,
+                 Backend& be) {
+  const Flow x = head_transform(cfg, w, stack, x_in, rec, be);
   const Tensor& wt = w.get("output_head.weight");  // (V, D)
   const bool bias = w.vocab()->head_bias;
   Flow logits{be.linear(x.t, wt, bias ? w.get("output_head.bias") : Tensor({wt.size(0)}, 0.0f)),
@@ -311,7 +338,7 @@ void output_head(const Weights& w, const std::string& stack, const Flow& x, Reco
                       .code = "logits = F.linear(x, output_head_weight)", .result = "logits",
                       .bindings = {step_var("x", x.id), weight_var("output_head_weight", "output_head.weight")}};
     return StepInfo{.title = Text(Msg::st_output_head_logits),
-                    .formula = Text(Msg::sf_logits_x_w_b_score_per),
+                    .formula = Text(w.vocab()->pretrained ? Msg::sf_logits_tied_with_bias : Msg::sf_logits_x_w_b_score_per),
                     .code = "logits = F.linear(x, output_head_weight, output_head_bias)", .result = "logits",
                     .bindings = {step_var("x", x.id), weight_var("output_head_weight", "output_head.weight"),
                                  weight_var("output_head_bias", "output_head.bias")}};
@@ -320,10 +347,11 @@ void output_head(const Weights& w, const std::string& stack, const Flow& x, Reco
   Tensor probs = logits.t.clone();
   be.softmax_lastdim_inplace(probs);
   record_step(rec, stack + ".output_head.probs", probs, [&] {
-    const bool next = w.vocab()->task == Task::NextToken;
+    const Task task = w.vocab()->task;
     return StepInfo{.title = Text(Msg::st_output_head_probabilities),
-                    .formula = Text(next ? Msg::sf_softmax_over_vocabulary_position_guess_token
-                                         : Msg::sf_softmax_over_vocabulary_position_guess_answers),
+                    .formula = Text(task == Task::NextToken    ? Msg::sf_softmax_over_vocabulary_position_guess_token
+                                    : task == Task::MaskedWord ? Msg::sf_softmax_over_vocabulary_masked_word
+                                                               : Msg::sf_softmax_over_vocabulary_position_guess_answers),
                     .code = "probs = torch.softmax(logits, dim=-1)", .result = "probs",
                     .bindings = {step_var("logits", logits.id)}};
   });
@@ -353,7 +381,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
     for (int64_t i = 0; i < cfg.layers; ++i) x = encoder_layer(cfg, w, i, x, mask, rec, be);
   x = final_norm(cfg, w, "encoder", x, rec);
   if (!cfg.cross) {
-    if (trained) output_head(w, "encoder", x, rec, be);
+    if (trained) output_head(cfg, w, "encoder", x, rec, be);
     return x.t;
   }
 
@@ -366,7 +394,7 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
   Flow y = dec.input;
   for (int64_t i = 0; i < cfg.layers; ++i) y = decoder_layer(cfg, w, i, y, self_mask, x, cross_mask, rec, be);
   y = final_norm(cfg, w, "decoder", y, rec);
-  if (trained) output_head(w, "decoder", y, rec, be);
+  if (trained) output_head(cfg, w, "decoder", y, rec, be);
   return y.t;
 }
 

@@ -152,6 +152,9 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
                  {"cross_attention", cfg.cross}};
   if (cfg.positional == Positional::Learned) m["config"]["max_positions"] = cfg.max_positions;
   if (cfg.final_norm) m["config"]["final_norm"] = true;
+  if (cfg.token_types > 0) m["config"]["token_types"] = cfg.token_types;  // BERT's parts (docs/cli.md)
+  if (cfg.embedding_norm) m["config"]["embedding_norm"] = true;
+  if (cfg.head_transform) m["config"]["head_transform"] = true;
   if (!cfg.faults.empty()) {  // absent on the correct model, so its manifest is unchanged
     json ids = json::array();
     for (Fault f : cfg.faults) ids.push_back(fault_info(f).id);

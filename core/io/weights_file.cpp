@@ -114,6 +114,12 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
   const bool final_norm = final_field != f.metadata.end() ? final_field->second == "true"
                                                           : find(f, "encoder.norm.weight") != nullptr;
   apply(c.final_norm, final_norm, given, "--final-norm", path, [](bool v) { return std::string(v ? "true" : "false"); });
+  // BERT's parts, as the tensors say (no option sets them): a token-type table, the embedding
+  // LayerNorm, the masked-LM head's transform.
+  const Tensor* types = find(f, "encoder.token_type_embedding.weight");
+  c.token_types = types && types->dim() == 2 ? types->size(0) : 0;
+  c.embedding_norm = find(f, "encoder.embedding_norm.weight") != nullptr;
+  c.head_transform = find(f, "output_head.transform.weight") != nullptr;
   if (!attention_only && (!lin1 || lin1->dim() != 2))
     throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_missing_not_d, "encoder.layers.0.linear1.weight"));
   const bool cross = count_layers(f, "decoder") > 0;

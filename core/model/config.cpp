@@ -26,6 +26,8 @@ void ModelConfig::validate() const {
   if (positional == Positional::Learned) in_range("--max-positions", max_positions, 1, Limits::kMaxPositions);
   if (!std::isfinite(eps) || eps <= 0 || eps >= 1)
     throw ConfigError(verbatim("--eps: " + format_double(eps) + " ") + Text(Msg::must_positive_number_below));
+  in_range("token_types", token_types, 0, 64);
+  if (cross && bert_parts()) throw ConfigError(Text(Msg::en_bert_parts_encoder_only));
   validate_variant(variant, layers, encoder_mask());
 }
 

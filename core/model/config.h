@@ -47,6 +47,15 @@ struct ModelConfig {
   // as nn.TransformerEncoder(norm=…) and nn.Transformer have, and GPT-2's ln_f. Pre-norm stacks
   // usually have one: their last residual is otherwise never normalised.
   bool final_norm = false;
+  // BERT's embedding block (a checkpoint's; encoder-only models): a token-type table of this many
+  // rows whose row 0 every piece adds (encoder.token_type_embedding.weight (rows, D); 0: none),
+  // and a LayerNorm over the sum before the first layer (encoder.embedding_norm.weight/bias), the
+  // step encoder.input then being that LayerNorm and encoder.embeddings the sum.
+  int64_t token_types = 0;
+  bool embedding_norm = false;
+  // BERT's masked-LM head: dense (D, D), the activation and a LayerNorm before the logits
+  // (output_head.transform.weight/bias, output_head.transform_norm.weight/bias).
+  bool head_transform = false;
   double eps = 1e-5;
   uint64_t seed = 0;
   bool cross = false;  // encoder–decoder with cross-attention
@@ -66,6 +75,8 @@ struct ModelConfig {
   bool traces_variant() const { return variant.on() && faults.empty() && !traces_overview(); }
   // The encoder's self-attention mask (cross mode: padding; `mask` is then the decoder's).
   MaskKind encoder_mask() const { return cross ? MaskKind::Padding : mask; }
+  // Whether the model has any of BERT's parts (token types, the embedding LayerNorm, the head transform).
+  bool bert_parts() const { return token_types > 0 || embedding_norm || head_transform; }
 
   int64_t d_head() const { return d_model / heads; }
   // Throws ConfigError naming the option and the rule (e.g. heads not dividing d_model, which

@@ -19,6 +19,7 @@ constexpr const char* kInfoKeys[] = {"title", "title_zh", "note", "note_zh", "ex
 Task parse_task(const std::string& s, const std::string& origin) {
   if (s == "next-token" || s.empty()) return Task::NextToken;
   if (s == "per-position") return Task::PerPosition;
+  if (s == "masked-word") return Task::MaskedWord;
   throw DataError(verbatim(origin + ": ") + Text(Msg::ls_metadata_task_not_next_token, s));
 }
 
@@ -84,7 +85,14 @@ std::vector<std::string> parse_examples(const std::string& text, const std::stri
 
 }  // namespace
 
-std::string_view task_name(Task t) { return t == Task::NextToken ? "next-token" : "per-position"; }
+std::string_view task_name(Task t) {
+  switch (t) {
+    case Task::NextToken: return "next-token";
+    case Task::PerPosition: return "per-position";
+    case Task::MaskedWord: return "masked-word";
+  }
+  return "?";
+}
 
 bool has_trained_vocab(const std::map<std::string, std::string>& meta) { return meta.count("vocab") != 0; }
 

@@ -20,9 +20,10 @@ namespace attnlab {
 inline constexpr const char* kUnkToken = "[UNK]";
 inline constexpr int kUnkId = 1;
 
-// What position i's output predicts: the token at i + 1 (a language model), or the answer's
-// token at i (a per-position task such as sorting).
-enum class Task { NextToken, PerPosition };
+// What position i's output predicts: the token at i + 1 (a language model), the answer's token
+// at i (a per-position task such as sorting), or the piece at i itself, hidden behind [MASK]
+// where the text has one (BERT's masked-language-model head).
+enum class Task { NextToken, PerPosition, MaskedWord };
 std::string_view task_name(Task t);
 
 struct TrainedVocab {

@@ -63,6 +63,11 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
   if (vocab_size > 0) out.push_back({"embedding.weight", {vocab_size, d}});
   const bool learned = cfg.positional == Positional::Learned;
   if (learned) out.push_back({position_table_name("encoder"), {cfg.max_positions, d}});
+  if (cfg.token_types > 0) out.push_back({"encoder.token_type_embedding.weight", {cfg.token_types, d}});
+  if (cfg.embedding_norm) {
+    out.push_back({"encoder.embedding_norm.weight", {d}});
+    out.push_back({"encoder.embedding_norm.bias", {d}});
+  }
   for (int64_t i = 0; i < cfg.layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i) + ".";
     add_attention(out, p + "self_attn.", d);
@@ -78,6 +83,12 @@ std::vector<std::pair<std::string, Shape>> expected_parameters(const ModelConfig
       add_ffn_and_norms(out, p, d, f, 3, cfg.ffn);
     }
   if (cfg.cross && cfg.final_norm) add_final_norm(out, "decoder", d);
+  if (vocab_size > 0 && cfg.head_transform) {
+    out.push_back({"output_head.transform.weight", {d, d}});
+    out.push_back({"output_head.transform.bias", {d}});
+    out.push_back({"output_head.transform_norm.weight", {d}});
+    out.push_back({"output_head.transform_norm.bias", {d}});
+  }
   if (vocab_size > 0) {
     out.push_back({"output_head.weight", {vocab_size, d}});
     if (head_bias) out.push_back({"output_head.bias", {vocab_size}});
@@ -101,9 +112,9 @@ Weights init_weights(const ModelConfig& cfg) {
   Weights w;
   for (const auto& [name, shape] : expected_parameters(cfg)) {
     Tensor t(shape);
-    const bool is_norm = name.find(".norm") != std::string::npos;
+    const bool is_norm = name.find("norm") != std::string::npos;  // norm1, norm, embedding_norm, transform_norm
     const bool is_bias = name.ends_with("bias");
-    if (name.ends_with(".position_embedding.weight")) {  // N(0, 1), as nn.Embedding starts
+    if (name.ends_with("_embedding.weight")) {  // position and token-type tables: N(0, 1), as nn.Embedding starts
       const Stream s("param:" + name, cfg.seed);
       float* p = t.data();
       const int64_t n = t.numel();

@@ -90,6 +90,8 @@ int draw_piece(const float* logits, int64_t vocab, const Sampling& s, double u) 
 
 Continuation continue_text(const PretrainedModel& m, const std::vector<std::string>& pieces, int64_t row,
                            const Sampling& s, Backend& be) {
+  if (s.steps > 0 && m.weights.vocab()->task != Task::NextToken)
+    throw ConfigError(Text(Msg::gen_needs_next_token, architecture_name(m.architecture)));
   const auto length = static_cast<int64_t>(pieces.size());
   if (length + s.steps > m.cfg.max_positions)
     throw ConfigError(Text(Msg::en_text_longer_than_position_table, length + s.steps, m.cfg.max_positions));

@@ -138,4 +138,22 @@ std::string config_text(const nlohmann::json& j, const char* key, const std::str
   return it->get<std::string>();
 }
 
+Activation config_activation(const nlohmann::json& j, const char* key, const std::string& fallback,
+                             const std::string& origin) {
+  const std::string name = config_text(j, key, fallback, origin);
+  if (name == "gelu_new" || name == "gelu_pytorch_tanh") return Activation::GeluTanh;
+  if (name == "gelu") return Activation::Gelu;
+  if (name == "relu") return Activation::Relu;
+  throw DataError(Text(Msg::pt_config_file, printable_name(origin)) +
+                  Text(Msg::pt_activation_unsupported, key, printable_name(name)));
+}
+
+void config_require(const nlohmann::json& j, const char* key, bool published, const char* architecture,
+                    const std::string& origin) {
+  if (config_bool(j, key, published, origin) != published)
+    throw DataError(Text(Msg::pt_config_file, printable_name(origin)) +
+                    Text(Msg::pt_option_unsupported, key, published ? "false" : "true", published ? "true" : "false",
+                         architecture));
+}
+
 }  // namespace attnlab::pretrained

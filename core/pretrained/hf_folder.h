@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/safetensors.h"
+#include "tensor/ops.h"
 #include "tensor/tensor.h"
 
 namespace attnlab::pretrained {
@@ -39,5 +40,12 @@ double config_positive(const nlohmann::json& j, const char* key, double fallback
 bool config_bool(const nlohmann::json& j, const char* key, bool fallback, const std::string& origin);
 std::string config_text(const nlohmann::json& j, const char* key, const std::string& fallback,
                         const std::string& origin);
+// An activation's name as Hugging Face's configs spell it (gelu, gelu_new, gelu_pytorch_tanh, relu).
+Activation config_activation(const nlohmann::json& j, const char* key, const std::string& fallback,
+                             const std::string& origin);
+// A switch that changes the computation: only its published value runs; otherwise DataError naming
+// the file, the key and the architecture ("GPT-2").
+void config_require(const nlohmann::json& j, const char* key, bool published, const char* architecture,
+                    const std::string& origin);
 
 }  // namespace attnlab::pretrained

@@ -1,6 +1,7 @@
 #include "pretrained/pretrained_model.h"
 
 #include "io/files.h"
+#include "pretrained/bert.h"
 #include "pretrained/gpt2.h"
 #include "pretrained/hf_folder.h"
 #include "text/errors.h"
@@ -9,24 +10,77 @@ namespace attnlab::pretrained {
 
 namespace {
 
-// The vocabulary in id order, as the tokenizer numbers it; [PAD] reads <|endoftext|>'s row (GPT-2
-// has no padding token; its padding is masked anyway) or row 0.
+// How the model reads the tokenizer's vocabulary: the row a [PAD] position reads, the row of an
+// unknown piece (−1: none), the head's bias, what the output predicts and the mask it was trained with.
+struct VocabRules {
+  int pad_id = 0, unk_id = -1;
+  bool head_bias = false;
+  Task task = Task::NextToken;
+  MaskKind mask = MaskKind::Causal;
+};
+
+// The vocabulary in id order, as the tokenizer numbers it.
 std::shared_ptr<const TrainedVocab> tokenizer_vocab(const subword::PretrainedTokenizer& tok, int64_t rows,
-                                                    const std::string& folder) {
+                                                    const std::string& folder, const VocabRules& r) {
   if (tok.size() != rows)
     throw DataError(Text(Msg::pt_model_folder, printable_name(folder)) + Text(Msg::pt_tokenizer_size, tok.size(), rows));
   std::vector<std::string> words;
   words.reserve(static_cast<size_t>(rows));
   for (int64_t i = 0; i < rows; ++i) words.push_back(tok.piece(static_cast<int>(i)));
-  const int eos = tok.id("<|endoftext|>");
-  auto v = std::make_shared<TrainedVocab>(pretrained_vocab(std::move(words), eos >= 0 ? eos : 0, -1, false));
-  v->task = Task::NextToken;
+  auto v = std::make_shared<TrainedVocab>(pretrained_vocab(std::move(words), r.pad_id, r.unk_id, r.head_bias));
+  v->task = r.task;
   v->byte_level = tok.kind() == subword::TokenizerKind::ByteLevelBpe;
-  v->mask = MaskKind::Causal;
+  v->mask = r.mask;
   return v;
 }
 
+// The folder's tokenizer, which must be the kind the architecture reads.
+std::shared_ptr<const subword::PretrainedTokenizer> folder_tokenizer(const std::string& folder, const char* architecture,
+                                                                     subword::TokenizerKind kind) {
+  auto tok = std::make_shared<subword::PretrainedTokenizer>(subword::PretrainedTokenizer::load(folder));
+  if (tok->kind() != kind)
+    throw DataError(Text(Msg::pt_model_folder, printable_name(folder)) +
+                    Text(Msg::pt_tokenizer_kind, std::string(subword::tokenizer_kind_name(tok->kind())), architecture,
+                         std::string(subword::tokenizer_kind_name(kind))));
+  return tok;
+}
+
+// GPT-2: [PAD] reads <|endoftext|>'s row (GPT-2 has no padding token; its padding is masked anyway)
+// or row 0; no unknown row; the head tied without bias; next-token, causal.
+void load_gpt2(PretrainedModel& m, const nlohmann::json& config, const std::string& config_path) {
+  const Gpt2Shape shape = gpt2_config(config, config_path);
+  m.cfg = shape.cfg;
+  require_weights_file(m.folder);  // before the tokenizer: a pickle-only folder hears the recipe first
+  m.tokenizer = folder_tokenizer(m.folder, "GPT-2", subword::TokenizerKind::ByteLevelBpe);
+  const int eos = m.tokenizer->id("<|endoftext|>");
+  auto vocab = tokenizer_vocab(*m.tokenizer, shape.vocab_size, m.folder, {.pad_id = eos >= 0 ? eos : 0});
+  m.weights = gpt2_weights(shape, read_checkpoint_tensors(m.folder, gpt2_buffer), m.folder);
+  m.weights.set_vocab(std::move(vocab));
+}
+
+// BERT and DistilBERT: [PAD] and [UNK] the vocabulary's own; the decoder has a bias; each position
+// guesses its own piece (a [MASK]'s hidden word); the padding mask.
+void load_bert(PretrainedModel& m, const nlohmann::json& config, const std::string& config_path, bool distil) {
+  const BertShape shape = bert_config(config, config_path, distil);
+  m.cfg = shape.cfg;
+  require_weights_file(m.folder);
+  m.tokenizer = folder_tokenizer(m.folder, distil ? "DistilBERT" : "BERT", subword::TokenizerKind::WordPiece);
+  const int pad = m.tokenizer->id("[PAD]");
+  auto vocab = tokenizer_vocab(*m.tokenizer, shape.vocab_size, m.folder,
+                               {.pad_id = pad >= 0 ? pad : 0, .unk_id = m.tokenizer->id("[UNK]"), .head_bias = true,
+                                .task = Task::MaskedWord, .mask = MaskKind::Padding});
+  m.weights = bert_weights(shape, read_checkpoint_tensors(m.folder, bert_unused), m.folder);
+  m.weights.set_vocab(std::move(vocab));
+}
+
 }  // namespace
+
+std::string architecture_name(const std::string& model_type) {
+  if (model_type == "gpt2") return "GPT-2";
+  if (model_type == "bert") return "BERT";
+  if (model_type == "distilbert") return "DistilBERT";
+  return model_type;
+}
 
 PretrainedModel load_pretrained(const std::string& folder) {
   PretrainedModel m;
@@ -35,22 +89,14 @@ PretrainedModel load_pretrained(const std::string& folder) {
   const std::string config_path = folder + "/config.json";
   const std::string type = config_text(config, "model_type", "", config_path);
   if (type.empty()) throw DataError(Text(Msg::pt_config_file, printable_name(config_path)) + Text(Msg::pt_no_model_type));
-  if (type != "gpt2")
+  if (type == "gpt2")
+    load_gpt2(m, config, config_path);
+  else if (type == "bert" || type == "distilbert")
+    load_bert(m, config, config_path, type == "distilbert");
+  else
     throw DataError(Text(Msg::pt_config_file, printable_name(config_path)) +
                     Text(Msg::pt_model_type_unsupported, printable_name(type)));
   m.architecture = type;
-  const Gpt2Shape shape = gpt2_config(config, config_path);
-  m.cfg = shape.cfg;
-  require_weights_file(folder);  // before the tokenizer: a pickle-only folder hears the recipe first
-  auto tok = std::make_shared<subword::PretrainedTokenizer>(subword::PretrainedTokenizer::load(folder));
-  if (tok->kind() != subword::TokenizerKind::ByteLevelBpe)
-    throw DataError(Text(Msg::pt_model_folder, printable_name(folder)) +
-                    Text(Msg::pt_tokenizer_kind, std::string(subword::tokenizer_kind_name(tok->kind())), "GPT-2",
-                         std::string(subword::tokenizer_kind_name(subword::TokenizerKind::ByteLevelBpe))));
-  m.tokenizer = tok;
-  auto vocab = tokenizer_vocab(*tok, shape.vocab_size, folder);
-  m.weights = gpt2_weights(shape, read_checkpoint_tensors(folder, gpt2_buffer), folder);
-  m.weights.set_vocab(std::move(vocab));
   try {
     check_weights(m.cfg, m.weights);  // finiteness, and the names and shapes once more
   } catch (const DataError& e) {

@@ -15,11 +15,14 @@ namespace attnlab::pretrained {
 
 struct PretrainedModel {
   std::string folder;
-  std::string architecture;  // config.json's model_type: "gpt2"
+  std::string architecture;  // config.json's model_type: "gpt2", "bert" or "distilbert"
   ModelConfig cfg;
   Weights weights;  // with the tokenizer's vocabulary (pad_id, unk_id, head_bias)
   std::shared_ptr<const subword::PretrainedTokenizer> tokenizer;
 };
+
+// "GPT-2", "BERT", "DistilBERT" for config.json's model_type.
+std::string architecture_name(const std::string& model_type);
 
 // Reads config.json, the safetensors file(s) and the tokenizer's files. DataError naming the
 // folder, the file and the tensor or key at fault.

@@ -985,10 +985,6 @@
         <translation>权重：</translation>
     </message>
     <message>
-        <source>metadata 'task' = '%1' is not next-token or per-position</source>
-        <translation>元数据 “task” = “%1” 不是 next-token 或 per-position</translation>
-    </message>
-    <message>
         <source>metadata 'vocab' %1; it must be a JSON array of distinct tokens starting "%2", "%3"</source>
         <translation>元数据 “vocab” %1；它必须是以 "%2", "%3" 开头、由互不相同的词元组成的 JSON 数组</translation>
     </message>
@@ -1321,22 +1317,6 @@
         <translation>“%1”是 %2，不是文本</translation>
     </message>
     <message>
-        <source>has no 'model_type'; Attention Lab reads GPT-2 checkpoints (model_type "gpt2")</source>
-        <translation>没有“model_type”；Attention Lab 读取 GPT-2 检查点（model_type 为 "gpt2"）</translation>
-    </message>
-    <message>
-        <source>model_type "%1" is not one Attention Lab reads yet; it reads GPT-2 checkpoints (model_type "gpt2")</source>
-        <translation>Attention Lab 暂不读取 model_type "%1"；它读取 GPT-2 检查点（model_type 为 "gpt2"）</translation>
-    </message>
-    <message>
-        <source>activation_function "%1" is not one Attention Lab has: gelu_new, gelu_pytorch_tanh, gelu or relu</source>
-        <translation>Attention Lab 没有激活函数 "%1"：可用的是 gelu_new、gelu_pytorch_tanh、gelu 或 relu</translation>
-    </message>
-    <message>
-        <source>'%1' is %2, which Attention Lab does not run: it runs GPT-2 as published (%1 %3)</source>
-        <translation>“%1”为 %2，Attention Lab 不运行这种设置：它按发表的 GPT-2 运行（%1 为 %3）</translation>
-    </message>
-    <message>
         <source>describes a model Attention Lab cannot run: </source>
         <translation>描述的模型 Attention Lab 无法运行：</translation>
     </message>
@@ -1355,10 +1335,6 @@
     <message>
         <source>the tensor '%1' is in two files, '%2' and '%3'</source>
         <translation>张量“%1”同时出现在两个文件中：“%2”和“%3”</translation>
-    </message>
-    <message>
-        <source>the tensor '%1' is not part of a GPT-2 checkpoint</source>
-        <translation>张量“%1”不属于 GPT-2 检查点</translation>
     </message>
     <message>
         <source>the checkpoint lacks the tensor '%1'</source>
@@ -1405,10 +1381,6 @@
         <translation>--model：文件夹名为空；请给出检查点文件夹的路径（config.json、model.safetensors 和分词器文件）</translation>
     </message>
     <message>
-        <source>--loss with --model: the backward pass through a pretrained checkpoint (its tied embedding and head) is not available yet; export the forward pass without --loss</source>
-        <translation>--loss 与 --model 同用：经过预训练检查点（其共享的嵌入与输出头）的反向传播尚不可用；请去掉 --loss，只导出前向传播</translation>
-    </message>
-    <message>
         <source>needs exactly one of "file", "embedded" and "model_folder"</source>
         <translation>需要 "file"、"embedded" 和 "model_folder" 中恰好一个</translation>
     </message>
@@ -1427,6 +1399,42 @@
     <message>
         <source>this model's vocabulary is GPT-2's byte-level pieces, which Attention Lab's word tokenizer cannot cut: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
         <translation>该模型的词表是 GPT-2 的字节级词片，Attention Lab 的分词器无法切分：请打开它的检查点文件夹（--model，文件 ▸ 打开模型文件夹…），让它自己的分词器切分文本</translation>
+    </message>
+    <message>
+        <source>metadata 'task' = '%1' is not next-token, per-position or masked-word</source>
+        <translation>元数据 'task' = '%1' 不是 next-token、per-position 或 masked-word</translation>
+    </message>
+    <message>
+        <source>has no 'model_type'; Attention Lab reads GPT-2, BERT and DistilBERT checkpoints (model_type "gpt2", "bert", "distilbert")</source>
+        <translation>没有 'model_type'；Attention Lab 读取 GPT-2、BERT 和 DistilBERT 检查点（model_type "gpt2"、"bert"、"distilbert"）</translation>
+    </message>
+    <message>
+        <source>model_type "%1" is not one Attention Lab reads yet; it reads GPT-2, BERT and DistilBERT checkpoints (model_type "gpt2", "bert", "distilbert")</source>
+        <translation>Attention Lab 还不能读取 model_type "%1"；它读取 GPT-2、BERT 和 DistilBERT 检查点（model_type "gpt2"、"bert"、"distilbert"）</translation>
+    </message>
+    <message>
+        <source>%1 "%2" is not an activation Attention Lab has: gelu_new, gelu_pytorch_tanh, gelu or relu</source>
+        <translation>%1 "%2" 不是 Attention Lab 支持的激活函数：gelu_new、gelu_pytorch_tanh、gelu 或 relu</translation>
+    </message>
+    <message>
+        <source>'%1' is %2, which Attention Lab does not run: it runs %4 as published (%1 %3)</source>
+        <translation>'%1' 为 %2，Attention Lab 不运行这种设置：它按发布时的 %4 运行（%1 为 %3）</translation>
+    </message>
+    <message>
+        <source>the tensor '%1' is not part of a %2 checkpoint</source>
+        <translation>张量 '%1' 不属于 %2 检查点</translation>
+    </message>
+    <message>
+        <source>position_embedding_type "%1" is not one Attention Lab runs: only "absolute" (a learned table of positions)</source>
+        <translation>Attention Lab 不运行 position_embedding_type "%1"：只支持 "absolute"（学习得到的位置表）</translation>
+    </message>
+    <message>
+        <source>--generate continues each text piece by piece, which needs a next-piece model such as GPT-2; this %1 checkpoint guesses masked words instead: type [MASK] in the text and read its predictions</source>
+        <translation>--generate 逐个片段续写每段文本，需要 GPT-2 这样预测下一个片段的模型；这个 %1 检查点猜的是被遮住的词：请在文本中输入 [MASK] 并查看它的预测</translation>
+    </message>
+    <message>
+        <source>the token-type table, the embedding LayerNorm and the masked-LM head transform (BERT's parts) belong to an encoder-only model, not one with a decoder</source>
+        <translation>词元类型表、嵌入 LayerNorm 和掩码语言模型头的变换（BERT 的组成部分）属于只有编码器的模型，不能用于带解码器的模型</translation>
     </message>
 </context>
 <context>
@@ -1955,6 +1963,10 @@
     <message>
         <source>Final LayerNorm</source>
         <translation>最终 LayerNorm</translation>
+    </message>
+    <message>
+        <source>types</source>
+        <translation>类型</translation>
     </message>
 </context>
 <context>
@@ -3055,6 +3067,54 @@
     <message>
         <source>logits = x Eᵀ: the embedding table again (tied), no bias; one score per vocabulary piece (B, S, V)</source>
         <translation>logits = x Eᵀ：再次使用嵌入表（权重共享），没有偏置；词表中每个词片一个分数 (B, S, V)</translation>
+    </message>
+    <message>
+        <source>Token-type embeddings</source>
+        <translation>词元类型嵌入</translation>
+    </message>
+    <message>
+        <source>every piece is in the first segment: row 0 of a table of %1 (BERT's sentence A and sentence B)</source>
+        <translation>每个片段都属于第一段：取 %1 行表中的第 0 行（BERT 的句子 A 与句子 B）</translation>
+    </message>
+    <message>
+        <source>Embeddings summed</source>
+        <translation>嵌入相加</translation>
+    </message>
+    <message>
+        <source>Embedding LayerNorm</source>
+        <translation>嵌入 LayerNorm</translation>
+    </message>
+    <message>
+        <source>over the summed embeddings, before the first layer (BERT's embeddings.LayerNorm)</source>
+        <translation>作用于相加后的嵌入，在第一层之前（BERT 的 embeddings.LayerNorm）</translation>
+    </message>
+    <message>
+        <source>Head transform: dense</source>
+        <translation>输出头变换：全连接</translation>
+    </message>
+    <message>
+        <source>h = x·Wᵀ + b (B, S, D): BERT's masked-word head first transforms each position's output</source>
+        <translation>h = x·Wᵀ + b (B, S, D)：BERT 的掩码词输出头先变换每个位置的输出</translation>
+    </message>
+    <message>
+        <source>Head transform: %1</source>
+        <translation>输出头变换：%1</translation>
+    </message>
+    <message>
+        <source>Head transform: LayerNorm</source>
+        <translation>输出头变换：LayerNorm</translation>
+    </message>
+    <message>
+        <source>the transform's LayerNorm, before the tied decoder</source>
+        <translation>变换的 LayerNorm，位于共享权重的解码矩阵之前</translation>
+    </message>
+    <message>
+        <source>logits = h Eᵀ + b: the embedding table again (tied), with the head's own bias; one score per vocabulary piece (B, S, V)</source>
+        <translation>logits = h Eᵀ + b：再次使用嵌入表（权重共享），加上输出头自己的偏置；词表中每个片段一个分数 (B, S, V)</translation>
+    </message>
+    <message>
+        <source>softmax over the vocabulary: position i's guess at its own piece; at a [MASK], the hidden word</source>
+        <translation>对词表做 softmax：位置 i 对自身片段的猜测；在 [MASK] 处即被遮住的词</translation>
     </message>
 </context>
 <context>
@@ -5200,6 +5260,18 @@ Esc：从放大的头返回</translation>
     <message>
         <source>(The model's note names its heads: it is hidden until the exercise is answered.)</source>
         <translation>（模型说明里写出了它的各个头，所以在练习答完之前先隐藏。）</translation>
+    </message>
+    <message>
+        <source>each position guesses its own piece: type [MASK] to hide a word</source>
+        <translation>每个位置猜测自身的片段：输入 [MASK] 来遮住一个词</translation>
+    </message>
+    <message>
+        <source>Its guess at each position: %1</source>
+        <translation>它在每个位置的猜测：%1</translation>
+    </message>
+    <message>
+        <source>At position %1 (“%2”) the model expects:</source>
+        <translation>在位置 %1（“%2”）模型预期：</translation>
     </message>
 </context>
 <context>

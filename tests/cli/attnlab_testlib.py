@@ -77,6 +77,34 @@ class TempDirCase(unittest.TestCase):
         return r
 
 
+class CheckpointCase(TempDirCase):
+    """`export --model FOLDER` of a checkpoint folder (test_cli_pretrained, test_cli_bert): its
+    bundle, tolerances and refusals. TEXTS: the texts a test exports unless it says others."""
+
+    TEXTS = []
+
+    def export(self, folder, *args, texts=None):
+        out = self.path("bundle-%d" % len(os.listdir(self.tmp)))
+        texts = self.TEXTS if texts is None else texts
+        self.export_ok(out, "--model", folder, *[a for t in texts for a in ("--text", t)], *args)
+        trace = dict(np.load(os.path.join(out, "trace.npz")))
+        with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
+            return out, trace, json.load(f)
+
+    def assert_close(self, got, want, what, atol=2e-4, rtol=2e-4):
+        ok, worst, ratio, first = compare(got, want, atol, rtol)
+        self.assertTrue(ok, "%s: max |Δ| %.3g (%.3g × tolerance) first at %s" % (what, worst, ratio, first))
+
+    def refused(self, folder, *needles, args=(), rc=1):
+        """Refused with exit `rc`, the message holding every needle, and no bundle written."""
+        out = self.path("refused")
+        r = run_attnlab(["export", "--out", out, "--model", folder, "--text", "the cat", *args])
+        self.assertEqual(r.rc, rc, r.describe())
+        for n in needles:
+            self.assertIn(n, r.err, r.describe())
+        self.assertFalse(os.path.exists(out))
+
+
 # --------------------------------------------------------------------------- safetensors
 
 _DTYPES = {"F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "F64": np.dtype("<f8"),
@@ -109,6 +137,8 @@ def read_safetensors(path):
 
 
 def encode_tensor(arr, dtype):
+    if dtype == "I64":  # a buffer such as BERT's position_ids
+        return np.ascontiguousarray(arr).astype("<i8").tobytes()
     arr = np.ascontiguousarray(arr, dtype=np.float32)
     if dtype == "F32":
         return arr.astype("<f4").tobytes()

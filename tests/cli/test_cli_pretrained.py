@@ -208,17 +208,8 @@ def reference_draw(logits, temperature, top_k, top_p, u):
     return kept[j], float(np.min(np.abs(sums - target)))
 
 
-class Pretrained(lib.TempDirCase):
-    def export(self, folder, *args, texts=TEXTS):
-        out = self.path("bundle-%d" % len(os.listdir(self.tmp)))
-        self.export_ok(out, "--model", folder, *[a for t in texts for a in ("--text", t)], *args)
-        trace = dict(np.load(os.path.join(out, "trace.npz")))
-        with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
-            return out, trace, json.load(f)
-
-    def assert_close(self, got, want, what, atol=2e-4, rtol=2e-4):
-        ok, worst, ratio, first = lib.compare(got, want, atol, rtol)
-        self.assertTrue(ok, "%s: max |Δ| %.3g (%.3g × tolerance) first at %s" % (what, worst, ratio, first))
+class Pretrained(lib.CheckpointCase):
+    TEXTS = TEXTS
 
     def assert_matches_reference(self, trace, manifest, params, texts=TEXTS):
         rows = [reference_ids(t) for t in texts]
@@ -303,14 +294,6 @@ class Pretrained(lib.TempDirCase):
         self.assertIn("(272, 768)", r.err)
         self.assertFalse(os.path.exists(self.path("b")))
 
-    def refused(self, folder, *needles, args=(), rc=1):
-        out = self.path("refused")
-        r = run_attnlab(["export", "--out", out, "--model", folder, "--text", "the cat", *args])
-        self.assertEqual(r.rc, rc, r.describe())
-        for n in needles:
-            self.assertIn(n, r.err, r.describe())
-        self.assertFalse(os.path.exists(out))
-
     def test_refusals_name_the_file_key_or_tensor(self):
         params = random_parameters(5)
         good = self.path("good")
@@ -329,7 +312,7 @@ class Pretrained(lib.TempDirCase):
             write_folder(folder, kw.pop("params", params), **kw)
             return folder
 
-        self.refused(variant("bert", cfg=config(model_type="bert")), "model_type \"bert\"")
+        self.refused(variant("t5", cfg=config(model_type="t5")), "model_type \"t5\"")
         self.refused(variant("heads", cfg=config(n_head=5)), "config.json", "heads")
         self.refused(variant("act", cfg=config(activation_function="silu")), "activation_function \"silu\"")
         self.refused(variant("scale", cfg=config(scale_attn_by_inverse_layer_idx=True)), "scale_attn_by_inverse_layer_idx")
@@ -361,7 +344,7 @@ class Pretrained(lib.TempDirCase):
         self.refused(escape, "../good/model.safetensors", "not a .safetensors file name inside the folder")
 
         self.refused(good, "--heads", args=("--heads", "2"), rc=2)
-        self.refused(good, "--loss", args=("--loss", "next-token"), rc=2)
+        self.refused(good, "next-token loss through a pretrained checkpoint", args=("--loss", "next-token"), rc=2)
         self.refused(good, "--weights", args=("--weights", os.path.join(good, "model.safetensors")), rc=2)
         long_text = " ".join(["cat"] * (POSITIONS + 1))
         r = run_attnlab(["export", "--out", self.path("long"), "--model", good, "--text", long_text])

@@ -4,11 +4,14 @@
 // computes exactly what core computes for that folder, the tied head's logits over the whole
 // vocabulary included; a session references the folder and reopens to the same trace bit for bit;
 // a loss through the tied head is refused; a folder holding only pytorch_model.bin is refused by
-// name and the window keeps what it had.
+// name and the window keeps what it had. A BERT folder runs post-norm with its token types, the
+// embedding LayerNorm and the masked-word head; its chips are WordPiece's between [CLS] and [SEP],
+// and the Predictions panel opens at the [MASK] with the head's own top guess.
 #include <QtTest>
 
 #include <QDir>
 #include <QFile>
+#include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSpinBox>
@@ -24,6 +27,7 @@
 #include "io/session.h"
 #include "pretrained/pretrained_model.h"
 #include "subword/bpe.h"
+#include "views/predictionspanel.h"
 #include "text/errors.h"
 #include "window/controller.h"
 #include "window/mainwindow.h"
@@ -66,6 +70,21 @@ bool writeGpt2Folder(const QString& folder) {
                              "\"n_inner\": 32, \"vocab_size\": 259, \"activation_function\": \"gelu_new\"}";
   return writeFile(folder + "/config.json", config) && writeFile(folder + "/vocab.json", vocab) &&
          writeFile(folder + "/merges.txt", "#version: 0.2\nh e\nĠ c\n") &&
+         writeFile(folder + "/model.safetensors", serialize_safetensors(p, {{"format", "pt"}}));
+}
+
+// config.json, model.safetensors (BertForMaskedLM's names) and vocab.txt of a 2-layer BERT.
+bool writeBertFolder(const QString& folder) {
+  if (!QDir().mkpath(folder)) return false;
+  uint32_t state = 11;
+  const auto p = fixtures::bert_tensors(12, kD, kLayers, kPositions, [&state](const Shape& shape, float scale, float offset) {
+    return numbers(shape, scale, offset, state);
+  });
+  const std::string config = "{\"model_type\": \"bert\", \"hidden_size\": 8, \"num_attention_heads\": 2, "
+                             "\"num_hidden_layers\": 2, \"intermediate_size\": 32, \"max_position_embeddings\": 16, "
+                             "\"vocab_size\": 12}";
+  return writeFile(folder + "/config.json", config) &&
+         writeFile(folder + "/vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nthe\ncat\nsat\non\nmat\n.\n##s\n") &&
          writeFile(folder + "/model.safetensors", serialize_safetensors(p, {{"format", "pt"}}));
 }
 
@@ -152,6 +171,48 @@ class TestCheckpointUi : public QObject {
     test::settle(*b);
     QVERIFY(sameTrace(b->controller()->current()->trace, r->trace));
     QVERIFY(b->controller()->current()->batch.text.shown == r->batch.text.shown);
+  }
+
+  void bertFolderGuessesTheMaskedWord() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("bert-tiny"));
+    QVERIFY(writeBertFolder(folder));
+    auto w = test::openWindow(QStringLiteral("checkpoint-bert"));
+    QVERIFY(w);
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("The cat sat on the [MASK].\ncats"));
+    test::settle(*w);
+    QCOMPARE(w->openModelFolder(folder), QString());
+    test::settle(*w);
+    const auto r = w->controller()->current();
+    QVERIFY(r);
+    QCOMPARE(r->cfg.norm, Norm::Post);
+    QCOMPARE(r->cfg.mask, MaskKind::Padding);
+    QCOMPARE(r->cfg.activation, Activation::Gelu);
+    QVERIFY(r->cfg.token_types == 2 && r->cfg.embedding_norm && r->cfg.head_transform && !r->cfg.final_norm);
+    QVERIFY(!w->inputs()->dModelBox()->isEnabled());
+    const std::vector<std::string> first = {"[CLS]", "the", "cat", "sat", "on", "the", "[MASK]", ".", "[SEP]"};
+    QVERIFY(r->batch.text.tokens[0] == first);
+    QVERIFY(r->batch.text.lengths == (std::vector<int>{9, 4}));  // cats: [CLS] cat ##s [SEP]
+    QVERIFY(w->inputs()->chips()->rows()[0] == first);
+    for (const char* id : {"encoder.token_type", "encoder.embeddings", "encoder.input", "encoder.output_head.transform_norm"})
+      QVERIFY2(r->trace.find(id), id);
+
+    // exactly what core computes for the folder
+    const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());
+    Trace want;
+    forward(m.cfg, m.weights, pretrained::pretrained_batch(m, {"The cat sat on the [MASK].", "cats"}), want);
+    QVERIFY(sameTrace(r->trace, want));
+
+    // the Predictions panel opens at the [MASK], its first row the head's most probable piece there
+    PredictionsPanel* p = w->predictions();
+    QCOMPARE(p->sentenceBox()->currentIndex(), 0);
+    QCOMPARE(p->positionBox()->currentIndex(), 6);
+    const Step* probs = r->trace.find("encoder.output_head.probs");
+    QVERIFY(probs);
+    const Tensor row = probs->tensor.contiguous();
+    const float* at = row.data() + 6 * 12;
+    const auto best = std::max_element(at, at + 12) - at;
+    QCOMPARE(p->rowToken(0), QString::fromStdString(m.tokenizer->piece(static_cast<int>(best))));
   }
 
   void pickleOnlyFolderIsRefusedByName() {

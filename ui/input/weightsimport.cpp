@@ -36,6 +36,7 @@ void applyWeightsConfig(ModelConfig& cfg, const LoadedWeights& loaded) {
   cfg.d_model = f.d_model, cfg.heads = f.heads, cfg.d_ff = f.d_ff, cfg.layers = f.layers;
   cfg.norm = f.norm, cfg.activation = f.activation, cfg.positional = f.positional, cfg.max_positions = f.max_positions;
   cfg.eps = f.eps, cfg.seed = f.seed, cfg.ffn = f.ffn, cfg.final_norm = f.final_norm;
+  cfg.token_types = f.token_types, cfg.embedding_norm = f.embedding_norm, cfg.head_transform = f.head_transform;
   if (loaded.weights.vocab() && loaded.weights.vocab()->mask) cfg.mask = f.mask;
 }
 

@@ -29,6 +29,13 @@ int lastWordPosition(const std::vector<std::string>& tokens, int count) {
   return count > 1 && punctuation ? count - 2 : count - 1;
 }
 
+// A masked-word model's telling guess: at the first [MASK] the text has (else the first piece after [CLS]).
+int firstMaskPosition(const std::vector<std::string>& tokens, int count) {
+  for (int i = 0; i < count && i < static_cast<int>(tokens.size()); ++i)
+    if (tokens[static_cast<size_t>(i)] == "[MASK]") return i;
+  return count > 1 ? 1 : 0;
+}
+
 }  // namespace
 
 PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
@@ -92,8 +99,9 @@ void PredictionsPanel::setResult(TraceResultPtr result) {
   const TrainedVocab& v = *result_->vocab();
   title_->setText(tr("<b>%1</b> — %2")
                       .arg(modelTitle(v, tr("Trained model")).toHtmlEscaped(),
-                           v.task == Task::NextToken ? tr("each position guesses the next token")
-                                                     : tr("each position gives the answer's token at that place")));
+                           v.task == Task::NextToken    ? tr("each position guesses the next token")
+                           : v.task == Task::MaskedWord ? tr("each position guesses its own piece: type [MASK] to hide a word")
+                                                        : tr("each position gives the answer's token at that place")));
   const QString note = modelNote(v);
   note_->setText(noteHidden_ ? tr("(The model's note names its heads: it is hidden until the exercise is answered.)") : note);
   note_->setVisible(!note.isEmpty());
@@ -124,17 +132,22 @@ void PredictionsPanel::showSentence() {
   position_->clear();
   for (size_t i = 0; i < top_[static_cast<size_t>(b)].size(); ++i)
     position_->addItem(tr("%1: %2").arg(i).arg(text(tokens[i])));  // positions from 0
-  const bool next = result_->vocab()->task == Task::NextToken;
+  const Task task = result_->vocab()->task;
+  const bool next = task == Task::NextToken;
   position_->setCurrentIndex(same && keep >= 0 && keep < position_->count() ? keep
-                             : next ? lastWordPosition(tokens, position_->count())
-                                    : 0);
+                             : next                     ? lastWordPosition(tokens, position_->count())
+                             : task == Task::MaskedWord ? firstMaskPosition(result_->batch.text.tokens[static_cast<size_t>(b)],
+                                                                            position_->count())
+                                                        : 0);
   picked_ = same;
   shownVocab_ = result_->vocab().get();
   shownBatch_ = b;
   shownLength_ = position_->count();
   QStringList guesses;
   for (const auto& cell : top_[static_cast<size_t>(b)]) guesses << piece(cell.front().token, *result_->vocab());
-  answer_->setText((next ? tr("Its top guess after each position: %1") : tr("Its answer, position by position: %1"))
+  answer_->setText((next                       ? tr("Its top guess after each position: %1")
+                    : task == Task::MaskedWord ? tr("Its guess at each position: %1")
+                                               : tr("Its answer, position by position: %1"))
                        .arg(guesses.join(QLatin1Char(' '))));
   showPosition();
 }
@@ -147,6 +160,8 @@ void PredictionsPanel::showPosition() {
     QStringList before;
     for (int k = 0; k <= i; ++k) before << text(tokens[static_cast<size_t>(k)]);
     question_->setText(tr("After “%1” the model expects:").arg(before.join(QLatin1Char(' '))));
+  } else if (result_->vocab()->task == Task::MaskedWord) {
+    question_->setText(tr("At position %1 (“%2”) the model expects:").arg(i).arg(text(tokens[static_cast<size_t>(i)])));
   } else {
     question_->setText(tr("At position %1 of the answer the model expects:").arg(i));
   }

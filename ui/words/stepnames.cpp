@@ -86,10 +86,12 @@ QString num(double v, int digits = 3) { return formatNumber(v, {.digits = digits
 // A parameter's axes by its name (weights.h): (Out, In) matrices and (Out) vectors.
 QStringList parameterAxes(const std::string& name, int dims) {
   const QString D = QStringLiteral("D"), F = QStringLiteral("F"), V = QStringLiteral("V");
+  const bool transform = name.find("transform") != std::string::npos;  // BERT's head transform: (D, D), (D)
   const QString out = name.find("in_proj") != std::string::npos  ? QStringLiteral("3·D")
                       : name.find("linear1") != std::string::npos ? F
-                      : name.starts_with("embedding") || name.starts_with("output_head") ? V
+                      : name.starts_with("embedding.") || (name.starts_with("output_head") && !transform) ? V
                       : name.ends_with("position_embedding.weight")                       ? QStringLiteral("P")
+                      : name.ends_with("token_type_embedding.weight")                     ? StepNames::tr("types")
                                                                   : D;
   const QString in = name.find("linear2") != std::string::npos ? F : D;
   if (dims == 2) return {out, in};
@@ -469,7 +471,7 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
   QStringList r;
   if (n == "embedding_table") r = {QStringLiteral("V"), D};
   else if (n == "token_ids") r = {B, own};
-  else if (n == "positional") r = {own, D};
+  else if (n == "positional" || n == "token_type") r = {own, D};
   else if (n == "mask" || n == "self_mask") r = {B, own, own};
   else if (n == "cross_mask") r = {B, QStringLiteral("T"), QStringLiteral("S")};
   else if (p.block == "variant") r = variantAxes(n, own);
@@ -481,7 +483,7 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
     else if (n == "k_t") r = {B, H, Dh, k};
     else if (n == "weights_overview") r = {B, H, tr("%1 bins").arg(q), tr("%1 bins").arg(k)};
     else r = {B, H, q, k};  // qk, scores, masked_scores, weights
-  } else if (p.block == "output_head") r = {B, own, QStringLiteral("V")};  // logits, probs
+  } else if (p.block == "output_head" && !n.starts_with("transform")) r = {B, own, QStringLiteral("V")};  // logits, probs
   else if (n == "linear1" || n == "hidden") r = {B, own, QStringLiteral("F")};
   else r = {B, own, D};  // embedding, input, norm, residual, ffn.out, output
   if (r.size() == dims) return r;

@@ -227,9 +227,26 @@ def token_ids(chk, stack, trace, tokens, vocab, meta):
     return ids
 
 
+def head_transform(chk, stack, x, weights, cfg):
+    """BERT's masked-LM head transform (config "head_transform"): dense, the activation, a
+    LayerNorm — or x as it is."""
+    if not cfg.get("head_transform"):
+        return x
+    p = stack + ".output_head."
+    h = F.linear(x, weights["output_head.transform.weight"], weights["output_head.transform.bias"])
+    chk[p + "transform"] = h
+    h = activate(h, cfg["activation"])
+    chk[p + "transform_act"] = h
+    h = F.layer_norm(h, (cfg["d_model"],), weights["output_head.transform_norm.weight"],
+                     weights["output_head.transform_norm.bias"], eps=cfg["eps"])
+    chk[p + "transform_norm"] = h
+    return h
+
+
 def output_head(chk, stack, x, weights, manifest):
-    """logits = x Wᵀ + b (a head tied to the embedding table has no b) and their softmax; then the
-    manifest's top-5 predictions against them."""
+    """logits = x Wᵀ + b (a head tied to the embedding table may have no b) and their softmax; then
+    the manifest's top-5 predictions against them."""
+    x = head_transform(chk, stack, x, weights, manifest["config"])
     logits = F.linear(x, weights["output_head.weight"], weights.get("output_head.bias"))
     chk[stack + ".output_head.logits"] = logits
     probs = torch.softmax(logits, dim=-1)
@@ -256,18 +273,28 @@ def output_head(chk, stack, x, weights, manifest):
 
 def embed(chk, stack, ids, table, cfg, weights):
     """x = table[ids] + the position code: sinusoidal, none, or the first S rows of the stack's
-    learned table "<stack>.position_embedding.weight" (a parameter, so its gradient is checked)."""
+    learned table "<stack>.position_embedding.weight" (a parameter, so its gradient is checked);
+    BERT's encoder adds row 0 of its token-type table (config "token_types") and normalises the sum
+    (config "embedding_norm": encoder.embeddings is the sum, encoder.input its LayerNorm)."""
     emb = table[ids]
     chk[stack + ".embedding"] = emb
-    if cfg["positional"] == "none":
-        chk[stack + ".input"] = emb
-        return ids, emb
-    if cfg["positional"] == "learned":
-        pe = weights[stack + ".position_embedding.weight"][:ids.shape[1]]
-    else:
-        pe = positional(ids.shape[1], cfg["d_model"])
-    chk[stack + ".positional"] = pe
-    x = emb + pe
+    x = emb
+    if cfg["positional"] != "none":
+        if cfg["positional"] == "learned":
+            pe = weights[stack + ".position_embedding.weight"][:ids.shape[1]]
+        else:
+            pe = positional(ids.shape[1], cfg["d_model"])
+        chk[stack + ".positional"] = pe
+        x = x + pe
+    bert = stack == "encoder"
+    if bert and cfg.get("token_types"):
+        tt = weights["encoder.token_type_embedding.weight"][torch.zeros(ids.shape[1], dtype=torch.long)]
+        chk["encoder.token_type"] = tt
+        x = x + tt
+    if bert and cfg.get("embedding_norm"):
+        chk["encoder.embeddings"] = x
+        x = F.layer_norm(x, (cfg["d_model"],), weights["encoder.embedding_norm.weight"],
+                         weights["encoder.embedding_norm.bias"], eps=cfg["eps"])
     chk[stack + ".input"] = x
     return ids, x
 
@@ -581,7 +608,9 @@ def run(folder):
     params = {}
     for name in ("embedding.weight", "output_head.weight", "output_head.bias", "encoder.position_embedding.weight",
                  "decoder.position_embedding.weight", "encoder.norm.weight", "encoder.norm.bias", "decoder.norm.weight",
-                 "decoder.norm.bias"):
+                 "decoder.norm.bias", "encoder.token_type_embedding.weight", "encoder.embedding_norm.weight",
+                 "encoder.embedding_norm.bias", "output_head.transform.weight", "output_head.transform.bias",
+                 "output_head.transform_norm.weight", "output_head.transform_norm.bias"):
         if name in weights:
             params[name] = weights[name].requires_grad_(grads)
     if vocab is None:

@@ -45,7 +45,7 @@ ATTNLAB_MESSAGE(ls_id_may_hold_only, QT_TRANSLATE_NOOP("ErrorText", "\"%1\" may 
 ATTNLAB_MESSAGE(ls_missing_kind_is, QT_TRANSLATE_NOOP("ErrorText", "missing (kind is %1)"))
 ATTNLAB_MESSAGE(ls_not_allowed_for_kind, QT_TRANSLATE_NOOP("ErrorText", "not allowed for kind %1"))
 ATTNLAB_MESSAGE(ls_weights_prefix, QT_TRANSLATE_NOOP("ErrorText", "weights: "))
-ATTNLAB_MESSAGE(ls_metadata_task_not_next_token, QT_TRANSLATE_NOOP("ErrorText", "metadata 'task' = '%1' is not next-token or per-position"))
+ATTNLAB_MESSAGE(ls_metadata_task_not_next_token, QT_TRANSLATE_NOOP("ErrorText", "metadata 'task' = '%1' is not next-token, per-position or masked-word"))
 ATTNLAB_MESSAGE(ls_metadata_vocab_must_be, QT_TRANSLATE_NOOP("ErrorText", "metadata 'vocab' %1; it must be a JSON array of distinct tokens starting \"%2\", \"%3\""))
 ATTNLAB_MESSAGE(ls_is_not_valid_json, QT_TRANSLATE_NOOP("ErrorText", "is not valid JSON"))
 ATTNLAB_MESSAGE(ls_is_not_an_array, QT_TRANSLATE_NOOP("ErrorText", "is not an array"))
