@@ -88,6 +88,10 @@ int draw_piece(const float* logits, int64_t vocab, const Sampling& s, double u) 
   return s.temperature == 0 ? greedy(logits, vocab) : draw_from(probabilities(logits, vocab, s.temperature), s, u);
 }
 
+double piece_probability(const float* logits, int64_t vocab, double temperature, int id) {
+  return probabilities(logits, vocab, temperature == 0 ? 1.0 : temperature)[static_cast<size_t>(id)];
+}
+
 Continuation continue_text(const PretrainedModel& m, const std::vector<std::string>& pieces, int64_t row,
                            const Sampling& s, Backend& be) {
   if (s.steps > 0 && m.weights.vocab()->task != Task::NextToken)

@@ -34,6 +34,9 @@ void check_sampling(const Sampling& s);
 // The id drawn from one position's logits (V values) with u in (0, 1] (see above).
 int draw_piece(const float* logits, int64_t vocab, const Sampling& s, double u);
 
+// p of piece `id` under softmax(logits / T) in double (T 0 read as 1): what a draw records beside it.
+double piece_probability(const float* logits, int64_t vocab, double temperature, int id);
+
 struct Continuation {
   std::vector<int> ids;                 // the pieces added, in order
   std::vector<double> probabilities;    // each one's p before the cuts (temperature applied)

@@ -251,14 +251,16 @@ std::string display_piece(std::string_view piece, bool byte_level) {
   if (!byte_level || !piece_bytes(piece, bytes)) return std::string(piece);
   std::string out;
   for (size_t k = 0; k < bytes.size();) {
-    if (const size_t n = char_len_at(bytes, k)) {
+    const auto byte = static_cast<unsigned char>(bytes[k]);
+    const bool control = (byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f;  // invisible: as hex
+    if (const size_t n = control ? 0 : char_len_at(bytes, k)) {
       const char c = bytes[k];
       out += c == ' ' ? "␣" : c == '\n' ? "⏎" : c == '\t' ? "⇥" : bytes.substr(k, n);
       k += n;
       continue;
     }
     std::string hex;  // bytes of characters the merges cut, in a row: their hex
-    for (; k < bytes.size() && !char_len_at(bytes, k); ++k) {
+    for (bool first = true; k < bytes.size() && (first || !char_len_at(bytes, k)); ++k, first = false) {
       static const char* d = "0123456789ABCDEF";
       const auto c = static_cast<unsigned char>(bytes[k]);
       hex += std::string(hex.empty() ? "" : " ") + d[c >> 4] + d[c & 15];

@@ -17,7 +17,8 @@ struct SubwordToken {
 };
 
 // A byte-level piece as a learner reads it: its bytes as text, a leading space as "␣", a newline
-// as "⏎", a tab as "⇥"; bytes that are part of a character cut by the merges as "⟨E5 9C⟩". Pieces
+// as "⏎", a tab as "⇥"; bytes that are part of a character cut by the merges as "⟨E5 9C⟩", and
+// other control characters, which would not show, as "⟨0D⟩". Pieces
 // of other tokenizers ([CLS], ##ing) as they are.
 std::string display_piece(std::string_view piece, bool byte_level);
 

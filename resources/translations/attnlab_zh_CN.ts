@@ -1638,6 +1638,17 @@
     </message>
 </context>
 <context>
+    <name>Generation</name>
+    <message>
+        <source>There is no sentence %1 any more: nothing was appended.</source>
+        <translation>已经没有句子 %1 了：没有追加任何内容。</translation>
+    </message>
+    <message>
+        <source>The model drew a line break, which a sentence (one line) cannot hold: nothing was appended. Draw again, or change the seed.</source>
+        <translation>模型抽到了换行符，而一个句子（一行）不能包含换行：没有追加任何内容。请再抽一次，或更换种子。</translation>
+    </message>
+</context>
+<context>
     <name>HeatmapRenderer</name>
     <message>
         <source>masked (−∞)</source>
@@ -3455,6 +3466,45 @@
     <message>
         <source>NaN</source>
         <translation>NaN</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ContinueBox</name>
+    <message>
+        <source>0 always takes the most probable piece; above 1 the guesses spread out</source>
+        <translation>0 总是取概率最高的片段；大于 1 时猜测更分散</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Top-k:</source>
+        <translation>Top-k：</translation>
+    </message>
+    <message>
+        <source>Top-p:</source>
+        <translation>Top-p：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>Append the next piece</source>
+        <translation>追加下一个片段</translation>
+    </message>
+    <message>
+        <source>Draws the piece after the sentence's last one, appends it to the sentence and runs the model again (attnlab export --generate draws the same way)</source>
+        <translation>抽取句子最后一个片段之后的片段，追加到句子末尾并重新运行模型（attnlab export --generate 以同样方式抽取）</translation>
+    </message>
+    <message>
+        <source>Draw %1 for sentence %2: “%3” (p = %4)</source>
+        <translation>句子 %2 的第 %1 次抽取：“%3”（p = %4）</translation>
     </message>
 </context>
 <context>

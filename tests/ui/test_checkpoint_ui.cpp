@@ -12,7 +12,9 @@
 #include <QDir>
 #include <QFile>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -25,11 +27,16 @@
 #include "input/tokenchips.h"
 #include "io/safetensors.h"
 #include "io/session.h"
+#include "pretrained/generate.h"
 #include "pretrained/pretrained_model.h"
 #include "subword/bpe.h"
+#include "subword/subword_token.h"
+#include "tensor/rng.h"
+#include "views/continuebox.h"
 #include "views/predictionspanel.h"
 #include "text/errors.h"
 #include "window/controller.h"
+#include "window/generation.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
 #include "../fuzz/byte_vocab.h"
@@ -213,6 +220,86 @@ class TestCheckpointUi : public QObject {
     const float* at = row.data() + 6 * 12;
     const auto best = std::max_element(at, at + 12) - at;
     QCOMPARE(p->rowToken(0), QString::fromStdString(m.tokenizer->piece(static_cast<int>(best))));
+    QVERIFY(!p->continueBox()->isVisibleTo(p));  // a masked-word model draws no next piece
+  }
+
+  void appendAndContinueDrawsLikeTheCommandLine() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("gpt2-gen"));
+    QVERIFY(writeGpt2Folder(folder));
+    auto w = test::openWindow(QStringLiteral("checkpoint-gen"));
+    QVERIFY(w);
+    QPlainTextEdit* edit = w->inputs()->sentencesEdit();
+    edit->setPlainText(QStringLiteral("the cat\nhe"));
+    test::settle(*w);
+    QCOMPARE(w->openModelFolder(folder), QString());
+    test::settle(*w);
+    PredictionsPanel* p = w->predictions();
+    ContinueBox* box = p->continueBox();
+    QVERIFY(box->isVisibleTo(p));
+    box->temperatureBox()->setValue(0.7);
+    const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());
+    const std::vector<std::string> start = {"t", "he", "Ġc", "a", "t"};
+    std::vector<int> startIds;
+    for (const std::string& piece : start) startIds.push_back(m.tokenizer->id(piece));
+    // the command line's first two draws for this text with the window's controls, for the first
+    // seed whose text cuts back into the same pieces (a drawn byte of a longer character, or "Ġ"
+    // then "c", would be cut otherwise once it is text)
+    pretrained::Continuation want;
+    int seed = 0;
+    for (;; ++seed) {
+      QVERIFY(seed < 500);
+      pretrained::Sampling s = box->sampling();
+      s.steps = 2, s.seed = static_cast<uint64_t>(seed);
+      want = pretrained::continue_text(m, start, 0, s, cpu_backend());
+      std::vector<int> all = startIds;
+      bool stable = true;
+      for (int id : want.ids) {
+        all.push_back(id);
+        std::vector<int> again;
+        for (const auto& t : m.tokenizer->encode(m.tokenizer->decode(all))) again.push_back(t.id);
+        stable = stable && again == all;
+      }
+      if (stable) break;
+    }
+    box->seedBox()->setValue(seed);
+
+    QCOMPARE(p->sentenceBox()->currentIndex(), 0);
+    std::vector<int> ids = startIds;
+    QTest::mouseClick(box->appendButton(), Qt::LeftButton);
+    QVERIFY(!box->appendButton()->isEnabled());  // one draw per result
+    ids.push_back(want.ids[0]);
+    QCOMPARE(edit->toPlainText().split(QLatin1Char('\n'))[0], QString::fromStdString(m.tokenizer->decode(ids)));
+    QCOMPARE(edit->toPlainText().split(QLatin1Char('\n'))[1], QStringLiteral("he"));  // the other sentence as it was
+    test::settle(*w);
+    QVERIFY(box->appendButton()->isEnabled());
+    QVERIFY(box->drawnLabel()->text().contains(QStringLiteral("1")));
+
+    // the second draw reads the new result's logits with u = uniform(1): the count went on
+    const auto r = w->controller()->current();
+    const Tensor logits = r->trace.find("encoder.output_head.logits")->tensor.contiguous();
+    const int64_t v = logits.size(2), last = r->batch.text.lengths[0] - 1;
+    QCOMPARE(r->batch.text.lengths[0], static_cast<int>(start.size()) + 1);
+    const int second = pretrained::draw_piece(logits.data() + last * v, v, box->sampling(),
+                                              Stream("generate:0", static_cast<uint64_t>(seed)).uniform(1));
+    QCOMPARE(second, want.ids[1]);  // the command line's second draw
+    const QString before = edit->toPlainText();
+    QTest::mouseClick(box->appendButton(), Qt::LeftButton);
+    test::settle(*w);
+    QVERIFY(edit->toPlainText() != before);
+    QVERIFY(box->drawnLabel()->text().contains(QStringLiteral("2")));
+    edit->undo();  // Ctrl+Z takes the piece back
+    QCOMPARE(edit->toPlainText(), before);
+
+    // a drawn line break is not appended: a sentence is one line
+    test::settle(*w);
+    const QString now = edit->toPlainText();
+    const QString why = appendPiece(edit, 0, *w->controller()->current(), w->inputs()->importedWeights().get(),
+                                    m.tokenizer->id("Ċ"));  // byte 0x0A's symbol
+    QVERIFY2(why.contains(QStringLiteral("line break")), qPrintable(why));
+    QCOMPARE(edit->toPlainText(), now);
+    QCOMPARE(QString::fromStdString(subword::display_piece("ĉ", true)), QStringLiteral("⇥"));
+    QCOMPARE(QString::fromStdString(subword::display_piece("č", true)), QStringLiteral("⟨0D⟩"));  // \r would not show
   }
 
   void pickleOnlyFolderIsRefusedByName() {

@@ -1,5 +1,7 @@
 #include "views/predictionspanel.h"
 
+#include "views/continuebox.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -76,6 +78,10 @@ PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
   b->addLayout(grid);
   answer_ = wrappedLabel(QStringLiteral("predictionAnswer"));
   b->addWidget(answer_);
+  continue_ = new ContinueBox;
+  b->addWidget(continue_);
+  connect(continue_, &ContinueBox::appendRequested, this, [this] { continue_->drawFor(sentence_->currentIndex()); });
+  connect(continue_, &ContinueBox::pieceDrawn, this, &PredictionsPanel::pieceDrawn);
   b->addWidget(note_);  // which heads to look at: after the guesses, which come first
   v->addWidget(body_);
   v->addStretch(1);
@@ -93,6 +99,8 @@ void PredictionsPanel::setResult(TraceResultPtr result) {
     probs = result_->trace.find(std::string(result_->cfg.cross ? "decoder" : "encoder") + ".output_head.probs");
     if (probs) top_ = top_predictions(probs->tensor, *result_->vocab(), result_->batch.text.lengths, kTopK);
   }
+  continue_->setResult(result_);
+  continue_->setVisible(result_ && result_->vocab() && result_->vocab()->task == Task::NextToken);
   empty_->setVisible(top_.empty());
   body_->setVisible(!top_.empty());
   if (top_.empty()) return;

@@ -13,6 +13,8 @@ class QProgressBar;
 
 namespace attnlab::ui {
 
+class ContinueBox;
+
 class PredictionsPanel : public QWidget {
   Q_OBJECT
  public:
@@ -34,6 +36,12 @@ class PredictionsPanel : public QWidget {
   QLabel* noteLabel() const { return note_; }
   // A find-the-head exercise: the model's note names its heads, so it waits for the answer.
   void setNoteHidden(bool hidden);
+  // "Append and continue" (a next-token model only): draws after the chosen sentence's last piece.
+  ContinueBox* continueBox() const { return continue_; }
+
+ signals:
+  // A piece drawn for sentence b (from 0): the window appends it to that sentence's text.
+  void pieceDrawn(int sentence, int id, double probability);
 
  private:
   void showSentence();
@@ -44,6 +52,7 @@ class PredictionsPanel : public QWidget {
   QLabel *title_, *note_, *question_, *answer_, *empty_;
   QComboBox *sentence_, *position_;
   QWidget* body_;
+  ContinueBox* continue_;
   struct Row {
     QLabel* token;
     QProgressBar* bar;

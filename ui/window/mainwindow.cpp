@@ -28,8 +28,10 @@
 #include "text/tokenizer.h"
 #include "views/colormap.h"
 #include "views/heatmapgrid.h"
+#include "views/continuebox.h"
 #include "views/predictionspanel.h"
 #include "views/variantpanel.h"
+#include "window/generation.h"
 #include "traininglab/trainingpanel.h"
 #include "window/busyindicator.h"
 #include "window/dockfit.h"
@@ -71,6 +73,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   // A trained model's guesses, under the inputs (shown when the first trained result arrives).
   predictions_ = new PredictionsPanel;
   predictionsDock_ = addPanelDock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
+  connect(predictions_, &PredictionsPanel::pieceDrawn, this, &MainWindow::appendDrawnPiece);
   buildVariantDock();
   // The training lab (View ▸ Training panel): the model it trains is shown in the whole window.
   training_ = new TrainingPanel;
@@ -243,6 +246,13 @@ void MainWindow::bringTrainingForward() {
   resizeDocks({trainingDock_}, {std::max(width() / 3, 480)}, Qt::Horizontal);
   if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating())
     resizeDocks({trainingDock_, predictionsDock_}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
+}
+
+void MainWindow::appendDrawnPiece(int sentence, int id) {
+  const auto r = controller_->current();
+  if (!r) return;
+  const QString refused = appendPiece(inputs_->sentencesEdit(), sentence, *r, inputs_->importedWeights().get(), id);
+  if (!refused.isEmpty()) predictions_->continueBox()->refuse(refused);
 }
 
 void MainWindow::showResult(TraceResultPtr result) {

@@ -101,6 +101,8 @@ class MainWindow : public QMainWindow {
   void exportBundleTo();
   void warn(const QString& what, const QString& error);
   void showResult(TraceResultPtr result);
+  // The Predictions panel drew piece `id` for sentence b: appended to that sentence, which runs again.
+  void appendDrawnPiece(int sentence, int id);
   void markStale(const QString& why);
   void showVariant(const TraceResultPtr& result);  // the Variant dock: shown while a variant is chosen
   void buildVariantDock();
