@@ -318,7 +318,7 @@ BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& f
   const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
   // A pretrained vocabulary's padding is not row 0 and its head is the embedding table: the
   // targets (loss.cpp) and the head's gradient would both be wrong.
-  if (ce && w.vocab()->pretrained)
+  if (ce && (w.vocab()->pretrained || cfg.head_transform))  // (BERT's head transform has no backward yet)
     throw ConfigError(Text(Msg::bw_pretrained_head_loss, std::string(loss_name(loss.kind))));
   BackwardResult r;
   r.kind = loss.kind;

@@ -70,6 +70,8 @@ Batch make_batch(const std::vector<std::string>& texts, const std::vector<std::s
     throw ConfigError(verbatim("--text: ") + Text(Msg::sentences_are_more_than_limit, b.text.batch(), Limits::kMaxBatch));
   if (trained) {
     if (trained->byte_level) throw ConfigError(Text(Msg::en_byte_level_needs_tokenizer));
+    // any other checkpoint's vocabulary (BERT's WordPiece): its [CLS], [SEP], ## pieces and casing
+    if (trained->pretrained) throw ConfigError(Text(Msg::en_wordpiece_needs_tokenizer));
     b.vocab = trained->vocabulary;
     return b;
   }

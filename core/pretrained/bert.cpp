@@ -145,7 +145,12 @@ Weights bert_weights(const BertShape& shape, CheckpointTensors tensors, const st
   if (!shape.tied && !stored) throw DataError(names.at() + Text(Msg::pt_tensor_missing, decoder + ".weight"));
   Tensor head = stored ? names.take(decoder + ".weight", {shape.vocab_size, shape.cfg.d_model}, false) : Tensor();
   w.set("output_head.weight", shape.tied ? w.get("embedding.weight") : head);
-  if (!shape.distil && names.has(decoder + ".bias")) names.take(decoder + ".bias", {shape.vocab_size}, false);
+  if (!shape.distil && names.has(decoder + ".bias")) {  // the head's bias stored a second time: the same values
+    const Tensor again = names.take(decoder + ".bias", {shape.vocab_size}, false).contiguous();
+    const Tensor& bias = w.get("output_head.bias");
+    if (!std::equal(again.data(), again.data() + again.numel(), bias.contiguous().data()))
+      throw DataError(names.at() + Text(Msg::pt_tensor_differs, decoder + ".bias", "cls.predictions.bias"));
+  }
   names.finish();
   return w;
 }

@@ -16,7 +16,8 @@
 //   DistilBERT ("distilbert."): the same with transformer.layer.{i}.attention.q_lin / k_lin /
 //     v_lin / out_lin, sa_layer_norm, ffn.lin1 / lin2, output_layer_norm, no token types; the head
 //     vocab_transform, vocab_layer_norm, vocab_projector.bias.
-// A stored copy of the tied decoder weight is checked and set aside; the pooler and the
+// A stored copy of the tied decoder weight (shape checked) is set aside, as Hugging Face ties it; a
+// stored copy of the decoder's bias must equal cls.predictions.bias; the pooler and the
 // next-sentence head (pre-training only) and the buffers position_ids / token_type_ids are skipped.
 #pragma once
 

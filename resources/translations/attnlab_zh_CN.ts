@@ -1436,6 +1436,14 @@
         <source>the token-type table, the embedding LayerNorm and the masked-LM head transform (BERT's parts) belong to an encoder-only model, not one with a decoder</source>
         <translation>词元类型表、嵌入 LayerNorm 和掩码语言模型头的变换（BERT 的组成部分）属于只有编码器的模型，不能用于带解码器的模型</translation>
     </message>
+    <message>
+        <source>this model's vocabulary is a checkpoint tokenizer's pieces (BERT's WordPiece: [CLS], [SEP], ##ing, lower-cased), which Attention Lab's word tokenizer would cut differently: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
+        <translation>这个模型的词表是检查点分词器的词片（BERT 的 WordPiece：[CLS]、[SEP]、##ing、转为小写），Attention Lab 的单词分词器会切得不一样：请打开它的检查点文件夹（--model，文件 ▸ 打开模型文件夹…），让它自己的分词器切分文本</translation>
+    </message>
+    <message>
+        <source>the tensor '%1' differs from '%2', which it must equal: Hugging Face ties the two into one parameter</source>
+        <translation>张量 '%1' 与 '%2' 不同，而它们必须相等：Hugging Face 把两者绑定为同一个参数</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -1635,6 +1643,10 @@
     <message>
         <source> · a final LayerNorm</source>
         <translation> · 最后一层之后的 LayerNorm</translation>
+    </message>
+    <message>
+        <source> · BERT's token types, embedding LayerNorm and head transform</source>
+        <translation> · BERT 的词段类型、嵌入 LayerNorm 和输出头变换</translation>
     </message>
 </context>
 <context>
@@ -2217,10 +2229,6 @@
     <message>
         <source>Each id picks its row of the embedding table. The batch is now a (B, S, D) tensor: one vector per token. Nothing here knows about word order yet — the same word gets the same vector wherever it stands.</source>
         <translation>每个 ID 取出嵌入表中对应的那一行。此时批次是一个 (B, S, D) 张量：每个词元对应一个向量。到这里还没有任何关于词序的信息——同一个词无论出现在哪里，得到的向量都相同。</translation>
-    </message>
-    <message>
-        <source>The token vectors plus the position code: this sum is what the first layer reads. From here on, every layer keeps the shape (B, S, D) and only changes the numbers.</source>
-        <translation>词元向量加上位置编码：这个和就是第一层读入的内容。从这里开始，每一层都保持形状 (B, S, D) 不变，只改变其中的数值。</translation>
     </message>
     <message>
         <source>The mask says which keys each query may look at (1) and which it must ignore (0). Padding masks hide the [PAD] keys, which carry no meaning; a causal mask hides the keys that come later, so that a token cannot peek at the future.</source>
@@ -3127,6 +3135,30 @@
         <source>softmax over the vocabulary: position i's guess at its own piece; at a [MASK], the hidden word</source>
         <translation>对词表做 softmax：位置 i 对自身片段的猜测；在 [MASK] 处即被遮住的词</translation>
     </message>
+    <message>
+        <source>The token vectors plus the position code: this sum is what the first layer reads (BERT normalises it first: then this step is that LayerNorm). From here on, every layer keeps the shape (B, S, D) and only changes the numbers.</source>
+        <translation>词向量加上位置编码：第一层读取的就是这个和（BERT 会先把它归一化：那时这一步就是那个 LayerNorm）。从这里开始，每一层都保持形状 (B, S, D) 不变，只改变其中的数值。</translation>
+    </message>
+    <message>
+        <source>BERT adds three vectors per piece: its token's, its position's and its segment's. The sum's scale varies from piece to piece, so BERT normalises it with a LayerNorm (the next step) before the first layer reads it.</source>
+        <translation>BERT 为每个词片加上三个向量：词的、位置的和句段的。这个和的尺度因词片而异，所以在第一层读取之前，BERT 先用一个 LayerNorm（下一步）把它归一化。</translation>
+    </message>
+    <message>
+        <source>BERT was trained on pairs of sentences, and each piece says which of the two it belongs to by adding a learned segment vector. One text is all sentence A, so every position adds the same row 0.</source>
+        <translation>BERT 是在句子对上训练的，每个词片通过加上一个学习得到的句段向量来表明自己属于两句中的哪一句。单独一段文本全部属于句子 A，所以每个位置加的都是同一行 0。</translation>
+    </message>
+    <message>
+        <source>BERT's masked-word head does not read the last layer directly: a dense layer (D → D), a GELU and a LayerNorm first turn each position's vector into one shaped like a word embedding, which the tied table then scores against every vocabulary piece.</source>
+        <translation>BERT 的掩码词输出头并不直接读取最后一层：先由一个全连接层 (D → D)、一个 GELU 和一个 LayerNorm 把每个位置的向量变成形如词嵌入的向量，再由共享的嵌入表把它与词表中的每个词片逐一打分。</translation>
+    </message>
+    <message>
+        <source>The head transform's activation, the same GELU the feed-forward layers use.</source>
+        <translation>输出头变换的激活函数，与前馈层使用的 GELU 相同。</translation>
+    </message>
+    <message>
+        <source>The head transform's LayerNorm: each position's vector normalised, then scaled and shifted, before its dot product with every row of the embedding table.</source>
+        <translation>输出头变换的 LayerNorm：每个位置的向量先归一化，再缩放和平移，然后才与嵌入表的每一行做点积。</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -3500,7 +3532,7 @@
     </message>
     <message>
         <source>Draws the piece after the sentence's last one, appends it to the sentence and runs the model again (attnlab export --generate draws the same way)</source>
-        <translation>抽取句子最后一个片段之后的片段，追加到句子末尾并重新运行模型（attnlab export --generate 以同样方式抽取）</translation>
+        <translation>抽取句子最后一个片段之后的片段，追加到句子末尾并重新运行模型（命令行导出的 --generate 以同样方式抽取）</translation>
     </message>
     <message>
         <source>Draw %1 for sentence %2: “%3” (p = %4)</source>

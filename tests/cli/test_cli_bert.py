@@ -119,15 +119,19 @@ def write_folder(folder, tensors, cfg, lower_case=True, vocab=True):
 
 # ----------------------------------------------------------------------------- the reference BERT
 
-def reference_bert(p, ids, distil=False):
+def reference_bert(p, ids, distil=False, eps=EPS, act="gelu", head=None):
     """BERT (or DistilBERT) as published, in float64, with the attention mask of the real pieces:
     the embeddings' sum and LayerNorm, per layer the attention weights (B, H, S, S) and output, the
-    head's transform and the logits (B, S, V)."""
+    head's transform and the logits (B, S, V). act: "gelu" (exact) or "gelu_new" (tanh); head: an
+    untied decoder weight (V, D)."""
     t = {k: torch.from_numpy(v.astype(np.float64)) for k, v in p.items() if v.dtype == np.float32}
     pre = "distilbert." if distil else "bert."
-    ln = lambda x, name: torch.nn.functional.layer_norm(x, (D,), t[name + ".weight"], t[name + ".bias"], EPS)
+    ln = lambda x, name: torch.nn.functional.layer_norm(x, (D,), t[name + ".weight"], t[name + ".bias"], eps)
     lin = lambda x, name: x @ t[name + ".weight"].T + t[name + ".bias"]
-    gelu = lambda x: 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+    if act == "gelu":
+        gelu = lambda x: 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+    else:
+        gelu = lambda x: 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
     b, s = ids.shape
     x = t[pre + "embeddings.word_embeddings.weight"][ids] + t[pre + "embeddings.position_embeddings.weight"][:s]
     if not distil:
@@ -164,7 +168,8 @@ def reference_bert(p, ids, distil=False):
         hd = ln(gelu(lin(x, "cls.predictions.transform.dense")), "cls.predictions.transform.LayerNorm")
         bias = t["cls.predictions.bias"]
     out["transform"] = hd
-    out["logits"] = hd @ t[pre + "embeddings.word_embeddings.weight"].T + bias  # the tied decoder, its own bias
+    decoder = t[pre + "embeddings.word_embeddings.weight"] if head is None else torch.from_numpy(head.astype(np.float64))
+    out["logits"] = hd @ decoder.T + bias  # the tied (or untied) decoder, its own bias
     return out
 
 
@@ -220,12 +225,14 @@ class Bert(lib.CheckpointCase):
         for step in ("encoder.token_type", "encoder.embeddings", "encoder.input", "encoder.output_head.transform_norm",
                      "encoder.output_head.logits"):
             self.assertEqual(rows.get(step), "ok", step)
-        # the bundle's weights file reads back with the same parts (the tensors say them)
-        again = self.path("again")
-        self.export_ok(again, "--weights", os.path.join(out, "weights.safetensors"), "--text", "the cat sat")
-        with open(os.path.join(again, "manifest.json"), encoding="utf-8") as f:
-            c2 = json.load(f)["config"]
-        self.assertEqual((c2["token_types"], c2["embedding_norm"], c2["head_transform"]), (TYPES, True, True))
+        # the bundle's weights file reads, but the word tokenizer would cut "[MASK]" and miss [CLS] and
+        # [SEP]: refused on text, naming the folder option
+        r = run_attnlab(["export", "--out", self.path("again"), "--weights", os.path.join(out, "weights.safetensors"),
+                         "--text", "the [MASK] sat"])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("WordPiece", r.err)
+        self.assertIn("--model", r.err)
+        self.assertFalse(os.path.exists(self.path("again")))
 
     def test_backward_through_the_embedding_layernorm(self):
         # --loss sum: the gradient goes back through the layers, the embedding LayerNorm and the
@@ -260,6 +267,21 @@ class Bert(lib.CheckpointCase):
         self.assert_matches_reference(trace, manifest, params, distil=True)
         rc, stdout, stderr = lib.reproduce(out)
         self.assertEqual(rc, 0, stdout[-3000:] + stderr[-2000:])
+
+    def test_untied_decoder_epsilon_and_tanh_gelu(self):
+        # config.json's layer_norm_eps, hidden_act gelu_new and an untied decoder weight each change
+        # the numbers; the reference follows them
+        params = bert_parameters(7)
+        decoder = (np.random.default_rng(8).standard_normal((V, D)) * 0.5).astype(np.float32)
+        folder = self.path("untied")
+        write_folder(folder, {**params, "cls.predictions.decoder.weight": decoder},
+                     bert_config(tie_word_embeddings=False, layer_norm_eps=1e-3, hidden_act="gelu_new"))
+        _, trace, manifest = self.export(folder, texts=TEXTS[:2])
+        self.assertEqual((manifest["config"]["eps"], manifest["config"]["activation"]), (1e-3, "gelu_tanh"))
+        ref = reference_bert(params, padded_ids(CUTS[:2]), eps=1e-3, act="gelu_new", head=decoder)
+        self.assert_close(trace["encoder.input"], ref["input"].numpy(), "encoder.input")
+        self.assert_close(trace["encoder.layers.1.output"], ref["outputs"][1].numpy(), "output")
+        self.assert_close(trace["encoder.output_head.logits"], ref["logits"].numpy(), "logits", atol=1e-3)
 
     def test_old_layernorm_names_and_no_prefix(self):
         # TensorFlow-era checkpoints name LayerNorm parameters gamma and beta; names may lack "bert."
@@ -306,6 +328,8 @@ class Bert(lib.CheckpointCase):
                                          np.zeros((3, D), np.float32)}),
                      "distance_embedding", "not part of a BERT checkpoint")
         self.refused(variant("untied", cfg=bert_config(tie_word_embeddings=False)), "cls.predictions.decoder.weight")
+        self.refused(variant("bias-twice", {**params, "cls.predictions.decoder.bias": params["cls.predictions.bias"] + 1}),
+                     "cls.predictions.decoder.bias", "differs")
         self.refused(variant("novocab", vocab=False), "vocab.txt")
         gpt_tok = variant("gpt-tokenizer", vocab=False)
         with open(os.path.join(gpt_tok, "vocab.json"), "w") as f:

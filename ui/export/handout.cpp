@@ -179,6 +179,7 @@ std::vector<Block> coverBlocks(const TraceResult& r, double width) {
                      QString::number(c.eps))
                 .arg(c.seed)
                 .arg((c.final_norm ? Exporter::tr(" · a final LayerNorm") : QString()) +
+                     (c.bert_parts() ? Exporter::tr(" · BERT's token types, embedding LayerNorm and head transform") : QString()) +
                      (c.cross ? Exporter::tr(" · encoder–decoder with cross-attention") : QString())),
             handoutFont(13), kInk, 6);
   const QString where = r.device.isEmpty() ? r.backend : Exporter::tr("%1 (%2)").arg(r.backend, r.device);

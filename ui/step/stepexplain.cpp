@@ -48,8 +48,31 @@ const std::map<std::string, const char*>& explanations() {
                          "table, looked up like a token's embedding, and no text may be longer than the table.")},
       {"input",
        QT_TRANSLATE_NOOP("StepText",
-                         "The token vectors plus the position code: this sum is what the first layer reads. From "
-                         "here on, every layer keeps the shape (B, S, D) and only changes the numbers.")},
+                         "The token vectors plus the position code: this sum is what the first layer reads (BERT "
+                         "normalises it first: then this step is that LayerNorm). From here on, every layer keeps "
+                         "the shape (B, S, D) and only changes the numbers.")},
+      {"embeddings",
+       QT_TRANSLATE_NOOP("StepText",
+                         "BERT adds three vectors per piece: its token's, its position's and its segment's. The sum's "
+                         "scale varies from piece to piece, so BERT normalises it with a LayerNorm (the next step) "
+                         "before the first layer reads it.")},
+      {"token_type",
+       QT_TRANSLATE_NOOP("StepText",
+                         "BERT was trained on pairs of sentences, and each piece says which of the two it belongs to "
+                         "by adding a learned segment vector. One text is all sentence A, so every position adds the "
+                         "same row 0.")},
+      {"output_head.transform",
+       QT_TRANSLATE_NOOP("StepText",
+                         "BERT's masked-word head does not read the last layer directly: a dense layer (D → D), a "
+                         "GELU and a LayerNorm first turn each position's vector into one shaped like a word "
+                         "embedding, which the tied table then scores against every vocabulary piece.")},
+      {"output_head.transform_act",
+       QT_TRANSLATE_NOOP("StepText",
+                         "The head transform's activation, the same GELU the feed-forward layers use.")},
+      {"output_head.transform_norm",
+       QT_TRANSLATE_NOOP("StepText",
+                         "The head transform's LayerNorm: each position's vector normalised, then scaled and shifted, "
+                         "before its dot product with every row of the embedding table.")},
       {"mask",
        QT_TRANSLATE_NOOP("StepText",
                          "The mask says which keys each query may look at (1) and which it must ignore (0). "

@@ -122,8 +122,9 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
           forward(out->cfg, w, out->batch, out->trace, b);
           return;
         }
-        // + the output head's two steps
-        const qint64 total = count_steps(out->cfg, out->batch.encoder_tokens().seq()) + (trained ? 2 : 0);
+        // + the output head's two steps (and BERT's head transform's three)
+        const qint64 total = count_steps(out->cfg, out->batch.encoder_tokens().seq()) +
+                             (trained ? 2 + (out->cfg.head_transform ? 3 : 0) : 0);
         WatchedRecorder rec(out->trace, *watch->cancel, [&](int64_t done) {
           if (watch->progress) watch->progress(done, total);
         });
