@@ -16,8 +16,10 @@
 
 #include "io/files.h"
 #include "io/safetensors.h"
+#include "model/trained.h"
 #include "pretrained/pretrained_model.h"
 #include "subword/bpe.h"
+#include "subword/wordpiece.h"
 #include "tensor/block_pool.h"
 #include "text/errors.h"
 #include "fuzz/byte_vocab.h"
@@ -101,6 +103,19 @@ class TestPretrained : public QObject {
     } catch (const DataError& e) {
       QVERIFY2(std::string(e.what()).find("m.safetensors") != std::string::npos, e.what());
     }
+  }
+
+  // A vocab.txt listing a piece twice (here two blank lines, as fuzz_pretrained found: it aborted
+  // on a logic_error) reads like Hugging Face's load_vocab: the piece is its last line, in the
+  // tokenizer and in the model's vocabulary alike.
+  void aPieceListedTwiceIsItsLastLine() {
+    const std::string text = "[PAD]\n[UNK]\n[CLS]\n[EP]\n\n\ncat\n";
+    const auto wp = subword::WordPiece::parse(text, "vocab.txt", true);
+    const TrainedVocab v = pretrained_vocab({"[PAD]", "[UNK]", "[CLS]", "[EP]", "", "", "cat"}, 0, 1, true);
+    QCOMPARE(wp.id(""), 5);
+    QCOMPARE(v.vocabulary.find(""), 5);
+    QCOMPARE(v.vocabulary.find("cat"), 6);
+    QCOMPARE(v.vocabulary.words.size(), size_t{7});
   }
 
   void gpt2NamesBecomeTheEncodersWithTheHeadTied() {

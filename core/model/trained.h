@@ -70,7 +70,8 @@ struct TrainedVocab {
   std::vector<std::string> examples_;
 };
 
-// A vocabulary of `words` in id order, as a pretrained tokenizer numbers them (distinct, non-empty).
+// A vocabulary of `words` in id order, as a pretrained tokenizer numbers them; a word listed twice
+// (a vocab.txt with two blank lines) is found at its last id, as the tokenizer finds it.
 TrainedVocab pretrained_vocab(std::vector<std::string> words, int pad_id, int unk_id, bool head_bias);
 
 // Whether a weights file's metadata describes a trained model (it has `vocab`).

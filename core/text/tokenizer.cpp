@@ -155,8 +155,10 @@ Vocabulary Vocabulary::listed(std::vector<std::string> list, int* duplicate) {
   v.index_.clear();
   v.index_.reserve(v.words.size());
   *duplicate = -1;
-  for (size_t i = 0; i < v.words.size(); ++i)
-    if (!v.index_.try_emplace(v.words[i], static_cast<int>(i)).second && *duplicate < 0) *duplicate = static_cast<int>(i);
+  for (size_t i = 0; i < v.words.size(); ++i) {
+    const auto [it, fresh] = v.index_.insert_or_assign(v.words[i], static_cast<int>(i));  // the last line wins
+    if (!fresh && *duplicate < 0) *duplicate = static_cast<int>(i);
+  }
   return v;
 }
 

@@ -50,7 +50,8 @@ struct Vocabulary {
   int id_of(const std::string& w);  // adds the word when new
   int find(const std::string& w) const;  // -1 when the word is not in the vocabulary
   // Exactly `words`, in order (a pretrained tokenizer's, whose [PAD] may be anywhere or nowhere);
-  // the first index of a word listed twice is `duplicate` (−1 when all are distinct).
+  // a word listed twice is found at its last index, as Hugging Face's load_vocab reads vocab.txt;
+  // the first repeated index is `duplicate` (−1 when all are distinct).
   static Vocabulary listed(std::vector<std::string> words, int* duplicate);
 
  private:
