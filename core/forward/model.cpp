@@ -420,6 +420,8 @@ int64_t count_steps(const ModelConfig& cfg, int64_t encoder_tokens) {
   return counter.n + (cfg.traces_variant() ? variant_step_count(cfg.variant, encoder_tokens) : 0);
 }
 
+int64_t output_head_steps(const ModelConfig& cfg) { return 2 + (cfg.head_transform ? 3 : 0); }
+
 namespace {
 // The layers of an encoder stack over x, the mask dense (mask.t) or as key ranges.
 Tensor run_layers(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Flow& mask, Recorder& rec,

@@ -66,6 +66,11 @@ Tensor forward(const ModelConfig& cfg, const Weights& w, const Batch& batch, Rec
 // depend on the length: encoder_tokens is the encoder's padded sequence length.
 int64_t count_steps(const ModelConfig& cfg, int64_t encoder_tokens = 1);
 
+// The steps a trained model's output head records after those (count_steps runs seeded weights,
+// which have no head): the logits and their probabilities, and before them BERT's head transform
+// (dense, activation, LayerNorm).
+int64_t output_head_steps(const ModelConfig& cfg);
+
 // An encoder stack over a ready input (for benchmarks): x (B,S,D), mask (B,S,S).
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
                      Backend& be = cpu_backend());

@@ -106,8 +106,8 @@ int TrainedVocab::id(const std::string& token) const {
 
 TrainedVocab pretrained_vocab(std::vector<std::string> words, int pad_id, int unk_id, bool head_bias) {
   TrainedVocab v;
-  int twice = -1;  // a vocab.txt may list a piece twice (blank lines): it reads its last row, as the tokenizer does
-  v.vocabulary = Vocabulary::listed(std::move(words), &twice);
+  // a vocab.txt may list a piece twice (blank lines): it reads its last row, as the tokenizer does
+  v.vocabulary = Vocabulary::listed(std::move(words));
   v.pad_id = pad_id;
   v.unk_id = unk_id;
   v.head_bias = head_bias;

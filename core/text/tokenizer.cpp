@@ -154,11 +154,12 @@ Vocabulary Vocabulary::listed(std::vector<std::string> list, int* duplicate) {
   v.words = std::move(list);
   v.index_.clear();
   v.index_.reserve(v.words.size());
-  *duplicate = -1;
+  int first_repeat = -1;
   for (size_t i = 0; i < v.words.size(); ++i) {
     const auto [it, fresh] = v.index_.insert_or_assign(v.words[i], static_cast<int>(i));  // the last line wins
-    if (!fresh && *duplicate < 0) *duplicate = static_cast<int>(i);
+    if (!fresh && first_repeat < 0) first_repeat = static_cast<int>(i);
   }
+  if (duplicate) *duplicate = first_repeat;
   return v;
 }
 

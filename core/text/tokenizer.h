@@ -51,8 +51,8 @@ struct Vocabulary {
   int find(const std::string& w) const;  // -1 when the word is not in the vocabulary
   // Exactly `words`, in order (a pretrained tokenizer's, whose [PAD] may be anywhere or nowhere);
   // a word listed twice is found at its last index, as Hugging Face's load_vocab reads vocab.txt;
-  // the first repeated index is `duplicate` (−1 when all are distinct).
-  static Vocabulary listed(std::vector<std::string> words, int* duplicate);
+  // the first repeated index is `*duplicate` when asked (−1 when all are distinct).
+  static Vocabulary listed(std::vector<std::string> words, int* duplicate = nullptr);
 
  private:
   std::unordered_map<std::string, int> index_{{kPadToken, 0}};

@@ -145,6 +145,7 @@ class TestCheckpointUi : public QObject {
     const Step* logits = r->trace.find("encoder.output_head.logits");
     QVERIFY(logits);
     QVERIFY(logits->tensor.shape() == (Shape{2, 5, kV}));
+    QCOMPARE(static_cast<int64_t>(r->trace.steps().size()), count_steps(r->cfg, 5) + output_head_steps(r->cfg));
 
     // a loss through the tied head is refused by name (its targets are still to come); sum runs
     Request withLoss = in->currentRequest();
@@ -203,6 +204,8 @@ class TestCheckpointUi : public QObject {
     QVERIFY(w->inputs()->chips()->rows()[0] == first);
     for (const char* id : {"encoder.token_type", "encoder.embeddings", "encoder.input", "encoder.output_head.transform_norm"})
       QVERIFY2(r->trace.find(id), id);
+    // the progress bar counts to the trace's length: the layers, BERT's embedding steps, the head's five
+    QCOMPARE(static_cast<int64_t>(r->trace.steps().size()), count_steps(r->cfg, 9) + output_head_steps(r->cfg));
 
     // exactly what core computes for the folder
     const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());

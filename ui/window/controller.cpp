@@ -122,9 +122,8 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
           forward(out->cfg, w, out->batch, out->trace, b);
           return;
         }
-        // + the output head's two steps (and BERT's head transform's three)
         const qint64 total = count_steps(out->cfg, out->batch.encoder_tokens().seq()) +
-                             (trained ? 2 + (out->cfg.head_transform ? 3 : 0) : 0);
+                             (trained ? output_head_steps(out->cfg) : 0);
         WatchedRecorder rec(out->trace, *watch->cancel, [&](int64_t done) {
           if (watch->progress) watch->progress(done, total);
         });
