@@ -282,7 +282,9 @@ void execute_export(ExportPlan p) {
   if (cfg.faults.empty()) check_no_overflow(trace, p.weights);
   if (p.loss) {  // the backward pass, on the CPU over the forward's trace
     const auto b0 = std::chrono::steady_clock::now();
-    p.formats.opt.backward = std::make_shared<BackwardResult>(backward(cfg, p.weights, trace, *p.loss));
+    LossSpec spec = *p.loss;
+    if (p.weights.vocab() && p.weights.vocab()->pretrained) spec.lengths = p.batch.text.lengths;  // [PAD] reads a real row
+    p.formats.opt.backward = std::make_shared<BackwardResult>(backward(cfg, p.weights, trace, spec));
     p.formats.opt.backward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
   }
   const RunInfo run{be->name(), be->device(),

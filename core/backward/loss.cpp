@@ -77,7 +77,8 @@ LossValue cross_entropy_loss(const Tensor& logits_in, const std::vector<std::vec
   return r;
 }
 
-std::vector<std::vector<int64_t>> answer_targets(const Tensor& answers, const Shape& ids, int64_t vocab) {
+std::vector<std::vector<int64_t>> answer_targets(const Tensor& answers, const Shape& ids, int64_t vocab,
+                                                 bool zero_is_pad) {
   if (answers.shape() != ids) throw DataError(Text(Msg::loss_answers_shape_differs, shape_str(answers.shape()), shape_str(ids)));
   const Tensor a = answers.contiguous();
   const int64_t b = ids[0], s = ids[1];
@@ -87,7 +88,7 @@ std::vector<std::vector<int64_t>> answer_targets(const Tensor& answers, const Sh
       const float v = a.data()[r * s + i];
       if (!(v == std::floor(v) && v >= -1 && v < static_cast<float>(vocab)))  // NaN fails too
         throw DataError(Text(Msg::loss_answer_not_token_id, r, i, format_double(v), vocab - 1));
-      if (v > 0) t[static_cast<size_t>(r)][static_cast<size_t>(i)] = static_cast<int64_t>(v);
+      if (v > (zero_is_pad ? 0 : -1)) t[static_cast<size_t>(r)][static_cast<size_t>(i)] = static_cast<int64_t>(v);
     }
   return t;
 }
@@ -101,6 +102,18 @@ Tensor answer_ids(const std::vector<std::string>& answers, const TrainedVocab& v
     for (size_t i = 0; i < tokens.size(); ++i) {
       out.data()[r * s + static_cast<int64_t>(i)] = static_cast<float>(vocab.id(tokens[i]));
     }
+  }
+  return out;
+}
+
+Tensor answer_ids(const TokenBatch& answers, const TrainedVocab& vocab, int64_t b, int64_t s) {
+  if (answers.batch() != b) throw DataError(Text(Msg::loss_answers_count, answers.batch(), b));
+  Tensor out({b, s}, -1.0f);
+  for (int64_t r = 0; r < b; ++r) {
+    const int n = answers.lengths.at(static_cast<size_t>(r));
+    if (n > s) throw DataError(Text(Msg::loss_answer_too_long, r, n, s));
+    const auto& row = answers.tokens.at(static_cast<size_t>(r));
+    for (int i = 0; i < n; ++i) out.data()[r * s + i] = static_cast<float>(vocab.id(row.at(static_cast<size_t>(i))));
   }
   return out;
 }

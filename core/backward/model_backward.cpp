@@ -64,6 +64,7 @@ class Walk {
       propagate(s, g);
       grads_.erase(it);  // a step's gradient is complete once every later step has been walked
     }
+    tie_head();
     for (auto& [name, t] : params_) out.record(param_grad_info(name), t);
   }
 
@@ -81,6 +82,11 @@ class Walk {
   bool has_input(const Step& s, const std::string& var) const {
     for (const auto& b : s.info.bindings)
       if (!b.weight && b.var == var) return true;
+    return false;
+  }
+  bool has_weight(const Step& s, const std::string& suffix) const {
+    for (const auto& b : s.info.bindings)
+      if (b.weight && b.var.ends_with(suffix)) return true;
     return false;
   }
   // The parameter bound as `<var>` ending in "weight" / "bias".
@@ -111,6 +117,17 @@ class Walk {
   void send(const Step& to, const Tensor& g, GradUse use, const Step& from, const std::string& detail = "") {
     grad::accumulate(grads_[to.info.id], g);
     uses_[to.info.id].push_back(grad_formula(use, from, to, detail));
+  }
+
+  // A head tied to the embedding table (GPT-2's, BERT's decoder: output_head.weight shares the
+  // table's storage) is one parameter used twice: its gradient is the sum of both uses, and both
+  // names report it (as PyTorch's lm_head.weight.grad is wte.weight.grad).
+  void tie_head() {
+    if (!w_.head_tied()) return;
+    Tensor& gh = param("output_head.weight");
+    Tensor& gt = param("embedding.weight");
+    for (int64_t i = 0, n = gt.numel(); i < n; ++i) gt.data()[i] += gh.data()[i];
+    gh = gt.clone();
   }
 
   void propagate(const Step& s, const Tensor& g);
@@ -153,10 +170,10 @@ void Walk::layer_norm(const Step& s, const std::string& var, const Tensor& g) {
 
 void Walk::linear(const Step& s, const std::string& var, const Tensor& g, int64_t row0) {
   const Step& x = input(s, var);
-  const std::string wn = weight_name(s, "weight"), bn = weight_name(s, "bias");
+  const std::string wn = weight_name(s, "weight");
   const auto lg = grad::linear_backward(x.tensor, w_.get(wn), g, row0);
   add_param(wn, lg.dw, row0);
-  if (w_.has(bn)) add_param(bn, lg.db, row0);  // a tied output head has no bias
+  if (has_weight(s, "bias")) add_param(weight_name(s, "bias"), lg.db, row0);  // GPT-2's tied head binds none
   send(x, lg.dx, GradUse::LinearInput, s);
 }
 
@@ -241,10 +258,12 @@ void Walk::propagate(const Step& s, const Tensor& g) {
   if (n.starts_with("norm")) return layer_norm(s, "x", g);
   if (n == "linear1" || n == "out" || n == "logits")  // ffn.linear1, ffn.out, output_head.logits
     return linear(s, n == "out" ? "hidden" : "x", g);
-  if (n == "hidden") {
-    const Step& x = input(s, "linear1");
+  if (n == "hidden" || n == "transform_act") {  // ffn.hidden, BERT's output_head.transform_act
+    const Step& x = input(s, n == "hidden" ? "linear1" : "transform");
     return send(x, grad::activation_backward(x.tensor, g, cfg_.activation), GradUse::Activation, s);
   }
+  if (n == "transform") return linear(s, "x", g);                        // BERT's head transform: dense
+  if (n == "transform_norm") return layer_norm(s, "transform_act", g);  // … and its LayerNorm
   if (n == "positional") return add_param(weight_name(s, "weight"), g);  // rows [0, S) of the learned table
   if (n == "token_type") {  // every position read row 0: its gradient is the sum over the positions
     const Tensor gc = g.contiguous();  // (S, D)
@@ -291,16 +310,20 @@ std::string loss_input_step(const ModelConfig& cfg, LossKind kind) {
 
 namespace {
 
-// Position i's target is token i + 1 of its own sentence; [PAD] targets and the last position
-// are ignored (−1). ids (B, S) as the trace's token_ids step holds them (floats).
-std::vector<std::vector<int64_t>> next_token_targets(const Tensor& ids_in) {
+// Position i's target is token i + 1 of its own sentence; padding targets and the last position
+// are ignored (−1). ids (B, S) as the trace's token_ids step holds them (floats). Padding: past
+// `lengths[r]` when given (a checkpoint's [PAD] reads a real piece's row), else an id equal to `pad`.
+std::vector<std::vector<int64_t>> next_token_targets(const Tensor& ids_in, const std::vector<int>& lengths, int pad) {
   const Tensor ids = ids_in.contiguous();
   const int64_t b = ids.size(0), s = ids.size(1);
+  if (!lengths.empty() && static_cast<int64_t>(lengths.size()) != b)
+    throw ShapeError("next_token_targets: " + std::to_string(lengths.size()) + " lengths for ids " + shape_str(ids.shape()));
   std::vector<std::vector<int64_t>> t(static_cast<size_t>(b), std::vector<int64_t>(static_cast<size_t>(s), -1));
   for (int64_t r = 0; r < b; ++r)
     for (int64_t i = 0; i + 1 < s; ++i) {
       const auto next = static_cast<int64_t>(ids.data()[r * s + i + 1]);
-      if (next != 0) t[static_cast<size_t>(r)][static_cast<size_t>(i)] = next;
+      const bool padding = lengths.empty() ? next == pad : i + 1 >= lengths[static_cast<size_t>(r)];
+      if (!padding) t[static_cast<size_t>(r)][static_cast<size_t>(i)] = next;
     }
   return t;
 }
@@ -316,10 +339,6 @@ BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& f
                         const KeyRanges* ranges) {
   check_backward(w.vocab() != nullptr, loss.kind);
   const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
-  // A pretrained vocabulary's padding is not row 0 and its head is the embedding table: the
-  // targets (loss.cpp) and the head's gradient would both be wrong.
-  if (ce && (w.vocab()->pretrained || cfg.head_transform))  // (BERT's head transform has no backward yet)
-    throw ConfigError(Text(Msg::bw_pretrained_head_loss, std::string(loss_name(loss.kind))));
   BackwardResult r;
   r.kind = loss.kind;
   r.output = loss_input_step(cfg, loss.kind);
@@ -332,9 +351,11 @@ BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& f
     if (!id_step) throw ConfigError(Text(Msg::bw_step_missing, ids));
     if (loss.kind == LossKind::PerPosition && !loss.target.defined())
       throw ConfigError(Text(Msg::bw_per_position_needs_answers));
+    const TrainedVocab& v = *w.vocab();  // a checkpoint's row 0 is a real piece, its [PAD] any row
     lv = cross_entropy_loss(out->tensor, loss.kind == LossKind::NextToken
-                                             ? next_token_targets(id_step->tensor)
-                                             : answer_targets(loss.target, id_step->tensor.shape(), out->tensor.size(2)));
+                                             ? next_token_targets(id_step->tensor, loss.lengths, v.pad_id)
+                                             : answer_targets(loss.target, id_step->tensor.shape(), out->tensor.size(2),
+                                                              !v.pretrained));
   } else {
     lv = loss.kind == LossKind::Mse ? mse_loss(out->tensor, loss.target) : sum_loss(out->tensor);
   }

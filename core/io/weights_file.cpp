@@ -28,6 +28,7 @@ std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
 std::map<std::string, std::string> weights_file_metadata(const ModelConfig& cfg, const Weights& w) {
   auto meta = weights_metadata(cfg);
   if (w.vocab()) meta.merge(w.vocab()->metadata());
+  if (w.head_tied()) meta["tied_head"] = "true";  // stored twice, one parameter (reproduce.py ties them)
   return meta;
 }
 

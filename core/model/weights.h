@@ -19,6 +19,13 @@ class Weights {
   void set(const std::string& name, Tensor t);
   bool has(const std::string& name) const { return map_.count(name) != 0; }
   const Tensor& get(const std::string& name) const;  // throws DataError naming the tensor
+  // The output head is the embedding table itself (a checkpoint's tied head: one storage, two
+  // names), so that a gradient through both uses is one sum.
+  bool head_tied() const {
+    if (!has("output_head.weight") || !has("embedding.weight")) return false;
+    const Tensor &h = get("output_head.weight"), &e = get("embedding.weight");
+    return h.data() == e.data() && h.shape() == e.shape();
+  }
   const std::vector<std::string>& names() const { return names_; }  // insertion order
   int64_t bytes() const;
   // A trained model's vocabulary (trained.h); null for seeded or layers-only weights, whose

@@ -142,10 +142,15 @@ def gelu_new(x):
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
 
 
-def reference_gpt2(p, ids, head=None):
+def float64_tensors(p, grad=False):
+    return {k: torch.from_numpy(v.astype(np.float64)).requires_grad_(grad) for k, v in p.items()}
+
+
+def reference_gpt2(p, ids, head=None, t=None):
     """GPT-2 as published, in float64: ids (B, S) → per layer the attention weights (B, H, S, S) and
-    the block's output, the final LayerNorm's output and the logits (B, S, V)."""
-    t = {k: torch.from_numpy(v.astype(np.float64)) for k, v in p.items()}
+    the block's output, the final LayerNorm's output and the logits (B, S, V). t: the parameters as
+    tensors already (float64_tensors(p, grad=True), for autograd)."""
+    t = float64_tensors(p) if t is None else t
     ln = lambda x, w, b: torch.nn.functional.layer_norm(x, (D,), t[w], t[b], EPS)
     b, s = ids.shape
     x = t["wte.weight"][ids] + t["wpe.weight"][:s]
@@ -251,6 +256,54 @@ class Pretrained(lib.CheckpointCase):
         self.assertIn("byte-level pieces, which Attention Lab's word tokenizer cannot cut", r.err)
         self.assertFalse(os.path.exists(self.path("again")))
 
+    def test_next_token_loss_through_the_tied_head(self):
+        # --loss next-token: position i against piece i + 1 of its own text, padding (which reads
+        # <|endoftext|>'s row) never a target, and the tied table one parameter whose gradient is
+        # the sum of the embedding's and the head's: autograd through the float64 reference GPT-2
+        params = random_parameters(11)
+        folder = self.path("ce")
+        write_folder(folder, params)
+        texts = TEXTS + ["at<|endoftext|>The"]  # a real <|endoftext|> in a text is a target like any piece
+        out, trace, manifest = self.export(folder, "--loss", "next-token", texts=texts)
+        rows = [reference_ids(t) for t in texts[:-1]] + [reference_ids("at") + [EOS] + reference_ids("The")]
+        longest = max(map(len, rows))
+        ids = torch.tensor([r + [EOS] * (longest - len(r)) for r in rows])
+        self.assertEqual(trace["encoder.token_ids"].astype(np.int64).tolist(), ids.tolist())
+        t = float64_tensors(params, grad=True)
+        ref = reference_gpt2(params, ids, t=t)
+        targets = ids[:, 1:].clone()
+        for r, n in enumerate(map(len, rows)):
+            targets[r, n - 1:] = -100  # the padding's positions (and the last real one) predict nothing
+        loss = torch.nn.functional.cross_entropy(ref["logits"][:, :-1].reshape(-1, V), targets.reshape(-1))
+        loss.backward()
+        self.assertEqual(manifest["loss"]["kind"], "next-token")
+        self.assertAlmostEqual(manifest["loss"]["value"], loss.item(), delta=1e-4 * max(1.0, loss.item()))
+        table = t["wte.weight"].grad.numpy()
+        self.assertGreater(np.abs(table).max(), 1e-3)
+        self.assert_close(trace["grad/embedding.weight"], table, "grad/embedding.weight (the tied sum)")
+        self.assert_close(trace["grad/output_head.weight"], table, "grad/output_head.weight (the same parameter)")
+        self.assert_close(trace["grad/encoder.position_embedding.weight"], t["wpe.weight"].grad.numpy(), "grad/wpe")
+        self.assert_close(trace["grad/encoder.layers.0.self_attn.in_proj_weight"],
+                          t["h.0.attn.c_attn.weight"].grad.numpy().T, "grad/in_proj_weight (Conv1D's transpose)")
+        rc, stdout, stderr = lib.reproduce(out)
+        self.assertEqual(rc, 0, stdout[-3000:] + stderr[-2000:])
+        got = lib.reported(stdout)
+        for name in ("grad/embedding.weight", "grad/output_head.weight", "encoder.output_head.logits.grad"):
+            self.assertEqual(got.get(name), "ok", name)
+        # untied (lm_head.weight its own): two parameters, two gradients
+        other = (np.random.default_rng(12).standard_normal((V, D)) * 0.5).astype(np.float32)
+        untied = self.path("untied")
+        write_folder(untied, params, extra={"lm_head.weight": other}, cfg=config(tie_word_embeddings=False))
+        out, trace, _ = self.export(untied, "--loss", "next-token", texts=texts)
+        t = float64_tensors(params, grad=True)
+        head = torch.from_numpy(other.astype(np.float64)).requires_grad_()
+        logits = reference_gpt2(params, ids, t=t)["final"] @ head.T
+        torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, V), targets.reshape(-1)).backward()
+        self.assert_close(trace["grad/embedding.weight"], t["wte.weight"].grad.numpy(), "untied grad/embedding.weight")
+        self.assert_close(trace["grad/output_head.weight"], head.grad.numpy(), "untied grad/output_head.weight")
+        rc, stdout, stderr = lib.reproduce(out)
+        self.assertEqual(rc, 0, stdout[-3000:] + stderr[-2000:])
+
     def test_names_without_prefix_sharded_with_lm_head(self):
         params = random_parameters(2)
         folder = self.path("sharded")
@@ -344,7 +397,6 @@ class Pretrained(lib.CheckpointCase):
         self.refused(escape, "../good/model.safetensors", "not a .safetensors file name inside the folder")
 
         self.refused(good, "--heads", args=("--heads", "2"), rc=2)
-        self.refused(good, "next-token loss through a pretrained checkpoint", args=("--loss", "next-token"), rc=2)
         self.refused(good, "--weights", args=("--weights", os.path.join(good, "model.safetensors")), rc=2)
         long_text = " ".join(["cat"] * (POSITIONS + 1))
         r = run_attnlab(["export", "--out", self.path("long"), "--model", good, "--text", long_text])

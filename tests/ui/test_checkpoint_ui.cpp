@@ -3,7 +3,7 @@
 // with the folder's own tokenizer — chips and axes show its pieces as ␣cat, never Ġcat — and
 // computes exactly what core computes for that folder, the tied head's logits over the whole
 // vocabulary included; a session references the folder and reopens to the same trace bit for bit;
-// a loss through the tied head is refused; a folder holding only pytorch_model.bin is refused by
+// the next-token loss runs through the tied head (one gradient for the table's two names); a folder holding only pytorch_model.bin is refused by
 // name and the window keeps what it had. A BERT folder runs post-norm with its token types, the
 // embedding LayerNorm and the masked-word head; its chips are WordPiece's between [CLS] and [SEP],
 // and the Predictions panel opens at the [MASK] with the head's own top guess.
@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "backward/loss.h"
+#include "backward/model_backward.h"
 #include "forward/model.h"
 #include "input/inputpanel.h"
 #include "input/tokenchips.h"
@@ -147,17 +148,31 @@ class TestCheckpointUi : public QObject {
     QVERIFY(logits->tensor.shape() == (Shape{2, 5, kV}));
     QCOMPARE(static_cast<int64_t>(r->trace.steps().size()), count_steps(r->cfg, 5) + output_head_steps(r->cfg));
 
-    // a loss through the tied head is refused by name (its targets are still to come); sum runs
-    Request withLoss = in->currentRequest();
-    withLoss.loss = LossKind::NextToken;
-    try {
-      compute(withLoss, 1);
-      QFAIL("a next-token loss through a checkpoint's tied head ran");
-    } catch (const ConfigError& e) {
-      QVERIFY2(std::string(e.what()).find("tied head") != std::string::npos, e.what());
+    // the next-token loss through the tied head, chosen as a user would: the window's gradients
+    // are core's with the padding read from the sentences' lengths ("he" is one piece, then the
+    // [PAD] that reads <|endoftext|>'s row), and the tied table's two names carry one sum
+    QComboBox* grads = in->findChild<QComboBox*>(QStringLiteral("gradients"));
+    QVERIFY(grads);
+    grads->setCurrentIndex(2);  // next-token
+    test::settle(*w);
+    const auto g = w->controller()->current();
+    QVERIFY(g && g->gradients && g->gradients->kind == LossKind::NextToken);
+    {
+      const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());
+      Trace fwd;
+      forward(m.cfg, m.weights, pretrained::pretrained_batch(m, {"the cat", "he"}), fwd);
+      LossSpec spec{.kind = LossKind::NextToken};
+      spec.lengths = {5, 1};
+      const BackwardResult b = backward(m.cfg, m.weights, fwd, spec);
+      QCOMPARE(g->gradients->loss, b.loss);
+      const Step* head = g->trace.find("grad/output_head.weight");
+      const Step* table = g->trace.find("grad/embedding.weight");
+      QVERIFY(head && table && b.steps.find("grad/embedding.weight"));
+      QVERIFY(test::sameBits(table->tensor, b.steps.find("grad/embedding.weight")->tensor));
+      QVERIFY(test::sameBits(head->tensor, table->tensor));
     }
-    withLoss.loss = LossKind::Sum;
-    QVERIFY(compute(withLoss, 1)->trace.find("encoder.layers.0.self_attn.weights"));
+    grads->setCurrentIndex(0);
+    test::settle(*w);
 
     // exactly what core computes for the folder
     const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());

@@ -65,14 +65,20 @@ const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg
 }
 
 // The backward pass over the finished forward trace, its steps appended after the forward's.
-// per-position: the answers typed, one per sentence, as the answers' token ids (B, S).
-void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers) {
+// per-position: the answers typed, one per sentence, as the answers' token ids (B, S) — cut by a
+// checkpoint's own tokenizer as its sentences are. A checkpoint's [PAD] reads a real piece's row:
+// next-token learns the padding from the sentences' lengths.
+void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers,
+                     const pretrained::PretrainedModel* checkpoint) {
   const auto t0 = std::chrono::steady_clock::now();
   LossSpec spec{.kind = kind};
+  const TokenBatch& text = out.batch.text;  // the stack the loss reads (the decoder's in cross mode)
   if (kind == LossKind::PerPosition && out.weights.vocab()) {
-    const TokenBatch& text = out.batch.text;  // the stack the loss reads (the decoder's in cross mode)
-    spec.target = answer_ids(toStdStrings(answers), *out.weights.vocab(), text.batch(), text.seq());
+    spec.target = checkpoint ? answer_ids(pretrained::pretrained_batch(*checkpoint, toStdStrings(answers)).text,
+                                          *out.weights.vocab(), text.batch(), text.seq())
+                             : answer_ids(toStdStrings(answers), *out.weights.vocab(), text.batch(), text.seq());
   }
+  if (checkpoint) spec.lengths = text.lengths;
   BackwardResult b = backward(out.cfg, out.weights, out.trace, spec);
   GradientInfo info{kind, b.loss, b.output, static_cast<int>(out.trace.steps().size())};
   for (const Step& s : b.steps.steps()) out.trace.record(s.info, s.tensor);
@@ -139,7 +145,8 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->deviceText = be->device_text();
   out->note = QString::fromStdString(note.text.english());
   out->noteText = note.text;
-  if (r.loss) appendGradients(*out, *r.loss, r.answers);  // a planted fault acts on the gradients too
+  const pretrained::PretrainedModel* model = checkpoint ? r.weights->checkpoint.get() : nullptr;
+  if (r.loss) appendGradients(*out, *r.loss, r.answers, model);  // a planted fault acts on the gradients too
   if (r.hideFaults && !out->cfg.faults.empty()) {  // the correct run's words, its gradients' too
     TraceResult clean;
     clean.cfg = out->cfg;
@@ -147,7 +154,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     clean.weights = w;
     clean.batch = out->batch;
     forward(clean.cfg, w, out->batch, clean.trace);
-    if (r.loss) appendGradients(clean, *r.loss, r.answers);
+    if (r.loss) appendGradients(clean, *r.loss, r.answers, model);
     out->trace = without_fault_labels(out->trace, clean.trace);
   }
   out->generation = generation;

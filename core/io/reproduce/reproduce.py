@@ -551,7 +551,7 @@ def overview_of(t, cap):
     return torch.zeros(*a.shape[:3], int(c.max()) + 1, dtype=t.dtype).index_add_(3, c, a)
 
 
-def gradients(chk, manifest, trace, params, backend):
+def gradients(chk, manifest, trace, params, backend, pretrained):
     """The bundle's backward pass against torch.autograd.grad of the same loss on this computation."""
     loss = manifest["loss"]
     out = chk.live.get(loss["input"])
@@ -563,12 +563,17 @@ def gradients(chk, manifest, trace, params, backend):
         value = out.sum()
     elif kind == "mse":
         value = F.mse_loss(out, torch.from_numpy(trace["loss/target"]))
-    elif kind == "next-token":  # position i against token i + 1; [PAD] (id 0) targets ignored
+    elif kind == "next-token":  # position i against token i + 1; [PAD] targets ignored
         ids = torch.from_numpy(trace[loss["input"].split(".")[0] + ".token_ids"].astype(np.int64))
-        value = F.cross_entropy(out[:, :-1].reshape(-1, out.shape[-1]), ids[:, 1:].reshape(-1), ignore_index=0)
-    elif kind == "per-position":  # position i against the answer's token at i; -1 and [PAD] (0) ignored
+        if pretrained:  # a checkpoint's [PAD] reads a real piece's row (GPT-2's <|endoftext|>): padding by its token
+            pad = torch.tensor([[t == "[PAD]" for t in row] for row in manifest["tokens"]], dtype=torch.bool)
+            ids = torch.where(pad, torch.full_like(ids, -1), ids)
+        else:  # Attention Lab's own vocabularies: [PAD] is id 0
+            ids = torch.where(ids == 0, torch.full_like(ids, -1), ids)
+        value = F.cross_entropy(out[:, :-1].reshape(-1, out.shape[-1]), ids[:, 1:].reshape(-1), ignore_index=-1)
+    elif kind == "per-position":  # position i against the answer's token at i; -1 (and [PAD] = 0 but for a checkpoint) ignored
         t = torch.from_numpy(trace["loss/target"].astype(np.int64))
-        t = torch.where(t > 0, t, torch.full_like(t, -1))
+        t = torch.where(t >= (0 if pretrained else 1), t, torch.full_like(t, -1))
         value = F.cross_entropy(out.reshape(-1, out.shape[-1]), t.reshape(-1), ignore_index=-1)
     else:
         chk.failed.append(f"loss: this script does not know the loss '{kind}'")
@@ -613,6 +618,10 @@ def run(folder):
                  "output_head.transform_norm.weight", "output_head.transform_norm.bias"):
         if name in weights:
             params[name] = weights[name].requires_grad_(grads)
+    if meta.get("tied_head") == "true":  # a checkpoint's head is its embedding table: one parameter, used twice
+        if not torch.equal(weights["output_head.weight"], weights["embedding.weight"]):
+            chk.failed.append("tied_head: output_head.weight differs from embedding.weight")
+        weights["output_head.weight"] = params["output_head.weight"] = params["embedding.weight"]
     if vocab is None:
         table = torch.from_numpy(trace["encoder.embedding_table"]).requires_grad_(grads)
     else:  # a trained model: its own table, which the bundle's must equal
@@ -663,7 +672,7 @@ def run(folder):
             output_head(chk, "decoder", y, weights, manifest)
     variant(chk, manifest, trace, weights, cfg)
     if grads:
-        gradients(chk, manifest, trace, params, manifest.get("backend", "cpu"))
+        gradients(chk, manifest, trace, params, manifest.get("backend", "cpu"), "pad_id" in meta)
     return manifest, chk
 
 
