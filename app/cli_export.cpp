@@ -36,6 +36,7 @@ struct ExportArgs {
   ModelOptions model;
   VariantOptions variant;
   std::string out, text_file, weights, checkpoint, format = "npz", loss, target, attention = "full";
+  std::vector<int64_t> full_layers;  // --attention tiled: the layers traced in full
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
   pretrained::Sampling sampling;  // --generate N … (with --model)
@@ -203,6 +204,10 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   if (a.attention == "tiled") {  // the traced tiled path: the weights' overview, no (S, S) step
     if (!cfg.faults.empty() || cfg.variant.on()) throw ConfigError(Text(Msg::cli_tiled_beside_fault_or_variant));
     cfg.overview_cap = kOverviewCap;
+    cfg.full_layers = a.full_layers;
+    cfg.validate();  // the layers exist, each named once
+  } else if (!a.full_layers.empty()) {
+    throw ConfigError(Text(Msg::cli_full_layers_need_tiled));
   }
   const TrainedVocab* trained = p.weights.vocab().get();
   if (p.loss) check_backward(trained != nullptr, p.loss->kind);  // before any work, as backward() would
@@ -332,11 +337,15 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
                   "with --target) or mse (with --target)");
   sub->add_option("--target", args->target,
                   "--loss mse: the target, a .npy array of the last layer's output shape; --loss per-position: the "
-                  "answers' token ids, a .npy array (B, S) of integers, -1 or 0 where there is none");
+                  "answers' token ids, a .npy array (B, S) of integers, -1 or 0 where there is none (a checkpoint's: -1 only)");
   sub->add_option("--attention", args->attention,
                   "full (every score step, the default) or tiled (FlashAttention's loop: no (S, S) step, an overview "
                   "of the weights at most 256 x 256 per head, for long texts)")
       ->check(CLI::IsMember({"full", "tiled"}));
+  sub->add_option("--full-layers", args->full_layers,
+                  "with --attention tiled: the layers (from 0, comma-separated, ascending) still traced in full, "
+                  "every score step of every head, while the others run tiled")
+      ->delimiter(',');
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
   sub->callback([sub, args, &chosen] {

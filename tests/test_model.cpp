@@ -64,24 +64,29 @@ class TestModel : public QObject {
     QTest::addColumn<int>("heads");
     QTest::addColumn<int>("positional");
     QTest::addColumn<int>("cap");
-    QTest::newRow("encoder") << false << 4 << int(Positional::Sinusoidal) << 0;
-    QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal) << 0;
-    QTest::newRow("no positions") << false << 2 << int(Positional::None) << 0;
-    QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal) << 0;
-    QTest::newRow("learned positions") << false << 4 << int(Positional::Learned) << 0;
-    QTest::newRow("learned, cross") << true << 2 << int(Positional::Learned) << 0;
-    QTest::newRow("tiled, overview in bins of 2") << false << 4 << int(Positional::Sinusoidal) << 3;
-    QTest::newRow("tiled cross, overview of every weight") << true << 4 << int(Positional::Sinusoidal) << 64;
+    QTest::addColumn<int>("full");  // a layer traced in full among tiled ones; -1: none
+    QTest::newRow("encoder") << false << 4 << int(Positional::Sinusoidal) << 0 << -1;
+    QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal) << 0 << -1;
+    QTest::newRow("no positions") << false << 2 << int(Positional::None) << 0 << -1;
+    QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal) << 0 << -1;
+    QTest::newRow("learned positions") << false << 4 << int(Positional::Learned) << 0 << -1;
+    QTest::newRow("learned, cross") << true << 2 << int(Positional::Learned) << 0 << -1;
+    QTest::newRow("tiled, overview in bins of 2") << false << 4 << int(Positional::Sinusoidal) << 3 << -1;
+    QTest::newRow("tiled cross, overview of every weight") << true << 4 << int(Positional::Sinusoidal) << 64 << -1;
+    QTest::newRow("tiled, layer 1 in full") << false << 4 << int(Positional::Sinusoidal) << 3 << 1;
+    QTest::newRow("tiled cross, layer 0 in full") << true << 2 << int(Positional::Sinusoidal) << 2 << 0;
   }
   void memoryEstimateMatchesTheTrace() {
     QFETCH(bool, cross);
     QFETCH(int, heads);
     QFETCH(int, positional);
     QFETCH(int, cap);
+    QFETCH(int, full);
     ModelConfig c = small(cross);
     c.heads = heads;
     c.positional = static_cast<Positional>(positional);
     c.overview_cap = cap;
+    if (full >= 0) c.full_layers = {full};
     const Batch b = make_batch({"one two three four five", "six"}, cross ? std::vector<std::string>{"p q", "r s t"}
                                                                          : std::vector<std::string>{});
     Trace trace;
@@ -125,6 +130,52 @@ class TestModel : public QObject {
     }
     QCOMPARE(bin_labels({"a", "b", "c", "d", "e"}, 2), (std::vector<std::string>{"a…b", "c…d", "e"}));
     QCOMPARE(bin_labels({"a", "b"}, 1), (std::vector<std::string>{"a", "b"}));
+  }
+
+  // With the overview, the layers in full_layers keep every score step — the same tensors as a
+  // run traced in full, bit for bit, as their input is — and the others only the overview.
+  void fullLayersAmongTiledOnes() {
+    ModelConfig full = small(true);
+    full.layers = 3;
+    ModelConfig mixed = full;
+    mixed.overview_cap = 2;
+    mixed.full_layers = {0};
+    const Batch b = make_batch({"one two three four five", "six"}, {"p q r", "s t u v w x y"});
+    const Weights w = init_weights(full);
+    Trace f, t;
+    forward(full, w, b, f);
+    forward(mixed, w, b, t);
+    for (const char* stack : {"encoder", "decoder"})
+      for (int i = 0; i < 3; ++i) {
+        const std::string p = std::string(stack) + ".layers." + std::to_string(i) + ".self_attn.";
+        QCOMPARE(t.find(p + "weights") != nullptr, i == 0);
+        QCOMPARE(t.find(p + "weights_overview") != nullptr, i != 0);
+      }
+    QVERIFY(t.find("decoder.layers.0.multihead_attn.weights") && !t.find("decoder.layers.1.multihead_attn.weights"));
+    for (const char* id : {"encoder.layers.0.self_attn.masked_scores", "encoder.layers.0.self_attn.weights",
+                           "decoder.layers.0.self_attn.weights"})
+      QVERIFY2(t.find(id)->tensor.to_vector() == f.find(id)->tensor.to_vector(), id);  // layer 0 reads the same input
+    // the cross-attention reads the encoder's output, which the tiled layers computed
+    const auto x = t.find("decoder.layers.0.multihead_attn.weights")->tensor.to_vector();
+    const auto y = f.find("decoder.layers.0.multihead_attn.weights")->tensor.to_vector();
+    QCOMPARE(x.size(), y.size());
+    for (size_t i = 0; i < y.size(); ++i) QVERIFY(std::abs(x[i] - y[i]) <= 1e-5 + 1e-4 * std::abs(y[i]));
+    QCOMPARE(count_steps(mixed), static_cast<int64_t>(t.steps().size()));
+
+    // The layers are named once each, in order, and exist
+    for (const std::vector<int64_t>& bad : {std::vector<int64_t>{3}, {-1}, {1, 1}, {2, 0}}) {
+      ModelConfig c = mixed;
+      c.full_layers = bad;
+      QVERIFY_THROWS_EXCEPTION(ConfigError, c.validate());
+    }
+    ModelConfig c = mixed;
+    c.full_layers = {1, 1};
+    try {
+      c.validate();
+      QFAIL("layer 1 listed twice was accepted");
+    } catch (const ConfigError& e) {
+      QVERIFY2(std::string(e.what()).find("layer 1 is listed twice") != std::string::npos, e.what());
+    }
   }
 
   // count_steps follows the layers, the norm and the faults; a fault that stops the run counts

@@ -70,6 +70,12 @@ class TestSession : public QObject {
     const Session h = parse_session(session_json(g), "x");
     QCOMPARE(h.loss, std::string("sum"));
     QCOMPARE(h.view_tab, std::string("gradients"));
+    Session t = a;  // tiled, one layer in full
+    t.cfg.layers = 3;
+    t.cfg.overview_cap = kOverviewCap;
+    t.cfg.full_layers = {0, 2};
+    QVERIFY(parse_session(session_json(t), "x").cfg.full_layers == (std::vector<int64_t>{0, 2}));
+    QVERIFY(b.cfg.full_layers.empty());
     QVERIFY(b.cfg.cross);
     // The same trace, bit for bit: the weights follow from the configuration and its seed.
     const Batch ba = make_batch(a.texts, a.memory_texts), bb = make_batch(b.texts, b.memory_texts);
@@ -189,6 +195,12 @@ class TestSession : public QObject {
     QTest::newRow("a walk-through too long for the text")
         << start + "\"texts\": [\"" + QStringLiteral("w ").repeated(200) + "\"], \"config\": {\"variant\": {\"kind\": \"kv_cache\"}}}"
         << "\"texts\": cannot be used: --variant kv_cache: the walk-through records";
+    QTest::newRow("full layers not a list") << head + "\"config\": {\"full_layers\": 1}}"
+                                            << "\"config.full_layers\": should be a list of at most 64 layer numbers";
+    QTest::newRow("a full layer as text") << head + "\"config\": {\"full_layers\": [\"0\"]}}"
+                                          << "\"config.full_layers\": should be a list";
+    QTest::newRow("a full layer beyond the model")
+        << head + "\"config\": {\"layers\": 2, \"overview_cap\": 256, \"full_layers\": [2]}}" << "--full-layers: 2 is outside 0 … 1";
     QTest::newRow("a seed below zero") << head + "\"config\": {\"seed\": -1}}" << "\"config.seed\": should be a whole number 0";
     QTest::newRow("a whole number past 2^63") << head + "\"config\": {\"layers\": 9223372036854775808}}"
                                               << "\"config.layers\": should be a whole number";

@@ -14,6 +14,7 @@ struct LayerCtx {
   Recorder& rec;
   std::string prefix;  // "encoder.layers.0."
   Backend& be;
+  int64_t index = 0;   // the layer's place in its stack
 };
 
 Flow norm(const LayerCtx& c, int k, const Flow& x) {
@@ -86,7 +87,7 @@ Flow attention(const LayerCtx& c, const std::string& name, const Flow& x, const 
   const MaskKind m = c.cfg.encoder_mask();
   return multi_head_attention(
       {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges,
-       c.cfg.traces_overview() ? c.cfg.overview_cap : 0, variant, c.cfg.seed,
+       c.cfg.tiled_layer(c.index) ? c.cfg.overview_cap : 0, variant, c.cfg.seed,
        m == MaskKind::Causal || m == MaskKind::PaddingCausal},
       c.w, c.rec);
 }
@@ -114,7 +115,7 @@ Flow layer_norm_step(const ModelConfig& cfg, const Weights& w, Recorder& rec, co
 
 Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& x,
                    const Flow& mask, Recorder& rec, Backend& be, const KeyRanges* ranges) {
-  const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + ".", be};
+  const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + ".", be, i};
   const bool variant = c.rec.enabled() && cfg.traces_variant() && cfg.variant.layer == i;
   Flow s = sublayer(c, 1, x, [&](const Flow& in) {
     return self_attention(c, in, mask, ranges, variant ? &cfg.variant : nullptr);
@@ -126,7 +127,7 @@ Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Fl
 Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Flow& y,
                    const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec,
                    Backend& be) {
-  const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + ".", be};
+  const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + ".", be, i};
   Flow s = sublayer(c, 1, y, [&](const Flow& in) { return self_attention(c, in, self_mask); });
   s = sublayer(c, 2, s, [&](const Flow& in) {
     return attention(c, "multihead_attn.", in, memory, cross_mask);

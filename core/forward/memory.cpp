@@ -18,23 +18,23 @@ namespace {
 
 // One score-sized tensor of an attention block: (B, H, Tq, Tk), or tiled (overview_cap) the
 // weights' overview (B, H, R, C).
-Count score_tensor_floats(const ModelConfig& c, Count b, int64_t tq, int64_t tk) {
-  if (!c.traces_overview()) return b * c.heads * tq * tk;
+Count score_tensor_floats(const ModelConfig& c, bool tiled, Count b, int64_t tq, int64_t tk) {
+  if (!tiled) return b * c.heads * tq * tk;
   const int64_t bq = overview_bin(tq, c.overview_cap), bk = overview_bin(tk, c.overview_cap);
   return b * c.heads * ((tq + bq - 1) / bq) * ((tk + bk - 1) / bk);
 }
 
 // What one attention block records of its scores: qk, scores, masked scores and weights; tiled,
 // only the overview.
-Count score_floats(const ModelConfig& c, Count b, int64_t tq, int64_t tk) {
-  return Count(c.traces_overview() ? 1 : 4) * score_tensor_floats(c, b, tq, tk);
+Count score_floats(const ModelConfig& c, bool tiled, Count b, int64_t tq, int64_t tk) {
+  return Count(tiled ? 1 : 4) * score_tensor_floats(c, tiled, b, tq, tk);
 }
 
 // Distinct storage of one attention block with tq queries and tk keys (floats).
-Count attention_floats(const ModelConfig& c, Count b, int64_t tq, int64_t tk) {
+Count attention_floats(const ModelConfig& c, bool tiled, Count b, int64_t tq, int64_t tk) {
   const Count d = c.d_model;
   Count n = b * tq * d + Count(2) * b * tk * d;  // q/k/v projections (views and transposes share them)
-  n += score_floats(c, b, tq, tk);               // qk, scores, masked scores, weights (or the overview)
+  n += score_floats(c, tiled, b, tq, tk);             // qk, scores, masked scores, weights (or the overview)
   n += b * tq * d;                               // head_out (merge_transpose is a view of it)
   if (c.heads > 1 && tq > 1) n += b * tq * d;    // merge_contiguous copies only when the transpose is strided
   n += b * tq * d;                               // output projection (context is a view)
@@ -60,15 +60,24 @@ int64_t MemoryEstimate::total() const { return (Count(trace_bytes) + weights_byt
 MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b_, int64_t s, int64_t t, int64_t vocab, bool trained) {
   const Count b = b_, d = c.d_model;
   Count f = Count(vocab) * d + embed_floats(c, b, s) + b * s * s;  // table, encoder input, mask
-  const Count enc_layer = attention_floats(c, b, s, s) + ffn_floats(c, b, s) + Count(4) * b * s * d;  // 2 norms + 2 residuals
-  f += Count(c.layers) * enc_layer;
-  Count largest = score_tensor_floats(c, b, s, s);
+  // Each stack's layers: those traced tiled (the overview) and those in full (every score step).
+  const int64_t tiled = c.tiled_layers(), full = c.layers - tiled;
+  const bool any_full = full > 0;  // the working set holds a full score tensor
+  // n layers, each of them tiled or not (n = 0: nothing, and no overview bin of a cap of 0)
+  const auto layers = [](int64_t n, const auto& one, bool t) { return n > 0 ? Count(n) * one(t) : Count(0); };
+  const auto enc_layer = [&](bool t) {  // 2 norms + 2 residuals
+    return attention_floats(c, t, b, s, s) + ffn_floats(c, b, s) + Count(4) * b * s * d;
+  };
+  f += layers(tiled, enc_layer, true) + layers(full, enc_layer, false);
+  Count largest = score_tensor_floats(c, !any_full, b, s, s);
   if (c.cross) {
     f += embed_floats(c, b, t) + b * t * t + b * t * s;
-    const Count dec_layer =
-        attention_floats(c, b, t, t) + attention_floats(c, b, t, s) + ffn_floats(c, b, t) + Count(6) * b * t * d;
-    f += Count(c.layers) * dec_layer;
-    largest = max(largest, max(score_tensor_floats(c, b, t, t), score_tensor_floats(c, b, t, s)));
+    const auto dec_layer = [&](bool tl) {
+      return attention_floats(c, tl, b, t, t) + attention_floats(c, tl, b, t, s) + ffn_floats(c, b, t) +
+             Count(6) * b * t * d;
+    };
+    f += layers(tiled, dec_layer, true) + layers(full, dec_layer, false);
+    largest = max(largest, max(score_tensor_floats(c, !any_full, b, t, t), score_tensor_floats(c, !any_full, b, t, s)));
   }
   if (c.final_norm) f += b * s * d + (c.cross ? b * t * d : Count(0));  // {stack}.norm
   if (c.token_types > 0) f += Count(s) * d;                  // encoder.token_type (S, D)

@@ -442,8 +442,9 @@ Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, 
 
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
                      Backend& be) {
-  // A traced tiled run (overview_cap) reads the ranges too; other traced or faulty runs need the dense mask.
-  if ((rec.enabled() && !cfg.traces_overview()) || !cfg.faults.empty())
+  // A traced tiled run (overview_cap) reads the ranges too; other traced runs (a layer traced in
+  // full among them) and faulty ones need the dense mask.
+  if ((rec.enabled() && cfg.tiled_layers() < cfg.layers) || !cfg.faults.empty())
     return encoder_stack(cfg, w, x, mask.dense(), rec, be);
   return run_layers(cfg, w, x, {Tensor(), "encoder.mask"}, rec, be, &mask);
 }

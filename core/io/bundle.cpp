@@ -163,6 +163,7 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
   if (cfg.variant.on()) m["config"]["variant"] = variant_config_json(cfg.variant);
   if (!cfg.ffn) m["config"]["ffn"] = "none";  // attention-only layers; absent: the feed-forward sub-layer is there
   if (cfg.traces_overview()) m["config"]["overview_cap"] = cfg.overview_cap;  // absent on the full path
+  if (cfg.traces_overview() && !cfg.full_layers.empty()) m["config"]["full_layers"] = cfg.full_layers;  // traced in full
   m["tokens"] = batch.text.tokens;
   if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
   m["vocabulary"] = batch.vocab.words;

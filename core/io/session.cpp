@@ -51,6 +51,19 @@ class Fields {
       fail(path + key, Text(Msg::should_whole_number));
     return v->get<int64_t>();
   }
+  // A list of layer numbers (config.full_layers), each a whole number; their range is validate()'s.
+  std::vector<int64_t> layers(const json& obj, const std::string& path, const char* key) const {
+    const json* v = find(obj, key);
+    if (!v) return {};
+    if (!v->is_array() || v->size() > size_t(Limits::kMaxLayers)) fail(path + key, Text(Msg::should_list_of_layers));
+    std::vector<int64_t> out;
+    for (const json& e : *v) {
+      if (!e.is_number_integer() || (e.is_number_unsigned() && e.get<uint64_t>() > uint64_t(INT64_MAX)))
+        fail(path + key, Text(Msg::should_list_of_layers));
+      out.push_back(e.get<int64_t>());
+    }
+    return out;
+  }
   uint64_t unsigned_integer(const json& obj, const std::string& path, const char* key, uint64_t fallback) const {
     const json* v = find(obj, key);
     if (!v) return fallback;
@@ -136,6 +149,7 @@ ModelConfig read_config(const Fields& f, const json& c, bool cross) {
     cfg.layers = f.integer(c, "config.", "layers", cfg.layers);
     cfg.seed = f.unsigned_integer(c, "config.", "seed", 0);
     cfg.overview_cap = f.integer(c, "config.", "overview_cap", 0);
+    cfg.full_layers = f.layers(c, "config.", "full_layers");
     cfg.mask = parse_mask(f.text(c, "mask", std::string(mask_name(cfg.mask)), "config."));
     cfg.norm = parse_norm(f.text(c, "norm", std::string(norm_name(cfg.norm)), "config."));
     cfg.activation = parse_activation(f.text(c, "activation", std::string(activation_name(cfg.activation)), "config."));
@@ -197,7 +211,8 @@ std::string session_json(const Session& s) {
         {"mask", std::string(mask_name(c.mask))}, {"norm", std::string(norm_name(c.norm))},
         {"activation", std::string(activation_name(c.activation))},
         {"positional", std::string(positional_name(c.positional))}, {"max_positions", c.max_positions},
-        {"final_norm", c.final_norm}, {"seed", c.seed}, {"overview_cap", c.overview_cap}}},
+        {"final_norm", c.final_norm}, {"seed", c.seed}, {"overview_cap", c.overview_cap},
+        {"full_layers", c.full_layers}}},
       {"step", s.step},
       {"view",
        {{"backend", std::string(backend_kind_name(s.backend))}, {"memory_budget_mib", s.memory_budget_mib},

@@ -29,6 +29,16 @@ void ModelConfig::validate() const {
   in_range("token_types", token_types, 0, 64);
   if (cross && bert_parts()) throw ConfigError(Text(Msg::en_bert_parts_encoder_only));
   validate_variant(variant, layers, encoder_mask());
+  for (size_t i = 0; i < full_layers.size(); ++i) {
+    in_range("--full-layers", full_layers[i], 0, layers - 1);
+    if (i > 0 && full_layers[i] <= full_layers[i - 1])
+      throw ConfigError(verbatim("--full-layers: ") + Text(Msg::full_layers_not_ascending, full_layers[i]));
+  }
+}
+
+int64_t ModelConfig::tiled_layers() const {
+  if (!traces_overview()) return 0;
+  return layers - static_cast<int64_t>(full_layers.size());
 }
 
 std::string_view norm_name(Norm n) { return n == Norm::Pre ? "pre" : "post"; }

@@ -1,9 +1,11 @@
 // The model's configuration: everything a learner can turn, with its limits.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/faults.h"
 #include "model/variant_config.h"
@@ -64,6 +66,11 @@ struct ModelConfig {
   // (B, H, Tq, Tk) tensor) and records an overview of the weights, at most N × N per head
   // (attention_tiled.h), for texts whose score tensors would not fit. Ignored with faults.
   int64_t overview_cap = 0;
+  // With the overview: the layers (their index, in every stack) still traced in full — every
+  // score step, (B, H, Tq, Tk) — while the others run tiled, so that one layer's heads are seen
+  // cell by cell in a text whose whole trace would not fit (GPT-2 small at S 1024: 3.4 GB in
+  // full, one layer's scores 192 MiB). Ascending, each in [0, layers).
+  std::vector<int64_t> full_layers;
   // Traced runs only: an attention variant run beside one encoder self-attention block
   // (variants.h). Skipped with faults or the overview, which have no full score tensors.
   VariantConfig variant;
@@ -71,6 +78,12 @@ struct ModelConfig {
   bool has(Fault f) const { return faults.count(f) > 0; }
   // Whether a traced run computes attention tiled and records the overview (see overview_cap).
   bool traces_overview() const { return overview_cap > 0 && faults.empty(); }
+  // Whether layer `i` of a stack is traced tiled: the overview on and `i` not in full_layers.
+  bool tiled_layer(int64_t i) const {
+    return traces_overview() && !std::binary_search(full_layers.begin(), full_layers.end(), i);
+  }
+  // How many layers of a stack run tiled in a traced run.
+  int64_t tiled_layers() const;
   // Whether a traced run records the variant's steps.
   bool traces_variant() const { return variant.on() && faults.empty() && !traces_overview(); }
   // The encoder's self-attention mask (cross mode: padding; `mask` is then the decoder's).

@@ -129,6 +129,40 @@ class Gradients(lib.TempDirCase):
         self.assertEqual(r.rc, 2, r.describe())
         self.assertIn("--attention tiled: a planted fault or a variant needs every score step", r.err)
 
+    def test_full_layers_among_tiled_ones(self):
+        # --full-layers 1: layer 1 of each stack keeps every score step and its full gradient, the
+        # others the overview; its weights are the full run's, and autograd agrees with the whole.
+        full, mixed = self.path("full"), self.path("mixed")
+        model = [*TEXTS, "--memory-text", "le chat noir", "--d-model", "16", "--layers", "3", "--loss", "sum"]
+        self.export_ok(full, *model)
+        self.export_ok(mixed, *model, "--attention", "tiled", "--full-layers", "1")
+        m = json.load(open(os.path.join(mixed, "manifest.json"), encoding="utf-8"))
+        self.assertEqual(m["config"]["full_layers"], [1])
+        a, f = arrays(mixed), arrays(full)
+        for stack in ("encoder", "decoder"):
+            for i in range(3):
+                p = f"{stack}.layers.{i}.self_attn."
+                self.assertEqual(p + "weights" in a, i == 1, p)
+                self.assertEqual(p + "weights.grad" in a, i == 1, p)
+                self.assertEqual(p + "weights_overview" in a, i != 1, p)
+                self.assertEqual(p + "weights_overview.grad" in a, i != 1, p)
+        for step in ("encoder.layers.1.self_attn.weights", "decoder.layers.1.multihead_attn.weights",
+                     "encoder.layers.1.self_attn.scores.grad"):
+            np.testing.assert_allclose(a[step], f[step], rtol=1e-4, atol=1e-5, err_msg=step)
+        rc, text, err = reproduce(mixed)
+        self.assertEqual(rc, 0, text[-3000:] + err)
+        got = reported(text)
+        for step in ("encoder.layers.1.self_attn.weights", "encoder.layers.1.self_attn.scores.grad",
+                     "encoder.layers.0.self_attn.weights_overview.grad"):
+            self.assertEqual(got.get(step), "ok", step)
+        for args, message in ((["--full-layers", "1"], "--full-layers chooses the layers traced in full"),
+                              (["--attention", "tiled", "--full-layers", "3"], "--full-layers: 3 "),
+                              (["--attention", "tiled", "--full-layers", "1,1"], "layer 1 is listed twice")):
+            r = run_attnlab(["export", "--out", self.path("no"), *TEXTS, "--layers", "3", *args], timeout=60)
+            self.assertEqual(r.rc, 2, r.describe())
+            self.assertIn(message, r.err)
+            self.assertFalse(os.path.exists(self.path("no")))
+
     def test_next_token_on_a_trained_model(self):
         # The shipped English model on its own examples (two or more sentences: [PAD] targets ignored).
         here = os.path.dirname(os.path.abspath(__file__))

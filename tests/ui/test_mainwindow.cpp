@@ -29,6 +29,7 @@
 #include "backend/backend.h"
 #include "export/widgetexport.h"
 #include "forward/model.h"
+#include "input/fulllayerbox.h"
 #include "input/inputpanel.h"
 #include "input/tokenchips.h"
 #include "step/shapediagram.h"
@@ -490,6 +491,45 @@ class TestMainWindow : public QObject {
     QCOMPARE(w_->stepPanel()->heatmaps()->headView(0)->rows(), 200);
     QDir().mkpath(QStringLiteral(ATTNLAB_SCREENSHOT_DIR));
     w_->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/tiled-overview.png"));
+
+    // "full scores in: layer 1" (shown with tiled only): that layer's heads cell by cell, the
+    // other layer still the overview
+    FullLayerBox* full = w_->inputs()->fullLayerBox();
+    QVERIFY(full->isVisibleTo(w_.get()));
+    QCOMPARE(full->count(), 3);  // no layer, layer 0, layer 1
+    w_->inputs()->budgetBox()->setValue(256);
+    full->setCurrentIndex(2);
+    settle(*w_);
+    const auto m = w_->controller()->current();
+    QVERIFY(m->cfg.full_layers == (std::vector<int64_t>{1}));
+    QVERIFY(m->trace.find("encoder.layers.0.self_attn.weights_overview"));
+    QVERIFY(!m->trace.find("encoder.layers.1.self_attn.weights_overview"));
+    const int cells = indexOf(*w_, "encoder.layers.1.self_attn.weights");
+    QVERIFY(cells >= 0);
+    w_->navigator()->setCurrent(cells);
+    QVERIFY(w_->stepPanel()->showingHeatmaps());
+    QCOMPARE(w_->stepPanel()->heatmaps()->headView(0)->rows(), 600);
+    w_->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/tiled-full-layer.png"));
+    w_->inputs()->grab().save(QStringLiteral(ATTNLAB_SCREENSHOT_DIR "/tiled-full-layer-knobs.png"));
+
+    // the layer in full is what passes the budget: the offer is every layer tiled again
+    w_->inputs()->budgetBox()->setValue(64);
+    settle(*w_);
+    QCOMPARE(w_->controller()->current(), m);
+    QTRY_VERIFY((offer = w_->findChild<QMessageBox*>(QStringLiteral("overBudgetOffer"))) && offer->isVisible());
+    QTest::mouseClick(offer->findChild<QPushButton*>(QStringLiteral("computeTiled")), Qt::LeftButton);
+    settle(*w_);
+    QCOMPARE(full->currentIndex(), 0);
+    QVERIFY(w_->controller()->current()->cfg.full_layers.empty());
+    QVERIFY(w_->controller()->current()->trace.find("encoder.layers.1.self_attn.weights_overview"));
+    full->setCurrentIndex(2);
+    settle(*w_);  // over the budget again: the last result stays
+    w_->inputs()->layersBox()->setValue(1);  // layer 1 is gone: none is kept in full
+    settle(*w_);
+    QCOMPARE(full->currentIndex(), 0);
+    QVERIFY(w_->controller()->current()->cfg.layers == 1 && w_->controller()->current()->cfg.full_layers.empty());
+    w_->inputs()->attentionBox()->setCurrentIndex(0);
+    QVERIFY(!full->isVisibleTo(w_.get()));
   }
 
   void zoomScalesTheText() {

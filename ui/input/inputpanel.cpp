@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "input/fulllayerbox.h"
 #include "input/samplemodels.h"
 #include "input/tokenchips.h"
 #include "input/variantchooser.h"
@@ -267,6 +268,12 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("seed:"), seed_);
   f->addRow(tr("backend:"), backend_);
   f->addRow(tr("attention:"), attention_);
+  fullLayer_ = new FullLayerBox;
+  f->addRow(tr("full scores in:"), fullLayer_);
+  const auto showFull = [f, this] { f->setRowVisible(fullLayer_, attention_->currentIndex() == 1); };
+  showFull();
+  connect(attention_, &QComboBox::currentIndexChanged, this, showFull);
+  connect(layers_, &QSpinBox::valueChanged, fullLayer_, &FullLayerBox::setLayerCount);
   f->addRow(tr("gradients:"), gradients_);
   f->addRow(tr("answers:"), answers_);
   f->setRowVisible(answers_, false);
@@ -274,7 +281,7 @@ QWidget* InputPanel::buildKnobs() {
   f->addRow(tr("memory budget:"), budget_);
   for (QSpinBox* s : {dModel_, heads_, dff_, layers_, seed_, budget_, maxPositions_})
     connect(s, &QSpinBox::valueChanged, this, &InputPanel::changed);
-  for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_, attention_, gradients_})
+  for (QComboBox* c : {mask_, norm_, activation_, positional_, backend_, attention_, static_cast<QComboBox*>(fullLayer_), gradients_})
     connect(c, &QComboBox::currentIndexChanged, this, &InputPanel::changed);
   return box;
 }
@@ -395,6 +402,7 @@ Request InputPanel::currentRequest() const {
   r.cfg.seed = static_cast<uint64_t>(seed_->value());
   r.cfg.cross = !r.memoryTexts.isEmpty();
   r.cfg.overview_cap = attention_->currentIndex() == 1 ? kOverviewCap : 0;
+  if (r.cfg.overview_cap > 0) r.cfg.full_layers = fullLayer_->layers();
   r.cfg.variant = variant_->config();
   r.memoryBudgetMiB = budget_->value();
   r.backend = backendKind();
@@ -527,6 +535,8 @@ void InputPanel::restore(const Request& r, bool quiet) {
   showModelKnobs(r.cfg);
   mask_->setCurrentText(QString::fromUtf8(mask_name(r.cfg.mask).data()));
   attention_->setCurrentIndex(r.cfg.overview_cap > 0 ? 1 : 0);
+  fullLayer_->setLayerCount(static_cast<int>(r.cfg.layers));
+  fullLayer_->setLayers(r.cfg.full_layers);
   gradients_->setCurrentIndex(!r.loss ? 0 : *r.loss == LossKind::PerPosition ? 3 : *r.loss == LossKind::NextToken ? 2 : 1);
   answers_->setPlainText(r.answers.join(QLatin1Char('\n')));
   variant_->setLayerCount(static_cast<int>(r.cfg.layers));

@@ -26,6 +26,7 @@ struct Session;
 namespace attnlab::ui {
 
 class TokenChips;
+class FullLayerBox;
 class VariantChooser;
 
 // How long the panel waits before it asks for a result: after a keystroke in the sentences, and
@@ -91,6 +92,7 @@ class InputPanel : public QWidget {
   QCheckBox* crossBox() const { return cross_; }  // encoder–decoder with a source sentence
   QPlainTextEdit* sourceEdit() const { return source_; }
   QComboBox* attentionBox() const { return attention_; }  // 0: every score; 1: tiled, overview heatmaps
+  FullLayerBox* fullLayerBox() const { return fullLayer_; }  // with tiled: the layer kept in full
   QSpinBox* budgetBox() const { return budget_; }         // memory budget, MiB
   QLabel* explanationLabel() const { return explain_; }
   VariantChooser* variantChooser() const { return variant_; }  // the attention variant and its knobs
@@ -125,6 +127,7 @@ class InputPanel : public QWidget {
   TokenChips* chips_;
   QSpinBox *dModel_, *heads_, *dff_, *layers_, *seed_, *budget_;
   QComboBox *mask_, *norm_, *activation_, *positional_, *backend_, *attention_;
+  FullLayerBox* fullLayer_ = nullptr;
   QSpinBox* maxPositions_ = nullptr;  // the learned table's rows, shown with "learned" only
   QCheckBox* finalNorm_ = nullptr;
   QComboBox* gradients_;  // off, sum, next-token, per-position: the backward pass's loss (Request::loss)

@@ -106,9 +106,11 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     check_memory_budget(est, r.memoryBudgetMiB);
   } catch (const DataError& e) {
     qint64 tiled = 0;
-    if (out->cfg.overview_cap == 0 && out->cfg.faults.empty()) {  // the tiled path would apply
+    // the tiled path would apply (every layer of it: a layer kept in full may be what does not fit)
+    if ((out->cfg.overview_cap == 0 || !out->cfg.full_layers.empty()) && out->cfg.faults.empty()) {
       ModelConfig t = out->cfg;
       t.overview_cap = kOverviewCap;
+      t.full_layers.clear();
       tiled = estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
                               static_cast<int64_t>(b.vocab.words.size()), trained != nullptr)
                   .total();

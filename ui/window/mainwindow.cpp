@@ -19,6 +19,7 @@
 #include <QStatusBar>
 #include <QTabBar>
 
+#include "input/fulllayerbox.h"
 #include "input/inputpanel.h"
 #include "input/weightsimport.h"
 #include "io/files.h"
@@ -153,7 +154,10 @@ void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMi
     QPushButton* tiled = box->addButton(tr("Compute tiled"), QMessageBox::AcceptRole);
     tiled->setObjectName(QStringLiteral("computeTiled"));
     box->addButton(tr("Keep the previous result"), QMessageBox::RejectRole);
-    connect(tiled, &QPushButton::clicked, this, [this] { inputs_->attentionBox()->setCurrentIndex(1); });
+    connect(tiled, &QPushButton::clicked, this, [this] {
+      inputs_->attentionBox()->setCurrentIndex(1);
+      inputs_->fullLayerBox()->setCurrentIndex(0);  // every layer tiled
+    });
   } else {
     text += QLatin1Char(' ') + (tiledBytes > 0 ? tr("Even the tiled path would need about %1 MiB. ").arg(mib(tiledBytes))
                                                : QString()) +
@@ -375,6 +379,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("step"), QString::fromStdString(beforeExercise_ ? beforeExercise_->step : currentId_));
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
   s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
+  s.setValue(QStringLiteral("fullLayer"), r.cfg.full_layers.empty() ? -1 : static_cast<int>(r.cfg.full_layers.front()));
   s.setValue(QStringLiteral("loss"), r.loss ? QString::fromUtf8(loss_name(*r.loss).data()) : QString());
   s.setValue(QStringLiteral("answers"), r.answers);
   s.setValue(QStringLiteral("variant"), QString::fromUtf8(variant_name(r.cfg.variant.kind).data()));
@@ -428,6 +433,8 @@ void MainWindow::restoreSettings() {
     r.cfg.final_norm = s.value(QStringLiteral("finalNorm"), false).toBool();
     r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
     r.cfg.overview_cap = s.value(QStringLiteral("tiled"), false).toBool() ? kOverviewCap : 0;
+    if (const int l = s.value(QStringLiteral("fullLayer"), -1).toInt(); l >= 0 && l < r.cfg.layers && r.cfg.overview_cap > 0)
+      r.cfg.full_layers = {l};
     r.cfg.variant.kind = parse_variant(s.value(QStringLiteral("variant"), QStringLiteral("none")).toString().toStdString());
     r.cfg.variant.layer = s.value(QStringLiteral("variantLayer"), 0).toLongLong();
     for (VariantKind k : all_variants())

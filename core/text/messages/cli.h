@@ -14,6 +14,8 @@ ATTNLAB_MESSAGE(cli_text_file_no_sentence, QT_TRANSLATE_NOOP("ErrorText", "--tex
 ATTNLAB_MESSAGE(cli_fault_prefix, QT_TRANSLATE_NOOP("ErrorText", "--fault: "))
 ATTNLAB_MESSAGE(cli_format_needs_window, QT_TRANSLATE_NOOP("ErrorText", "--format: %1 is drawn by the window's renderer, which this headless build leaves out; use npz or csv, or the full attnlab"))
 ATTNLAB_MESSAGE(cli_format_not_one_of, QT_TRANSLATE_NOOP("ErrorText", "--format: '%1' is not one of npz, png, svg, csv"))
+ATTNLAB_MESSAGE(full_layers_not_ascending, QT_TRANSLATE_NOOP("ErrorText", "layer %1 is listed twice or out of order; list each layer once, in ascending order (e.g. 0,5)"))
+ATTNLAB_MESSAGE(cli_full_layers_need_tiled, QT_TRANSLATE_NOOP("ErrorText", "--full-layers chooses the layers traced in full while the others run tiled: it needs --attention tiled"))
 ATTNLAB_MESSAGE(cli_tiled_beside_fault_or_variant, QT_TRANSLATE_NOOP("ErrorText", "--attention tiled: a planted fault or a variant needs every score step, which the tiled path does not keep; drop --attention tiled or the --fault / --variant"))
 ATTNLAB_MESSAGE(cli_variant_beside_fault, QT_TRANSLATE_NOOP("ErrorText", "--variant: cannot run beside --fault (a planted bug changes the block it is compared with); drop one of them"))
 ATTNLAB_MESSAGE(cli_weights_name_empty, QT_TRANSLATE_NOOP("ErrorText", "--weights: the file name is empty; give the path of a .safetensors file"))
