@@ -6,6 +6,10 @@ running the same forward pass (the published architecture, float32, no autograd)
 weights, in one run. Medians of --repeat runs; peak RSS of each process.
 
     /usr/bin/python3 bench/gpt2_checkpoint.py build/release/app/attnlab [--seq 64 256] [--repeat 3]
+        [--variant "--attention tiled" --variant "--attention tiled --full-layers 5"]
+
+Each --variant is a set of export options run beside the plain export (long texts: the tiled
+path, one layer in full), each with its own median and peak.
 
 attnlab's figure is the whole command: read and check the 498 MB file, widen and transpose, cut
 the text, run every traced step (attention weights of every head, the logits (1, S, 50257) and
@@ -88,11 +92,11 @@ def torch_forward(t, ids):
     return ln(x, "ln_f.weight", "ln_f.bias") @ t["wte.weight"].T
 
 
-def run_attnlab(binary, folder, text, out):
+def run_attnlab(binary, folder, text, out, extra=()):
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "export", "--model", folder, "--text", text,
-                           "--out", out], capture_output=True, text=True)
+                           "--out", out, *extra], capture_output=True, text=True)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit("attnlab failed: " + proc.stderr[-2000:])
@@ -104,6 +108,10 @@ def main():
     ap.add_argument("attnlab")
     ap.add_argument("--seq", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--variant", action="append", default=[], help="export options to time as well, e.g. "
+                    "\"--attention tiled --full-layers 5\"")
+    ap.add_argument("--skip-plain", action="store_true", help="time only the variants (the full trace of a long "
+                    "text may not fit)")
     a = ap.parse_args()
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
     tmp = tempfile.mkdtemp(prefix="attnlab-gpt2-")
@@ -115,11 +123,6 @@ def main():
         rows = []
         for s in a.seq:
             text = "a" * s  # no merges: one piece per character, S pieces
-            ours, peaks = [], []
-            for _ in range(a.repeat):
-                wall, peak = run_attnlab(a.attnlab, folder, text, os.path.join(tmp, "bundle"))
-                ours.append(wall)
-                peaks.append(peak)
             ids = torch.full((1, s), ord("a") - ord("!"), dtype=torch.long)
             theirs = []
             with torch.no_grad():
@@ -127,9 +130,15 @@ def main():
                     start = time.perf_counter()
                     torch_forward(t, ids)
                     theirs.append(time.perf_counter() - start)
-            rows.append({"seq": s, "attnlab_export_s": statistics.median(ours), "attnlab_peak_rss_mib": max(peaks),
-                         "torch_forward_s": statistics.median(theirs),
-                         "ratio": statistics.median(ours) / statistics.median(theirs)})
+            for options in ([] if a.skip_plain else [""]) + a.variant:
+                ours, peaks = [], []
+                for _ in range(a.repeat):
+                    wall, peak = run_attnlab(a.attnlab, folder, text, os.path.join(tmp, "bundle"), options.split())
+                    ours.append(wall)
+                    peaks.append(peak)
+                rows.append({"seq": s, "options": options, "attnlab_export_s": statistics.median(ours),
+                             "attnlab_peak_rss_mib": max(peaks), "torch_forward_s": statistics.median(theirs),
+                             "ratio": statistics.median(ours) / statistics.median(theirs)})
         print(json.dumps({"checkpoint_mib": round(size, 1), "threads": torch.get_num_threads(),
                           "torch_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                           "runs": rows}, indent=1))
