@@ -16,6 +16,7 @@
 
 #include "input/fulllayerbox.h"
 #include "input/samplemodels.h"
+#include "input/samplesentences.h"
 #include "input/tokenchips.h"
 #include "input/variantchooser.h"
 #include "input/weightsimport.h"
@@ -30,29 +31,9 @@ namespace attnlab::ui {
 
 namespace {
 
-struct Sample {
-  const char* name;  // translated at use
-  const char* file;  // in the :/samples resource
-  const char* source;  // cross-attention source file, or nullptr
-};
-
-const Sample kSamples[] = {
-    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Built-in: English + Chinese batch"), nullptr, nullptr},
-    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "English batch (padding)"), ":/samples/english_batch.txt", nullptr},
-    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Chinese sentences"), ":/samples/chinese.txt", nullptr},
-    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Translation (cross-attention)"), ":/samples/translation_target.txt",
-     ":/samples/translation_source.txt"},
-    {QT_TRANSLATE_NOOP("attnlab::ui::InputPanel", "Long document"), ":/samples/long_document.txt", nullptr},
-};
-
 // The chooser's data: "" seeded, a ":/models/…" path, the file dialog, the file now in use.
 const QString kFileItem = QStringLiteral("file…");
 const QString kImportedItem = QStringLiteral("imported");
-
-QString readResource(const char* path) {
-  QFile f(QString::fromLatin1(path));
-  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
-}
 
 QStringList lines(const QPlainTextEdit* e) {
   QStringList out;
@@ -61,20 +42,8 @@ QStringList lines(const QPlainTextEdit* e) {
   return out;
 }
 
-// The lines of a built-in sample: its sentences, or its cross-attention sources (source = true).
-QStringList sampleLines(const Sample& s, bool source) {
-  QStringList text;
-  if (source) text = s.source ? readResource(s.source).split(QLatin1Char('\n')) : QStringList();
-  else if (s.file) text = readResource(s.file).split(QLatin1Char('\n'));
-  else for (const auto& t : builtin_sample()) text << QString::fromStdString(t);
-  QStringList out;
-  for (const QString& l : text)
-    if (!l.trimmed().isEmpty()) out << l;
-  return out;
-}
-
 // The Sample box's item for sentences that are no built-in sample (after the samples).
-constexpr int kSourceItem = static_cast<int>(std::size(kSamples));
+const int kSourceItem = static_cast<int>(sampleSentences().size());
 
 // The key under which a label is remembered for these sentences and sources.
 QString sentencesKey(const QStringList& texts, const QStringList& sources) {
@@ -94,7 +63,7 @@ QComboBox* combo(const QStringList& items) {
 InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
   samples_ = new QComboBox;
-  for (const auto& s : kSamples) samples_->addItem(tr(s.name));
+  for (const auto& s : sampleSentences()) samples_->addItem(tr(s.name));
   samples_->setToolTip(tr("Load a sample batch"));
   model_ = new QComboBox;
   model_->setObjectName(QStringLiteral("modelChooser"));
@@ -288,13 +257,13 @@ QWidget* InputPanel::buildKnobs() {
 
 QStringList InputPanel::sampleNames() const {
   QStringList out;
-  for (const auto& s : kSamples) out << tr(s.name);
+  for (const auto& s : sampleSentences()) out << tr(s.name);
   return out;
 }
 
 void InputPanel::loadSample(int index) {
-  if (index < 0 || index >= static_cast<int>(std::size(kSamples))) return;
-  const Sample& s = kSamples[index];
+  if (index < 0 || index >= kSourceItem) return;
+  const SampleSentences& s = sampleSentences()[static_cast<size_t>(index)];
   restoring_ = true;
   showSource(tr(s.name), false);
   sentences_->setSentences(sampleLines(s, false).join(QLatin1Char('\n')));
@@ -349,7 +318,7 @@ void InputPanel::guessSource() {
   const QString key = sentencesKey(texts, sources);
   for (const auto& [named, label] : named_)
     if (named == key) return showSource(label, false);
-  for (const Sample& s : kSamples)
+  for (const SampleSentences& s : sampleSentences())
     if (sampleLines(s, false) == texts && sampleLines(s, true) == sources) return showSource(tr(s.name), false);
   if (weights_ && sources.isEmpty())
     if (const auto& v = weights_->loaded.weights.vocab()) {
