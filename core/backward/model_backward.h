@@ -52,12 +52,15 @@ std::string loss_input_step(const ModelConfig& cfg, LossKind kind = LossKind::Su
 // model's head. ConfigError.
 void check_backward(bool trained, LossKind kind);
 
-// A tiled run (ModelConfig::overview_cap) gets FlashAttention-2's backward (tiled_grad.h): the
-// same steps but the (S, S) ones, and ∂L/∂scores binned as "<A>.weights_overview.grad".
+// A tiled run (ModelConfig::overview_cap) gets FlashAttention-2's backward (tiled_grad.h) in its
+// tiled layers (all but ModelConfig::full_layers): the same steps but the (S, S) ones, and
+// ∂L/∂scores binned as "<A>.weights_overview.grad".
 // Throws ConfigError when the run cannot be differentiated here (a stopped or untraced run; a cross-entropy loss without a trained model's output
 // head; per-position without its answers); DataError when `loss.target` does not fit.
-// next-token: position i's logits against token i + 1 of its sentence, [PAD] targets ignored;
-// per-position: against the answers' token id at i (loss.target (B, S)), −1 and [PAD] ignored.
+// next-token: position i's logits against token i + 1 of its sentence, padding targets ignored
+// ([PAD] = 0, or for a checkpoint past loss.lengths); per-position: against the answers' token id
+// at i (loss.target (B, S)), −1 ignored, and 0 ([PAD]) too but for a checkpoint (a real piece).
+// A checkpoint's tied head (Weights::head_tied) reports one summed gradient under both names.
 // `ranges`: the encoder's mask as key ranges, for a traced tiled run made without the dense mask
 // (encoder_stack with KeyRanges: benchmarks); null: every block reads its bound mask step.
 BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,

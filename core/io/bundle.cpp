@@ -266,6 +266,8 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
   if (opt.backward) {
     const BackwardResult& b = *opt.backward;
     manifest["loss"] = {{"kind", loss_name(b.kind)}, {"value", b.loss}, {"input", b.output}};
+    if (b.kind == LossKind::NextToken && w.vocab() && w.vocab()->pretrained)  // padding by length (a real [PAD] row)
+      manifest["loss"]["lengths"] = batch.text.lengths;
     json steps = json::array();
     for (const auto& s : b.steps.steps()) steps.push_back(step_json(s));
     manifest["gradient_steps"] = std::move(steps);

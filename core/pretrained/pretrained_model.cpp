@@ -1,5 +1,6 @@
 #include "pretrained/pretrained_model.h"
 
+#include "backward/loss.h"
 #include "io/files.h"
 #include "pretrained/bert.h"
 #include "pretrained/gpt2.h"
@@ -103,6 +104,21 @@ PretrainedModel load_pretrained(const std::string& folder) {
     throw DataError(Text(Msg::pt_model_folder, printable_name(folder)) + e.text());
   }
   return m;
+}
+
+Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::string>& answers, int64_t b, int64_t s) {
+  if (static_cast<int64_t>(answers.size()) != b)  // before the tokenizer, which would name --text
+    throw DataError(Text(Msg::loss_answers_count, static_cast<int64_t>(answers.size()), b));
+  const TokenBatch cut = pretrained_batch(m, answers).text;
+  Tensor ids = answer_ids(cut, *m.weights.vocab(), b, s);
+  if (m.tokenizer->kind() != subword::TokenizerKind::WordPiece) return ids;
+  for (int64_t r = 0; r < b; ++r) {
+    const auto& row = cut.tokens[static_cast<size_t>(r)];
+    const int64_t n = cut.lengths[static_cast<size_t>(r)];
+    if (n > 0 && row.front() == "[CLS]") ids.data()[r * s] = -1.0f;
+    if (n > 1 && row[static_cast<size_t>(n - 1)] == "[SEP]") ids.data()[r * s + n - 1] = -1.0f;
+  }
+  return ids;
 }
 
 Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts) {

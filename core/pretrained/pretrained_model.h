@@ -32,4 +32,11 @@ PretrainedModel load_pretrained(const std::string& folder);
 // padded; ConfigError for a text that gives no piece or a piece the vocabulary lacks.
 Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts);
 
+// The per-position loss's answers, one per sentence, cut as the sentences are (pretrained_batch)
+// into a (B, S) tensor of ids, −1 where there is none: past the answer's end, and at the [CLS]
+// and [SEP] WordPiece puts around it (no one answers them; an answer shorter than its sentence
+// would otherwise score a real word against [SEP]). DataError when the count differs from B or
+// an answer is longer than S.
+Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::string>& answers, int64_t b, int64_t s);
+
 }  // namespace attnlab::pretrained

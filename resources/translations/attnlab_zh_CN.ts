@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ColorLegend</name>
@@ -26,7 +25,7 @@
 <context>
     <name>ErrorText</name>
     <message>
-        <source>field &quot;%1&quot;: </source>
+        <source>field "%1": </source>
         <translation>字段“%1”：</translation>
     </message>
     <message>
@@ -38,8 +37,8 @@
         <translation>应为最多包含 4096 个句子的列表</translation>
     </message>
     <message>
-        <source>should be an object with &quot;en&quot; and &quot;zh&quot;</source>
-        <translation>应为包含 &quot;en&quot; 和 &quot;zh&quot; 的对象</translation>
+        <source>should be an object with "en" and "zh"</source>
+        <translation>应为包含 "en" 和 "zh" 的对象</translation>
     </message>
     <message>
         <source>should be an object</source>
@@ -74,8 +73,8 @@
         <translation>不是有效的 JSON（文件已损坏或不是会话文件）</translation>
     </message>
     <message>
-        <source>not an Attention Lab session (no &quot;format&quot;: &quot;attnlab-session&quot;)</source>
-        <translation>不是 Attention Lab 会话（缺少 &quot;format&quot;: &quot;attnlab-session&quot;）</translation>
+        <source>not an Attention Lab session (no "format": "attnlab-session")</source>
+        <translation>不是 Attention Lab 会话（缺少 "format": "attnlab-session"）</translation>
     </message>
     <message>
         <source>missing or not a positive whole number</source>
@@ -98,7 +97,7 @@
         <translation>base64 填充位置错误</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not a base64 character</source>
+        <source>'%1' is not a base64 character</source>
         <translation>“%1”不是 base64 字符</translation>
     </message>
     <message>
@@ -114,7 +113,7 @@
         <translation>必须是小于 1 的正数</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not one of %2</source>
+        <source>'%1' is not one of %2</source>
         <translation>“%1”不是以下取值之一：%2</translation>
     </message>
     <message>
@@ -134,55 +133,55 @@
         <translation>句子 %1 为空或只含空白；请至少输入一个词</translation>
     </message>
     <message>
-        <source>metadata &apos;%1&apos; = &apos;%2&apos; is not a number</source>
+        <source>metadata '%1' = '%2' is not a number</source>
         <translation>元数据“%1” = “%2”不是数字</translation>
     </message>
     <message>
-        <source>%1 conflicts with %2 stored in &apos;%3&apos;; drop the option or use another weights file</source>
+        <source>%1 conflicts with %2 stored in '%3'; drop the option or use another weights file</source>
         <translation>%1 与“%3”中存储的 %2 冲突；请去掉该选项或改用其他权重文件</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; is missing or not 2-D</source>
+        <source>tensor '%1' is missing or not 2-D</source>
         <translation>张量“%1”缺失或不是二维张量</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; has shape %2, expected (3·D, D)</source>
+        <source>tensor '%1' has shape %2, expected (3·D, D)</source>
         <translation>张量“%1”的形状为 %2，应为 (3·D, D)</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; has shape %2 but the configuration needs %3</source>
+        <source>tensor '%1' has shape %2 but the configuration needs %3</source>
         <translation>张量“%1”的形状为 %2，但当前配置需要 %3</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; holds a non-finite value (NaN or ∞) at element %2</source>
+        <source>tensor '%1' holds a non-finite value (NaN or ∞) at element %2</source>
         <translation>张量“%1”在元素 %2 处含有非有限值（NaN 或 ∞）</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; is not a parameter of this model</source>
+        <source>tensor '%1' is not a parameter of this model</source>
         <translation>张量“%1”不是此模型的参数</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; is missing</source>
+        <source>tensor '%1' is missing</source>
         <translation>张量“%1”缺失</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; holds an encoder–decoder model; give a source sentence</source>
+        <source>'%1' holds an encoder–decoder model; give a source sentence</source>
         <translation>“%1”包含编码器–解码器模型；请提供源句子</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; holds an encoder only; cross-attention needs decoder layers</source>
+        <source>'%1' holds an encoder only; cross-attention needs decoder layers</source>
         <translation>“%1”只包含编码器；交叉注意力需要解码器层</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; has no metadata, so the number of heads must be given</source>
+        <source>'%1' has no metadata, so the number of heads must be given</source>
         <translation>“%1”没有元数据，因此必须指定头数</translation>
     </message>
     <message>
-        <source>metadata field &apos;%1&apos; is missing</source>
+        <source>metadata field '%1' is missing</source>
         <translation>元数据字段“%1”缺失</translation>
     </message>
     <message>
-        <source>metadata format &apos;%1&apos; is not attnlab-weights/1 (a newer version?)</source>
+        <source>metadata format '%1' is not attnlab-weights/1 (a newer version?)</source>
         <translation>元数据格式“%1”不是 attnlab-weights/1（可能是更新的版本？）</translation>
     </message>
     <message>
@@ -190,19 +189,19 @@
         <translation>存储的配置无效：</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; has dtype %2; only F32, F16 and BF16 are supported</source>
+        <source>tensor '%1' has dtype %2; only F32, F16 and BF16 are supported</source>
         <translation>张量“%1”的数据类型为 %2；仅支持 F32、F16 和 BF16</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; has an invalid dimension in its shape</source>
+        <source>tensor '%1' has an invalid dimension in its shape</source>
         <translation>张量“%1”的形状中有无效的维度</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; has an invalid shape</source>
+        <source>tensor '%1' has an invalid shape</source>
         <translation>张量“%1”的形状无效</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; is impossibly large</source>
+        <source>tensor '%1' is impossibly large</source>
         <translation>张量“%1”的大小超出合理范围</translation>
     </message>
     <message>
@@ -222,27 +221,27 @@
         <translation>__metadata__ 不是值均为字符串的对象</translation>
     </message>
     <message>
-        <source>__metadata__ value &apos;%1&apos; is not a string</source>
+        <source>__metadata__ value '%1' is not a string</source>
         <translation>__metadata__ 中“%1”的值不是字符串</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; lacks dtype, shape or data_offsets</source>
+        <source>tensor '%1' lacks dtype, shape or data_offsets</source>
         <translation>张量“%1”缺少 dtype、shape 或 data_offsets 字段</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; has invalid data_offsets</source>
+        <source>tensor '%1' has invalid data_offsets</source>
         <translation>张量“%1”的 data_offsets 无效</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; has data_offsets [%2, %3] outside the %4 data bytes</source>
+        <source>tensor '%1' has data_offsets [%2, %3] outside the %4 data bytes</source>
         <translation>张量“%1”的 data_offsets [%2, %3] 超出了 %4 字节的数据区</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; shape %2 needs %3 bytes but its data_offsets span %4</source>
+        <source>tensor '%1' shape %2 needs %3 bytes but its data_offsets span %4</source>
         <translation>张量“%1”的形状 %2 需要 %3 字节，但其 data_offsets 跨度为 %4</translation>
     </message>
     <message>
-        <source>tensors &apos;%1&apos; and &apos;%2&apos; overlap (data_offsets)</source>
+        <source>tensors '%1' and '%2' overlap (data_offsets)</source>
         <translation>张量“%1”和“%2”的 data_offsets 区间重叠</translation>
     </message>
     <message>
@@ -270,11 +269,11 @@
         <translation>Vulkan：未安装加载器 libvulkan.so.1（Debian：apt-get install libvulkan1）</translation>
     </message>
     <message>
-        <source>Vulkan: no driver (Debian: apt-get install mesa-vulkan-drivers, or the GPU&apos;s driver)</source>
+        <source>Vulkan: no driver (Debian: apt-get install mesa-vulkan-drivers, or the GPU's driver)</source>
         <translation>Vulkan：没有驱动（Debian：apt-get install mesa-vulkan-drivers，或安装 GPU 自带的驱动）</translation>
     </message>
     <message>
-        <source>Vulkan: no device (install a driver; Debian&apos;s mesa-vulkan-drivers has lavapipe)</source>
+        <source>Vulkan: no device (install a driver; Debian's mesa-vulkan-drivers has lavapipe)</source>
         <translation>Vulkan：没有设备（请安装驱动；Debian 的 mesa-vulkan-drivers 包含 lavapipe）</translation>
     </message>
     <message>
@@ -326,7 +325,7 @@
         <translation>（层从 0 开始计数）</translation>
     </message>
     <message>
-        <source>a causal mask cannot be kept, because the projection mixes every position&apos;s key, the future included; use --mask padding or none</source>
+        <source>a causal mask cannot be kept, because the projection mixes every position's key, the future included; use --mask padding or none</source>
         <translation>无法保留因果掩码，因为投影会混合每个位置的键，包括未来的位置；请使用 --mask padding 或 none</translation>
     </message>
     <message>
@@ -338,15 +337,15 @@
         <translation>%1 个词元按每块 %2 个键分块，逐步演示要走 %3 轮；请把它调到至少 %4（最多 %5 轮）</translation>
     </message>
     <message>
-        <source>metadata &apos;cross_attention&apos; = &apos;%1&apos; is not one of true, false</source>
+        <source>metadata 'cross_attention' = '%1' is not one of true, false</source>
         <translation>元数据“cross_attention” = “%1”不是 true、false 之一</translation>
     </message>
     <message>
-        <source>metadata &apos;cross_attention&apos; = &apos;%1&apos; contradicts its tensors (it has decoder layers)</source>
+        <source>metadata 'cross_attention' = '%1' contradicts its tensors (it has decoder layers)</source>
         <translation>元数据“cross_attention” = “%1”与文件中的张量矛盾（文件含有解码器层）</translation>
     </message>
     <message>
-        <source>metadata &apos;cross_attention&apos; = &apos;%1&apos; contradicts its tensors (it has no decoder layers)</source>
+        <source>metadata 'cross_attention' = '%1' contradicts its tensors (it has no decoder layers)</source>
         <translation>元数据“cross_attention” = “%1”与文件中的张量矛盾（文件没有解码器层）</translation>
     </message>
     <message>
@@ -366,15 +365,15 @@
         <translation>句子为空或只有空白；请至少输入一个词</translation>
     </message>
     <message>
-        <source>weights file &apos;%1&apos;: </source>
+        <source>weights file '%1': </source>
         <translation>权重文件“%1”：</translation>
     </message>
     <message>
-        <source>session file &apos;%1&apos;: </source>
+        <source>session file '%1': </source>
         <translation>会话文件“%1”：</translation>
     </message>
     <message>
-        <source>exercise file &apos;%1&apos;: </source>
+        <source>exercise file '%1': </source>
         <translation>练习文件“%1”：</translation>
     </message>
     <message>
@@ -442,7 +441,7 @@
         <translation>文件不存在</translation>
     </message>
     <message>
-        <source>the forward pass overflowed float32 at step &apos;%1&apos; (%2): it made ∞ or NaN from finite inputs</source>
+        <source>the forward pass overflowed float32 at step '%1' (%2): it made ∞ or NaN from finite inputs</source>
         <translation>前向传播在步骤“%1”（%2）超出了 float32 的范围：有限的输入得出了 ∞ 或 NaN</translation>
     </message>
     <message>
@@ -458,23 +457,23 @@
         <translation>。对这个输入来说权重太大：请检查权重文件，或把权重缩小</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; appeared while the export ran (another export or program made it); nothing was replaced. Choose another folder, or add --force to replace an earlier bundle</source>
+        <source>--out: '%1' appeared while the export ran (another export or program made it); nothing was replaced. Choose another folder, or add --force to replace an earlier bundle</source>
         <translation>输出文件夹“%1”在导出期间出现了（由另一次导出或别的程序创建）；没有替换任何内容。请选择另一个文件夹，或允许替换之前的数据包</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; is not an Attention Lab bundle (no manifest.json of one), so even --force does not replace it; choose a new folder</source>
+        <source>--out: '%1' is not an Attention Lab bundle (no manifest.json of one), so even --force does not replace it; choose a new folder</source>
         <translation>“%1”不是 Attention Lab 数据包（其中没有数据包的 manifest.json），所以即使允许替换也不会替换它；请选择一个新文件夹</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; changed while the export ran and is no longer a bundle; nothing was replaced</source>
+        <source>--out: '%1' changed while the export ran and is no longer a bundle; nothing was replaced</source>
         <translation>“%1”在导出期间发生了变化，已不再是数据包；没有替换任何内容</translation>
     </message>
     <message>
-        <source>cannot move the bundle into &apos;%1&apos;: </source>
+        <source>cannot move the bundle into '%1': </source>
         <translation>无法把数据包移到“%1”：</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; exists already; nothing was replaced</source>
+        <source>'%1' exists already; nothing was replaced</source>
         <translation>“%1”已经存在；没有替换任何内容</translation>
     </message>
     <message>
@@ -482,15 +481,15 @@
         <translation>文件头含有 NUL 字节（用 NUL 填充了吗？只能用空格填充）</translation>
     </message>
     <message>
-        <source>header is not a JSON object (it must start with &apos;{&apos;)</source>
+        <source>header is not a JSON object (it must start with '{')</source>
         <translation>文件头不是 JSON 对象（必须以“{”开头）</translation>
     </message>
     <message>
-        <source>the header names &apos;%1&apos; twice; a name may appear once</source>
+        <source>the header names '%1' twice; a name may appear once</source>
         <translation>文件头中名称“%1”出现了两次；每个名称只能出现一次</translation>
     </message>
     <message>
-        <source>the data bytes %1 … %2 before tensor &apos;%3&apos; belong to no tensor (a gap in data_offsets)</source>
+        <source>the data bytes %1 … %2 before tensor '%3' belong to no tensor (a gap in data_offsets)</source>
         <translation>张量“%3”之前的数据字节 %1 … %2 不属于任何张量（data_offsets 中有空隙）</translation>
     </message>
     <message>
@@ -498,7 +497,7 @@
         <translation>文件在最后一个张量之后还有 %1 个不属于任何张量的字节（多余的尾部字节）</translation>
     </message>
     <message>
-        <source>--attention: &apos;%1&apos; is not one of full, tiled, auto</source>
+        <source>--attention: '%1' is not one of full, tiled, auto</source>
         <translation>--attention：“%1”不是 full、tiled、auto 之一</translation>
     </message>
     <message>
@@ -506,8 +505,8 @@
         <translation>--memory-budget：必须是以 MiB 计的正数</translation>
     </message>
     <message>
-        <source>%1: no exercise &quot;%2&quot; (attnlab exercise --list shows the ids)</source>
-        <translation>%1：没有练习 &quot;%2&quot;（attnlab exercise --list 列出所有 id）</translation>
+        <source>%1: no exercise "%2" (attnlab exercise --list shows the ids)</source>
+        <translation>%1：没有练习 "%2"（attnlab exercise --list 列出所有 id）</translation>
     </message>
     <message>
         <source>exercise: give exactly one of --list, --show ID, --check ID, --solution ID</source>
@@ -526,7 +525,7 @@
         <translation>--attempt：只能与 --check ID 一起使用</translation>
     </message>
     <message>
-        <source>--text-file: &apos;%1&apos; line %2</source>
+        <source>--text-file: '%1' line %2</source>
         <translation>--text-file：“%1”第 %2 行</translation>
     </message>
     <message>
@@ -538,7 +537,7 @@
         <translation> 含有 NUL 字符</translation>
     </message>
     <message>
-        <source>--text-file: &apos;%1&apos; holds no sentence</source>
+        <source>--text-file: '%1' holds no sentence</source>
         <translation>--text-file：“%1”中没有句子</translation>
     </message>
     <message>
@@ -546,11 +545,11 @@
         <translation>--fault：</translation>
     </message>
     <message>
-        <source>--format: %1 is drawn by the window&apos;s renderer, which this headless build leaves out; use npz or csv, or the full attnlab</source>
+        <source>--format: %1 is drawn by the window's renderer, which this headless build leaves out; use npz or csv, or the full attnlab</source>
         <translation>--format：%1 由窗口的渲染器绘制，而这个无界面版本不含它；请使用 npz 或 csv，或使用完整的 attnlab</translation>
     </message>
     <message>
-        <source>--format: &apos;%1&apos; is not one of npz, png, svg, csv</source>
+        <source>--format: '%1' is not one of npz, png, svg, csv</source>
         <translation>--format：“%1”不是 npz、png、svg、csv 之一</translation>
     </message>
     <message>
@@ -574,7 +573,7 @@
         <translation>句子 %1：</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not a device index (0, 1, …; see vulkaninfo)</source>
+        <source>'%1' is not a device index (0, 1, …; see vulkaninfo)</source>
         <translation>“%1”不是设备编号（0、1、…；参见 vulkaninfo）</translation>
     </message>
     <message>
@@ -594,7 +593,7 @@
         <translation>未知的 VkResult</translation>
     </message>
     <message>
-        <source>Vulkan: a buffer of %1 MiB is beyond this device&apos;s storage buffer range of %2 MiB</source>
+        <source>Vulkan: a buffer of %1 MiB is beyond this device's storage buffer range of %2 MiB</source>
         <translation>Vulkan：%1 MiB 的缓冲区超出了此设备 %2 MiB 的存储缓冲区范围</translation>
     </message>
     <message>
@@ -638,7 +637,7 @@
         <translation>Vulkan：设备未在 120 秒内完成（%1）</translation>
     </message>
     <message>
-        <source>Vulkan: %1 MiB in one buffer is beyond %2&apos;s storage buffer range; use --backend cpu</source>
+        <source>Vulkan: %1 MiB in one buffer is beyond %2's storage buffer range; use --backend cpu</source>
         <translation>Vulkan：一个缓冲区中的 %1 MiB 超出了 %2 的存储缓冲区范围；请使用 --backend cpu</translation>
     </message>
     <message>
@@ -646,11 +645,11 @@
         <translation>Vulkan：%1 × %2 × %3 的乘积需要的工作组数多于设备保证的数量</translation>
     </message>
     <message>
-        <source>Vulkan: the weight %1 is beyond %2&apos;s storage buffer range</source>
+        <source>Vulkan: the weight %1 is beyond %2's storage buffer range</source>
         <translation>Vulkan：权重 %1 超出了 %2 的存储缓冲区范围</translation>
     </message>
     <message>
-        <source>Vulkan: one slice of %1 @ %2 is beyond %3&apos;s storage buffer range</source>
+        <source>Vulkan: one slice of %1 @ %2 is beyond %3's storage buffer range</source>
         <translation>Vulkan：%1 @ %2 的一个切片超出了 %3 的存储缓冲区范围</translation>
     </message>
     <message>
@@ -666,7 +665,7 @@
         <translation>--memory-text 需要解码器</translation>
     </message>
     <message>
-        <source>the sentences were prepared without the trained model&apos;s vocabulary; prepare them with it</source>
+        <source>the sentences were prepared without the trained model's vocabulary; prepare them with it</source>
         <translation>这些句子准备时没有使用训练模型的词表；请用它重新准备</translation>
     </message>
     <message>
@@ -690,15 +689,15 @@
         <translation>%1：</translation>
     </message>
     <message>
-        <source>%1 heads do not divide d_model %2 of &apos;%3&apos;</source>
+        <source>%1 heads do not divide d_model %2 of '%3'</source>
         <translation>“%3”的 d_model %2 不能被头数 %1 整除</translation>
     </message>
     <message>
-        <source>metadata &apos;%1&apos;: </source>
+        <source>metadata '%1': </source>
         <translation>元数据“%1”：</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; belongs to a trained model, but metadata &apos;vocab&apos; (its vocabulary) is missing</source>
+        <source>tensor '%1' belongs to a trained model, but metadata 'vocab' (its vocabulary) is missing</source>
         <translation>张量“%1”属于训练好的模型，但缺少元数据“vocab”（它的词表）</translation>
     </message>
     <message>
@@ -706,23 +705,23 @@
         <translation>safetensors：</translation>
     </message>
     <message>
-        <source>manifest &apos;%1&apos;: </source>
+        <source>manifest '%1': </source>
         <translation>清单“%1”：</translation>
     </message>
     <message>
-        <source>cannot create a folder beside &apos;%1&apos;: </source>
+        <source>cannot create a folder beside '%1': </source>
         <translation>无法在“%1”旁边创建文件夹：</translation>
     </message>
     <message>
-        <source>cannot create a folder beside &apos;%1&apos;</source>
+        <source>cannot create a folder beside '%1'</source>
         <translation>无法在“%1”旁边创建文件夹</translation>
     </message>
     <message>
-        <source>cannot move a file into &apos;%1&apos;: </source>
+        <source>cannot move a file into '%1': </source>
         <translation>无法把文件移到“%1”：</translation>
     </message>
     <message>
-        <source>cannot move &apos;%1&apos; aside: </source>
+        <source>cannot move '%1' aside: </source>
         <translation>无法把“%1”移到一旁：</translation>
     </message>
     <message>
@@ -730,63 +729,63 @@
         <translation>--out：需要给出文件夹名称</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; is the root folder; name a new folder for the bundle</source>
+        <source>--out: '%1' is the root folder; name a new folder for the bundle</source>
         <translation>--out：“%1”是根文件夹；请为数据包指定一个新文件夹</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; is the current folder or holds it; name a new folder for the bundle, e.g. --out ./bundle</source>
+        <source>--out: '%1' is the current folder or holds it; name a new folder for the bundle, e.g. --out ./bundle</source>
         <translation>--out：“%1”是当前文件夹或包含当前文件夹；请为数据包指定一个新文件夹，例如 --out ./bundle</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; has a name of %2 bytes; use at most %3 (its temporary sibling needs the rest)</source>
+        <source>--out: '%1' has a name of %2 bytes; use at most %3 (its temporary sibling needs the rest)</source>
         <translation>--out：“%1”的名称长 %2 字节；最多只能用 %3 字节（其余留给同级的临时文件夹）</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; is a symbolic link; give the folder itself or a new name (a link is never replaced)</source>
+        <source>--out: '%1' is a symbolic link; give the folder itself or a new name (a link is never replaced)</source>
         <translation>--out：“%1”是符号链接；请给出文件夹本身或一个新名称（符号链接永远不会被替换）</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; exists and is not a folder; choose a new name</source>
+        <source>--out: '%1' exists and is not a folder; choose a new name</source>
         <translation>--out：“%1”已存在且不是文件夹；请换一个新名称</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; exists and is not empty; choose a new folder, or add --force to replace an earlier bundle</source>
+        <source>--out: '%1' exists and is not empty; choose a new folder, or add --force to replace an earlier bundle</source>
         <translation>--out：“%1”已存在且不为空；请选择一个新文件夹，或加上 --force 以替换之前的数据包</translation>
     </message>
     <message>
-        <source>cannot create &apos;%1&apos;: </source>
+        <source>cannot create '%1': </source>
         <translation>无法创建“%1”：</translation>
     </message>
     <message>
-        <source>cannot write &apos;%1&apos; (disk full?)</source>
+        <source>cannot write '%1' (disk full?)</source>
         <translation>无法写入“%1”（磁盘已满？）</translation>
     </message>
     <message>
-        <source>cannot write &apos;%1&apos;: </source>
+        <source>cannot write '%1': </source>
         <translation>无法写入“%1”：</translation>
     </message>
     <message>
-        <source>cannot add &apos;%1&apos; to &apos;%2&apos;: </source>
+        <source>cannot add '%1' to '%2': </source>
         <translation>无法把“%1”添加到“%2”：</translation>
     </message>
     <message>
-        <source>npz: &apos;%1&apos; is not a .npy array</source>
+        <source>npz: '%1' is not a .npy array</source>
         <translation>npz：“%1”不是 .npy 数组</translation>
     </message>
     <message>
-        <source>npz: &apos;%1&apos; has an unsupported .npy header</source>
+        <source>npz: '%1' has an unsupported .npy header</source>
         <translation>npz：“%1”的 .npy 文件头不受支持</translation>
     </message>
     <message>
-        <source>npz: &apos;%1&apos; has a malformed shape</source>
+        <source>npz: '%1' has a malformed shape</source>
         <translation>npz：“%1”的形状格式错误</translation>
     </message>
     <message>
-        <source>npz: &apos;%1&apos; data does not match its shape</source>
+        <source>npz: '%1' data does not match its shape</source>
         <translation>npz：“%1”的数据与其形状不符</translation>
     </message>
     <message>
-        <source>cannot open &apos;%1&apos; as a zip archive</source>
+        <source>cannot open '%1' as a zip archive</source>
         <translation>无法把“%1”作为 zip 压缩包打开</translation>
     </message>
     <message>
@@ -794,15 +793,15 @@
         <translation>npz：条目损坏</translation>
     </message>
     <message>
-        <source>npz: cannot read &apos;%1&apos;</source>
+        <source>npz: cannot read '%1'</source>
         <translation>npz：无法读取“%1”</translation>
     </message>
     <message>
-        <source>npz: short read of &apos;%1&apos;</source>
+        <source>npz: short read of '%1'</source>
         <translation>npz：读取“%1”时数据不完整</translation>
     </message>
     <message>
-        <source>--text-file &apos;%1&apos;: </source>
+        <source>--text-file '%1': </source>
         <translation>--text-file 文件“%1”：</translation>
     </message>
     <message>
@@ -818,8 +817,8 @@
         <translation>%1：无法列出文件夹的内容：%2</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is already used by %2</source>
-        <translation>&quot;%1&quot; 已被 %2 使用</translation>
+        <source>"%1" is already used by %2</source>
+        <translation>"%1" 已被 %2 使用</translation>
     </message>
     <message>
         <source>null</source>
@@ -894,20 +893,20 @@
         <translation>必须介于 0 和 1 之间（不含 0 和 1）</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a step of this setup</source>
-        <translation>&quot;%1&quot; 不是此设置中的步骤</translation>
+        <source>"%1" is not a step of this setup</source>
+        <translation>"%1" 不是此设置中的步骤</translation>
     </message>
     <message>
-        <source> (the steps are listed in docs/cli.md, e.g. &quot;encoder.layers.0.self_attn.q&quot;)</source>
-        <translation>（步骤列在 docs/cli.md 中，例如 &quot;encoder.layers.0.self_attn.q&quot;）</translation>
+        <source> (the steps are listed in docs/cli.md, e.g. "encoder.layers.0.self_attn.q")</source>
+        <translation>（步骤列在 docs/cli.md 中，例如 "encoder.layers.0.self_attn.q"）</translation>
     </message>
     <message>
-        <source> (did you mean &quot;%1&quot;?)</source>
-        <translation>（你是指 &quot;%1&quot; 吗？）</translation>
+        <source> (did you mean "%1"?)</source>
+        <translation>（你是指 "%1" 吗？）</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not one of %2</source>
-        <translation>&quot;%1&quot; 不是以下取值之一：%2</translation>
+        <source>"%1" is not one of %2</source>
+        <translation>"%1" 不是以下取值之一：%2</translation>
     </message>
     <message>
         <source>indivisible_heads cannot be an exercise: there is no correct run to compare with</source>
@@ -922,16 +921,16 @@
         <translation>%1 不会改变此设置中的任何步骤</translation>
     </message>
     <message>
-        <source>the fault %1 changes %2, not &quot;%3&quot;</source>
-        <translation>植入的错误 %1 改变的是 %2，而不是 &quot;%3&quot;</translation>
+        <source>the fault %1 changes %2, not "%3"</source>
+        <translation>植入的错误 %1 改变的是 %2，而不是 "%3"</translation>
     </message>
     <message>
-        <source>with this setup the fault %1 leaves &quot;%2&quot; unchanged (nothing to see); change the setup</source>
-        <translation>在此设置下，植入的错误 %1 不会改变 &quot;%2&quot;（看不出任何差别）；请修改设置</translation>
+        <source>with this setup the fault %1 leaves "%2" unchanged (nothing to see); change the setup</source>
+        <translation>在此设置下，植入的错误 %1 不会改变 "%2"（看不出任何差别）；请修改设置</translation>
     </message>
     <message>
-        <source>expected rows of 0/1 like &quot;1100/1110/1111&quot;</source>
-        <translation>应为由 0/1 组成的各行，如 &quot;1100/1110/1111&quot;</translation>
+        <source>expected rows of 0/1 like "1100/1110/1111"</source>
+        <translation>应为由 0/1 组成的各行，如 "1100/1110/1111"</translation>
     </message>
     <message>
         <source>expected %1 rows of %2 cells</source>
@@ -942,7 +941,7 @@
         <translation>请给出 rows、cols 或两者</translation>
     </message>
     <message>
-        <source>%1 differs from the setup&apos;s sentence length %2</source>
+        <source>%1 differs from the setup's sentence length %2</source>
         <translation>%1 与设置中句子的长度 %2 不同</translation>
     </message>
     <message>
@@ -970,8 +969,8 @@
         <translation>应为一个 JSON 对象，实际为%1</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; may hold only a-z, 0-9, &apos;-&apos; and &apos;_&apos;</source>
-        <translation>&quot;%1&quot; 只能包含 a-z、0-9、“-” 和 “_”</translation>
+        <source>"%1" may hold only a-z, 0-9, '-' and '_'</source>
+        <translation>"%1" 只能包含 a-z、0-9、“-” 和 “_”</translation>
     </message>
     <message>
         <source>missing (kind is %1)</source>
@@ -986,8 +985,8 @@
         <translation>权重：</translation>
     </message>
     <message>
-        <source>metadata &apos;vocab&apos; %1; it must be a JSON array of distinct tokens starting &quot;%2&quot;, &quot;%3&quot;</source>
-        <translation>元数据 “vocab” %1；它必须是以 &quot;%2&quot;, &quot;%3&quot; 开头、由互不相同的词元组成的 JSON 数组</translation>
+        <source>metadata 'vocab' %1; it must be a JSON array of distinct tokens starting "%2", "%3"</source>
+        <translation>元数据 “vocab” %1；它必须是以 "%2", "%3" 开头、由互不相同的词元组成的 JSON 数组</translation>
     </message>
     <message>
         <source>is not valid JSON</source>
@@ -1002,15 +1001,15 @@
         <translation>含有不是非空字符串的条目</translation>
     </message>
     <message>
-        <source>does not start with &quot;%1&quot;, &quot;%2&quot;</source>
-        <translation>不是以 &quot;%1&quot;, &quot;%2&quot; 开头</translation>
+        <source>does not start with "%1", "%2"</source>
+        <translation>不是以 "%1", "%2" 开头</translation>
     </message>
     <message>
-        <source>metadata &apos;vocab&apos; lists &quot;%1&quot; twice (entries %2 and %3)</source>
-        <translation>元数据 “vocab” 两次列出 &quot;%1&quot;（条目 %2 和 %3）</translation>
+        <source>metadata 'vocab' lists "%1" twice (entries %2 and %3)</source>
+        <translation>元数据 “vocab” 两次列出 "%1"（条目 %2 和 %3）</translation>
     </message>
     <message>
-        <source>metadata &apos;examples&apos; %1; it must be a JSON array of one-line sentences</source>
+        <source>metadata 'examples' %1; it must be a JSON array of one-line sentences</source>
         <translation>元数据 “examples” %1；它必须是由单行句子组成的 JSON 数组</translation>
     </message>
     <message>
@@ -1038,15 +1037,15 @@
         <translation>条目 %1 没有词元</translation>
     </message>
     <message>
-        <source>metadata &apos;mask&apos;: </source>
+        <source>metadata 'mask': </source>
         <translation>元数据 “mask”：</translation>
     </message>
     <message>
-        <source>metadata &apos;metrics&apos; is not a JSON object</source>
+        <source>metadata 'metrics' is not a JSON object</source>
         <translation>元数据 “metrics” 不是 JSON 对象</translation>
     </message>
     <message>
-        <source>unknown fault &apos;%1&apos;; valid faults: %2</source>
+        <source>unknown fault '%1'; valid faults: %2</source>
         <translation>未知的错误类型 “%1”；可用的有：%2</translation>
     </message>
     <message>
@@ -1062,15 +1061,15 @@
         <translation>内存不足；请换用更小的配置，或调低 --memory-budget</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not attnlab-exercise/2 (or the older attnlab-exercise/1)</source>
-        <translation>&quot;%1&quot; 不是 attnlab-exercise/2（也不是较早的 attnlab-exercise/1）</translation>
+        <source>"%1" is not attnlab-exercise/2 (or the older attnlab-exercise/1)</source>
+        <translation>"%1" 不是 attnlab-exercise/2（也不是较早的 attnlab-exercise/1）</translation>
     </message>
     <message>
-        <source>unknown loss &apos;%1&apos;; valid losses: %2</source>
-        <translation>未知的损失 &apos;%1&apos;；可用的损失：%2</translation>
+        <source>unknown loss '%1'; valid losses: %2</source>
+        <translation>未知的损失 '%1'；可用的损失：%2</translation>
     </message>
     <message>
-        <source>the target&apos;s shape %1 differs from the output&apos;s %2; give a target of the output&apos;s shape</source>
+        <source>the target's shape %1 differs from the output's %2; give a target of the output's shape</source>
         <translation>目标的形状 %1 与输出的形状 %2 不同；请给出与输出形状相同的目标</translation>
     </message>
     <message>
@@ -1078,15 +1077,15 @@
         <translation>反向传播需要前向步骤 %1，但记录中没有它；请记录整个运行</translation>
     </message>
     <message>
-        <source>the %1 loss needs a trained model&apos;s output head; use the sum or mse loss</source>
+        <source>the %1 loss needs a trained model's output head; use the sum or mse loss</source>
         <translation>%1 损失需要已训练模型的输出头；请使用 sum 或 mse 损失</translation>
     </message>
     <message>
-        <source>--loss mse needs --target FILE.npy, a float32 or float64 array of the last layer&apos;s output shape (B, S, D)</source>
+        <source>--loss mse needs --target FILE.npy, a float32 or float64 array of the last layer's output shape (B, S, D)</source>
         <translation>--loss mse 需要 --target FILE.npy：一个 float32 或 float64 数组，形状与最后一层的输出 (B, S, D) 相同</translation>
     </message>
     <message>
-        <source>--target &apos;%1&apos;: </source>
+        <source>--target '%1': </source>
         <translation>--target 文件“%1”：</translation>
     </message>
     <message>
@@ -1098,7 +1097,7 @@
         <translation>逐位置损失需要答案：每个位置一个词元 id（没有答案的位置用 −1 或 0，即 [PAD]）；命令行用 --target FILE.npy，形状 (B, S)，窗口里填在“答案”框中</translation>
     </message>
     <message>
-        <source>the answers&apos; shape %1 differs from the sentences&apos; token ids %2; give one token id per position (−1 where there is none)</source>
+        <source>the answers' shape %1 differs from the sentences' token ids %2; give one token id per position (−1 where there is none)</source>
         <translation>答案的形状 %1 与句子的词元 id 形状 %2 不同；请每个位置给一个词元 id（没有答案处用 −1）</translation>
     </message>
     <message>
@@ -1114,19 +1113,19 @@
         <translation>答案 %1 有 %2 个词元，但它的句子只有 %3 个位置；请缩短答案</translation>
     </message>
     <message>
-        <source>npz: &apos;%1&apos; is not a little-endian f4/f8/i4/i8 C-order array</source>
-        <translation>npz：&apos;%1&apos; 不是小端序、C 顺序的 f4/f8/i4/i8 数组</translation>
+        <source>npz: '%1' is not a little-endian f4/f8/i4/i8 C-order array</source>
+        <translation>npz：'%1' 不是小端序、C 顺序的 f4/f8/i4/i8 数组</translation>
     </message>
     <message>
         <source>--attention tiled: a planted fault or a variant needs every score step, which the tiled path does not keep; drop --attention tiled or the --fault / --variant</source>
         <translation>--attention tiled：植入的错误或注意力变体需要每一个分数步骤，而分块路径不保留它们；请去掉 --attention tiled，或去掉 --fault / --variant</translation>
     </message>
     <message>
-        <source>unknown training task &apos;%1&apos; (use one of %2)</source>
+        <source>unknown training task '%1' (use one of %2)</source>
         <translation>未知的训练任务“%1”（请用 %2 之一）</translation>
     </message>
     <message>
-        <source>unknown optimiser &apos;%1&apos; (use adamw or sgd)</source>
+        <source>unknown optimiser '%1' (use adamw or sgd)</source>
         <translation>未知的优化器“%1”（请用 adamw 或 sgd）</translation>
     </message>
     <message>
@@ -1154,20 +1153,20 @@
         <translation>--text-file 只能与 --task text 一起使用</translation>
     </message>
     <message>
-        <source>--out: &apos;%1&apos; exists; give another name, or --force to replace it</source>
+        <source>--out: '%1' exists; give another name, or --force to replace it</source>
         <translation>--out：“%1”已存在；请换一个名字，或加 --force 替换它</translation>
     </message>
     <message>
-        <source>cannot write the model to &apos;%1&apos; (check the folder exists and has room)</source>
+        <source>cannot write the model to '%1' (check the folder exists and has room)</source>
         <translation>无法把模型写入“%1”（请检查文件夹是否存在、空间是否足够）</translation>
     </message>
     <message>
-        <source>--snapshots: &apos;%1&apos; exists; give a new folder&apos;s name</source>
+        <source>--snapshots: '%1' exists; give a new folder's name</source>
         <translation>--snapshots：“%1”已存在；请给出一个新文件夹的名字</translation>
     </message>
     <message>
-        <source>not allowed with &quot;model&quot; (the configuration comes from the shipped model %1)</source>
-        <translation>与 &quot;model&quot; 不能同时使用（配置来自随附模型 %1）</translation>
+        <source>not allowed with "model" (the configuration comes from the shipped model %1)</source>
+        <translation>与 "model" 不能同时使用（配置来自随附模型 %1）</translation>
     </message>
     <message>
         <source>head %1 scores %2, below at_least %3 but not by the margin %4: the question has no clear answer (use other sentences, name a layer, or change at_least or margin)</source>
@@ -1178,12 +1177,12 @@
         <translation>没有一个头达到 at_least %1（最好的 %2 号头得分 %3）：换几个句子、换一个模型，或降低 at_least</translation>
     </message>
     <message>
-        <source>these sentences have no position where &quot;%1&quot; can be measured (same_token and induction need a token that occurs twice in one sentence)</source>
-        <translation>这些句子里没有能测量 &quot;%1&quot; 的位置（same_token 和 induction 需要同一个句子里有出现两次的词元）</translation>
+        <source>these sentences have no position where "%1" can be measured (same_token and induction need a token that occurs twice in one sentence)</source>
+        <translation>这些句子里没有能测量 "%1" 的位置（same_token 和 induction 需要同一个句子里有出现两次的词元）</translation>
     </message>
     <message>
-        <source>%1: the optimiser&apos;s state &apos;%2&apos; is missing, unexpected or of another shape; this resume point cannot be used (replay the run, or train it again)</source>
-        <translation>%1：优化器状态 &apos;%2&apos; 缺失、多余或形状不对；这个续训点不能用（可以回放这次训练，或者重新训练）</translation>
+        <source>%1: the optimiser's state '%2' is missing, unexpected or of another shape; this resume point cannot be used (replay the run, or train it again)</source>
+        <translation>%1：优化器状态 '%2' 缺失、多余或形状不对；这个续训点不能用（可以回放这次训练，或者重新训练）</translation>
     </message>
     <message>
         <source>--steps %1 is fewer than the %2 steps this run has done already; give at least %2</source>
@@ -1194,8 +1193,8 @@
         <translation>这个文本文件不是这次训练所用的那个（词或行不同）；请给出同一个文本文件</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; holds no resume point (resume-NNNNNNNN.safetensors): it can be replayed, not continued; runs recorded by this version can be</source>
-        <translation>&apos;%1&apos; 里没有续训点（resume-NNNNNNNN.safetensors）：它只能回放，不能接着训练；本版本录制的训练可以接着训练</translation>
+        <source>'%1' holds no resume point (resume-NNNNNNNN.safetensors): it can be replayed, not continued; runs recorded by this version can be</source>
+        <translation>'%1' 里没有续训点（resume-NNNNNNNN.safetensors）：它只能回放，不能接着训练；本版本录制的训练可以接着训练</translation>
     </message>
     <message>
         <source>%1: the resume point is at step %2 but run.json says %3 steps were done; the folder was changed by hand</source>
@@ -1222,16 +1221,16 @@
         <translation>tokenize：请至少给出一个 --text 或一个 --text-file</translation>
     </message>
     <message>
-        <source>tokenizer file &apos;%1&apos;: </source>
-        <translation>分词器文件 &apos;%1&apos;：</translation>
+        <source>tokenizer file '%1': </source>
+        <translation>分词器文件 '%1'：</translation>
     </message>
     <message>
         <source>not a JSON object mapping each piece to a whole-number id (%1)</source>
         <translation>不是把每个片段映射到整数 id 的 JSON 对象（%1）</translation>
     </message>
     <message>
-        <source>the id of the piece &apos;%1&apos; is not a whole number from 0</source>
-        <translation>片段 &apos;%1&apos; 的 id 不是从 0 起的整数</translation>
+        <source>the id of the piece '%1' is not a whole number from 0</source>
+        <translation>片段 '%1' 的 id 不是从 0 起的整数</translation>
     </message>
     <message>
         <source>holds more than %1 entries</source>
@@ -1242,28 +1241,28 @@
         <translation>不含任何词元</translation>
     </message>
     <message>
-        <source>line %1 is not two pieces separated by one space: &apos;%2&apos;</source>
-        <translation>第 %1 行不是由一个空格隔开的两个片段：&apos;%2&apos;</translation>
+        <source>line %1 is not two pieces separated by one space: '%2'</source>
+        <translation>第 %1 行不是由一个空格隔开的两个片段：'%2'</translation>
     </message>
     <message>
         <source>line %1 is not valid UTF-8 text</source>
         <translation>第 %1 行不是有效的 UTF-8 文本</translation>
     </message>
     <message>
-        <source>has no &apos;%1&apos; token, which BERT&apos;s tokenizer needs</source>
-        <translation>缺少 BERT 分词器所需的 &apos;%1&apos; 词元</translation>
+        <source>has no '%1' token, which BERT's tokenizer needs</source>
+        <translation>缺少 BERT 分词器所需的 '%1' 词元</translation>
     </message>
     <message>
-        <source>model folder &apos;%1&apos;: holds neither GPT-2&apos;s vocab.json and merges.txt nor BERT&apos;s vocab.txt</source>
-        <translation>模型文件夹 &apos;%1&apos;：既没有 GPT-2 的 vocab.json 和 merges.txt，也没有 BERT 的 vocab.txt</translation>
+        <source>model folder '%1': holds neither GPT-2's vocab.json and merges.txt nor BERT's vocab.txt</source>
+        <translation>模型文件夹 '%1'：既没有 GPT-2 的 vocab.json 和 merges.txt，也没有 BERT 的 vocab.txt</translation>
     </message>
     <message>
-        <source>model folder &apos;%1&apos;: not a folder</source>
-        <translation>模型文件夹 &apos;%1&apos;：不是文件夹</translation>
+        <source>model folder '%1': not a folder</source>
+        <translation>模型文件夹 '%1'：不是文件夹</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not true or false</source>
-        <translation>&apos;%1&apos; 不是 true 或 false</translation>
+        <source>'%1' is not true or false</source>
+        <translation>'%1' 不是 true 或 false</translation>
     </message>
     <message>
         <source>not a JSON object (%1)</source>
@@ -1274,47 +1273,47 @@
         <translation>id 必须是 0 … %1，每个恰好一次；%2 超出范围或重复出现</translation>
     </message>
     <message>
-        <source>model folder &apos;%1&apos;: </source>
+        <source>model folder '%1': </source>
         <translation>模型文件夹“%1”：</translation>
     </message>
     <message>
-        <source>model configuration &apos;%1&apos;: </source>
+        <source>model configuration '%1': </source>
         <translation>模型配置“%1”：</translation>
     </message>
     <message>
-        <source>shard index &apos;%1&apos;: </source>
+        <source>shard index '%1': </source>
         <translation>分片索引“%1”：</translation>
     </message>
     <message>
-        <source>checkpoint file &apos;%1&apos;: </source>
+        <source>checkpoint file '%1': </source>
         <translation>检查点文件“%1”：</translation>
     </message>
     <message>
-        <source>has no config.json; a Hugging Face checkpoint folder holds config.json beside model.safetensors and the tokenizer&apos;s files</source>
+        <source>has no config.json; a Hugging Face checkpoint folder holds config.json beside model.safetensors and the tokenizer's files</source>
         <translation>没有 config.json；Hugging Face 检查点文件夹里，config.json 与 model.safetensors 和分词器文件放在一起</translation>
     </message>
     <message>
-        <source>holds pytorch_model.bin but no model.safetensors; Attention Lab reads only safetensors, since a pickle file can run code when it is opened. Convert it once with docs/recipes/bin_to_safetensors.py (docs/cli.md, &quot;Pretrained checkpoints&quot;)</source>
+        <source>holds pytorch_model.bin but no model.safetensors; Attention Lab reads only safetensors, since a pickle file can run code when it is opened. Convert it once with docs/recipes/bin_to_safetensors.py (docs/cli.md, "Pretrained checkpoints")</source>
         <translation>只有 pytorch_model.bin，没有 model.safetensors；Attention Lab 只读取 safetensors，因为 pickle 文件在打开时可能执行代码。请用 docs/recipes/bin_to_safetensors.py 转换一次（docs/cli.md，“Pretrained checkpoints”）</translation>
     </message>
     <message>
-        <source>holds neither model.safetensors nor model.safetensors.index.json (a sharded checkpoint&apos;s index)</source>
+        <source>holds neither model.safetensors nor model.safetensors.index.json (a sharded checkpoint's index)</source>
         <translation>既没有 model.safetensors，也没有 model.safetensors.index.json（分片检查点的索引）</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is %2, not a whole number from 1</source>
+        <source>'%1' is %2, not a whole number from 1</source>
         <translation>“%1”是 %2，不是从 1 起的整数</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is %2, not a number above 0</source>
+        <source>'%1' is %2, not a number above 0</source>
         <translation>“%1”是 %2，不是大于 0 的数</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is %2, not true or false</source>
+        <source>'%1' is %2, not true or false</source>
         <translation>“%1”是 %2，不是 true 或 false</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is %2, not a text</source>
+        <source>'%1' is %2, not a text</source>
         <translation>“%1”是 %2，不是文本</translation>
     </message>
     <message>
@@ -1322,31 +1321,31 @@
         <translation>描述的模型 Attention Lab 无法运行：</translation>
     </message>
     <message>
-        <source>has no &apos;weight_map&apos; object naming each tensor&apos;s file</source>
+        <source>has no 'weight_map' object naming each tensor's file</source>
         <translation>没有指明每个张量所在文件的“weight_map”对象</translation>
     </message>
     <message>
-        <source>the tensor &apos;%1&apos; is placed in &apos;%2&apos;, which is not a .safetensors file name inside the folder</source>
+        <source>the tensor '%1' is placed in '%2', which is not a .safetensors file name inside the folder</source>
         <translation>张量“%1”被放在“%2”中，这不是该文件夹内的 .safetensors 文件名</translation>
     </message>
     <message>
-        <source>places the tensor &apos;%1&apos; in &apos;%2&apos;, which does not hold it</source>
+        <source>places the tensor '%1' in '%2', which does not hold it</source>
         <translation>把张量“%1”放在“%2”中，但该文件里没有它</translation>
     </message>
     <message>
-        <source>the tensor &apos;%1&apos; is in two files, &apos;%2&apos; and &apos;%3&apos;</source>
+        <source>the tensor '%1' is in two files, '%2' and '%3'</source>
         <translation>张量“%1”同时出现在两个文件中：“%2”和“%3”</translation>
     </message>
     <message>
-        <source>the checkpoint lacks the tensor &apos;%1&apos;</source>
+        <source>the checkpoint lacks the tensor '%1'</source>
         <translation>检查点缺少张量“%1”</translation>
     </message>
     <message>
-        <source>the tensor &apos;%1&apos; is given twice, with and without the &apos;%2&apos; prefix</source>
+        <source>the tensor '%1' is given twice, with and without the '%2' prefix</source>
         <translation>张量“%1”出现了两次：带“%2”前缀的和不带的</translation>
     </message>
     <message>
-        <source>the tensor &apos;%1&apos; has shape %2, but config.json&apos;s sizes need %3</source>
+        <source>the tensor '%1' has shape %2, but config.json's sizes need %3</source>
         <translation>张量“%1”的形状是 %2，但按 config.json 的尺寸应为 %3</translation>
     </message>
     <message>
@@ -1354,92 +1353,92 @@
         <translation>里面是 %1 分词器，但 %2 检查点需要 %3</translation>
     </message>
     <message>
-        <source>the tokenizer has %1 pieces but the embedding table %2 rows (config.json&apos;s vocab_size); they must be the same</source>
+        <source>the tokenizer has %1 pieces but the embedding table %2 rows (config.json's vocab_size); they must be the same</source>
         <translation>分词器有 %1 个词片，而嵌入表有 %2 行（config.json 的 vocab_size）；两者必须相同</translation>
     </message>
     <message>
-        <source>text %1: the tokenizer cut the piece &apos;%2&apos;, which its own vocabulary lacks (the tokenizer&apos;s files disagree)</source>
+        <source>text %1: the tokenizer cut the piece '%2', which its own vocabulary lacks (the tokenizer's files disagree)</source>
         <translation>文本 %1：分词器切出了词片“%2”，但它自己的词表里没有（分词器的文件互相矛盾）</translation>
     </message>
     <message>
-        <source>metadata &apos;%1&apos; is &apos;%2&apos;, not a row of the vocabulary (0 … %3)</source>
+        <source>metadata '%1' is '%2', not a row of the vocabulary (0 … %3)</source>
         <translation>元数据“%1”为“%2”，不是词表中的行（0 … %3）</translation>
     </message>
     <message>
-        <source>metadata &apos;head_bias&apos; is &apos;%1&apos;, not true or false</source>
+        <source>metadata 'head_bias' is '%1', not true or false</source>
         <translation>元数据“head_bias”为“%1”，不是 true 或 false</translation>
     </message>
     <message>
-        <source>the token &apos;%1&apos; is not in the model&apos;s vocabulary, which has no unknown row: open the checkpoint&apos;s folder (--model) so that its own tokenizer cuts the text</source>
+        <source>the token '%1' is not in the model's vocabulary, which has no unknown row: open the checkpoint's folder (--model) so that its own tokenizer cuts the text</source>
         <translation>词元“%1”不在模型的词表中，而该词表没有未知词行：请打开检查点文件夹（--model），让它自己的分词器切分文本</translation>
     </message>
     <message>
-        <source>%1 cannot be given with --model: the checkpoint&apos;s config.json sets the model</source>
+        <source>%1 cannot be given with --model: the checkpoint's config.json sets the model</source>
         <translation>%1 不能与 --model 一起给出：模型由检查点的 config.json 决定</translation>
     </message>
     <message>
-        <source>--model: the folder name is empty; give the path of a checkpoint folder (config.json, model.safetensors, the tokenizer&apos;s files)</source>
+        <source>--model: the folder name is empty; give the path of a checkpoint folder (config.json, model.safetensors, the tokenizer's files)</source>
         <translation>--model：文件夹名为空；请给出检查点文件夹的路径（config.json、model.safetensors 和分词器文件）</translation>
     </message>
     <message>
-        <source>needs exactly one of &quot;file&quot;, &quot;embedded&quot; and &quot;model_folder&quot;</source>
-        <translation>需要 &quot;file&quot;、&quot;embedded&quot; 和 &quot;model_folder&quot; 中恰好一个</translation>
+        <source>needs exactly one of "file", "embedded" and "model_folder"</source>
+        <translation>需要 "file"、"embedded" 和 "model_folder" 中恰好一个</translation>
     </message>
     <message>
         <source>%1 is %2; it must be %3</source>
         <translation>%1 为 %2；它必须是 %3</translation>
     </message>
     <message>
-        <source>--generate, --temperature, --top-k and --top-p need --model: they continue each text with a pretrained checkpoint&apos;s next-piece predictions</source>
+        <source>--generate, --temperature, --top-k and --top-p need --model: they continue each text with a pretrained checkpoint's next-piece predictions</source>
         <translation>--generate、--temperature、--top-k 和 --top-p 需要 --model：它们用预训练检查点对下一个词片的预测来续写每段文本</translation>
     </message>
     <message>
-        <source>this model&apos;s vocabulary is GPT-2&apos;s byte-level pieces, which Attention Lab&apos;s word tokenizer cannot cut: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
+        <source>this model's vocabulary is GPT-2's byte-level pieces, which Attention Lab's word tokenizer cannot cut: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
         <translation>该模型的词表是 GPT-2 的字节级词片，Attention Lab 的分词器无法切分：请打开它的检查点文件夹（--model，文件 ▸ 打开模型文件夹…），让它自己的分词器切分文本</translation>
     </message>
     <message>
-        <source>metadata &apos;task&apos; = &apos;%1&apos; is not next-token, per-position or masked-word</source>
-        <translation>元数据 &apos;task&apos; = &apos;%1&apos; 不是 next-token、per-position 或 masked-word</translation>
+        <source>metadata 'task' = '%1' is not next-token, per-position or masked-word</source>
+        <translation>元数据 'task' = '%1' 不是 next-token、per-position 或 masked-word</translation>
     </message>
     <message>
-        <source>has no &apos;model_type&apos;; Attention Lab reads GPT-2, BERT and DistilBERT checkpoints (model_type &quot;gpt2&quot;, &quot;bert&quot;, &quot;distilbert&quot;)</source>
-        <translation>没有 &apos;model_type&apos;；Attention Lab 读取 GPT-2、BERT 和 DistilBERT 检查点（model_type &quot;gpt2&quot;、&quot;bert&quot;、&quot;distilbert&quot;）</translation>
+        <source>has no 'model_type'; Attention Lab reads GPT-2, BERT and DistilBERT checkpoints (model_type "gpt2", "bert", "distilbert")</source>
+        <translation>没有 'model_type'；Attention Lab 读取 GPT-2、BERT 和 DistilBERT 检查点（model_type "gpt2"、"bert"、"distilbert"）</translation>
     </message>
     <message>
-        <source>model_type &quot;%1&quot; is not one Attention Lab reads yet; it reads GPT-2, BERT and DistilBERT checkpoints (model_type &quot;gpt2&quot;, &quot;bert&quot;, &quot;distilbert&quot;)</source>
-        <translation>Attention Lab 还不能读取 model_type &quot;%1&quot;；它读取 GPT-2、BERT 和 DistilBERT 检查点（model_type &quot;gpt2&quot;、&quot;bert&quot;、&quot;distilbert&quot;）</translation>
+        <source>model_type "%1" is not one Attention Lab reads yet; it reads GPT-2, BERT and DistilBERT checkpoints (model_type "gpt2", "bert", "distilbert")</source>
+        <translation>Attention Lab 还不能读取 model_type "%1"；它读取 GPT-2、BERT 和 DistilBERT 检查点（model_type "gpt2"、"bert"、"distilbert"）</translation>
     </message>
     <message>
-        <source>%1 &quot;%2&quot; is not an activation Attention Lab has: gelu_new, gelu_pytorch_tanh, gelu or relu</source>
-        <translation>%1 &quot;%2&quot; 不是 Attention Lab 支持的激活函数：gelu_new、gelu_pytorch_tanh、gelu 或 relu</translation>
+        <source>%1 "%2" is not an activation Attention Lab has: gelu_new, gelu_pytorch_tanh, gelu or relu</source>
+        <translation>%1 "%2" 不是 Attention Lab 支持的激活函数：gelu_new、gelu_pytorch_tanh、gelu 或 relu</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is %2, which Attention Lab does not run: it runs %4 as published (%1 %3)</source>
-        <translation>&apos;%1&apos; 为 %2，Attention Lab 不运行这种设置：它按发布时的 %4 运行（%1 为 %3）</translation>
+        <source>'%1' is %2, which Attention Lab does not run: it runs %4 as published (%1 %3)</source>
+        <translation>'%1' 为 %2，Attention Lab 不运行这种设置：它按发布时的 %4 运行（%1 为 %3）</translation>
     </message>
     <message>
-        <source>the tensor &apos;%1&apos; is not part of a %2 checkpoint</source>
-        <translation>张量 &apos;%1&apos; 不属于 %2 检查点</translation>
+        <source>the tensor '%1' is not part of a %2 checkpoint</source>
+        <translation>张量 '%1' 不属于 %2 检查点</translation>
     </message>
     <message>
-        <source>position_embedding_type &quot;%1&quot; is not one Attention Lab runs: only &quot;absolute&quot; (a learned table of positions)</source>
-        <translation>Attention Lab 不运行 position_embedding_type &quot;%1&quot;：只支持 &quot;absolute&quot;（学习得到的位置表）</translation>
+        <source>position_embedding_type "%1" is not one Attention Lab runs: only "absolute" (a learned table of positions)</source>
+        <translation>Attention Lab 不运行 position_embedding_type "%1"：只支持 "absolute"（学习得到的位置表）</translation>
     </message>
     <message>
         <source>--generate continues each text piece by piece, which needs a next-piece model such as GPT-2; this %1 checkpoint guesses masked words instead: type [MASK] in the text and read its predictions</source>
         <translation>--generate 逐个片段续写每段文本，需要 GPT-2 这样预测下一个片段的模型；这个 %1 检查点猜的是被遮住的词：请在文本中输入 [MASK] 并查看它的预测</translation>
     </message>
     <message>
-        <source>the token-type table, the embedding LayerNorm and the masked-LM head transform (BERT&apos;s parts) belong to an encoder-only model, not one with a decoder</source>
+        <source>the token-type table, the embedding LayerNorm and the masked-LM head transform (BERT's parts) belong to an encoder-only model, not one with a decoder</source>
         <translation>词元类型表、嵌入 LayerNorm 和掩码语言模型头的变换（BERT 的组成部分）属于只有编码器的模型，不能用于带解码器的模型</translation>
     </message>
     <message>
-        <source>this model&apos;s vocabulary is a checkpoint tokenizer&apos;s pieces (BERT&apos;s WordPiece: [CLS], [SEP], ##ing, lower-cased), which Attention Lab&apos;s word tokenizer would cut differently: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
+        <source>this model's vocabulary is a checkpoint tokenizer's pieces (BERT's WordPiece: [CLS], [SEP], ##ing, lower-cased), which Attention Lab's word tokenizer would cut differently: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
         <translation>这个模型的词表是检查点分词器的词片（BERT 的 WordPiece：[CLS]、[SEP]、##ing、转为小写），Attention Lab 的单词分词器会切得不一样：请打开它的检查点文件夹（--model，文件 ▸ 打开模型文件夹…），让它自己的分词器切分文本</translation>
     </message>
     <message>
-        <source>the tensor &apos;%1&apos; differs from &apos;%2&apos;, which it must equal: Hugging Face ties the two into one parameter</source>
-        <translation>张量 &apos;%1&apos; 与 &apos;%2&apos; 不同，而它们必须相等：Hugging Face 把两者绑定为同一个参数</translation>
+        <source>the tensor '%1' differs from '%2', which it must equal: Hugging Face ties the two into one parameter</source>
+        <translation>张量 '%1' 与 '%2' 不同，而它们必须相等：Hugging Face 把两者绑定为同一个参数</translation>
     </message>
     <message>
         <source>should be a list of at most 64 layer numbers</source>
@@ -1457,7 +1456,7 @@
 <context>
     <name>ExerciseCatalog</name>
     <message>
-        <source>%1: the id &quot;%2&quot; is already used by another exercise; this file is skipped</source>
+        <source>%1: the id "%2" is already used by another exercise; this file is skipped</source>
         <translation>%1：ID“%2”已被另一个练习使用；已跳过此文件</translation>
     </message>
 </context>
@@ -1580,7 +1579,7 @@
         <translation>阅读说明</translation>
     </message>
     <message>
-        <source>Step after step, as many to a page as fit: where each sits, what happens there and why, its formula and the PyTorch line that recomputes it, what changed, and a diagram of the shapes and strides of its tensor and inputs. After each softmax come every head&apos;s weights for sentence 0: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
+        <source>Step after step, as many to a page as fit: where each sits, what happens there and why, its formula and the PyTorch line that recomputes it, what changed, and a diagram of the shapes and strides of its tensor and inputs. After each softmax come every head's weights for sentence 0: rows are queries, columns keys; masked keys are grey and hatched, NaN is magenta.</source>
         <translation>逐步排列，每页尽量多放几个步骤：每个步骤所处的位置、这里发生了什么以及为什么、它的公式和重新计算它的 PyTorch 代码、发生了哪些变化，以及其张量和输入的形状与步长示意图。每个 softmax 之后列出句子 0 在每个头上的权重：行是查询，列是键；被掩码的键显示为灰色斜线，NaN 显示为品红色。</translation>
     </message>
     <message>
@@ -1654,7 +1653,7 @@
         <translation> · 最后一层之后的 LayerNorm</translation>
     </message>
     <message>
-        <source> · BERT&apos;s token types, embedding LayerNorm and head transform</source>
+        <source> · BERT's token types, embedding LayerNorm and head transform</source>
         <translation> · BERT 的词段类型、嵌入 LayerNorm 和输出头变换</translation>
     </message>
 </context>
@@ -1821,7 +1820,7 @@
         <translation>%1 → %2：%3 个词元向量（每个 %4 个数）分别乘以 %5ᵀ（%4 × %6）并加上偏置，每个词元得到 %6 个新数。</translation>
     </message>
     <message>
-        <source>%1 @ %2 → %3: each query&apos;s %4 outputs are the average of the value vectors, weighted by its row of attention weights.</source>
+        <source>%1 @ %2 → %3: each query's %4 outputs are the average of the value vectors, weighted by its row of attention weights.</source>
         <translation>%1 @ %2 → %3：每个查询的 %4 个输出是各值向量的加权平均，权重为该查询所在行的注意力权重。</translation>
     </message>
     <message>
@@ -1845,11 +1844,11 @@
         <translation>有 %1 个值为 NaN（所有键都被掩码的行）。</translation>
     </message>
     <message>
-        <source>Each token&apos;s %1 numbers were shifted to mean 0 and scaled to variance 1 (before: means %2 … %3, standard deviations %4 … %5), then multiplied by γ and shifted by β; shape %6 kept.</source>
+        <source>Each token's %1 numbers were shifted to mean 0 and scaled to variance 1 (before: means %2 … %3, standard deviations %4 … %5), then multiplied by γ and shifted by β; shape %6 kept.</source>
         <translation>每个词元的 %1 个数先被平移到均值 0、缩放到方差 1（之前：均值 %2 … %3，标准差 %4 … %5），再乘以 γ 并加上 β；形状 %6 保持不变。</translation>
     </message>
     <message>
-        <source>The sub-layer&apos;s output was added to its input x, number by number (shape %1 kept): the stream changed by %2 on average.</source>
+        <source>The sub-layer's output was added to its input x, number by number (shape %1 kept): the stream changed by %2 on average.</source>
         <translation>子层的输出被逐元素加到它的输入 x 上（形状 %1 保持不变）：残差流平均变化了 %2。</translation>
     </message>
     <message>
@@ -1881,7 +1880,7 @@
         <translation>固定的 %1 = %2 正弦/余弦编码（范围 %3）：它只取决于位置，与词元无关。</translation>
     </message>
     <message>
-        <source>The position code %1 was added to every sentence&apos;s embeddings: shape %2 kept, range now %3.</source>
+        <source>The position code %1 was added to every sentence's embeddings: shape %2 kept, range now %3.</source>
         <translation>位置编码 %1 被加到每个句子的嵌入上：形状 %2 保持不变，范围现在为 %3。</translation>
     </message>
     <message>
@@ -1965,7 +1964,7 @@
         <translation>该模式保留了 %2 个查询–键对中的 %1 个（%3 %）：只计算这些对。</translation>
     </message>
     <message>
-        <source>%1 of %2 weights are exactly 0 (pairs the variant skips or the mask hides); the others share each row&apos;s weight; largest weight %3.</source>
+        <source>%1 of %2 weights are exactly 0 (pairs the variant skips or the mask hides); the others share each row's weight; largest weight %3.</source>
         <translation>%2 个权重中有 %1 个恰好为 0（变体跳过或被掩码隐藏的对）；其余的分享每行的权重；最大权重 %3。</translation>
     </message>
     <message>
@@ -2212,7 +2211,7 @@
         <translation>A 逐块计算，从不完整保存</translation>
     </message>
     <message>
-        <source>a cell: %1 queries&apos; mean weight on %2 keys</source>
+        <source>a cell: %1 queries' mean weight on %2 keys</source>
         <translation>每个单元格：%1 个查询对 %2 个键的平均权重</translation>
     </message>
     <message>
@@ -2244,15 +2243,15 @@
         <translation>掩码规定了每个查询可以查看哪些键（1）、必须忽略哪些键（0）。填充掩码隐藏不携带任何含义的 [PAD] 键；因果掩码隐藏位置靠后的键，使词元无法偷看未来。</translation>
     </message>
     <message>
-        <source>The decoder&apos;s own mask is causal: while producing token t it may only look at tokens up to t, exactly as when it generates text one token at a time. Padding is hidden as well.</source>
+        <source>The decoder's own mask is causal: while producing token t it may only look at tokens up to t, exactly as when it generates text one token at a time. Padding is hidden as well.</source>
         <translation>解码器自身的掩码是因果掩码：生成词元 t 时，它只能查看 t 及之前的词元，这与逐个词元生成文本时的情形完全一致。填充同样会被隐藏。</translation>
     </message>
     <message>
-        <source>In cross-attention the queries come from the decoder and the keys from the encoder&apos;s sentence. Only the encoder&apos;s padding is hidden: every decoder token may read the whole source sentence.</source>
+        <source>In cross-attention the queries come from the decoder and the keys from the encoder's sentence. Only the encoder's padding is hidden: every decoder token may read the whole source sentence.</source>
         <translation>在交叉注意力中，查询来自解码器，键来自编码器处理的句子。只有编码器一侧的填充被隐藏：每个解码器词元都可以读取整个源句子。</translation>
     </message>
     <message>
-        <source>A learned linear map turns each token&apos;s vector into its query: what this token is looking for. The same matrix W_Q is applied to every token, so the shape stays (B, S, D).</source>
+        <source>A learned linear map turns each token's vector into its query: what this token is looking for. The same matrix W_Q is applied to every token, so the shape stays (B, S, D).</source>
         <translation>一个可学习的线性映射把每个词元的向量变成它的查询，表示这个词元在寻找什么。同一个矩阵 W_Q 作用于每个词元，因此形状仍为 (B, S, D)。</translation>
     </message>
     <message>
@@ -2276,7 +2275,7 @@
         <translation>为了让查询与键相乘，需要把键“侧过来”：每个头中的 (S, Dh) 变为 (Dh, S)。同样，改变的只有步长。</translation>
     </message>
     <message>
-        <source>Every query is compared with every key by a dot product. The result is one (S, S) score matrix per head: row i says how strongly token i&apos;s query matches each key.</source>
+        <source>Every query is compared with every key by a dot product. The result is one (S, S) score matrix per head: row i says how strongly token i's query matches each key.</source>
         <translation>每个查询都通过点积与每个键进行比较。结果是每个头一个 (S, S) 分数矩阵：第 i 行表示词元 i 的查询与各个键的匹配程度。</translation>
     </message>
     <message>
@@ -2300,11 +2299,11 @@
         <translation>分块路径从不保存完整的 (S, S) 权重矩阵，因此这张热力图只是概览：每个单元格表示一组查询分配给一组键的平均权重。每行之和仍为 1。</translation>
     </message>
     <message>
-        <source>Each query&apos;s output is the weighted average of the value vectors, using its row of weights. A token thereby gathers information from the tokens it attends to; every head does this separately.</source>
+        <source>Each query's output is the weighted average of the value vectors, using its row of weights. A token thereby gathers information from the tokens it attends to; every head does this separately.</source>
         <translation>每个查询的输出是各个值向量的加权平均，权重取自它对应的那一行。词元由此从它所关注的词元那里汇集信息；每个头各自独立地完成这一过程。</translation>
     </message>
     <message>
-        <source>The heads are put back side by side: transpose returns to (B, S, H, Dh), so that each token&apos;s results from all heads sit next to each other.</source>
+        <source>The heads are put back side by side: transpose returns to (B, S, H, Dh), so that each token's results from all heads sit next to each other.</source>
         <translation>把各个头重新并排放回：transpose 恢复为 (B, S, H, Dh)，这样每个词元在所有头上的结果就紧挨在一起。</translation>
     </message>
     <message>
@@ -2316,15 +2315,15 @@
         <translation>view 再次把每个词元的 H 个头的输出拼接成一个长度为 D 的向量：(B, S, D)，与输入时的形状相同。</translation>
     </message>
     <message>
-        <source>A last linear map W_O mixes the heads&apos; results. Without it each head&apos;s output would stay in its own slice of the vector; with it, the heads can combine what they found.</source>
+        <source>A last linear map W_O mixes the heads' results. Without it each head's output would stay in its own slice of the vector; with it, the heads can combine what they found.</source>
         <translation>最后一个线性映射 W_O 将各个头的结果混合起来。没有它，每个头的输出只能停留在向量中属于自己的那一段；有了它，各个头就能把各自的发现结合起来。</translation>
     </message>
     <message>
-        <source>The sublayer&apos;s result is added to its input rather than replacing it. This keeps the original signal flowing through deep stacks and gives gradients a short path back.</source>
+        <source>The sublayer's result is added to its input rather than replacing it. This keeps the original signal flowing through deep stacks and gives gradients a short path back.</source>
         <translation>子层的结果被加到它的输入上，而不是取而代之。这使原始信号能够贯穿很深的层堆叠，也为梯度提供了一条回传的捷径。</translation>
     </message>
     <message>
-        <source>LayerNorm rescales each token&apos;s vector to mean 0 and variance 1, then applies a learned scale γ and shift β. It keeps the numbers in a stable range from layer to layer; pre-norm applies it before each sublayer, post-norm after the residual.</source>
+        <source>LayerNorm rescales each token's vector to mean 0 and variance 1, then applies a learned scale γ and shift β. It keeps the numbers in a stable range from layer to layer; pre-norm applies it before each sublayer, post-norm after the residual.</source>
         <translation>LayerNorm 把每个词元的向量重新缩放为均值 0、方差 1，再施加可学习的缩放 γ 和平移 β。它使数值在层与层之间保持在稳定的范围内；pre-norm 在每个子层之前应用它，post-norm 则在残差连接之后应用。</translation>
     </message>
     <message>
@@ -2344,11 +2343,11 @@
         <translation>本层向后传递的内容：形状与它接收时相同，仍为 (B, S, D)，但现在每个词元都融入了它所关注的词元的信息。下一层从这里开始。</translation>
     </message>
     <message>
-        <source>Here the queries come from the decoder&apos;s tokens.</source>
+        <source>Here the queries come from the decoder's tokens.</source>
         <translation>这里的查询来自解码器的词元。</translation>
     </message>
     <message>
-        <source>Here the keys and values come from the encoder&apos;s output: the source sentence.</source>
+        <source>Here the keys and values come from the encoder's output: the source sentence.</source>
         <translation>这里的键和值来自编码器的输出，即源句子。</translation>
     </message>
     <message>
@@ -2417,7 +2416,7 @@
         <translation>输出头：概率</translation>
     </message>
     <message>
-        <source>the model&apos;s vocabulary index of each token</source>
+        <source>the model's vocabulary index of each token</source>
         <translation>每个词元在模型词表中的序号</translation>
     </message>
     <message>
@@ -2425,7 +2424,7 @@
         <translation>[PAD] = 0，未知词 → [UNK] = 1</translation>
     </message>
     <message>
-        <source>the model&apos;s learned vector for each of its %1 vocabulary entries (V, D)</source>
+        <source>the model's learned vector for each of its %1 vocabulary entries (V, D)</source>
         <translation>模型为词表中 %1 个条目各学到的一个向量 (V, D)</translation>
     </message>
     <message>
@@ -2433,23 +2432,23 @@
         <translation>logits = x Wᵀ + b，词表中每个条目一个分数 (B, S, V)</translation>
     </message>
     <message>
-        <source>softmax over the vocabulary: position i&apos;s guess at token i + 1</source>
+        <source>softmax over the vocabulary: position i's guess at token i + 1</source>
         <translation>在词表上做 softmax：位置 i 对第 i + 1 个词元的猜测</translation>
     </message>
     <message>
-        <source>softmax over the vocabulary: position i&apos;s guess at the answer&apos;s token i</source>
+        <source>softmax over the vocabulary: position i's guess at the answer's token i</source>
         <translation>在词表上做 softmax：位置 i 对答案第 i 个词元的猜测</translation>
     </message>
     <message>
-        <source>Each row of this table is one token&apos;s vector, d_model long. A trained model learned its rows, one for every entry of its vocabulary ([UNK] stands for every word it does not know); with random weights each distinct word of the batch gets seeded random numbers, so two runs with the same seed agree exactly. The padding token&apos;s row is all zeros.</source>
+        <source>Each row of this table is one token's vector, d_model long. A trained model learned its rows, one for every entry of its vocabulary ([UNK] stands for every word it does not know); with random weights each distinct word of the batch gets seeded random numbers, so two runs with the same seed agree exactly. The padding token's row is all zeros.</source>
         <translation>表中每一行是一个词元的向量，长度为 d_model。训练过的模型学到了这些行，词表里每个条目一行（[UNK] 代表它不认识的所有词）；使用随机权重时，批次中每个不同的词得到一组按种子生成的随机数，所以种子相同的两次运行结果完全一致。填充词元那一行全为零。</translation>
     </message>
     <message>
-        <source>A trained model&apos;s output head turns each position&apos;s final vector into one score per vocabulary entry: a dot product with that entry&apos;s row of W, plus a bias. A high score means the model thinks that token belongs here. This is where all the attention above pays off.</source>
+        <source>A trained model's output head turns each position's final vector into one score per vocabulary entry: a dot product with that entry's row of W, plus a bias. A high score means the model thinks that token belongs here. This is where all the attention above pays off.</source>
         <translation>训练过的模型用输出头把每个位置的最终向量变成词表中每个条目的一个分数：与该条目在 W 中那一行做点积，再加上偏置。分数高，说明模型认为那个词元应该出现在这里。前面所有注意力计算的成果就体现在这里。</translation>
     </message>
     <message>
-        <source>Softmax turns the scores into probabilities that sum to 1 over the vocabulary. For a language model, position i&apos;s row is its guess at the next token; for a task like sorting, its guess at the answer&apos;s token at position i. The Predictions panel lists the best ones.</source>
+        <source>Softmax turns the scores into probabilities that sum to 1 over the vocabulary. For a language model, position i's row is its guess at the next token; for a task like sorting, its guess at the answer's token at position i. The Predictions panel lists the best ones.</source>
         <translation>softmax 把分数变成在整个词表上总和为 1 的概率。对语言模型来说，位置 i 这一行是它对下一个词元的猜测；对排序这类任务，则是它对答案第 i 个词元的猜测。“预测”面板列出了概率最高的几个。</translation>
     </message>
     <message>
@@ -2465,7 +2464,7 @@
         <translation>Top-k 模式</translation>
     </message>
     <message>
-        <source>Softmax over the pattern&apos;s keys</source>
+        <source>Softmax over the pattern's keys</source>
         <translation>在模式保留的键上做 softmax</translation>
     </message>
     <message>
@@ -2573,7 +2572,7 @@
         <translation>同样的权重，用二次方式写出</translation>
     </message>
     <message>
-        <source>Quadratic form&apos;s output</source>
+        <source>Quadratic form's output</source>
         <translation>二次形式的输出</translation>
     </message>
     <message>
@@ -2593,7 +2592,7 @@
         <translation>KV 缓存：新词元的输出</translation>
     </message>
     <message>
-        <source>KV cache: every step&apos;s output</source>
+        <source>KV cache: every step's output</source>
         <translation>KV 缓存：每一步的输出</translation>
     </message>
     <message>
@@ -2653,19 +2652,19 @@
         <translation>词元按每行 %1 个排成网格</translation>
     </message>
     <message>
-        <source>keep keys in the query&apos;s row</source>
+        <source>keep keys in the query's row</source>
         <translation>只保留与查询同一行的键</translation>
     </message>
     <message>
-        <source>keep keys in the query&apos;s column</source>
+        <source>keep keys in the query's column</source>
         <translation>只保留与查询同一列的键</translation>
     </message>
     <message>
-        <source>A = softmax(QKᵀ/√Dh over the row&apos;s keys)</source>
+        <source>A = softmax(QKᵀ/√Dh over the row's keys)</source>
         <translation>A = softmax(QKᵀ/√Dh，只在本行的键上)</translation>
     </message>
     <message>
-        <source>A = softmax(QKᵀ/√Dh over the column&apos;s keys)</source>
+        <source>A = softmax(QKᵀ/√Dh over the column's keys)</source>
         <translation>A = softmax(QKᵀ/√Dh，只在本列的键上)</translation>
     </message>
     <message>
@@ -2677,7 +2676,7 @@
         <translation>A_col·A_row：经过两个阶段后每个键对每个查询的影响</translation>
     </message>
     <message>
-        <source>A = softmax(QKᵀ/√Dh over the pattern&apos;s keys)</source>
+        <source>A = softmax(QKᵀ/√Dh over the pattern's keys)</source>
         <translation>A = softmax(QKᵀ/√Dh，只在模式保留的键上)</translation>
     </message>
     <message>
@@ -2697,7 +2696,7 @@
         <translation>对每个查询，在所有头和 Dh 上取 |O_variant − O_full| 的最大值</translation>
     </message>
     <message>
-        <source>0 where the query&apos;s own key is masked</source>
+        <source>0 where the query's own key is masked</source>
         <translation>查询自身的键被掩码时为 0</translation>
     </message>
     <message>
@@ -2741,11 +2740,11 @@
         <translation>r = e^(m_old − m_new) ≤ 1：按旧最大值累加的部分随之缩小</translation>
     </message>
     <message>
-        <source>Which query–key pairs the sliding window computes (1) and which it skips (0): a band around the diagonal, plus the global tokens&apos; rows and columns. Everything outside the band is never scored, which is where the savings on long texts come from.</source>
+        <source>Which query–key pairs the sliding window computes (1) and which it skips (0): a band around the diagonal, plus the global tokens' rows and columns. Everything outside the band is never scored, which is where the savings on long texts come from.</source>
         <translation>滑动窗口计算哪些查询–键对（1），跳过哪些（0）：对角线周围的一条带，再加上全局词元所在的行和列。带外的对根本不计算分数，长文本上的节省正来自这里。</translation>
     </message>
     <message>
-        <source>BigBird&apos;s pattern works on blocks of tokens: each query block reads its own and the neighbouring blocks, the global blocks and a few random blocks (a different draw per head). The random links let information cross the text quickly although most pairs are skipped.</source>
+        <source>BigBird's pattern works on blocks of tokens: each query block reads its own and the neighbouring blocks, the global blocks and a few random blocks (a different draw per head). The random links let information cross the text quickly although most pairs are skipped.</source>
         <translation>BigBird 的模式以词元块为单位：每个查询块读取本块和相邻块、全局块以及几个随机块（每个头抽取不同）。虽然大多数对被跳过，随机连接仍能让信息很快传遍全文。</translation>
     </message>
     <message>
@@ -2757,7 +2756,7 @@
         <translation>softmax 只在模式保留的键上进行，因此每行之和仍为 1，但完整注意力原本分给被跳过的键的权重，现在由保留的键分掉。与完整注意力的权重对比：两者不同之处，就是变体改变结果的地方。</translation>
     </message>
     <message>
-        <source>The variant&apos;s output: each query&apos;s weighted average of the values, in the same (B, H, S, Dh) layout as the block&apos;s own head_out, so the two can be compared number by number.</source>
+        <source>The variant's output: each query's weighted average of the values, in the same (B, H, S, Dh) layout as the block's own head_out, so the two can be compared number by number.</source>
         <translation>变体的输出：每个查询对值的加权平均，布局与本模块自己的 head_out 相同，都是 (B, H, S, Dh)，因此两者可以逐个数比较。</translation>
     </message>
     <message>
@@ -2769,7 +2768,7 @@
         <translation>一张小表：每个头、每个距离 j − i 各一个数，超过最大距离的截断。训练好的模型会学习这些数，这里用随机种子生成。距离相同的每一对词元，无论在文本中的什么位置，都取同一个表项。</translation>
     </message>
     <message>
-        <source>The table spread out over all query–key pairs: entry (i, j) is the table&apos;s number for the distance j − i. The diagonal stripes show that the bias depends only on how far apart two tokens are.</source>
+        <source>The table spread out over all query–key pairs: entry (i, j) is the table's number for the distance j − i. The diagonal stripes show that the bias depends only on how far apart two tokens are.</source>
         <translation>把表铺到所有查询–键对上：第 (i, j) 项是表中距离 j − i 对应的数。斜向的条纹说明偏置只取决于两个词元相隔多远。</translation>
     </message>
     <message>
@@ -2793,7 +2792,7 @@
         <translation>每个网格行内的 softmax：每行权重在该网格行的几个键上之和为 1。</translation>
     </message>
     <message>
-        <source>Each token&apos;s output of the row stage: a mix of the values of its grid row. These outputs, not the original values, are what the column stage mixes next.</source>
+        <source>Each token's output of the row stage: a mix of the values of its grid row. These outputs, not the original values, are what the column stage mixes next.</source>
         <translation>行阶段中每个词元的输出：它所在网格行的值的混合。接下来列阶段混合的是这些输出，而不是原来的值。</translation>
     </message>
     <message>
@@ -2801,15 +2800,15 @@
         <translation>第二阶段中，查询读取自己所在网格列的键：即在文本中相隔整整一行宽度的词元。</translation>
     </message>
     <message>
-        <source>The softmax within each grid column. Since each column entry already holds a summary of its row, two hops reach every key whose row has a token in the query&apos;s column: every token, when the grid is full.</source>
+        <source>The softmax within each grid column. Since each column entry already holds a summary of its row, two hops reach every key whose row has a token in the query's column: every token, when the grid is full.</source>
         <translation>每个网格列内的 softmax。由于列中的每一项已经汇总了它所在的行，两跳之内就能到达所在行与查询所在列有交点的每个键；网格填满时，就是每个词元。</translation>
     </message>
     <message>
-        <source>The column stage&apos;s output is the result: each token has read its column, and through it the rows of that column&apos;s tokens, at the cost of two small attentions instead of one large one.</source>
+        <source>The column stage's output is the result: each token has read its column, and through it the rows of that column's tokens, at the cost of two small attentions instead of one large one.</source>
         <translation>列阶段的输出就是结果：每个词元读取了自己所在的列，并通过它读到该列各词元所在的行，代价是两次小的注意力，而不是一次大的。</translation>
     </message>
     <message>
-        <source>The product of the two stages&apos; weights: how much each key reaches each query in the end. It is a full (S, S) matrix although neither stage computed one, and it can be compared with full attention&apos;s weights directly.</source>
+        <source>The product of the two stages' weights: how much each key reaches each query in the end. It is a full (S, S) matrix although neither stage computed one, and it can be compared with full attention's weights directly.</source>
         <translation>两个阶段权重的乘积：最终每个键对每个查询的影响有多大。虽然两个阶段都没有计算过完整矩阵，它却是一个完整的 (S, S) 矩阵，可以直接与完整注意力的权重比较。</translation>
     </message>
     <message>
@@ -2817,7 +2816,7 @@
         <translation>一个固定矩阵 E：k 行，每个位置一列（这里用随机种子生成，论文中是学出来的）。乘以它会把 S 个键混合成 k 个新行，值也一样。</translation>
     </message>
     <message>
-        <source>The keys squeezed to k rows: each row is a weighted blend of every position&apos;s key. The queries will score against these k blends instead of the S real keys.</source>
+        <source>The keys squeezed to k rows: each row is a weighted blend of every position's key. The queries will score against these k blends instead of the S real keys.</source>
         <translation>压缩成 k 行的键：每一行都是所有位置的键的加权混合。查询将与这 k 个混合体计算分数，而不是与 S 个真实的键。</translation>
     </message>
     <message>
@@ -2825,11 +2824,11 @@
         <translation>值也用同一个 E 以同样方式压缩，这样每个混合键都有一个混合值可以交出。</translation>
     </message>
     <message>
-        <source>Each query&apos;s softmax over the k blended keys: an (S, k) matrix instead of (S, S). For long texts and small k this is where the time and memory are saved.</source>
+        <source>Each query's softmax over the k blended keys: an (S, k) matrix instead of (S, S). For long texts and small k this is where the time and memory are saved.</source>
         <translation>每个查询在 k 个混合键上做 softmax：得到 (S, k) 矩阵而不是 (S, S)。对长文本和较小的 k，时间和内存正是在这里节省下来的。</translation>
     </message>
     <message>
-        <source>Each query&apos;s output: its weights over the k blends times the blended values. No (S, S) matrix was ever formed.</source>
+        <source>Each query's output: its weights over the k blends times the blended values. No (S, S) matrix was ever formed.</source>
         <translation>每个查询的输出：它在 k 个混合体上的权重乘以混合后的值。自始至终没有形成 (S, S) 矩阵。</translation>
     </message>
     <message>
@@ -2845,11 +2844,11 @@
         <translation>把 φ 作用于键；被掩码的键所在行置为 0，因此对后面的求和没有任何贡献。</translation>
     </message>
     <message>
-        <source>The trick of linear attention: since φ(q)·φ(k) splits into a product, all keys and values can be folded once into a (Dh, Dh) summary. Its size does not depend on the text&apos;s length.</source>
+        <source>The trick of linear attention: since φ(q)·φ(k) splits into a product, all keys and values can be folded once into a (Dh, Dh) summary. Its size does not depend on the text's length.</source>
         <translation>线性注意力的诀窍：由于 φ(q)·φ(k) 可以拆成乘积，所有键和值可以一次性折叠成一个 (Dh, Dh) 的汇总。它的大小与文本长度无关。</translation>
     </message>
     <message>
-        <source>The sum of all φ(k): dividing by φ(q)·z makes each query&apos;s weights sum to 1, the job the softmax&apos;s denominator did.</source>
+        <source>The sum of all φ(k): dividing by φ(q)·z makes each query's weights sum to 1, the job the softmax's denominator did.</source>
         <translation>所有 φ(k) 之和：除以 φ(q)·z 使每个查询的权重之和为 1，这原本是 softmax 分母的作用。</translation>
     </message>
     <message>
@@ -2861,7 +2860,7 @@
         <translation>用慢的方法把同样的权重写成 (S, S) 矩阵，只是为了展示：与完整注意力的 softmax 权重比较，就能看出特征映射改变了什么。</translation>
     </message>
     <message>
-        <source>The slow form&apos;s output. It must equal the fast O(S) result up to rounding; the Variant panel checks this.</source>
+        <source>The slow form's output. It must equal the fast O(S) result up to rounding; the Variant panel checks this.</source>
         <translation>慢方法的输出。它必须与快速的 O(S) 结果在舍入误差内相同；变体面板会检查这一点。</translation>
     </message>
     <message>
@@ -2873,11 +2872,11 @@
         <translation>值也一样：每来一个词元，缓存增加一行，这就是 KV 缓存占用的内存。</translation>
     </message>
     <message>
-        <source>The new token&apos;s query scores the keys in the cache, which holds only the past: the causal mask comes for free. One row of weights, not a whole matrix.</source>
+        <source>The new token's query scores the keys in the cache, which holds only the past: the causal mask comes for free. One row of weights, not a whole matrix.</source>
         <translation>新词元的查询与缓存中的键计算分数，而缓存里只有过去的词元：因果掩码是自然得到的。只有一行权重，而不是整个矩阵。</translation>
     </message>
     <message>
-        <source>The new token&apos;s output: its weights times the cached values. One row per generated token.</source>
+        <source>The new token's output: its weights times the cached values. One row per generated token.</source>
         <translation>新词元的输出：它的权重乘以缓存中的值。每生成一个词元得到一行。</translation>
     </message>
     <message>
@@ -2901,11 +2900,11 @@
         <translation>当新的块抬高了最大值时，之前累加的一切都是相对旧最大值计算的：乘以 e^(m_old − m_new) 就能修正。这就是在线 softmax。</translation>
     </message>
     <message>
-        <source>The running softmax denominator: the old sum rescaled plus this block&apos;s exponentials.</source>
+        <source>The running softmax denominator: the old sum rescaled plus this block's exponentials.</source>
         <translation>累积的 softmax 分母：重缩放后的旧和，加上本块的指数项。</translation>
     </message>
     <message>
-        <source>The running output, not yet divided: the old output rescaled plus this block&apos;s exponentials times its values.</source>
+        <source>The running output, not yet divided: the old output rescaled plus this block's exponentials times its values.</source>
         <translation>累积的输出，尚未相除：重缩放后的旧输出，加上本块的指数项乘以本块的值。</translation>
     </message>
     <message>
@@ -2997,15 +2996,15 @@
         <translation>参数 %1 的梯度</translation>
     </message>
     <message>
-        <source>L = the sum of every element, [PAD] positions included: each element&apos;s gradient is 1</source>
+        <source>L = the sum of every element, [PAD] positions included: each element's gradient is 1</source>
         <translation>L = 所有元素之和（包括 [PAD] 位置）：每个元素的梯度都是 1</translation>
     </message>
     <message>
-        <source>The gradient of this step&apos;s tensor: for each number, how much the loss would change if it grew a little. The backward pass computes it from the steps that used the tensor, last step first (the chain rule); where the tensor was used twice, as the residual stream is, the shares add up.</source>
+        <source>The gradient of this step's tensor: for each number, how much the loss would change if it grew a little. The backward pass computes it from the steps that used the tensor, last step first (the chain rule); where the tensor was used twice, as the residual stream is, the shares add up.</source>
         <translation>这一步张量的梯度：对每个数来说，它稍微变大时损失会变化多少。反向传播从使用了这个张量的各个步骤算出它，从最后一步开始（链式法则）；张量被用了两次的地方（比如残差流），两份梯度相加。</translation>
     </message>
     <message>
-        <source>∂L/∂weights = dO·Vᵀ: a query&apos;s gradient on a key is large where leaning more on that key would move the loss, that is where the key&apos;s value differs from what the query gathered. Red and blue are the two signs; masked cells are hatched: nothing flows there.</source>
+        <source>∂L/∂weights = dO·Vᵀ: a query's gradient on a key is large where leaning more on that key would move the loss, that is where the key's value differs from what the query gathered. Red and blue are the two signs; masked cells are hatched: nothing flows there.</source>
         <translation>∂L/∂weights = dO·Vᵀ：如果某个查询更多地关注某个键会改变损失，那么它在这个键上的梯度就大，也就是这个键的值与查询收集到的内容不同的地方。红色和蓝色是两种符号；被掩码的格子画有斜线：那里没有梯度流过。</translation>
     </message>
     <message>
@@ -3017,11 +3016,11 @@
         <translation>缩放也会除以梯度：dqk = dscores / √d_head。</translation>
     </message>
     <message>
-        <source>∂L/∂Q = dS·K / √d_head, ∂L/∂K = dSᵀ·Q / √d_head: each query is pulled toward the keys that should have scored higher. The head split&apos;s view and transpose are undone on the way back, and the projections send the gradient on to W_Q, W_K, W_V and to the layer&apos;s input.</source>
+        <source>∂L/∂Q = dS·K / √d_head, ∂L/∂K = dSᵀ·Q / √d_head: each query is pulled toward the keys that should have scored higher. The head split's view and transpose are undone on the way back, and the projections send the gradient on to W_Q, W_K, W_V and to the layer's input.</source>
         <translation>∂L/∂Q = dS·K / √d_head，∂L/∂K = dSᵀ·Q / √d_head：每个查询被拉向本应得分更高的键。回传时，拆分多头的 view 和 transpose 被逆向撤销，投影再把梯度传给 W_Q、W_K、W_V 以及这一层的输入。</translation>
     </message>
     <message>
-        <source>LayerNorm&apos;s backward removes the gradient&apos;s mean and its part along the normalised vector. After a final LayerNorm with γ = 1 and β = 0 the sum of the output does not depend on the input at all, so the `sum` loss gives exactly zero gradient before it: a trap worth seeing.</source>
+        <source>LayerNorm's backward removes the gradient's mean and its part along the normalised vector. After a final LayerNorm with γ = 1 and β = 0 the sum of the output does not depend on the input at all, so the `sum` loss gives exactly zero gradient before it: a trap worth seeing.</source>
         <translation>LayerNorm 的反向传播会去掉梯度的均值以及它沿归一化向量的分量。在最后一个 γ = 1、β = 0 的 LayerNorm 之后，输出之和完全不依赖于输入，所以 `sum` 损失在它之前给出的梯度恰好为零：这是一个值得一看的陷阱。</translation>
     </message>
     <message>
@@ -3029,7 +3028,7 @@
         <translation>残差连接把梯度原封不动地传给两个分支：捷径把梯度绕过子层直接传回去，这就是深层 Transformer 能够训练的原因。</translation>
     </message>
     <message>
-        <source>A parameter&apos;s gradient sums its uses over every token and sentence; an optimiser steps against it. A zero or tiny gradient means the graph is broken or the initialisation is wrong: the Gradients tab shows the norm of every parameter&apos;s gradient at once.</source>
+        <source>A parameter's gradient sums its uses over every token and sentence; an optimiser steps against it. A zero or tiny gradient means the graph is broken or the initialisation is wrong: the Gradients tab shows the norm of every parameter's gradient at once.</source>
         <translation>参数的梯度是它在每个词元、每个句子上各次使用的梯度之和；优化器沿它的反方向更新。梯度为零或极小，说明计算图断了或初始化有问题：“梯度”标签页一次显示每个参数梯度的范数。</translation>
     </message>
     <message>
@@ -3037,7 +3036,7 @@
         <translation>梯度 · %1</translation>
     </message>
     <message>
-        <source>detach() returns the same numbers as a new tensor with no history: the forward pass cannot tell the difference, but the backward pass stops here. Nothing before this step gets a gradient through it, so the attention&apos;s weights never change while training.</source>
+        <source>detach() returns the same numbers as a new tensor with no history: the forward pass cannot tell the difference, but the backward pass stops here. Nothing before this step gets a gradient through it, so the attention's weights never change while training.</source>
         <translation>detach() 返回数值相同、但没有计算历史的新张量：前向传播看不出任何区别，反向传播却在这里停下。这一步之前的任何东西都得不到经由它传来的梯度，所以训练时注意力的权重永远不会改变。</translation>
     </message>
     <message>
@@ -3053,11 +3052,11 @@
         <translation>detached = out，数值相同但没有回传路径：梯度到不了 out，也到不了它之前的任何步骤</translation>
     </message>
     <message>
-        <source>The tiled path&apos;s backward (FlashAttention-2&apos;s) never holds a whole score gradient either: it recomputes the weights tile by tile from Q, K and each row&apos;s log-sum-exp, and passes dS = P ⊙ (dP − rowsum(dO ⊙ O)) straight on to Q and K. This overview bins dS like the weights&apos; overview; a bin of masked keys sums to exactly 0.</source>
+        <source>The tiled path's backward (FlashAttention-2's) never holds a whole score gradient either: it recomputes the weights tile by tile from Q, K and each row's log-sum-exp, and passes dS = P ⊙ (dP − rowsum(dO ⊙ O)) straight on to Q and K. This overview bins dS like the weights' overview; a bin of masked keys sums to exactly 0.</source>
         <translation>分块路径的反向传播（FlashAttention-2 的做法）同样从不保存完整的分数梯度：它用 Q、K 和每行的 log-sum-exp 逐块重新算出权重，再把 dS = P ⊙ (dP − rowsum(dO ⊙ O)) 直接传给 Q 和 K。这张概览图像权重概览那样把 dS 分箱；全是被掩码的键的箱子之和恰好为 0。</translation>
     </message>
     <message>
-        <source>The gradient of each head&apos;s output splits in two: dweights = dO·Vᵀ and dv = Pᵀ·dO. On the tiled path it goes straight on to Q, K and V (FlashAttention-2&apos;s backward): no (S, S) gradient is kept, only the binned overview of ∂L/∂scores.</source>
+        <source>The gradient of each head's output splits in two: dweights = dO·Vᵀ and dv = Pᵀ·dO. On the tiled path it goes straight on to Q, K and V (FlashAttention-2's backward): no (S, S) gradient is kept, only the binned overview of ∂L/∂scores.</source>
         <translation>每个头输出的梯度分成两路：dweights = dO·Vᵀ 和 dv = Pᵀ·dO。在分块路径上它直接传给 Q、K 和 V（FlashAttention-2 的反向传播）：不保留任何 (S, S) 梯度，只保留 ∂L/∂scores 的分箱概览。</translation>
     </message>
     <message>
@@ -3069,7 +3068,7 @@
         <translation>每个格子：对 %1 个查询取平均、对 %2 个键求和的 ∂L/∂scores，dS = P ⊙ (dP − rowsum(dO ⊙ O))，逐块重新计算，从不完整保存</translation>
     </message>
     <message>
-        <source>Attention itself is blind to order, so position must be written into the numbers. Each position p gets a fixed pattern of sines and cosines at different frequencies; nearby positions get similar patterns, and the model can read relative offsets from them. With learned positions (GPT-2, BERT) each position instead has its own row of a trained table, looked up like a token&apos;s embedding, and no text may be longer than the table.</source>
+        <source>Attention itself is blind to order, so position must be written into the numbers. Each position p gets a fixed pattern of sines and cosines at different frequencies; nearby positions get similar patterns, and the model can read relative offsets from them. With learned positions (GPT-2, BERT) each position instead has its own row of a trained table, looked up like a token's embedding, and no text may be longer than the table.</source>
         <translation>注意力本身对顺序是“盲”的，因此必须把位置信息写进数值里。每个位置 p 都会得到一组由不同频率的正弦和余弦构成的固定模式；相邻位置的模式相似，模型可以从中读出相对偏移。若使用学习得到的位置（GPT-2、BERT），每个位置则在一张训练出来的表中拥有自己的一行，像词元的嵌入一样查表得到，而且文本不能比这张表更长。</translation>
     </message>
     <message>
@@ -3089,7 +3088,7 @@
         <translation>在最后一层之后再做一次，使离开整个堆叠的输出经过归一化</translation>
     </message>
     <message>
-        <source>the id the checkpoint&apos;s tokenizer gives each piece; [PAD] reads row %1</source>
+        <source>the id the checkpoint's tokenizer gives each piece; [PAD] reads row %1</source>
         <translation>检查点的分词器给每个词片的编号；[PAD] 读取第 %1 行</translation>
     </message>
     <message>
@@ -3101,7 +3100,7 @@
         <translation>词元类型嵌入</translation>
     </message>
     <message>
-        <source>every piece is in the first segment: row 0 of a table of %1 (BERT&apos;s sentence A and sentence B)</source>
+        <source>every piece is in the first segment: row 0 of a table of %1 (BERT's sentence A and sentence B)</source>
         <translation>每个片段都属于第一段：取 %1 行表中的第 0 行（BERT 的句子 A 与句子 B）</translation>
     </message>
     <message>
@@ -3113,7 +3112,7 @@
         <translation>嵌入 LayerNorm</translation>
     </message>
     <message>
-        <source>over the summed embeddings, before the first layer (BERT&apos;s embeddings.LayerNorm)</source>
+        <source>over the summed embeddings, before the first layer (BERT's embeddings.LayerNorm)</source>
         <translation>作用于相加后的嵌入，在第一层之前（BERT 的 embeddings.LayerNorm）</translation>
     </message>
     <message>
@@ -3121,7 +3120,7 @@
         <translation>输出头变换：全连接</translation>
     </message>
     <message>
-        <source>h = x·Wᵀ + b (B, S, D): BERT&apos;s masked-word head first transforms each position&apos;s output</source>
+        <source>h = x·Wᵀ + b (B, S, D): BERT's masked-word head first transforms each position's output</source>
         <translation>h = x·Wᵀ + b (B, S, D)：BERT 的掩码词输出头先变换每个位置的输出</translation>
     </message>
     <message>
@@ -3133,15 +3132,15 @@
         <translation>输出头变换：LayerNorm</translation>
     </message>
     <message>
-        <source>the transform&apos;s LayerNorm, before the tied decoder</source>
+        <source>the transform's LayerNorm, before the tied decoder</source>
         <translation>变换的 LayerNorm，位于共享权重的解码矩阵之前</translation>
     </message>
     <message>
-        <source>logits = h Eᵀ + b: the embedding table again (tied), with the head&apos;s own bias; one score per vocabulary piece (B, S, V)</source>
+        <source>logits = h Eᵀ + b: the embedding table again (tied), with the head's own bias; one score per vocabulary piece (B, S, V)</source>
         <translation>logits = h Eᵀ + b：再次使用嵌入表（权重共享），加上输出头自己的偏置；词表中每个片段一个分数 (B, S, V)</translation>
     </message>
     <message>
-        <source>softmax over the vocabulary: position i&apos;s guess at its own piece; at a [MASK], the hidden word</source>
+        <source>softmax over the vocabulary: position i's guess at its own piece; at a [MASK], the hidden word</source>
         <translation>对词表做 softmax：位置 i 对自身片段的猜测；在 [MASK] 处即被遮住的词</translation>
     </message>
     <message>
@@ -3149,7 +3148,7 @@
         <translation>词向量加上位置编码：第一层读取的就是这个和（BERT 会先把它归一化：那时这一步就是那个 LayerNorm）。从这里开始，每一层都保持形状 (B, S, D) 不变，只改变其中的数值。</translation>
     </message>
     <message>
-        <source>BERT adds three vectors per piece: its token&apos;s, its position&apos;s and its segment&apos;s. The sum&apos;s scale varies from piece to piece, so BERT normalises it with a LayerNorm (the next step) before the first layer reads it.</source>
+        <source>BERT adds three vectors per piece: its token's, its position's and its segment's. The sum's scale varies from piece to piece, so BERT normalises it with a LayerNorm (the next step) before the first layer reads it.</source>
         <translation>BERT 为每个词片加上三个向量：词的、位置的和句段的。这个和的尺度因词片而异，所以在第一层读取之前，BERT 先用一个 LayerNorm（下一步）把它归一化。</translation>
     </message>
     <message>
@@ -3157,15 +3156,15 @@
         <translation>BERT 是在句子对上训练的，每个词片通过加上一个学习得到的句段向量来表明自己属于两句中的哪一句。单独一段文本全部属于句子 A，所以每个位置加的都是同一行 0。</translation>
     </message>
     <message>
-        <source>BERT&apos;s masked-word head does not read the last layer directly: a dense layer (D → D), a GELU and a LayerNorm first turn each position&apos;s vector into one shaped like a word embedding, which the tied table then scores against every vocabulary piece.</source>
+        <source>BERT's masked-word head does not read the last layer directly: a dense layer (D → D), a GELU and a LayerNorm first turn each position's vector into one shaped like a word embedding, which the tied table then scores against every vocabulary piece.</source>
         <translation>BERT 的掩码词输出头并不直接读取最后一层：先由一个全连接层 (D → D)、一个 GELU 和一个 LayerNorm 把每个位置的向量变成形如词嵌入的向量，再由共享的嵌入表把它与词表中的每个词片逐一打分。</translation>
     </message>
     <message>
-        <source>The head transform&apos;s activation, the same GELU the feed-forward layers use.</source>
+        <source>The head transform's activation, the same GELU the feed-forward layers use.</source>
         <translation>输出头变换的激活函数，与前馈层使用的 GELU 相同。</translation>
     </message>
     <message>
-        <source>The head transform&apos;s LayerNorm: each position&apos;s vector normalised, then scaled and shifted, before its dot product with every row of the embedding table.</source>
+        <source>The head transform's LayerNorm: each position's vector normalised, then scaled and shifted, before its dot product with every row of the embedding table.</source>
         <translation>输出头变换的 LayerNorm：每个位置的向量先归一化，再缩放和平移，然后才与嵌入表的每一行做点积。</translation>
     </message>
 </context>
@@ -3244,7 +3243,7 @@
         <translation>词元排成一个网格；注意力先在每行内进行，再在每列内进行，两跳之内即可到达每个词元（网格填满时）。</translation>
     </message>
     <message>
-        <source>Generation one token at a time: each new token&apos;s key and value are appended to a cache and only its query attends; the result equals full causal attention.</source>
+        <source>Generation one token at a time: each new token's key and value are appended to a cache and only its query attends; the result equals full causal attention.</source>
         <translation>逐个词元生成：每个新词元的键和值追加到缓存中，只有它的查询去做注意力；结果与完整因果注意力相同。</translation>
     </message>
     <message>
@@ -3402,7 +3401,7 @@
         <translation>T = 1</translation>
     </message>
     <message>
-        <source>Back to the model&apos;s own softmax (temperature 1)</source>
+        <source>Back to the model's own softmax (temperature 1)</source>
         <translation>恢复模型自身的 softmax（温度 1）</translation>
     </message>
     <message>
@@ -3474,7 +3473,7 @@
         <translation>QKᵀ，未缩放</translation>
     </message>
     <message>
-        <source>QKᵀ / √Dh (what the model&apos;s softmax sees)</source>
+        <source>QKᵀ / √Dh (what the model's softmax sees)</source>
         <translation>QKᵀ / √Dh（模型的 softmax 实际看到的值）</translation>
     </message>
     <message>
@@ -3540,7 +3539,7 @@
         <translation>追加下一个片段</translation>
     </message>
     <message>
-        <source>Draws the piece after the sentence&apos;s last one, appends it to the sentence and runs the model again (attnlab export --generate draws the same way)</source>
+        <source>Draws the piece after the sentence's last one, appends it to the sentence and runs the model again (attnlab export --generate draws the same way)</source>
         <translation>抽取句子最后一个片段之后的片段，追加到句子末尾并重新运行模型（命令行导出的 --generate 以同样方式抽取）</translation>
     </message>
     <message>
@@ -3579,7 +3578,7 @@
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <source>Teachers&apos; folder…</source>
+        <source>Teachers' folder…</source>
         <translation>教师文件夹…</translation>
     </message>
     <message>
@@ -3867,7 +3866,7 @@
 <context>
     <name>attnlab::ui::FullLayerBox</name>
     <message>
-        <source>Keep every score step of one layer (all its heads, cell by cell) while the other layers run tiled: a long text&apos;s whole trace would not fit, one layer&apos;s does.</source>
+        <source>Keep every score step of one layer (all its heads, cell by cell) while the other layers run tiled: a long text's whole trace would not fit, one layer's does.</source>
         <translation>保留某一层的每个分数步骤（它的所有头，逐格显示），其余各层分块计算：长文本的完整记录放不下，一层的记录放得下。</translation>
     </message>
     <message>
@@ -3925,7 +3924,7 @@
         <translation>模型</translation>
     </message>
     <message>
-        <source>d_model is the width of every token&apos;s vector, heads the number of attention heads (they must divide d_model). The mask, the LayerNorm placement and the number of layers are set here too.</source>
+        <source>d_model is the width of every token's vector, heads the number of attention heads (they must divide d_model). The mask, the LayerNorm placement and the number of layers are set here too.</source>
         <translation>d_model 是每个词元向量的宽度，头数是注意力头的个数（必须能整除 d_model）。掩码、LayerNorm 的位置和层数也在这里设置。</translation>
     </message>
     <message>
@@ -3941,7 +3940,7 @@
         <translation>发生了什么，为什么</translation>
     </message>
     <message>
-        <source>Each step has a name, a short explanation and its formula. This one projects every token&apos;s vector to its query.</source>
+        <source>Each step has a name, a short explanation and its formula. This one projects every token's vector to its query.</source>
         <translation>每个步骤都有名称、简短的解释和公式。这一步把每个词元的向量投影成它的查询。</translation>
     </message>
     <message>
@@ -4016,7 +4015,7 @@
         <translation>头</translation>
     </message>
     <message>
-        <source>Or click the head&apos;s heatmap in the window (on an attention-weights step).</source>
+        <source>Or click the head's heatmap in the window (on an attention-weights step).</source>
         <translation>也可以在窗口里点击那个头的热力图（在注意力权重那一步）。</translation>
     </message>
     <message>
@@ -4207,7 +4206,7 @@
         <translation>颜色刻度</translation>
     </message>
     <message>
-        <source>weight ÷ its row&apos;s largest</source>
+        <source>weight ÷ its row's largest</source>
         <translation>权重 ÷ 该行最大值</translation>
     </message>
     <message>
@@ -4313,7 +4312,7 @@
         <translation>Vulkan（任意设备）</translation>
     </message>
     <message>
-        <source>Where the products, softmax and activations run. &quot;Vulkan (any device)&quot; also uses a software device such as lavapipe. ATTNLAB_VULKAN_DEVICE=N picks device N.</source>
+        <source>Where the products, softmax and activations run. "Vulkan (any device)" also uses a software device such as lavapipe. ATTNLAB_VULKAN_DEVICE=N picks device N.</source>
         <translation>矩阵乘积、softmax 和激活函数在何处运行。“Vulkan（任意设备）”也会使用 lavapipe 等软件设备。设置 ATTNLAB_VULKAN_DEVICE=N 可选择第 N 个设备。</translation>
     </message>
     <message>
@@ -4329,7 +4328,7 @@
         <translation>分块（概览）</translation>
     </message>
     <message>
-        <source>Tiled computes attention block by block (FlashAttention&apos;s online softmax) without keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the heatmaps then show the weights averaged into at most %1 × %1 cells.</source>
+        <source>Tiled computes attention block by block (FlashAttention's online softmax) without keeping the (heads × queries × keys) score tensors, so long texts fit in memory; the heatmaps then show the weights averaged into at most %1 × %1 cells.</source>
         <translation>分块模式逐块计算注意力（FlashAttention 的在线 softmax），不保留（头 × 查询 × 键）分数张量，因此长文本也能放入内存；此时热力图显示的权重会被平均到最多 %1 × %1 个单元格中。</translation>
     </message>
     <message>
@@ -4473,7 +4472,7 @@
         <translation>交叉注意力</translation>
     </message>
     <message>
-        <source>Encoder–decoder: the sentences above become the decoder&apos;s input and attend to the source sentence below.</source>
+        <source>Encoder–decoder: the sentences above become the decoder's input and attend to the source sentence below.</source>
         <translation>编码器–解码器：上面的句子成为解码器的输入，并关注下面的源句子。</translation>
     </message>
     <message>
@@ -4497,7 +4496,7 @@
         <translation>逐位置（你的答案）</translation>
     </message>
     <message>
-        <source>Also step through the backward pass: the gradient of every step and parameter, from this loss. &quot;sum of the output&quot; is output.sum() (every element, [PAD] too); &quot;next token&quot; is the cross-entropy of a trained model&apos;s guess at the next token; &quot;per position&quot; that of its output at each position against the answer you type.</source>
+        <source>Also step through the backward pass: the gradient of every step and parameter, from this loss. "sum of the output" is output.sum() (every element, [PAD] too); "next token" is the cross-entropy of a trained model's guess at the next token; "per position" that of its output at each position against the answer you type.</source>
         <translation>同时逐步查看反向传播：从这个损失出发，每一步、每个参数的梯度。“输出之和”就是 output.sum()（每个元素，[PAD] 也算）；“下一个词元”是训练好的模型对下一个词元的猜测的交叉熵；“逐位置”是它在每个位置的输出与你输入的答案之间的交叉熵。</translation>
     </message>
     <message>
@@ -4505,7 +4504,7 @@
         <translation>每个句子一个答案，例如 1 1 3 4 5</translation>
     </message>
     <message>
-        <source>The per-position loss compares the model&apos;s output at position i with token i of the answer on the sentence&apos;s line; positions past the answer&apos;s end count for nothing.</source>
+        <source>The per-position loss compares the model's output at position i with token i of the answer on the sentence's line; positions past the answer's end count for nothing.</source>
         <translation>逐位置损失把模型在位置 i 的输出与该句子那一行答案的第 i 个词元比较；超出答案末尾的位置不计入损失。</translation>
     </message>
     <message>
@@ -4529,7 +4528,7 @@
         <translation>最后一层之后的 LayerNorm</translation>
     </message>
     <message>
-        <source>A final LayerNorm on what leaves each stack, as nn.TransformerEncoder(norm=…) and GPT-2&apos;s ln_f: pre-norm stacks need it, since their last residual is never normalised.</source>
+        <source>A final LayerNorm on what leaves each stack, as nn.TransformerEncoder(norm=…) and GPT-2's ln_f: pre-norm stacks need it, since their last residual is never normalised.</source>
         <translation>对每个堆叠的输出再做一次 LayerNorm，与 nn.TransformerEncoder(norm=…) 和 GPT-2 的 ln_f 相同：pre-norm 堆叠需要它，因为最后一个残差从未被归一化。</translation>
     </message>
     <message>
@@ -4576,7 +4575,7 @@
         <translation>词元较多，低于 %1 的连线已省略。</translation>
     </message>
     <message>
-        <source>Each line&apos;s opacity is its attention weight (lines from [PAD] queries are fainter). Hover a token to isolate its lines and read the weights; click a query to choose it.</source>
+        <source>Each line's opacity is its attention weight (lines from [PAD] queries are fainter). Hover a token to isolate its lines and read the weights; click a query to choose it.</source>
         <translation>每条连线的不透明度即其注意力权重（来自 [PAD] 查询的连线较淡）。将鼠标悬停在词元上可单独显示其连线并读取权重；点击查询可选中它。</translation>
     </message>
     <message>
@@ -4590,7 +4589,7 @@
         </translation>
     </message>
     <message>
-        <source>Query “%1” (row %2): the numbers beside the keys are its weights, one per visible head; each head&apos;s row sums to 1.</source>
+        <source>Query “%1” (row %2): the numbers beside the keys are its weights, one per visible head; each head's row sums to 1.</source>
         <translation>查询“%1”（行 %2）：键旁边的数字是它的权重，每个可见头一个；每个头的这一行之和为 1。</translation>
     </message>
     <message>
@@ -5037,7 +5036,7 @@ Esc：从放大的头返回</translation>
         <translation>用户指南</translation>
     </message>
     <message>
-        <source>The user guide is not installed with this build. It is docs/guide.md in Attention Lab&apos;s sources, and /usr/share/doc/attnlab/guide.md once installed.</source>
+        <source>The user guide is not installed with this build. It is docs/guide.md in Attention Lab's sources, and /usr/share/doc/attnlab/guide.md once installed.</source>
         <translation>此版本没有安装用户指南。它在 Attention Lab 源代码的 docs/guide.md 中，安装后位于 /usr/share/doc/attnlab/guide.md。</translation>
     </message>
     <message>
@@ -5108,6 +5107,14 @@ Esc：从放大的头返回</translation>
         <source>Model opened from %1</source>
         <translation>已从 %1 打开模型</translation>
     </message>
+    <message>
+        <source>Keeping layer %1's score tensors in full needs about %2 MiB, more than the memory budget of %3 MiB.</source>
+        <translation>完整保留第 %1 层的分数张量需要约 %2 MiB，超过了 %3 MiB 的内存预算。</translation>
+    </message>
+    <message>
+        <source>Tile every layer</source>
+        <translation>每一层都分块计算</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::MaskComparison</name>
@@ -5172,7 +5179,7 @@ Esc：从放大的头返回</translation>
         <translation>%1 · 头 %2 · 句子 %3：同一输入在各种掩码下的结果</translation>
     </message>
     <message>
-        <source>In an encoder–decoder model the mask setting applies to the decoder&apos;s self-attention only: this block always hides the source&apos;s [PAD] keys, so its maps differ only through the layers before it.</source>
+        <source>In an encoder–decoder model the mask setting applies to the decoder's self-attention only: this block always hides the source's [PAD] keys, so its maps differ only through the layers before it.</source>
         <translation>在编码器–解码器模型中，掩码设置只作用于解码器的自注意力：此模块总是遮蔽源句子的 [PAD] 键，因此它的各张图之间的差异只来自其前面的各层。</translation>
     </message>
     <message>
@@ -5289,7 +5296,7 @@ Esc：从放大的头返回</translation>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <source>Choose a step inside the model to see how one query&apos;s scores are made.</source>
+        <source>Choose a step inside the model to see how one query's scores are made.</source>
         <translation>请选择模型内部的一个步骤，查看单个查询的分数是如何得出的。</translation>
     </message>
     <message>
@@ -5308,7 +5315,7 @@ Esc：从放大的头返回</translation>
 <context>
     <name>attnlab::ui::PredictionsPanel</name>
     <message>
-        <source>Predictions need a trained model. Choose one under &lt;b&gt;Model&lt;/b&gt; in the input panel: its output head then turns the last layer&apos;s vectors into guesses, and this panel shows them.</source>
+        <source>Predictions need a trained model. Choose one under &lt;b&gt;Model&lt;/b&gt; in the input panel: its output head then turns the last layer's vectors into guesses, and this panel shows them.</source>
         <translation>预测需要一个训练过的模型。请在输入面板的&lt;b&gt;模型&lt;/b&gt;中选择一个：它的输出头会把最后一层的向量变成猜测，本面板会显示这些猜测。</translation>
     </message>
     <message>
@@ -5336,7 +5343,7 @@ Esc：从放大的头返回</translation>
         <translation>每个位置猜测下一个词元</translation>
     </message>
     <message>
-        <source>each position gives the answer&apos;s token at that place</source>
+        <source>each position gives the answer's token at that place</source>
         <translation>每个位置给出答案在该处的词元</translation>
     </message>
     <message>
@@ -5368,7 +5375,7 @@ Esc：从放大的头返回</translation>
         <translation>（NaN）</translation>
     </message>
     <message>
-        <source>(The model&apos;s note names its heads: it is hidden until the exercise is answered.)</source>
+        <source>(The model's note names its heads: it is hidden until the exercise is answered.)</source>
         <translation>（模型说明里写出了它的各个头，所以在练习答完之前先隐藏。）</translation>
     </message>
     <message>
@@ -5450,7 +5457,7 @@ Esc：从放大的头返回</translation>
         <translation>导出…</translation>
     </message>
     <message>
-        <source>Both sides as a PNG or SVG picture, or the shown step&apos;s numbers as CSV</source>
+        <source>Both sides as a PNG or SVG picture, or the shown step's numbers as CSV</source>
         <translation>把两边导出为 PNG 或 SVG 图片，或把所示步骤的数字导出为 CSV</translation>
     </message>
     <message>
@@ -5539,7 +5546,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>‖∂L/∂K‖</translation>
     </message>
     <message>
-        <source>The experiment needs an attention block&apos;s weights: choose a step inside one.</source>
+        <source>The experiment needs an attention block's weights: choose a step inside one.</source>
         <translation>这个实验需要一个注意力块的权重：请选择其中的一个步骤。</translation>
     </message>
     <message>
@@ -5559,7 +5566,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>几乎没有梯度的行</translation>
     </message>
     <message>
-        <source>Query rows whose gradient is below 1/100 of the median row&apos;s</source>
+        <source>Query rows whose gradient is below 1/100 of the median row's</source>
         <translation>梯度不到中位数那一行的 1/100 的查询行</translation>
     </message>
     <message>
@@ -5754,7 +5761,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>图表</translation>
     </message>
     <message>
-        <source>This step&apos;s shape is the exercise: its values, code line and shape are hidden until you answer in the exercise panel.</source>
+        <source>This step's shape is the exercise: its values, code line and shape are hidden until you answer in the exercise panel.</source>
         <translation>本步骤的形状就是练习题：在练习面板中作答之前，其数值、代码行和形状都会隐藏。</translation>
     </message>
     <message>
@@ -6090,7 +6097,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>保留以便比较</translation>
     </message>
     <message>
-        <source>Draw this run&apos;s curves dashed beside the next run&apos;s: change a knob, Reset, Start</source>
+        <source>Draw this run's curves dashed beside the next run's: change a knob, Reset, Start</source>
         <translation>把这次训练的曲线以虚线画在下一次旁边：改一个设置，重置，开始</translation>
     </message>
     <message>
@@ -6262,7 +6269,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>比较注意力头…</translation>
     </message>
     <message>
-        <source>The kept run&apos;s attention heatmaps beside this run&apos;s, at the timeline&apos;s step</source>
+        <source>The kept run's attention heatmaps beside this run's, at the timeline's step</source>
         <translation>在时间轴所指的步骤，把保留的运行的注意力热力图与本次运行的并排显示</translation>
     </message>
     <message>
@@ -6274,7 +6281,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>请先保留一次运行用于比较（“保留以便比较”），再训练另一次。</translation>
     </message>
     <message>
-        <source>This run&apos;s model has no example sentences to compare on.</source>
+        <source>This run's model has no example sentences to compare on.</source>
         <translation>本次运行的模型没有可用于比较的示例句子。</translation>
     </message>
     <message>
@@ -6302,11 +6309,11 @@ The window keeps what it had; you can go on working.</source>
         <translation>保留用于比较的那次训练：%1</translation>
     </message>
     <message>
-        <source>the window&apos;s sentences</source>
+        <source>the window's sentences</source>
         <translation>窗口里的句子</translation>
     </message>
     <message>
-        <source>this model&apos;s example sentences (the window&apos;s have words it does not know)</source>
+        <source>this model's example sentences (the window's have words it does not know)</source>
         <translation>这个模型的示例句子（窗口里的句子有它不认识的词）</translation>
     </message>
     <message>
@@ -6333,7 +6340,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>所在层：</translation>
     </message>
     <message>
-        <source>Linformer cannot keep a causal mask: its projection blends every position&apos;s key and value into a few rows, the later tokens included, so a token would read the future. Choose the mask &quot;padding&quot; or &quot;none&quot;, or another variant. Nothing is recomputed until then.</source>
+        <source>Linformer cannot keep a causal mask: its projection blends every position's key and value into a few rows, the later tokens included, so a token would read the future. Choose the mask "padding" or "none", or another variant. Nothing is recomputed until then.</source>
         <translation>Linformer 无法保留因果掩码：它的投影会把每个位置（包括后面的词元）的键和值混合成几行，因此一个词元会读到未来。请选择掩码“padding”或“none”，或者换一个变体。在此之前不会重新计算。</translation>
     </message>
 </context>
@@ -6352,7 +6359,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>逐步查看它的步骤</translation>
     </message>
     <message>
-        <source>Show the variant&apos;s first step in the step navigator</source>
+        <source>Show the variant's first step in the step navigator</source>
         <translation>在步骤导航中显示变体的第一步</translation>
     </message>
     <message>
@@ -6361,7 +6368,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>%1 ×</translation>
     </message>
     <message>
-        <source>Choose an attention variant under “attention variant” in the input panel: it runs beside one encoder block on that block&apos;s own queries, keys and values, and this panel compares it with full attention.</source>
+        <source>Choose an attention variant under “attention variant” in the input panel: it runs beside one encoder block on that block's own queries, keys and values, and this panel compares it with full attention.</source>
         <translation>在输入面板的“注意力变体”中选择一种注意力变体：它在一个编码器模块旁运行，使用该模块自己的查询、键和值，本面板把它与完整注意力进行比较。</translation>
     </message>
     <message>
@@ -6453,7 +6460,7 @@ The window keeps what it had; you can go on working.</source>
         <translation>max |Δ|</translation>
     </message>
     <message>
-        <source>The KV cache computes full causal attention, one new token at a time: the right map is its weights, assembled row by row from the cache, so the future (above the diagonal) is never read. The left map is this block&apos;s own attention, under the model&apos;s mask.</source>
+        <source>The KV cache computes full causal attention, one new token at a time: the right map is its weights, assembled row by row from the cache, so the future (above the diagonal) is never read. The left map is this block's own attention, under the model's mask.</source>
         <translation>KV 缓存一次处理一个新词元，算出的是完整的因果注意力：右图是它的权重，由缓存逐行拼成，因此从不读取未来（对角线以上）。左图是这个块自己的注意力，使用模型的掩码。</translation>
     </message>
     <message>

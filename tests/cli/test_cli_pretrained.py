@@ -277,6 +277,7 @@ class Pretrained(lib.CheckpointCase):
         loss = torch.nn.functional.cross_entropy(ref["logits"][:, :-1].reshape(-1, V), targets.reshape(-1))
         loss.backward()
         self.assertEqual(manifest["loss"]["kind"], "next-token")
+        self.assertEqual(manifest["loss"]["lengths"], list(map(len, rows)))  # reproduce.py's padding
         self.assertAlmostEqual(manifest["loss"]["value"], loss.item(), delta=1e-4 * max(1.0, loss.item()))
         table = t["wte.weight"].grad.numpy()
         self.assertGreater(np.abs(table).max(), 1e-3)

@@ -239,6 +239,34 @@ class TestCheckpointUi : public QObject {
     const auto best = std::max_element(at, at + 12) - at;
     QCOMPARE(p->rowToken(0), QString::fromStdString(m.tokenizer->piece(static_cast<int>(best))));
     QVERIFY(!p->continueBox()->isVisibleTo(p));  // a masked-word model draws no next piece
+
+    // per-position answers typed in the window are cut as the sentences are, and no one answers
+    // the [CLS] and [SEP] around them: "the cat" scores positions 1 and 2 only, never "sat" against [SEP]
+    auto* answers = w->inputs()->findChild<QPlainTextEdit*>(QStringLiteral("answers"));
+    QVERIFY(answers);
+    w->inputs()->findChild<QComboBox*>(QStringLiteral("gradients"))->setCurrentIndex(3);
+    answers->setPlainText(QStringLiteral("the cat\ncat"));
+    test::settle(*w);
+    const auto g = w->controller()->current();
+    QVERIFY(g && g->gradients && g->gradients->kind == LossKind::PerPosition);
+    Tensor target({2, 9}, -1.0f);  // ids: the 5, cat 6
+    target.data()[1] = 5;
+    target.data()[2] = 6;
+    target.data()[9 + 1] = 6;
+    QVERIFY(pretrained::pretrained_answer_ids(m, {"the cat", "cat"}, 2, 9).to_vector() == target.to_vector());
+    const BackwardResult b = backward(m.cfg, m.weights, want, LossSpec{.kind = LossKind::PerPosition, .target = target});
+    QCOMPARE(g->gradients->loss, b.loss);
+    QVERIFY(test::sameBits(g->trace.find("grad/output_head.transform.weight")->tensor,
+                           b.steps.find("grad/output_head.transform.weight")->tensor));
+    // one answer for two sentences is named as such, not as a command-line option
+    Request one = w->inputs()->currentRequest();
+    one.answers = QStringList{QStringLiteral("the cat")};
+    try {
+      compute(one, 1);
+      QFAIL("one answer for two sentences ran");
+    } catch (const DataError& e) {
+      QVERIFY2(std::string(e.what()).find("1 answers for 2 sentences") != std::string::npos, e.what());
+    }
   }
 
   void appendAndContinueDrawsLikeTheCommandLine() {

@@ -517,6 +517,8 @@ class TestMainWindow : public QObject {
     settle(*w_);
     QCOMPARE(w_->controller()->current(), m);
     QTRY_VERIFY((offer = w_->findChild<QMessageBox*>(QStringLiteral("overBudgetOffer"))) && offer->isVisible());
+    QVERIFY2(offer->text().contains(QStringLiteral("layer 1's score tensors")), qPrintable(offer->text()));
+    QCOMPARE(offer->findChild<QPushButton*>(QStringLiteral("computeTiled"))->text(), QStringLiteral("Tile every layer"));
     QTest::mouseClick(offer->findChild<QPushButton*>(QStringLiteral("computeTiled")), Qt::LeftButton);
     settle(*w_);
     QCOMPARE(full->currentIndex(), 0);

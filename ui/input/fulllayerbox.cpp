@@ -20,7 +20,7 @@ void FullLayerBox::setLayerCount(int layers) {
     addItem(tr("no layer"), -1);
     for (int l = 0; l < layers; ++l) addItem(tr("layer %1").arg(l), l);
   }
-  setCurrentIndex(chosen > 0 && chosen <= layers ? chosen : 0);  // changed() when the layer is gone
+  setCurrentIndex(chosen > 0 && chosen <= layers ? chosen : 0);  // the chosen layer kept while it exists
 }
 
 std::vector<int64_t> FullLayerBox::layers() const {

@@ -242,6 +242,7 @@ QWidget* InputPanel::buildKnobs() {
   const auto showFull = [f, this] { f->setRowVisible(fullLayer_, attention_->currentIndex() == 1); };
   showFull();
   connect(attention_, &QComboBox::currentIndexChanged, this, showFull);
+  fullLayer_->setLayerCount(layers_->value());
   connect(layers_, &QSpinBox::valueChanged, fullLayer_, &FullLayerBox::setLayerCount);
   f->addRow(tr("gradients:"), gradients_);
   f->addRow(tr("answers:"), answers_);

@@ -74,8 +74,7 @@ void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers
   LossSpec spec{.kind = kind};
   const TokenBatch& text = out.batch.text;  // the stack the loss reads (the decoder's in cross mode)
   if (kind == LossKind::PerPosition && out.weights.vocab()) {
-    spec.target = checkpoint ? answer_ids(pretrained::pretrained_batch(*checkpoint, toStdStrings(answers)).text,
-                                          *out.weights.vocab(), text.batch(), text.seq())
+    spec.target = checkpoint ? pretrained::pretrained_answer_ids(*checkpoint, toStdStrings(answers), text.batch(), text.seq())
                              : answer_ids(toStdStrings(answers), *out.weights.vocab(), text.batch(), text.seq());
   }
   if (checkpoint) spec.lengths = text.lengths;

@@ -144,14 +144,19 @@ void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMi
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->setIcon(QMessageBox::Warning);
   box->setWindowTitle(tr("Over the memory budget"));
-  QString text = tr("Keeping every score tensor of this text needs about %1 MiB, more than the memory budget of "
-                    "%2 MiB.").arg(mib(needBytes)).arg(budgetMiB);
+  // tiled already, one layer kept in full: that layer is what does not fit
+  const std::vector<int64_t> full = inputs_->attentionBox()->currentIndex() == 1 ? inputs_->fullLayerBox()->layers()
+                                                                                 : std::vector<int64_t>{};
+  QString text = full.empty() ? tr("Keeping every score tensor of this text needs about %1 MiB, more than the memory "
+                                   "budget of %2 MiB.").arg(mib(needBytes)).arg(budgetMiB)
+                              : tr("Keeping layer %1's score tensors in full needs about %2 MiB, more than the memory "
+                                   "budget of %3 MiB.").arg(full.front()).arg(mib(needBytes)).arg(budgetMiB);
   const bool fits = tiledBytes > 0 && tiledBytes <= budgetMiB * 1024 * 1024;
   if (fits) {
     text += QLatin1Char(' ') + tr("The tiled path computes the same outputs block by block without the "
                                   "(heads × queries × keys) tensors and shows overview heatmaps: about %1 MiB.")
                                    .arg(mib(tiledBytes));
-    QPushButton* tiled = box->addButton(tr("Compute tiled"), QMessageBox::AcceptRole);
+    QPushButton* tiled = box->addButton(full.empty() ? tr("Compute tiled") : tr("Tile every layer"), QMessageBox::AcceptRole);
     tiled->setObjectName(QStringLiteral("computeTiled"));
     box->addButton(tr("Keep the previous result"), QMessageBox::RejectRole);
     connect(tiled, &QPushButton::clicked, this, [this] {
