@@ -40,6 +40,7 @@ struct ExportArgs {
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
   pretrained::Sampling sampling;  // --generate N … (with --model)
+  bool no_kv_cache = false;       // --no-kv-cache: the whole text again per piece
 };
 
 // --fault ID, repeatable: the injected bugs of faults.h (docs/cli.md, "Fault switches").
@@ -151,12 +152,14 @@ std::optional<pretrained::PretrainedModel> plan_checkpoint(const CLI::App& sub, 
   return pretrained::load_pretrained(a.checkpoint);
 }
 
-// --generate N [--temperature T] [--top-k K] [--top-p P], seeded by --seed: with --model only.
+// --generate N [--temperature T] [--top-k K] [--top-p P] [--no-kv-cache], seeded by --seed: with --model only.
 pretrained::Sampling plan_sampling(const CLI::App& sub, const ExportArgs& a) {
-  const bool asked = sub.count("--generate") || sub.count("--temperature") || sub.count("--top-k") || sub.count("--top-p");
+  const bool asked = sub.count("--generate") || sub.count("--temperature") || sub.count("--top-k") || sub.count("--top-p") ||
+                     sub.count("--no-kv-cache");
   if (asked && !sub.count("--model")) throw ConfigError(Text(Msg::cli_generate_needs_model));
   pretrained::Sampling s = a.sampling;
   s.seed = a.model.seed;
+  s.kv_cache = !a.no_kv_cache;
   pretrained::check_sampling(s);
   return s;
 }
@@ -242,10 +245,12 @@ void generate(ExportPlan& p, Backend& be) {
   const auto& m = *p.checkpoint;
   nlohmann::json rows = nlohmann::json::array();
   std::vector<std::vector<std::string>> pieces, shown;
+  bool cached = true;  // every row decoded with the KV cache
   for (int64_t b = 0; b < p.batch.text.batch(); ++b) {
     const auto& row = p.batch.text.tokens[static_cast<size_t>(b)];
     std::vector<std::string> text(row.begin(), row.begin() + p.batch.text.lengths[static_cast<size_t>(b)]);
     const auto added = pretrained::continue_text(m, text, b, p.sampling, be);
+    cached = cached && added.cached;
     std::vector<int> ids;
     for (const auto& piece : text) ids.push_back(m.weights.vocab()->id(piece));
     const size_t prompt = text.size();
@@ -264,7 +269,8 @@ void generate(ExportPlan& p, Backend& be) {
   p.batch = make_piece_batch(std::move(pieces), *m.weights.vocab(), std::move(shown));
   const auto& s = p.sampling;
   p.formats.opt.generation_json = nlohmann::json{{"steps", s.steps}, {"temperature", s.temperature}, {"top_k", s.top_k},
-                                                 {"top_p", s.top_p}, {"seed", s.seed}, {"rows", rows}}
+                                                 {"top_p", s.top_p}, {"seed", s.seed},
+                                                 {"kv_cache", cached}, {"rows", rows}}
                                       .dump();
 }
 
@@ -327,6 +333,8 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--temperature", args->sampling.temperature, "with --generate: divide the logits by T; 0 takes the most probable piece (default 1)");
   sub->add_option("--top-k", args->sampling.top_k, "with --generate: draw among the K most probable pieces only (default 0: all)");
   sub->add_option("--top-p", args->sampling.top_p, "with --generate: draw among the fewest pieces whose probability reaches P (default 1: all)");
+  sub->add_flag("--no-kv-cache", args->no_kv_cache,
+                "with --generate: run the whole text again for each piece instead of decoding with the KV cache");
   sub->add_option("--model", args->checkpoint,
                   "open a pretrained checkpoint folder in Hugging Face's layout (GPT-2: config.json, "
                   "model.safetensors, vocab.json, merges.txt)");

@@ -6,10 +6,12 @@ running the same forward pass (the published architecture, float32, no autograd)
 weights, in one run. Medians of --repeat runs; peak RSS of each process.
 
     /usr/bin/python3 bench/gpt2_checkpoint.py build/release/app/attnlab [--seq 64 256] [--repeat 3]
-        [--variant "--attention tiled" --variant "--attention tiled --full-layers 5"]
+        [--variant "--attention tiled" --variant "--attention tiled --full-layers 5"] [--generate N]
 
 Each --variant is a set of export options run beside the plain export (long texts: the tiled
-path, one layer in full), each with its own median and peak.
+path, one layer in full), each with its own median and peak. --generate N times greedy generation
+instead: N pieces after the S-piece prompt, with the KV cache and with --no-kv-cache, each less the
+export of the S + N-piece text with --generate 0, beside PyTorch decoding with and without a cache.
 
 attnlab's figure is the whole command: read and check the 498 MB file, widen and transpose, cut
 the text, run every traced step (attention weights of every head, the logits (1, S, 50257) and
@@ -92,6 +94,75 @@ def torch_forward(t, ids):
     return ln(x, "ln_f.weight", "ln_f.bias") @ t["wte.weight"].T
 
 
+def torch_generate(t, ids, n, cache):
+    """Greedy decoding of n pieces after ids (1, S): with a KV cache (the prompt once, then each piece
+    alone against every layer's cached keys and values) or the whole text again per piece."""
+    ln = lambda x, w, b: torch.nn.functional.layer_norm(x, (D,), t[w], t[b], 1e-5)
+    if not cache:
+        for _ in range(n):
+            ids = torch.cat([ids, torch_forward(t, ids)[:, -1].argmax(-1, keepdim=True)], dim=1)
+        return ids[0, -n:].tolist()
+    keys, values, out, new, start = [None] * L, [None] * L, [], ids, 0
+    for _ in range(n):
+        s = new.shape[1]
+        x = t["wte.weight"][new] + t["wpe.weight"][start:start + s]
+        for i in range(L):
+            h = "h.%d." % i
+            qkv = ln(x, h + "ln_1.weight", h + "ln_1.bias") @ t[h + "attn.c_attn.weight"] + t[h + "attn.c_attn.bias"]
+            q, k, v = (z.view(1, s, H, D // H).transpose(1, 2) for z in qkv.split(D, dim=2))
+            keys[i] = k if keys[i] is None else torch.cat([keys[i], k], dim=2)
+            values[i] = v if values[i] is None else torch.cat([values[i], v], dim=2)
+            future = torch.triu(torch.ones(s, start + s, dtype=torch.bool), diagonal=start + 1)
+            w = torch.softmax((q @ keys[i].transpose(-1, -2) / math.sqrt(D // H)).masked_fill(future, -math.inf), -1)
+            x = x + (w @ values[i]).transpose(1, 2).reshape(1, s, D) @ t[h + "attn.c_proj.weight"] + t[h + "attn.c_proj.bias"]
+            m = ln(x, h + "ln_2.weight", h + "ln_2.bias") @ t[h + "mlp.c_fc.weight"] + t[h + "mlp.c_fc.bias"]
+            x = x + torch.nn.functional.gelu(m, approximate="tanh") @ t[h + "mlp.c_proj.weight"] + t[h + "mlp.c_proj.bias"]
+        logits = ln(x[:, -1:], "ln_f.weight", "ln_f.bias") @ t["wte.weight"].T
+        new, start = logits[:, -1].argmax(-1, keepdim=True), start + s
+        out.append(int(new))
+    return out
+
+
+def median_time(f, repeat):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def generation_rows(a, t, folder, tmp):
+    """--generate N on a prompt of S pieces, greedy: attnlab's export with the KV cache and with
+    --no-kv-cache, each less the same export with --generate 0 (loading, the trace, the bundle),
+    beside PyTorch's greedy decoding with and without a cache."""
+    rows = []
+    for s in a.seq:
+        text, ids = "a" * s, torch.full((1, s), ord("a") - ord("!"), dtype=torch.long)
+        bundle = os.path.join(tmp, "bundle")
+        # the same export of the S + N pieces the generating runs end with, without generating
+        base = lambda: run_attnlab(a.attnlab, folder, "a" * (s + a.generate), bundle, ["--generate", "0"])
+        ours = lambda *extra: run_attnlab(a.attnlab, folder, text, bundle,
+                                          ["--generate", str(a.generate), "--temperature", "0", *extra])
+        with torch.no_grad():
+            theirs = {c: median_time(lambda: torch_generate(t, ids, a.generate, c), a.repeat) for c in (True, False)}
+            same = torch_generate(t, ids, a.generate, True) == torch_generate(t, ids, a.generate, False)
+        zero = statistics.median(base()[0] for _ in range(a.repeat))
+        for cache, extra in ((True, []), (False, ["--no-kv-cache"])):
+            walls = [ours(*extra)[0] for _ in range(a.repeat)]
+            with open(os.path.join(bundle, "manifest.json")) as f:
+                gen_json = json.load(f)["generation"]
+            assert gen_json["kv_cache"] == cache
+            gen = statistics.median(walls) - zero
+            rows.append({"seq": s, "generate": a.generate, "kv_cache": cache, "attnlab_export_s": statistics.median(walls),
+                         "attnlab_generate_0_s": zero, "attnlab_generation_s": gen,
+                         "torch_generation_s": theirs[cache], "ratio": gen / theirs[cache],
+                         "torch_cached_equals_uncached": same,
+                         # random weights may tie: reported, not asserted
+                         "ids_equal_torch": gen_json["rows"][0]["ids"] == torch_generate(t, ids, a.generate, True)})
+    return rows
+
+
 def run_attnlab(binary, folder, text, out, extra=()):
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
@@ -112,6 +183,8 @@ def main():
                     "\"--attention tiled --full-layers 5\"")
     ap.add_argument("--skip-plain", action="store_true", help="time only the variants (the full trace of a long "
                     "text may not fit)")
+    ap.add_argument("--generate", type=int, default=0, help="time greedy generation of N pieces after each S-piece "
+                    "prompt instead, with and without the KV cache, beside PyTorch's")
     a = ap.parse_args()
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
     tmp = tempfile.mkdtemp(prefix="attnlab-gpt2-")
@@ -120,8 +193,8 @@ def main():
         os.makedirs(folder)
         t = {k: torch.from_numpy(v) for k, v in write_checkpoint(folder).items()}
         size = os.path.getsize(os.path.join(folder, "model.safetensors")) / 2 ** 20
-        rows = []
-        for s in a.seq:
+        rows = generation_rows(a, t, folder, tmp) if a.generate else []
+        for s in ([] if a.generate else a.seq):
             text = "a" * s  # no merges: one piece per character, S pieces
             ids = torch.full((1, s), ord("a") - ord("!"), dtype=torch.long)
             theirs = []

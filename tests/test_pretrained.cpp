@@ -14,9 +14,13 @@
 #include <fstream>
 #include <string>
 
+#include "forward/model.h"
 #include "io/files.h"
 #include "io/safetensors.h"
+#include "model/trace.h"
 #include "model/trained.h"
+#include "pretrained/generate.h"
+#include "pretrained/kv_decode.h"
 #include "pretrained/pretrained_model.h"
 #include "subword/bpe.h"
 #include "subword/wordpiece.h"
@@ -70,6 +74,23 @@ void write_tokenizer(const fs::path& dir, int64_t vocab) {
 std::string config(int64_t vocab, int64_t d, int64_t layers, int64_t positions) {
   return "{\"model_type\": \"gpt2\", \"vocab_size\": " + std::to_string(vocab) + ", \"n_embd\": " + std::to_string(d) +
          ", \"n_head\": 4, \"n_layer\": " + std::to_string(layers) + ", \"n_positions\": " + std::to_string(positions) + "}";
+}
+
+// A 2-layer GPT-2 folder of 300 pieces, D 8, 4 heads, 16 positions, in `dir`.
+pretrained::PretrainedModel small_gpt2(const fs::path& dir) {
+  fs::create_directories(dir);
+  write(dir / "model.safetensors", serialize_safetensors(gpt2_tensors(300, 8, 2, 16), {{"format", "pt"}}));
+  write(dir / "config.json", config(300, 8, 2, 16));
+  write_tokenizer(dir, 300);
+  return pretrained::load_pretrained(dir.string());
+}
+
+// The whole forward pass's logits (S, V) of one text of pieces: the KV cache's naive reference.
+Tensor full_pass_logits(const pretrained::PretrainedModel& m, const std::vector<std::string>& pieces) {
+  Trace trace;
+  forward(m.cfg, m.weights, make_piece_batch({pieces}, *m.weights.vocab()), trace);
+  const Tensor& t = trace.find("encoder.output_head.logits")->tensor;  // (1, S, V)
+  return t.contiguous().view({t.size(1), t.size(2)});
 }
 
 }  // namespace
@@ -139,6 +160,60 @@ class TestPretrained : public QObject {
     QVERIFY(in_proj.shape() == (Shape{24, 8}));
     for (int64_t r = 0; r < 24; ++r)
       for (int64_t c = 0; c < 8; ++c) QCOMPARE(in_proj.data()[r * 8 + c], c_attn.data()[c * 24 + r]);
+  }
+
+  // The KV cache (kv_decode.h) fed the prompt at once, then in pieces of 1 and 3, gives at each
+  // fed block's last position the logits the whole pass gives there (causal: a later piece
+  // changes no earlier position); generation with and without it draws the same pieces.
+  void kvCacheDecodesAsTheWholeTextDoes() {
+    QTemporaryDir tmp;
+    const auto m = small_gpt2(fs::path(tmp.path().toStdString()) / "gpt2");
+    QVERIFY(pretrained::kv_cacheable(m.cfg));
+    const std::vector<int> ids = {40, 120, 7, 250, 33, 299, 5, 61, 180, 2, 90, 14};
+    std::vector<std::string> pieces;
+    for (int id : ids) pieces.push_back(m.weights.vocab()->words()[static_cast<size_t>(id)]);
+    const Tensor whole = full_pass_logits(m, pieces);  // (12, 300)
+    const int64_t v = whole.size(1);
+    pretrained::KvDecoder cache(m.cfg, m.weights, 12);
+    QCOMPARE(cache.cache_bytes(), int64_t{2 * 2 * 12 * 8 * 4});
+    size_t at = 0;
+    for (size_t n : {5, 1, 1, 3, 2}) {
+      const std::vector<float> got = cache.feed({ids.begin() + static_cast<long>(at), ids.begin() + static_cast<long>(at + n)});
+      at += n;
+      QCOMPARE(cache.length(), static_cast<int64_t>(at));
+      QCOMPARE(static_cast<int64_t>(got.size()), v);
+      const float* want = whole.data() + static_cast<int64_t>(at - 1) * v;
+      float scale = 0, worst = 0;
+      for (int64_t i = 0; i < v; ++i) {
+        scale = std::max(scale, std::abs(want[i]));
+        worst = std::max(worst, std::abs(got[static_cast<size_t>(i)] - want[i]));
+      }
+      QVERIFY(scale > 1.0f);  // logits that say something
+      QVERIFY2(worst <= 1e-5f * scale, qPrintable(QStringLiteral("position %1: %2 off logits up to %3")
+                                                       .arg(at - 1).arg(worst).arg(scale)));
+    }
+    try {
+      cache.feed({1});  // a 13th position in a 12-row cache
+      QFAIL("fed past the capacity");
+    } catch (const std::logic_error&) {
+    }
+    const std::vector<std::string> prompt(pieces.begin(), pieces.begin() + 3);
+    for (double temperature : {0.0, 1.0}) {
+      pretrained::Sampling with{.steps = 9, .temperature = temperature, .seed = 4};
+      pretrained::Sampling without = with;
+      without.kv_cache = false;
+      const auto a = pretrained::continue_text(m, prompt, 0, with, cpu_backend());
+      const auto b = pretrained::continue_text(m, prompt, 0, without, cpu_backend());
+      QVERIFY(a.cached && !b.cached);
+      QCOMPARE(a.ids, b.ids);
+      for (size_t i = 0; i < a.probabilities.size(); ++i) QVERIFY(std::abs(a.probabilities[i] - b.probabilities[i]) < 1e-5);
+    }
+    ModelConfig post = m.cfg;
+    post.norm = Norm::Post;
+    QVERIFY(!pretrained::kv_cacheable(post));  // BERT's order: the whole pass per piece
+    ModelConfig faulty = m.cfg;
+    faulty.faults.insert(Fault::NoScaling);
+    QVERIFY(!pretrained::kv_cacheable(faulty));
   }
 
   // GPT-2 small's embedding width with fewer layers: a 330 MB file. Read whole and then widened, the

@@ -93,29 +93,39 @@ std::vector<std::vector<int64_t>> answer_targets(const Tensor& answers, const Sh
   return t;
 }
 
-Tensor answer_ids(const std::vector<std::string>& answers, const TrainedVocab& vocab, int64_t b, int64_t s) {
-  if (static_cast<int64_t>(answers.size()) != b) throw DataError(Text(Msg::loss_answers_count, answers.size(), b));
+namespace {
+
+// The first lengths[r] tokens of each row as vocabulary ids in a (B, S) tensor, −1 elsewhere;
+// DataError for a row longer than S.
+Tensor answer_rows(const std::vector<std::vector<std::string>>& rows, const std::vector<int>& lengths,
+                   const TrainedVocab& vocab, int64_t s) {
+  const auto b = static_cast<int64_t>(rows.size());
   Tensor out({b, s}, -1.0f);
   for (int64_t r = 0; r < b; ++r) {
-    const auto tokens = tokenize(answers[static_cast<size_t>(r)]);
-    if (static_cast<int64_t>(tokens.size()) > s) throw DataError(Text(Msg::loss_answer_too_long, r, tokens.size(), s));
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      out.data()[r * s + static_cast<int64_t>(i)] = static_cast<float>(vocab.id(tokens[i]));
-    }
+    const int n = lengths.at(static_cast<size_t>(r));
+    if (n > s) throw DataError(Text(Msg::loss_answer_too_long, r, n, s));
+    const auto& row = rows[static_cast<size_t>(r)];
+    for (int i = 0; i < n; ++i) out.data()[r * s + i] = static_cast<float>(vocab.id(row.at(static_cast<size_t>(i))));
   }
   return out;
 }
 
+}  // namespace
+
+Tensor answer_ids(const std::vector<std::string>& answers, const TrainedVocab& vocab, int64_t b, int64_t s) {
+  if (static_cast<int64_t>(answers.size()) != b) throw DataError(Text(Msg::loss_answers_count, answers.size(), b));
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> lengths;
+  for (const auto& answer : answers) {
+    rows.push_back(tokenize(answer));
+    lengths.push_back(static_cast<int>(rows.back().size()));
+  }
+  return answer_rows(rows, lengths, vocab, s);
+}
+
 Tensor answer_ids(const TokenBatch& answers, const TrainedVocab& vocab, int64_t b, int64_t s) {
   if (answers.batch() != b) throw DataError(Text(Msg::loss_answers_count, answers.batch(), b));
-  Tensor out({b, s}, -1.0f);
-  for (int64_t r = 0; r < b; ++r) {
-    const int n = answers.lengths.at(static_cast<size_t>(r));
-    if (n > s) throw DataError(Text(Msg::loss_answer_too_long, r, n, s));
-    const auto& row = answers.tokens.at(static_cast<size_t>(r));
-    for (int i = 0; i < n; ++i) out.data()[r * s + i] = static_cast<float>(vocab.id(row.at(static_cast<size_t>(i))));
-  }
-  return out;
+  return answer_rows(answers.tokens, answers.lengths, vocab, s);
 }
 
 }  // namespace attnlab

@@ -43,12 +43,15 @@ class Fields {
     if (Text why = text_problem(out); !why.empty()) fail(path + key, std::move(why));
     return out;
   }
-  // A whole number that fits int64 (a larger one would wrap): anything else names the field.
+  // A whole number that fits int64 (a larger one would wrap).
+  static bool fits_int64(const json& v) {
+    return v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX));
+  }
+  // Such a number, or the fallback when absent: anything else names the field.
   int64_t integer(const json& obj, const std::string& path, const char* key, int64_t fallback) const {
     const json* v = find(obj, key);
     if (!v) return fallback;
-    if (!v->is_number_integer() || (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX)))
-      fail(path + key, Text(Msg::should_whole_number));
+    if (!fits_int64(*v)) fail(path + key, Text(Msg::should_whole_number));
     return v->get<int64_t>();
   }
   // A list of layer numbers (config.full_layers), each a whole number; their range is validate()'s.
@@ -58,8 +61,7 @@ class Fields {
     if (!v->is_array() || v->size() > size_t(Limits::kMaxLayers)) fail(path + key, Text(Msg::should_list_of_layers));
     std::vector<int64_t> out;
     for (const json& e : *v) {
-      if (!e.is_number_integer() || (e.is_number_unsigned() && e.get<uint64_t>() > uint64_t(INT64_MAX)))
-        fail(path + key, Text(Msg::should_list_of_layers));
+      if (!fits_int64(e)) fail(path + key, Text(Msg::should_list_of_layers));
       out.push_back(e.get<int64_t>());
     }
     return out;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "forward/model.h"
 #include "model/trace.h"
+#include "pretrained/kv_decode.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
 
@@ -92,28 +94,51 @@ double piece_probability(const float* logits, int64_t vocab, double temperature,
   return probabilities(logits, vocab, temperature == 0 ? 1.0 : temperature)[static_cast<size_t>(id)];
 }
 
+namespace {
+
+// The logits (V) at the text's last position: the whole text run again.
+std::vector<float> full_pass_logits(const PretrainedModel& m, const std::vector<std::string>& text, Backend& be) {
+  LogitsRecorder rec;
+  forward(m.cfg, m.weights, make_piece_batch({text}, *m.weights.vocab()), rec, be);
+  const int64_t v = rec.logits.size(2);
+  const float* last = rec.logits.data() + (static_cast<int64_t>(text.size()) - 1) * v;  // (1, S, V): row 0, the last position
+  return {last, last + v};
+}
+
+}  // namespace
+
 Continuation continue_text(const PretrainedModel& m, const std::vector<std::string>& pieces, int64_t row,
                            const Sampling& s, Backend& be) {
   if (s.steps > 0 && m.weights.vocab()->task != Task::NextToken)
     throw ConfigError(Text(Msg::gen_needs_next_token, architecture_name(m.architecture)));
   const auto length = static_cast<int64_t>(pieces.size());
+  if (length == 0) throw ConfigError(verbatim("--text: ") + Text(Msg::sentence_empty_blank_type_least_word_2, row));
   if (length + s.steps > m.cfg.max_positions)
     throw ConfigError(Text(Msg::en_text_longer_than_position_table, length + s.steps, m.cfg.max_positions));
+  Continuation out;
+  if (s.steps == 0) return out;
   const Stream stream("generate:" + std::to_string(row), s.seed);
   const TrainedVocab& vocab = *m.weights.vocab();
   std::vector<std::string> text = pieces;
-  Continuation out;
+  std::unique_ptr<KvDecoder> cache;
+  std::vector<float> logits;
+  if (s.kv_cache && kv_cacheable(m.cfg)) {
+    cache = std::make_unique<KvDecoder>(m.cfg, m.weights, length + s.steps - 1, be);  // the last piece is never fed
+    out.cached = true;
+    std::vector<int> ids;
+    for (const auto& piece : pieces) ids.push_back(vocab.id(piece));
+    logits = cache->feed(ids);  // the prompt at once
+  }
   for (int64_t step = 0; step < s.steps; ++step) {
-    LogitsRecorder rec;
-    forward(m.cfg, m.weights, make_piece_batch({text}, vocab), rec, be);
-    const int64_t v = rec.logits.size(2);
-    const float* last = rec.logits.data() + (static_cast<int64_t>(text.size()) - 1) * v;  // (1, S, V): row 0, the last position
+    if (!cache) logits = full_pass_logits(m, text, be);
+    const auto v = static_cast<int64_t>(logits.size());
     // one softmax per step: the draw's, and the probability recorded beside it
-    const std::vector<double> p = probabilities(last, v, s.temperature == 0 ? 1.0 : s.temperature);
-    const int id = s.temperature == 0 ? greedy(last, v) : draw_from(p, s, stream.uniform(static_cast<uint64_t>(step)));
+    const std::vector<double> p = probabilities(logits.data(), v, s.temperature == 0 ? 1.0 : s.temperature);
+    const int id = s.temperature == 0 ? greedy(logits.data(), v) : draw_from(p, s, stream.uniform(static_cast<uint64_t>(step)));
     out.ids.push_back(id);
     out.probabilities.push_back(p[static_cast<size_t>(id)]);
     text.push_back(vocab.words()[static_cast<size_t>(id)]);
+    if (cache && step + 1 < s.steps) logits = cache->feed({id});  // the new piece alone
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // Generation from a pretrained checkpoint (`attnlab export --model DIR --generate N`): each text
 // continued piece by piece, every piece drawn from the model's next-piece distribution at the last
-// position, then appended and the model run again — exactly reproducible from the seed.
+// position and appended; the next distribution from the KV cache (kv_decode.h) or from the whole
+// text run again — exactly reproducible from the seed.
 //
 // The draw (docs/cli.md "Generation"): temperature 0 takes the most probable piece (the lower id on
 // a tie). Otherwise p = softmax(logits / T) in double; the pieces sorted by p, highest first (ties:
@@ -24,6 +25,7 @@ struct Sampling {
   int64_t top_k = 0;       // 0: no cut
   double top_p = 1;        // 1: no cut
   uint64_t seed = 0;
+  bool kv_cache = true;    // decode with the KV cache (kv_decode.h); off: the whole text again per piece
 };
 inline constexpr int64_t kMaxGenerateSteps = 1024;
 
@@ -40,10 +42,14 @@ double piece_probability(const float* logits, int64_t vocab, double temperature,
 struct Continuation {
   std::vector<int> ids;                 // the pieces added, in order
   std::vector<double> probabilities;    // each one's p before the cuts (temperature applied)
+  bool cached = false;                  // decoded with the KV cache (else the whole text per piece)
 };
 
-// Continues row `row` of pieces (a text cut by the model's tokenizer): ConfigError when the text
-// and the added pieces would pass the model's positions.
+// Continues row `row` of pieces (a text cut by the model's tokenizer): ConfigError for no piece, and
+// when the text and the added pieces would pass the model's positions. With s.kv_cache and a model kv_cacheable()
+// (GPT-2) the prompt runs once and each added piece alone through the cache (kv_decode.h);
+// otherwise the whole text runs again for each piece (the naive reference, same draws up to
+// rounding).
 Continuation continue_text(const PretrainedModel& m, const std::vector<std::string>& pieces, int64_t row,
                            const Sampling& s, Backend& be);
 

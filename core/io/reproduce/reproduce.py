@@ -566,7 +566,7 @@ def gradients(chk, manifest, trace, params, backend, pretrained):
     elif kind == "next-token":  # position i against token i + 1; [PAD] targets ignored
         ids = torch.from_numpy(trace[loss["input"].split(".")[0] + ".token_ids"].astype(np.int64))
         if pretrained:  # a checkpoint's [PAD] reads a real piece's row (GPT-2's <|endoftext|>): padding by length
-            lengths = loss.get("lengths") or [len(row) for row in manifest["tokens"]]
+            lengths = loss["lengths"]  # written for every next-token loss on a checkpoint
             pad = torch.arange(ids.shape[1]).unsqueeze(0) >= torch.tensor(lengths).unsqueeze(1)
             ids = torch.where(pad, torch.full_like(ids, -1), ids)
         else:  # Attention Lab's own vocabularies: [PAD] is id 0
