@@ -277,7 +277,11 @@ void generate(ExportPlan& p, Backend& be) {
 void execute_export(ExportPlan p) {
   const ModelConfig& cfg = p.cfg;
   if (p.seeded) p.weights = init_weights(cfg);
-  if (p.sampling.steps > 0) generate(p, cpu_backend());
+  if (p.sampling.steps > 0) {
+    const auto g0 = std::chrono::steady_clock::now();
+    generate(p, cpu_backend());
+    p.formats.opt.generate_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0).count();
+  }
   Trace trace;
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();

@@ -273,7 +273,10 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
     manifest["gradient_steps"] = std::move(steps);
     manifest["timings_ms"]["backward"] = opt.backward_ms;
   }
-  if (!opt.generation_json.empty()) manifest["generation"] = json::parse(opt.generation_json);
+  if (!opt.generation_json.empty()) {
+    manifest["generation"] = json::parse(opt.generation_json);
+    manifest["timings_ms"]["generate"] = opt.generate_ms;
+  }
   write_file(tmp / "manifest.json", manifest.dump(1) + "\n");  // last: a folder with a manifest is whole
   // An earlier bundle is swapped out only with --force (checked again after the swap).
   move_folder_into_place(tmp_dir, target, opt.force ? std::function<bool(const std::string&)>(is_bundle_folder) : nullptr,

@@ -32,8 +32,10 @@ struct ExportOptions {
   // the forward's, its loss and steps into the manifest ("loss", "gradient_steps"). Null: none.
   std::shared_ptr<const BackwardResult> backward;
   double backward_ms = 0;
-  // The manifest's "generation" (docs/cli.md "Generation"), as JSON text; empty: none.
+  // The manifest's "generation" (docs/cli.md "Generation"), as JSON text; empty: none. Its wall
+  // time: "timings_ms"."generate".
   std::string generation_json;
+  double generate_ms = 0;
 };
 
 struct RunInfo {

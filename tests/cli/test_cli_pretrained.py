@@ -437,6 +437,7 @@ class Pretrained(lib.CheckpointCase):
                 self.assertEqual(again["rows"], gen["rows"])  # the seed decides every draw
                 # the KV cache and the whole text run again per piece: the same draws
                 self.assertTrue(gen["kv_cache"])
+                self.assertGreater(manifest["timings_ms"]["generate"], 0)
                 uncached = self.export(folder, *args, "--no-kv-cache", texts=prompts)[2]["generation"]
                 self.assertFalse(uncached["kv_cache"])
                 for b, (a, c) in enumerate(zip(uncached["rows"], gen["rows"])):
