@@ -120,6 +120,19 @@ class TestModelsUi : public QObject {
       QVERIFY2(it.next().captured(1).toInt() < r->cfg.layers, qPrintable(note));
   }
 
+  // A small probability is not spelled 0 % (GPT-2's flat guesses are about 0.002 % each).
+  void aProbabilityIsSpelledToTwoSignificantDigits() {
+    QCOMPARE(percentText(0.453), QStringLiteral("45%"));
+    QCOMPARE(percentText(0.0531), QStringLiteral("5.3%"));
+    QCOMPARE(percentText(0.00002), QStringLiteral("0.0020%"));
+    QCOMPARE(percentText(0.0), QStringLiteral("0%"));
+    QCOMPARE(percentText(0.99996), QStringLiteral("100%"));
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    QCOMPARE(percentText(0.0531), QStringLiteral("5,3%"));
+    QLocale::setDefault(before);
+  }
+
   void aChosenPositionShowsItsTopFive() {
     PredictionsPanel* p = w_->predictions();
     const auto r = w_->controller()->current();
@@ -133,6 +146,7 @@ class TestModelsUi : public QObject {
         for (int k = 0; k < PredictionsPanel::kTopK; ++k) {
           QCOMPARE(p->rowToken(k), QString::fromStdString(top[size_t(b)][size_t(i)][size_t(k)].token));
           QCOMPARE(p->rowPerMille(k), qRound(top[size_t(b)][size_t(i)][size_t(k)].prob * 1000.0f));
+          QCOMPARE(p->rowPercent(k), percentText(top[size_t(b)][size_t(i)][size_t(k)].prob));
         }
         // positions from 0, in the chooser and the question (the ranks 1. … 5. stay counts)
         QVERIFY2(p->positionBox()->itemText(i).startsWith(QStringLiteral("%1: ").arg(i)), qPrintable(p->positionBox()->itemText(i)));

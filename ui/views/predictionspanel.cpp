@@ -6,9 +6,11 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "input/samplemodels.h"
@@ -18,6 +20,7 @@
 namespace attnlab::ui {
 
 namespace {
+
 
 QString text(const std::string& s) { return QString::fromStdString(s); }
 // A vocabulary entry as a chip spells it (a byte-level piece's leading space as ␣).
@@ -67,7 +70,6 @@ PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
     Row row{new QLabel, new QProgressBar};
     row.token->setTextInteractionFlags(Qt::TextSelectableByMouse);
     row.bar->setRange(0, 1000);
-    row.bar->setFormat(QStringLiteral("%p%"));
     row.bar->setMinimumWidth(120);
     grid->addWidget(new QLabel(tr("%1.").arg(r + 1)), r, 0);
     grid->addWidget(row.token, r, 1);
@@ -179,11 +181,23 @@ void PredictionsPanel::showPosition() {
     const bool finite = has && std::isfinite(cell[r].prob);  // NaN: a planted bug broke the run
     rows_[r].token->setText(has ? piece(cell[r].token, *result_->vocab()) + (finite ? QString() : tr(" (NaN)")) : QString());
     rows_[r].bar->setValue(finite ? qRound(cell[r].prob * 1000.0f) : 0);
+    rows_[r].bar->setFormat(finite ? percentText(cell[r].prob) : QString());
   }
 }
 
 QString PredictionsPanel::rowToken(int r) const {
   return r >= 0 && r < static_cast<int>(rows_.size()) ? rows_[static_cast<size_t>(r)].token->text() : QString();
+}
+
+QString percentText(double p) {
+  const double pc = p * 100.0;
+  if (pc >= 10.0 || pc <= 0.0) return QLocale().toString(pc, 'f', 0) + QLatin1Char('%');
+  const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(pc))), 1, 8);  // two significant digits
+  return QLocale().toString(pc, 'f', decimals) + QLatin1Char('%');
+}
+
+QString PredictionsPanel::rowPercent(int r) const {
+  return r >= 0 && r < static_cast<int>(rows_.size()) ? rows_[static_cast<size_t>(r)].bar->format() : QString();
 }
 
 int PredictionsPanel::rowPerMille(int r) const {

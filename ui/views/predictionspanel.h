@@ -15,6 +15,11 @@ namespace attnlab::ui {
 
 class ContinueBox;
 
+// p (0 … 1) as the rows' bars spell it: whole percents from 10 %, two significant digits below
+// (a flat distribution over GPT-2's 50,257 pieces gives each about 0.0020 %, not 0 %), in the
+// window's locale; "0%" for 0.
+QString percentText(double p);
+
 class PredictionsPanel : public QWidget {
   Q_OBJECT
  public:
@@ -28,9 +33,11 @@ class PredictionsPanel : public QWidget {
 
   QComboBox* sentenceBox() const { return sentence_; }
   QComboBox* positionBox() const { return position_; }
-  // Row r of the top-k list: the token's text and its probability in per cent ("" when empty).
+  // Row r of the top-k list: the token's text, its probability in per mille (the bar's length) and
+  // as the bar spells it (percentText; "" when empty or NaN).
   QString rowToken(int r) const;
   int rowPerMille(int r) const;
+  QString rowPercent(int r) const;
   QLabel* questionLabel() const { return question_; }
   QLabel* answerLabel() const { return answer_; }
   QLabel* noteLabel() const { return note_; }
