@@ -3877,6 +3877,10 @@
         <source>layer %1</source>
         <translation>第 %1 层</translation>
     </message>
+    <message>
+        <source>layers %1</source>
+        <translation>第 %1 层</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::GradNormChart</name>
@@ -5114,6 +5118,10 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Tile every layer</source>
         <translation>每一层都分块计算</translation>
+    </message>
+    <message>
+        <source>Keeping the score tensors of layers %1 in full needs about %2 MiB, more than the memory budget of %3 MiB.</source>
+        <translation>完整保留第 %1 层的分数张量大约需要 %2 MiB，超过了 %3 MiB 的内存预算。</translation>
     </message>
 </context>
 <context>

@@ -534,6 +534,44 @@ class TestMainWindow : public QObject {
     QVERIFY(!full->isVisibleTo(w_.get()));
   }
 
+  // A session (or the command line) may keep several layers in full; the window keeps them as one
+  // more item of "full scores in:" instead of opening with the first alone, and saves them back.
+  void aSessionWithTwoFullLayersOpensWithBoth() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("two-full.attnlab"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "attnlab-session", "version": 1, "texts": ["a b c d e f g h"],
+      "config": {"d_model": 16, "heads": 2, "d_ff": 32, "layers": 3, "overview_cap": 256, "full_layers": [0, 2]}})");
+    f.close();
+    QCOMPARE(w_->openSession(path, false), QString());
+    settle(*w_);
+    FullLayerBox* full = w_->inputs()->fullLayerBox();
+    QCOMPARE(full->count(), 5);  // no layer, layers 0 … 2, the session's list
+    QCOMPARE(full->currentText(), QStringLiteral("layers 0, 2"));
+    const auto r = w_->controller()->current();
+    QVERIFY(r->cfg.full_layers == (std::vector<int64_t>{0, 2}));
+    QVERIFY(!r->trace.find("encoder.layers.0.self_attn.weights_overview"));
+    QVERIFY(r->trace.find("encoder.layers.1.self_attn.weights_overview"));
+    QVERIFY(!r->trace.find("encoder.layers.2.self_attn.weights_overview"));
+    const QString saved = dir.filePath(QStringLiteral("saved.attnlab"));
+    QCOMPARE(w_->saveSession(saved), QString());
+    QFile back(saved);
+    QVERIFY(back.open(QIODevice::ReadOnly));
+    QVERIFY2(QString::fromUtf8(back.readAll()).remove(QRegularExpression(QStringLiteral("\\s"))).contains(
+                 QStringLiteral("\"full_layers\":[0,2]")), "the saved session keeps both layers");
+    full->setCurrentIndex(2);  // layer 1 alone; the list stays offered
+    QVERIFY(full->layers() == (std::vector<int64_t>{1}));
+    full->setCurrentIndex(4);
+    QVERIFY(full->layers() == (std::vector<int64_t>{0, 2}));
+    full->setLayerCount(2);  // layer 2 is gone: so is the list, and none is chosen
+    QCOMPARE(full->count(), 3);
+    QVERIFY(full->layers().empty());
+    QVERIFY(layerListFrom(QStringLiteral("0, 2"), 3) == (std::vector<int64_t>{0, 2}));
+    for (const char* bad : {"2, 0", "0, 0", "0, 3", "x", "-1"})
+      QVERIFY2(layerListFrom(QString::fromLatin1(bad), 3).empty(), bad);
+  }
+
   void zoomScalesTheText() {
     const qreal before = w_->font().pointSizeF();
     QTest::keyClick(w_.get(), Qt::Key_Equal, Qt::ControlModifier);

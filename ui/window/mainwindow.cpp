@@ -149,8 +149,11 @@ void MainWindow::offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMi
                                                                                  : std::vector<int64_t>{};
   QString text = full.empty() ? tr("Keeping every score tensor of this text needs about %1 MiB, more than the memory "
                                    "budget of %2 MiB.").arg(mib(needBytes)).arg(budgetMiB)
-                              : tr("Keeping layer %1's score tensors in full needs about %2 MiB, more than the memory "
-                                   "budget of %3 MiB.").arg(full.front()).arg(mib(needBytes)).arg(budgetMiB);
+                  : full.size() == 1 ? tr("Keeping layer %1's score tensors in full needs about %2 MiB, more than the "
+                                          "memory budget of %3 MiB.").arg(full.front()).arg(mib(needBytes)).arg(budgetMiB)
+                                     : tr("Keeping the score tensors of layers %1 in full needs about %2 MiB, more than "
+                                          "the memory budget of %3 MiB.")
+                                           .arg(layerList(full)).arg(mib(needBytes)).arg(budgetMiB);
   const bool fits = tiledBytes > 0 && tiledBytes <= budgetMiB * 1024 * 1024;
   if (fits) {
     text += QLatin1Char(' ') + tr("The tiled path computes the same outputs block by block without the "
@@ -384,7 +387,7 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("step"), QString::fromStdString(beforeExercise_ ? beforeExercise_->step : currentId_));
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
   s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
-  s.setValue(QStringLiteral("fullLayer"), r.cfg.full_layers.empty() ? -1 : static_cast<int>(r.cfg.full_layers.front()));
+  s.setValue(QStringLiteral("fullLayers"), layerList(r.cfg.full_layers));
   s.setValue(QStringLiteral("loss"), r.loss ? QString::fromUtf8(loss_name(*r.loss).data()) : QString());
   s.setValue(QStringLiteral("answers"), r.answers);
   s.setValue(QStringLiteral("variant"), QString::fromUtf8(variant_name(r.cfg.variant.kind).data()));
@@ -438,8 +441,7 @@ void MainWindow::restoreSettings() {
     r.cfg.final_norm = s.value(QStringLiteral("finalNorm"), false).toBool();
     r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
     r.cfg.overview_cap = s.value(QStringLiteral("tiled"), false).toBool() ? kOverviewCap : 0;
-    if (const int l = s.value(QStringLiteral("fullLayer"), -1).toInt(); l >= 0 && l < r.cfg.layers && r.cfg.overview_cap > 0)
-      r.cfg.full_layers = {l};
+    if (r.cfg.overview_cap > 0) r.cfg.full_layers = layerListFrom(s.value(QStringLiteral("fullLayers")).toString(), r.cfg.layers);
     r.cfg.variant.kind = parse_variant(s.value(QStringLiteral("variant"), QStringLiteral("none")).toString().toStdString());
     r.cfg.variant.layer = s.value(QStringLiteral("variantLayer"), 0).toLongLong();
     for (VariantKind k : all_variants())
