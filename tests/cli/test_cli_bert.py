@@ -308,6 +308,24 @@ class Bert(lib.CheckpointCase):
         rc, stdout, stderr = lib.reproduce(out)
         self.assertEqual(rc, 0, stdout[-3000:] + stderr[-2000:])
 
+    def test_distilbert_untied_projector(self):
+        # tie_word_embeddings false: DistilBERT's vocab_projector.weight is its own table (required),
+        # and the logits go through it, not through the word embeddings
+        params = bert_parameters(5, distil=True)
+        projector = (np.random.default_rng(9).standard_normal((V, D)) * 0.5).astype(np.float32)
+        folder = self.path("distil-untied")
+        write_folder(folder, {**params, "vocab_projector.weight": projector}, distil_config(tie_word_embeddings=False))
+        _, trace, manifest = self.export(folder, texts=TEXTS[:2])
+        ref = reference_bert(params, padded_ids(CUTS[:2]), distil=True, head=projector)
+        self.assert_close(trace["encoder.output_head.logits"], ref["logits"].numpy(), "logits", atol=1e-3)
+        tied = reference_bert(params, padded_ids(CUTS[:2]), distil=True)["logits"].numpy()
+        self.assertGreater(np.abs(trace["encoder.output_head.logits"] - tied).max(), 0.1)  # the projector mattered
+        missing = self.path("distil-untied-missing")
+        write_folder(missing, params, distil_config(tie_word_embeddings=False))
+        r = run_attnlab(["export", "--out", self.path("m"), "--model", missing, "--text", TEXTS[0]])
+        self.assertEqual(r.rc, 1, r.describe())
+        self.assertIn("vocab_projector.weight", r.err)
+
     def test_untied_decoder_epsilon_and_tanh_gelu(self):
         # config.json's layer_norm_eps, hidden_act gelu_new and an untied decoder weight each change
         # the numbers; the reference follows them
