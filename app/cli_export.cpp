@@ -41,6 +41,7 @@ struct ExportArgs {
   bool force = false;
   pretrained::Sampling sampling;  // --generate N … (with --model)
   bool no_kv_cache = false;       // --no-kv-cache: the whole text again per piece
+  bool prepend_bos = false;       // --prepend-bos: GPT-2's <|endoftext|> before each text
 };
 
 // --fault ID, repeatable: the injected bugs of faults.h (docs/cli.md, "Fault switches").
@@ -222,7 +223,9 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     // A trained model's own examples (docs/cli.md "Trained models"), else the built-in sample.
     texts = trained && !trained->examples().empty() && !cross ? trained->examples() : builtin_sample();
   }
-  p.batch = checkpoint ? pretrained::pretrained_batch(*checkpoint, texts) : make_batch(texts, a.memory_texts, trained);
+  if (a.prepend_bos && !checkpoint) throw ConfigError(Text(Msg::cli_prepend_bos_needs_model));
+  p.batch = checkpoint ? pretrained::pretrained_batch(*checkpoint, texts, a.prepend_bos)
+                       : make_batch(texts, a.memory_texts, trained);
   const Batch& batch = p.batch;
   if (cfg.traces_variant()) check_walk_length(cfg.variant, batch.encoder_tokens().seq());
   p.backend = parse_backend(a.model.backend);
@@ -337,6 +340,8 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--temperature", args->sampling.temperature, "with --generate: divide the logits by T; 0 takes the most probable piece (default 1)");
   sub->add_option("--top-k", args->sampling.top_k, "with --generate: draw among the K most probable pieces only (default 0: all)");
   sub->add_option("--top-p", args->sampling.top_p, "with --generate: draw among the fewest pieces whose probability reaches P (default 1: all)");
+  sub->add_flag("--prepend-bos", args->prepend_bos,
+                "with a GPT-2 --model: put <|endoftext|> before each text, as GPT-2 saw documents begin (default: nothing added)");
   sub->add_flag("--no-kv-cache", args->no_kv_cache,
                 "with --generate: run the whole text again for each piece instead of decoding with the KV cache");
   sub->add_option("--model", args->checkpoint,

@@ -162,6 +162,10 @@ class TestSession : public QObject {
     QTest::newRow("weights: short base64") << head + "\"weights\": {\"embedded\": \"ABC\"}}" << "not a multiple of 4";
     QTest::newRow("weights: padding inside") << head + "\"weights\": {\"embedded\": \"AB==AAAA\"}}"
                                              << "'=' is not a base64 character";
+    QTest::newRow("weights: prepend_bos beside a file") << head + "\"weights\": {\"file\": \"a\", \"prepend_bos\": true}}"
+                                                         << "\"weights.prepend_bos\": is for a checkpoint folder";
+    QTest::newRow("weights: prepend_bos a string")
+        << head + "\"weights\": {\"model_folder\": \"g\", \"prepend_bos\": \"yes\"}}" << "\"weights.prepend_bos\": expected";
     QTest::newRow("weights: file a number") << head + "\"weights\": {\"file\": 3}}" << "\"weights.file\": should be a string";
     QTest::newRow("unknown tab") << head + "\"view\": {\"tab\": \"graphs\"}}" << "\"view.tab\": 'graphs' is not one of";
     QTest::newRow("unknown loss") << head + "\"view\": {\"loss\": \"l2\"}}" << "\"view.loss\": unknown loss 'l2'";
@@ -259,7 +263,13 @@ class TestSession : public QObject {
     a.weights = {"big.safetensors", "models/big.safetensors", ""};
     const Session c = parse_session(session_json(a), "x");
     QCOMPARE(c.weights.file, std::string("models/big.safetensors"));
-    QVERIFY(c.weights.bytes.empty());
+    QVERIFY(c.weights.bytes.empty() && !c.weights.prepend_bos);
+    // a checkpoint folder, with GPT-2's <|endoftext|> put first
+    a.weights = {"gpt2", "", "", "checkpoints/gpt2", true};
+    const Session d = parse_session(session_json(a), "x");
+    QCOMPARE(d.weights.model_folder, std::string("checkpoints/gpt2"));
+    QVERIFY(d.weights.prepend_bos);
+    QVERIFY(session_json(a).find("\"prepend_bos\": true") != std::string::npos);
     const Session plain = parse_session(session_json(lesson()), "x");  // no weights: still version 1
     QVERIFY(session_json(plain).find("\"version\": 1") != std::string::npos);
     QVERIFY(plain.weights.empty() && plain.title.empty());

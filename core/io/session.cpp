@@ -189,6 +189,11 @@ SessionWeights read_weights(const Fields& f, const json& w) {
   out.model_folder = f.text(w, "model_folder", "", "weights.");
   if (!out.file.empty() + !embedded.empty() + !out.model_folder.empty() != 1)
     f.fail("weights", Text(Msg::needs_exactly_file_embedded));
+  if (const json* v = f.find(w, "prepend_bos")) {
+    if (!v->is_boolean()) f.fail("weights.prepend_bos", Text(Msg::ls_expected_found, Text(Msg::ls_json_boolean), json_kind(*v)));
+    if (v->get<bool>() && out.model_folder.empty()) f.fail("weights.prepend_bos", Text(Msg::prepend_bos_needs_model_folder));
+    out.prepend_bos = v->get<bool>();
+  }
   if (!embedded.empty()) {
     try {
       out.bytes = base64_decode(embedded, "base64");
@@ -228,6 +233,7 @@ std::string session_json(const Session& s) {
     if (!s.weights.bytes.empty()) j["weights"]["embedded"] = base64_encode(s.weights.bytes);
     else if (!s.weights.model_folder.empty()) j["weights"]["model_folder"] = s.weights.model_folder;
     else j["weights"]["file"] = s.weights.file;
+    if (s.weights.prepend_bos) j["weights"]["prepend_bos"] = true;  // absent: nothing added, as before
   }
   if (!s.training.run.empty()) j["training"] = {{"run", s.training.run}, {"step", s.training.step}};
   if (const SessionKnobs& k = s.training.knobs; !k.empty()) {

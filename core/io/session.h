@@ -33,6 +33,7 @@ struct SessionWeights {
   // A checkpoint folder in Hugging Face's layout (core/pretrained), relative to the session's folder
   // or absolute; then neither `file` nor `bytes`.
   std::string model_folder;
+  bool prepend_bos = false;  // with model_folder: GPT-2's <|endoftext|> before each text (pretrained_batch)
   bool empty() const { return file.empty() && bytes.empty() && model_folder.empty(); }
 };
 

@@ -106,11 +106,14 @@ PretrainedModel load_pretrained(const std::string& folder) {
   return m;
 }
 
-Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::string>& answers, int64_t b, int64_t s) {
+Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::string>& answers, int64_t b, int64_t s,
+                             bool prepend_bos) {
   if (static_cast<int64_t>(answers.size()) != b)  // before the tokenizer, which would name --text
     throw DataError(Text(Msg::loss_answers_count, static_cast<int64_t>(answers.size()), b));
-  const TokenBatch cut = pretrained_batch(m, answers).text;
+  const TokenBatch cut = pretrained_batch(m, answers, prepend_bos).text;
   Tensor ids = answer_ids(cut, *m.weights.vocab(), b, s);
+  if (prepend_bos)
+    for (int64_t r = 0; r < b; ++r) ids.data()[r * s] = -1.0f;  // the <|endoftext|> put first
   if (m.tokenizer->kind() != subword::TokenizerKind::WordPiece) return ids;
   for (int64_t r = 0; r < b; ++r) {
     const auto& row = cut.tokens[static_cast<size_t>(r)];
@@ -121,12 +124,21 @@ Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::st
   return ids;
 }
 
-Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts) {
+bool takes_prepended_bos(const PretrainedModel& m) { return m.weights.vocab()->byte_level; }
+
+Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts, bool prepend_bos) {
+  if (prepend_bos && !takes_prepended_bos(m))
+    throw ConfigError(Text(Msg::pt_prepend_bos_gpt2_only, architecture_name(m.architecture)));
+  const TrainedVocab& vocab = *m.weights.vocab();
   std::vector<std::vector<std::string>> rows, shown;
   rows.reserve(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     auto& row = rows.emplace_back();
     auto& seen = shown.emplace_back();
+    if (prepend_bos) {  // GPT-2's <|endoftext|>: its padding piece is that one (pad_id)
+      row.push_back(vocab.words()[static_cast<size_t>(vocab.pad_id)]);
+      seen.push_back(m.tokenizer->display(row.back()));
+    }
     for (const auto& t : m.tokenizer->encode(texts[i])) {
       if (t.unknown()) throw ConfigError(Text(Msg::pt_piece_not_in_vocab, i, printable_name(t.piece)));
       row.push_back(t.piece);

@@ -28,15 +28,24 @@ std::string architecture_name(const std::string& model_type);
 // folder, the file and the tensor or key at fault.
 PretrainedModel load_pretrained(const std::string& folder);
 
-// The texts cut by the model's tokenizer (no <|endoftext|> added, the text not normalised) and
-// padded; ConfigError for a text that gives no piece or a piece the vocabulary lacks.
-Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts);
+// Whether `prepend_bos` applies: GPT-2 (a byte-level vocabulary, whose <|endoftext|> also begins a
+// text); BERT's WordPiece puts [CLS] first itself.
+bool takes_prepended_bos(const PretrainedModel& m);
+
+// The texts cut by the model's tokenizer (the text not normalised) and padded; with prepend_bos,
+// GPT-2's <|endoftext|> first in each (as GPT-2 saw documents in training, and TransformerLens's
+// prepend_bos; off by default: nothing is added). ConfigError for a text that gives no piece, a
+// piece the vocabulary lacks, and prepend_bos on a model that does not take it.
+Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts, bool prepend_bos = false);
 
 // The per-position loss's answers, one per sentence, cut as the sentences are (pretrained_batch)
 // into a (B, S) tensor of ids, −1 where there is none: past the answer's end, and at the [CLS]
 // and [SEP] WordPiece puts around it (no one answers them; an answer shorter than its sentence
 // would otherwise score a real word against [SEP]). DataError when the count differs from B or
 // an answer is longer than S.
-Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::string>& answers, int64_t b, int64_t s);
+// With prepend_bos the answers are cut as such sentences are, and the <|endoftext|> first is no
+// one's answer either (−1).
+Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::string>& answers, int64_t b, int64_t s,
+                             bool prepend_bos = false);
 
 }  // namespace attnlab::pretrained

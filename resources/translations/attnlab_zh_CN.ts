@@ -1389,10 +1389,6 @@
         <translation>%1 为 %2；它必须是 %3</translation>
     </message>
     <message>
-        <source>--generate, --temperature, --top-k and --top-p need --model: they continue each text with a pretrained checkpoint's next-piece predictions</source>
-        <translation>--generate、--temperature、--top-k 和 --top-p 需要 --model：它们用预训练检查点对下一个词片的预测来续写每段文本</translation>
-    </message>
-    <message>
         <source>this model's vocabulary is GPT-2's byte-level pieces, which Attention Lab's word tokenizer cannot cut: open its checkpoint folder (--model, File ▸ Open model folder…) so that its own tokenizer cuts the text</source>
         <translation>该模型的词表是 GPT-2 的字节级词片，Attention Lab 的分词器无法切分：请打开它的检查点文件夹（--model，文件 ▸ 打开模型文件夹…），让它自己的分词器切分文本</translation>
     </message>
@@ -1451,6 +1447,22 @@
     <message>
         <source>--full-layers chooses the layers traced in full while the others run tiled: it needs --attention tiled</source>
         <translation>--full-layers 选择完整记录的层，其余各层分块计算：它需要 --attention tiled</translation>
+    </message>
+    <message>
+        <source>is for a checkpoint folder's texts ("model_folder") only</source>
+        <translation>只用于检查点文件夹（"model_folder"）的文本</translation>
+    </message>
+    <message>
+        <source>--generate, --temperature, --top-k, --top-p and --no-kv-cache need --model: they continue each text with a pretrained checkpoint's next-piece predictions</source>
+        <translation>--generate、--temperature、--top-k、--top-p 和 --no-kv-cache 需要 --model：它们用预训练检查点对下一个词片的预测来续写每段文本</translation>
+    </message>
+    <message>
+        <source>--prepend-bos needs --model: it puts a GPT-2 checkpoint's &lt;|endoftext|&gt; before each text</source>
+        <translation>--prepend-bos 需要 --model：它把 GPT-2 检查点的 &lt;|endoftext|&gt; 放在每段文本之前</translation>
+    </message>
+    <message>
+        <source>--prepend-bos puts GPT-2's &lt;|endoftext|&gt; before each text; this %1 checkpoint's tokenizer begins every text with [CLS] already</source>
+        <translation>--prepend-bos 会把 GPT-2 的 &lt;|endoftext|&gt; 放在每段文本之前；这个 %1 检查点的分词器已经让每段文本以 [CLS] 开头</translation>
     </message>
 </context>
 <context>
@@ -4538,6 +4550,14 @@
     <message>
         <source>full scores in:</source>
         <translation>完整分数：</translation>
+    </message>
+    <message>
+        <source>Begin each sentence with &lt;|endoftext|&gt;</source>
+        <translation>每句以 &lt;|endoftext|&gt; 开头</translation>
+    </message>
+    <message>
+        <source>GPT-2 saw every document begin after &lt;|endoftext|&gt;: put it first (position 0), and many heads rest their weight on it. Off: the sentence alone, as typed.</source>
+        <translation>GPT-2 训练时看到的每篇文档都从 &lt;|endoftext|&gt; 之后开始：把它放在最前面（位置 0），许多头会把权重停放在它上面。不勾选：只有输入的句子本身。</translation>
     </message>
 </context>
 <context>

@@ -326,6 +326,12 @@ class Bert(lib.CheckpointCase):
         self.assertEqual(r.rc, 1, r.describe())
         self.assertIn("vocab_projector.weight", r.err)
 
+    def test_prepend_bos_is_gpt2s(self):
+        params = bert_parameters(4)
+        folder = self.path("bos")
+        write_folder(folder, params, bert_config())
+        self.refused(folder, "--prepend-bos", "[CLS]", args=("--prepend-bos",), rc=2)
+
     def test_untied_decoder_epsilon_and_tanh_gelu(self):
         # config.json's layer_norm_eps, hidden_act gelu_new and an untied decoder weight each change
         # the numbers; the reference follows them

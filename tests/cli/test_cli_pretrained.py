@@ -327,6 +327,28 @@ class Pretrained(lib.CheckpointCase):
         write_folder(folder, params, cfg=config(tie_word_embeddings=False))
         self.refused(folder, "lm_head.weight")
 
+    def test_prepend_bos_puts_endoftext_first(self):
+        # --prepend-bos: <|endoftext|> at position 0 of each text, a real piece the reference runs
+        # too; generation counts it in the prompt, and it is refused where it has no meaning
+        params = random_parameters(12)
+        folder = self.path("bos")
+        write_folder(folder, params)
+        texts = ["the cat", "in a hat"]
+        _, trace, manifest = self.export(folder, "--prepend-bos", texts=texts)
+        rows = [[EOS] + reference_ids(t) for t in texts]
+        longest = max(map(len, rows))
+        ids = torch.tensor([r + [EOS] * (longest - len(r)) for r in rows])
+        self.assertEqual(trace["encoder.token_ids"].astype(np.int64).tolist(), ids.tolist())
+        self.assertEqual([row[0] for row in manifest["tokens"]], ["<|endoftext|>"] * 2)
+        ref = reference_gpt2(params, ids)
+        self.assert_close(trace["encoder.layers.1.self_attn.weights"], ref["weights"][1].numpy(), "weights")
+        self.assert_close(trace["encoder.output_head.logits"], ref["logits"].numpy(), "logits", atol=1e-3)
+        _, _, gen = self.export(folder, "--prepend-bos", "--generate", "2", "--temperature", "0", texts=["the cat"])
+        self.assertEqual(gen["generation"]["rows"][0]["prompt_pieces"], len(rows[0]))
+        r = run_attnlab(["export", "--out", self.path("nobos"), "--text", "the cat", "--prepend-bos"])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("--prepend-bos needs --model", r.err)
+
     def test_half_and_bfloat16_checkpoints_are_widened(self):
         params = random_parameters(3)
         for dtype in ("F16", "BF16"):

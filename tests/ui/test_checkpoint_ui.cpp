@@ -9,6 +9,8 @@
 // and the Predictions panel opens at the [MASK] with the head's own top guess.
 #include <QtTest>
 
+#include <QCheckBox>
+
 #include <QDir>
 #include <QFile>
 #include <QComboBox>
@@ -194,6 +196,51 @@ class TestCheckpointUi : public QObject {
     test::settle(*b);
     QVERIFY(sameTrace(b->controller()->current()->trace, r->trace));
     QVERIFY(b->controller()->current()->batch.text.shown == r->batch.text.shown);
+  }
+
+  // "Begin each sentence with <|endoftext|>" (a GPT-2 folder only): position 0 is that piece, the
+  // trace is core's with prepend_bos bit for bit, the chips show it, a session keeps it; a BERT
+  // folder does not offer it (its texts begin with [CLS]).
+  void aGpt2SentenceCanBeginWithEndoftext() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("gpt2-bos"));
+    QVERIFY(writeGpt2Folder(folder));
+    auto w = test::openWindow(QStringLiteral("checkpoint-bos"));
+    QVERIFY(w);
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat\nhe"));
+    QCOMPARE(w->openModelFolder(folder), QString());
+    test::settle(*w);
+    QCheckBox* bos = w->inputs()->bosBox();
+    QVERIFY(bos->isVisibleTo(w.get()) && !bos->isChecked());
+    QVERIFY(w->controller()->current()->batch.text.tokens[0].front() == "t");  // off: nothing added
+    QTest::mouseClick(bos, Qt::LeftButton, {}, QPoint(8, bos->height() / 2));
+    QVERIFY(bos->isChecked());
+    test::settle(*w);
+    const auto r = w->controller()->current();
+    QVERIFY(r->batch.text.tokens[0].front() == "<|endoftext|>" && r->batch.text.lengths == (std::vector<int>{6, 2}));
+    QVERIFY(w->inputs()->chips()->rows()[1] == (std::vector<std::string>{"<|endoftext|>", "he"}));
+    const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());
+    Trace want;
+    forward(m.cfg, m.weights, pretrained::pretrained_batch(m, {"the cat", "he"}, true), want);
+    QVERIFY(sameTrace(r->trace, want));
+    const QString session = dir.filePath(QStringLiteral("bos.attnlab"));
+    QCOMPARE(w->saveSession(session), QString());
+    QFile sf(session);
+    QVERIFY(sf.open(QIODevice::ReadOnly));
+    QVERIFY(parse_session(sf.readAll().toStdString(), "bos.attnlab").weights.prepend_bos);
+    auto b = test::openWindow(QStringLiteral("checkpoint-bos-b"));
+    QVERIFY(b);
+    QCOMPARE(b->openSession(session), QString());
+    test::settle(*b);
+    QVERIFY(b->inputs()->bosBox()->isChecked());
+    QVERIFY(sameTrace(b->controller()->current()->trace, r->trace));
+
+    const QString bert = dir.filePath(QStringLiteral("bert-tiny"));
+    QVERIFY(writeBertFolder(bert));
+    QCOMPARE(w->openModelFolder(bert), QString());
+    test::settle(*w);
+    QVERIFY(!bos->isVisibleTo(w.get()));
+    QVERIFY(w->controller()->current()->batch.text.tokens[0].front() == "[CLS]");  // the box left checked means nothing here
   }
 
   void bertFolderGuessesTheMaskedWord() {

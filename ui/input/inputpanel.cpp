@@ -21,6 +21,7 @@
 #include "input/variantchooser.h"
 #include "input/weightsimport.h"
 #include "io/session.h"
+#include "pretrained/pretrained_model.h"
 #include "text/errors.h"
 #include "text/tokenizer.h"
 #include "window/smallwidgets.h"
@@ -113,6 +114,12 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent) {
   weightsRow->addWidget(weightsLabel_, 1);
   weightsRow->addWidget(seeded_);
   v->addLayout(weightsRow);
+  bos_ = new QCheckBox(tr("Begin each sentence with <|endoftext|>"));
+  bos_->setObjectName(QStringLiteral("prependBos"));
+  bos_->setToolTip(tr("GPT-2 saw every document begin after <|endoftext|>: put it first (position 0), and many heads "
+                      "rest their weight on it. Off: the sentence alone, as typed."));
+  v->addWidget(bos_);
+  connect(bos_, &QCheckBox::toggled, this, [this] { updateChips(); changed(); });
   connect(seeded_, &QPushButton::clicked, this, [this] { setImportedWeights(nullptr); });
   showWeightsSource();
   explain_ = new QLabel;
@@ -382,6 +389,7 @@ Request InputPanel::currentRequest() const {
   if (weights_) {  // what the file fixes, including what has no knob (eps)
     applyWeightsConfig(r.cfg, weights_->loaded);
     r.weights = weights_;
+    r.prependBos = weights_->checkpoint && pretrained::takes_prepended_bos(*weights_->checkpoint) && bos_->isChecked();
   }
   return r;
 }
@@ -472,6 +480,7 @@ void InputPanel::showWeightsSource() {
   chips_->setVocabulary(trained && !weights_->checkpoint ? weights_->loaded.weights.vocab() : nullptr);
   syncModelBox();
   seeded_->setVisible(locked);
+  bos_->setVisible(locked && weights_->checkpoint && pretrained::takes_prepended_bos(*weights_->checkpoint));
   if (!locked) {
     weightsLabel_->setText(tr("Weights: seeded random numbers (File ▸ Import weights… loads a trained model)."));
     return;
@@ -513,6 +522,7 @@ void InputPanel::restore(const Request& r, bool quiet) {
   variant_->setConfig(r.cfg.variant);
   budget_->setValue(static_cast<int>(std::clamp<qint64>(r.memoryBudgetMiB, budget_->minimum(), budget_->maximum())));
   weights_ = r.weights;
+  bos_->setChecked(r.prependBos);
   showWeightsSource();
   guessSource();
   restoring_ = false;
@@ -533,7 +543,7 @@ void InputPanel::updateChips() {
     const Request r = currentRequest();
     std::vector<std::string> texts;
     for (const auto& t : r.texts) texts.push_back(t.toStdString());
-    if (weights_ && weights_->checkpoint) rows = checkpointChips(*weights_, r.texts);
+    if (weights_ && weights_->checkpoint) rows = checkpointChips(*weights_, r.texts, r.prependBos);
     else if (!texts.empty()) rows = make_token_batch(texts, "--text").tokens;
   } catch (const std::exception&) {
     // An empty line in progress, or one that cannot be used (a NUL, invalid UTF-8): show what

@@ -90,6 +90,7 @@ class InputPanel : public QWidget {
   QCheckBox* finalNormBox() const { return finalNorm_; }
   QSpinBox* maxPositionsBox() const { return maxPositions_; }  // shown with "learned" only
   QCheckBox* crossBox() const { return cross_; }  // encoder–decoder with a source sentence
+  QCheckBox* bosBox() const { return bos_; }      // shown for a GPT-2 checkpoint only
   QPlainTextEdit* sourceEdit() const { return source_; }
   QComboBox* attentionBox() const { return attention_; }  // 0: every score; 1: tiled, overview heatmaps
   FullLayerBox* fullLayerBox() const { return fullLayer_; }  // with tiled: the layer kept in full
@@ -130,6 +131,7 @@ class InputPanel : public QWidget {
   FullLayerBox* fullLayer_ = nullptr;
   QSpinBox* maxPositions_ = nullptr;  // the learned table's rows, shown with "learned" only
   QCheckBox* finalNorm_ = nullptr;
+  QCheckBox* bos_ = nullptr;  // a GPT-2 checkpoint: <|endoftext|> before each sentence
   QComboBox* gradients_;  // off, sum, next-token, per-position: the backward pass's loss (Request::loss)
   QPlainTextEdit* answers_;  // per-position: one answer per sentence (Request::answers), shown with it
   VariantChooser* variant_;

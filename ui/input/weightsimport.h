@@ -22,6 +22,7 @@ ImportedWeightsPtr importWeightsFile(const QString& path, const ModelConfig& cur
 ImportedWeightsPtr importModelFolder(const QString& folder);
 // The token chips of `texts` for a checkpoint: its tokenizer's pieces as chips spell them (a text
 // that cannot be cut gives an empty row; the run's message says why).
-std::vector<std::vector<std::string>> checkpointChips(const ImportedWeights& w, const QStringList& texts);
+std::vector<std::vector<std::string>> checkpointChips(const ImportedWeights& w, const QStringList& texts,
+                                                     bool prependBos = false);
 
 }  // namespace attnlab::ui

@@ -69,12 +69,12 @@ const Weights& importedWeights(const ImportedWeights& iw, const ModelConfig& cfg
 // checkpoint's own tokenizer as its sentences are. A checkpoint's [PAD] reads a real piece's row:
 // next-token learns the padding from the sentences' lengths.
 void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers,
-                     const pretrained::PretrainedModel* checkpoint) {
+                     const pretrained::PretrainedModel* checkpoint, bool prependBos) {
   const auto t0 = std::chrono::steady_clock::now();
   LossSpec spec{.kind = kind};
   const TokenBatch& text = out.batch.text;  // the stack the loss reads (the decoder's in cross mode)
   if (kind == LossKind::PerPosition && out.weights.vocab()) {
-    spec.target = checkpoint ? pretrained::pretrained_answer_ids(*checkpoint, toStdStrings(answers), text.batch(), text.seq())
+    spec.target = checkpoint ? pretrained::pretrained_answer_ids(*checkpoint, toStdStrings(answers), text.batch(), text.seq(), prependBos)
                              : answer_ids(toStdStrings(answers), *out.weights.vocab(), text.batch(), text.seq());
   }
   if (checkpoint) spec.lengths = text.lengths;
@@ -94,7 +94,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->cfg.validate();
   const TrainedVocab* trained = r.weights ? r.weights->loaded.weights.vocab().get() : nullptr;
   const bool checkpoint = r.weights && r.weights->checkpoint && r.memoryTexts.isEmpty();
-  out->batch = checkpoint ? pretrained::pretrained_batch(*r.weights->checkpoint, toStdStrings(r.texts))
+  out->batch = checkpoint ? pretrained::pretrained_batch(*r.weights->checkpoint, toStdStrings(r.texts), r.prependBos)
                           : make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
   const auto& b = out->batch;
   auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
@@ -147,7 +147,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->note = QString::fromStdString(note.text.english());
   out->noteText = note.text;
   const pretrained::PretrainedModel* model = checkpoint ? r.weights->checkpoint.get() : nullptr;
-  if (r.loss) appendGradients(*out, *r.loss, r.answers, model);  // a planted fault acts on the gradients too
+  if (r.loss) appendGradients(*out, *r.loss, r.answers, model, r.prependBos);  // a planted fault acts on the gradients too
   if (r.hideFaults && !out->cfg.faults.empty()) {  // the correct run's words, its gradients' too
     TraceResult clean;
     clean.cfg = out->cfg;
@@ -155,7 +155,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     clean.weights = w;
     clean.batch = out->batch;
     forward(clean.cfg, w, out->batch, clean.trace);
-    if (r.loss) appendGradients(clean, *r.loss, r.answers, model);
+    if (r.loss) appendGradients(clean, *r.loss, r.answers, model, r.prependBos);
     out->trace = without_fault_labels(out->trace, clean.trace);
   }
   out->generation = generation;

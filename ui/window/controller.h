@@ -47,6 +47,7 @@ struct Request {
   // run's words).
   std::optional<LossKind> loss;
   QStringList answers;  // per-position: one answer per sentence, read as the model reads a sentence
+  bool prependBos = false;  // a GPT-2 checkpoint: <|endoftext|> before each sentence (pretrained_batch)
 };
 
 // A request over its memory budget: what it needs with every score tensor kept, and what the

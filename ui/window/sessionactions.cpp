@@ -146,6 +146,7 @@ QString MainWindow::saveSession(const QString& path) {
   const Request r = inputs_->currentRequest();
   Session s;
   if (r.weights) s.weights = sessionWeights(*r.weights, path);
+  s.weights.prepend_bos = r.weights && r.weights->checkpoint && r.prependBos;
   s.texts = toStdStrings(r.texts);
   s.memory_texts = toStdStrings(r.memoryTexts);
   s.cfg = r.cfg;
@@ -229,6 +230,7 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
   if (!error.isEmpty()) return error;  // the window keeps what it had
   Request r;
   r.weights = weights;
+  r.prependBos = s.weights.prepend_bos;
   if (weights) applyWeightsConfig(s.cfg, weights->loaded);  // the knobs show what will be computed
   r.texts = toQStrings(s.texts);
   r.memoryTexts = toQStrings(s.memory_texts);
