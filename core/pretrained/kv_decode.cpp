@@ -53,6 +53,8 @@ KvDecoder::KvDecoder(const ModelConfig& cfg, const Weights& w, int64_t capacity,
   if (!kv_cacheable(cfg)) throw std::logic_error("KvDecoder: not a pre-norm causal decoder with learned positions");
   if (!w.vocab() || !w.has("output_head.weight")) throw std::logic_error("KvDecoder: the model has no output head");
   if (capacity < 1 || capacity > cfg.max_positions) throw std::logic_error("KvDecoder: capacity outside the positions");
+  const Tensor& head = w.get("output_head.weight");  // (V, D)
+  head_bias_ = w.vocab()->head_bias ? w.get("output_head.bias") : Tensor({head.size(0)}, 0.0f);  // tied: no bias
   for (int64_t i = 0; i < cfg.layers; ++i) {
     keys_.push_back(Tensor::empty({capacity, cfg.d_model}));
     values_.push_back(Tensor::empty({capacity, cfg.d_model}));
@@ -115,9 +117,7 @@ Tensor KvDecoder::feed_forward(int64_t layer, const Tensor& x) {
 std::vector<float> KvDecoder::logits(const Tensor& x) const {
   const Tensor last = layer_norm(rows_of(x, x.size(1) - 1, 1), w_.get("encoder.norm.weight"),
                                  w_.get("encoder.norm.bias"), cfg_.eps);  // (1, 1, D)
-  const Tensor& head = w_.get("output_head.weight");                      // (V, D)
-  const Tensor bias = w_.vocab()->head_bias ? w_.get("output_head.bias") : Tensor({head.size(0)}, 0.0f);
-  return be_.linear(last, head, bias).to_vector();
+  return be_.linear(last, w_.get("output_head.weight"), head_bias_).to_vector();  // (V, D) · …
 }
 
 std::vector<float> KvDecoder::feed(const std::vector<int>& ids) {

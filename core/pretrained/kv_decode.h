@@ -56,6 +56,7 @@ class KvDecoder {
   Backend& be_;
   int64_t capacity_ = 0, length_ = 0;
   std::vector<Tensor> keys_, values_;  // per layer (capacity, D): row p = position p's k or v
+  Tensor head_bias_;                   // (V): the head's bias, zeros for GPT-2's tied head
 };
 
 }  // namespace attnlab::pretrained

@@ -126,17 +126,21 @@ Tensor pretrained_answer_ids(const PretrainedModel& m, const std::vector<std::st
 
 bool takes_prepended_bos(const PretrainedModel& m) { return m.weights.vocab()->byte_level; }
 
+const std::string& bos_piece(const PretrainedModel& m) {
+  const TrainedVocab& v = *m.weights.vocab();
+  return v.words()[static_cast<size_t>(v.pad_id)];
+}
+
 Batch pretrained_batch(const PretrainedModel& m, const std::vector<std::string>& texts, bool prepend_bos) {
   if (prepend_bos && !takes_prepended_bos(m))
     throw ConfigError(Text(Msg::pt_prepend_bos_gpt2_only, architecture_name(m.architecture)));
-  const TrainedVocab& vocab = *m.weights.vocab();
   std::vector<std::vector<std::string>> rows, shown;
   rows.reserve(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     auto& row = rows.emplace_back();
     auto& seen = shown.emplace_back();
-    if (prepend_bos) {  // GPT-2's <|endoftext|>: its padding piece is that one (pad_id)
-      row.push_back(vocab.words()[static_cast<size_t>(vocab.pad_id)]);
+    if (prepend_bos) {
+      row.push_back(bos_piece(m));
       seen.push_back(m.tokenizer->display(row.back()));
     }
     for (const auto& t : m.tokenizer->encode(texts[i])) {

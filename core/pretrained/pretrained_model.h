@@ -31,6 +31,8 @@ PretrainedModel load_pretrained(const std::string& folder);
 // Whether `prepend_bos` applies: GPT-2 (a byte-level vocabulary, whose <|endoftext|> also begins a
 // text); BERT's WordPiece puts [CLS] first itself.
 bool takes_prepended_bos(const PretrainedModel& m);
+// The piece prepend_bos puts first: GPT-2's <|endoftext|>, which is also its padding row (pad_id).
+const std::string& bos_piece(const PretrainedModel& m);
 
 // The texts cut by the model's tokenizer (the text not normalised) and padded; with prepend_bos,
 // GPT-2's <|endoftext|> first in each (as GPT-2 saw documents in training, and TransformerLens's

@@ -389,7 +389,7 @@ Request InputPanel::currentRequest() const {
   if (weights_) {  // what the file fixes, including what has no knob (eps)
     applyWeightsConfig(r.cfg, weights_->loaded);
     r.weights = weights_;
-    r.prependBos = weights_->checkpoint && pretrained::takes_prepended_bos(*weights_->checkpoint) && bos_->isChecked();
+    r.prependBos = bosApplies() && bos_->isChecked();
   }
   return r;
 }
@@ -470,6 +470,10 @@ void InputPanel::syncModelBox() {
   model_->setCurrentIndex(model_->count() - 1);
 }
 
+bool InputPanel::bosApplies() const {
+  return weights_ && weights_->checkpoint && pretrained::takes_prepended_bos(*weights_->checkpoint);
+}
+
 void InputPanel::showWeightsSource() {
   const bool locked = weights_ != nullptr;
   const bool trained = locked && weights_->loaded.weights.vocab();
@@ -480,7 +484,7 @@ void InputPanel::showWeightsSource() {
   chips_->setVocabulary(trained && !weights_->checkpoint ? weights_->loaded.weights.vocab() : nullptr);
   syncModelBox();
   seeded_->setVisible(locked);
-  bos_->setVisible(locked && weights_->checkpoint && pretrained::takes_prepended_bos(*weights_->checkpoint));
+  bos_->setVisible(bosApplies());
   if (!locked) {
     weightsLabel_->setText(tr("Weights: seeded random numbers (File ▸ Import weights… loads a trained model)."));
     return;

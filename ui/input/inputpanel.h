@@ -108,6 +108,7 @@ class InputPanel : public QWidget {
   void problemChanged(const QString& why);
 
  private:
+  bool bosApplies() const;  // a GPT-2 checkpoint: the <|endoftext|> box has a meaning
   QWidget* buildKnobs();
   void changed();      // any edit: refresh chips and explanation, (re)start the debounce timer
   void emitRequest();

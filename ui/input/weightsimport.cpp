@@ -57,10 +57,7 @@ std::vector<std::vector<std::string>> checkpointChips(const ImportedWeights& w, 
   for (const QString& t : texts) {
     auto& row = rows.emplace_back();
     try {
-      if (prependBos) {  // GPT-2's <|endoftext|>, as pretrained_batch puts it first
-        const TrainedVocab& v = *w.checkpoint->weights.vocab();
-        row.push_back(w.checkpoint->tokenizer->display(v.words()[static_cast<size_t>(v.pad_id)]));
-      }
+      if (prependBos) row.push_back(w.checkpoint->tokenizer->display(pretrained::bos_piece(*w.checkpoint)));
       for (const auto& piece : w.checkpoint->tokenizer->encode(t.toStdString()))
         row.push_back(w.checkpoint->tokenizer->display(piece.piece));
     } catch (const std::exception&) {

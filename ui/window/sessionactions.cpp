@@ -146,7 +146,7 @@ QString MainWindow::saveSession(const QString& path) {
   const Request r = inputs_->currentRequest();
   Session s;
   if (r.weights) s.weights = sessionWeights(*r.weights, path);
-  s.weights.prepend_bos = r.weights && r.weights->checkpoint && r.prependBos;
+  s.weights.prepend_bos = r.prependBos;  // set only for a GPT-2 folder (InputPanel::currentRequest)
   s.texts = toStdStrings(r.texts);
   s.memory_texts = toStdStrings(r.memoryTexts);
   s.cfg = r.cfg;
