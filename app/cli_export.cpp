@@ -16,6 +16,7 @@
 #ifdef ATTNLAB_HAVE_UI
 #include "export/exporter.h"
 #endif
+#include "explain/explain.h"
 #include "forward/memory.h"
 #include "forward/model.h"
 #include "forward/overflow.h"
@@ -42,6 +43,9 @@ struct ExportArgs {
   pretrained::Sampling sampling;  // --generate N … (with --model)
   bool no_kv_cache = false;       // --no-kv-cache: the whole text again per piece
   bool prepend_bos = false;       // --prepend-bos: GPT-2's <|endoftext|> before each text
+  std::string explain;            // --explain rollout,flow,grad-attention,saliency,ablation,heads
+  std::string ablate;             // --ablate 1.3,2.0: heads knocked out (layer.head)
+  std::string ablate_mode = "zero";
 };
 
 // --fault ID, repeatable: the injected bugs of faults.h (docs/cli.md, "Fault switches").
@@ -123,7 +127,21 @@ struct ExportPlan {
   std::optional<LossSpec> loss;  // --loss: the backward pass too
   std::shared_ptr<const pretrained::PretrainedModel> checkpoint;  // --model
   pretrained::Sampling sampling;  // --generate: each text continued before the export
+  std::vector<ExplainMethod> explain;  // --explain: the methods' steps after the backward's
+  std::vector<explain::HeadRef> ablate;  // --ablate: knocked out on the weights before the run
+  explain::AblateMode ablate_mode = explain::AblateMode::Zero;
 };
+
+// --ablate L.H,… [--ablate-mode zero|mean]: the heads exist (checked once the model is known).
+void plan_ablation(const CLI::App& sub, const ExportArgs& a, ExportPlan& p) {
+  p.ablate_mode = a.ablate_mode == "mean" ? explain::AblateMode::Mean : explain::AblateMode::Zero;
+  if (!sub.count("--ablate")) {
+    if (sub.count("--ablate-mode") && !sub.count("--explain")) throw ConfigError(Text(Msg::ex_ablate_mode_needs_ablate));
+    return;
+  }
+  p.ablate = explain::parse_heads(a.ablate);
+  explain::check_heads(p.cfg, p.ablate);
+}
 
 // --loss KIND [--target FILE.npy]: mse reads its target, per-position its answers' token ids (a
 // regular file, size-checked); the shape is checked against the run once the forward pass is done.
@@ -235,6 +253,11 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     for (int len : batch.text.lengths)
       if (len + p.sampling.steps > cfg.max_positions)
         throw ConfigError(Text(Msg::en_text_longer_than_position_table, len + p.sampling.steps, cfg.max_positions));
+  plan_ablation(sub, a, p);
+  if (sub.count("--explain")) {
+    p.explain = parse_explain(a.explain);
+    check_explain(cfg, batch.encoder_tokens().seq() + p.sampling.steps, p.explain, p.loss.has_value());
+  }
   auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq() + p.sampling.steps, cross ? batch.text.seq() : 0,
                              static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
   if (p.loss) est = with_gradients(est);  // the backward's steps too
@@ -280,6 +303,20 @@ void generate(ExportPlan& p, Backend& be) {
 void execute_export(ExportPlan p) {
   const ModelConfig& cfg = p.cfg;
   if (p.seeded) p.weights = init_weights(cfg);
+  if (!p.ablate.empty()) {  // the heads knocked out on the weights, generation included (mean: of a clean traced run)
+    Trace clean;
+    if (p.ablate_mode == explain::AblateMode::Mean) forward(cfg, p.weights, p.batch, clean);
+    p.weights = explain::ablate_heads(cfg, p.weights, p.ablate, p.ablate_mode, clean, p.batch.encoder_tokens().lengths);
+    if (p.checkpoint) {  // --generate draws from the knocked-out model too
+      auto knocked = std::make_shared<pretrained::PretrainedModel>(*p.checkpoint);
+      knocked->weights = p.weights;
+      p.checkpoint = std::move(knocked);
+    }
+    nlohmann::json heads = nlohmann::json::array();
+    for (const auto& h : p.ablate) heads.push_back({h.layer, h.head});
+    p.formats.opt.ablation_json =
+        nlohmann::json{{"heads", heads}, {"mode", p.ablate_mode == explain::AblateMode::Mean ? "mean" : "zero"}}.dump();
+  }
   if (p.sampling.steps > 0) {
     const auto g0 = std::chrono::steady_clock::now();
     generate(p, cpu_backend());
@@ -298,12 +335,20 @@ void execute_export(ExportPlan p) {
   print_note(note);
   // Exit 1 naming the step and the weights, not a bundle of NaN (a planted bug's NaN is its lesson).
   if (cfg.faults.empty()) check_no_overflow(trace, p.weights);
+  LossSpec spec = p.loss ? *p.loss : LossSpec{};
   if (p.loss) {  // the backward pass, on the CPU over the forward's trace
     const auto b0 = std::chrono::steady_clock::now();
-    LossSpec spec = *p.loss;
     if (p.weights.vocab() && p.weights.vocab()->pretrained) spec.lengths = p.batch.text.lengths;  // [PAD] reads a real row
     p.formats.opt.backward = std::make_shared<BackwardResult>(backward(cfg, p.weights, trace, spec));
     p.formats.opt.backward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
+  }
+  if (!p.explain.empty()) {  // the explanations, on the CPU over both traces (core/explain)
+    const auto e0 = std::chrono::steady_clock::now();
+    p.formats.opt.explanations = std::make_shared<const Explanations>(
+        compute_explanations(cfg, p.weights, p.batch, trace,
+                             {.bw = p.formats.opt.backward.get(), .loss = p.loss ? &spec : nullptr, .mode = p.ablate_mode},
+                             p.explain));
+    p.formats.opt.explain_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - e0).count();
   }
   const RunInfo run{be->name(), be->device(),
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), note.text.english()};
@@ -355,6 +400,17 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
   sub->add_option("--target", args->target,
                   "--loss mse: the target, a .npy array of the last layer's output shape; --loss per-position: the "
                   "answers' token ids, a .npy array (B, S) of integers, -1 or 0 where there is none (a checkpoint's: -1 only)");
+  sub->add_option("--explain", args->explain,
+                  "comma-separated from rollout, flow, grad-attention, saliency, ablation, heads: which tokens mattered, as steps "
+                  "explain.* (grad-attention, saliency and heads read --loss; ablation scores the others; heads: every "
+                  "head's effect on the loss)");
+  sub->add_option("--ablate", args->ablate,
+                  "knock heads of the encoder's self-attention out, comma-separated LAYER.HEAD from 0 (e.g. 1.3,2.0): "
+                  "their columns of W_O are zeroed before the run");
+  sub->add_option("--ablate-mode", args->ablate_mode,
+                  "zero (the default) or mean: replace the head's output by its mean over the batch's real positions "
+                  "(also how --explain heads knocks each head out)")
+      ->check(CLI::IsMember({"zero", "mean"}));
   sub->add_option("--attention", args->attention,
                   "full (every score step, the default) or tiled (FlashAttention's loop: no (S, S) step, an overview "
                   "of the weights at most 256 x 256 per head, for long texts)")

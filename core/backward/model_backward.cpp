@@ -335,30 +335,29 @@ void check_backward(bool trained, LossKind kind) {
   if (ce && !trained) throw ConfigError(Text(Msg::bw_loss_needs_trained_head, std::string(loss_name(kind))));
 }
 
+LossValue evaluate_loss(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss, const Tensor& input) {
+  check_backward(w.vocab() != nullptr, loss.kind);
+  if (loss.kind == LossKind::Mse) return mse_loss(input, loss.target);
+  if (loss.kind == LossKind::Sum) return sum_loss(input);
+  const std::string ids = std::string(cfg.cross ? "decoder" : "encoder") + ".token_ids";
+  const Step* id_step = fwd.find(ids);
+  if (!id_step) throw ConfigError(Text(Msg::bw_step_missing, ids));
+  if (loss.kind == LossKind::PerPosition && !loss.target.defined()) throw ConfigError(Text(Msg::bw_per_position_needs_answers));
+  const TrainedVocab& v = *w.vocab();  // a checkpoint's row 0 is a real piece, its [PAD] any row
+  return cross_entropy_loss(input, loss.kind == LossKind::NextToken
+                                       ? next_token_targets(id_step->tensor, loss.lengths, v.pad_id)
+                                       : answer_targets(loss.target, id_step->tensor.shape(), input.size(2), !v.pretrained));
+}
+
 BackwardResult backward(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
                         const KeyRanges* ranges) {
   check_backward(w.vocab() != nullptr, loss.kind);
-  const bool ce = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
   BackwardResult r;
   r.kind = loss.kind;
   r.output = loss_input_step(cfg, loss.kind);
   const Step* out = fwd.find(r.output);
   if (!out) throw ConfigError(Text(Msg::bw_step_missing, r.output));
-  LossValue lv;
-  if (ce) {
-    const std::string ids = std::string(cfg.cross ? "decoder" : "encoder") + ".token_ids";
-    const Step* id_step = fwd.find(ids);
-    if (!id_step) throw ConfigError(Text(Msg::bw_step_missing, ids));
-    if (loss.kind == LossKind::PerPosition && !loss.target.defined())
-      throw ConfigError(Text(Msg::bw_per_position_needs_answers));
-    const TrainedVocab& v = *w.vocab();  // a checkpoint's row 0 is a real piece, its [PAD] any row
-    lv = cross_entropy_loss(out->tensor, loss.kind == LossKind::NextToken
-                                             ? next_token_targets(id_step->tensor, loss.lengths, v.pad_id)
-                                             : answer_targets(loss.target, id_step->tensor.shape(), out->tensor.size(2),
-                                                              !v.pretrained));
-  } else {
-    lv = loss.kind == LossKind::Mse ? mse_loss(out->tensor, loss.target) : sum_loss(out->tensor);
-  }
+  const LossValue lv = evaluate_loss(cfg, w, fwd, loss, out->tensor);
   r.loss = lv.value;
   if (loss.kind == LossKind::Mse || loss.kind == LossKind::PerPosition) r.target = loss.target;
   Walk walk(cfg, w, fwd, ranges);

@@ -52,6 +52,11 @@ std::string loss_input_step(const ModelConfig& cfg, LossKind kind = LossKind::Su
 // model's head. ConfigError.
 void check_backward(bool trained, LossKind kind);
 
+// The loss `loss` takes at `input`, the tensor loss_input_step names (the trace's own, or the same
+// step of another run: the head ablation's), with the token ids read from `fwd`; and its gradient.
+// The refusals of backward() below.
+LossValue evaluate_loss(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss, const Tensor& input);
+
 // A tiled run (ModelConfig::overview_cap) gets FlashAttention-2's backward (tiled_grad.h) in its
 // tiled layers (all but ModelConfig::full_layers): the same steps but the (S, S) ones, and
 // ∂L/∂scores binned as "<A>.weights_overview.grad".

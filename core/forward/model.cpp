@@ -326,8 +326,8 @@ Flow final_norm(const ModelConfig& cfg, const Weights& w, const std::string& sta
 // their softmax, the probability of each vocabulary entry.
 // A head tied to the embedding table (GPT-2's) has no bias: it adds zeros, which change no value.
 // BERT's head transforms x first (bert_parts.h) and its tied decoder has a bias.
-void output_head(const ModelConfig& cfg, const Weights& w, const std::string& stack, const Flow& x_in, Recorder& rec,
-                 Backend& be) {
+Tensor output_head(const ModelConfig& cfg, const Weights& w, const std::string& stack, const Flow& x_in, Recorder& rec,
+                   Backend& be) {
   const Flow x = head_transform(cfg, w, stack, x_in, rec, be);
   const Tensor& wt = w.get("output_head.weight");  // (V, D)
   const bool bias = w.vocab()->head_bias;
@@ -345,7 +345,7 @@ void output_head(const ModelConfig& cfg, const Weights& w, const std::string& st
                     .bindings = {step_var("x", x.id), weight_var("output_head_weight", "output_head.weight"),
                                  weight_var("output_head_bias", "output_head.bias")}};
   });
-  if (!rec.enabled()) return;
+  if (!rec.enabled()) return logits.t;
   Tensor probs = logits.t.clone();
   be.softmax_lastdim_inplace(probs);
   record_step(rec, stack + ".output_head.probs", probs, [&] {
@@ -357,6 +357,7 @@ void output_head(const ModelConfig& cfg, const Weights& w, const std::string& st
                     .code = "probs = torch.softmax(logits, dim=-1)", .result = "probs",
                     .bindings = {step_var("logits", logits.id)}};
   });
+  return logits.t;
 }
 
 }  // namespace
@@ -438,6 +439,12 @@ Tensor run_layers(const ModelConfig& cfg, const Weights& w, const Tensor& x, con
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Recorder& rec,
                      Backend& be) {
   return run_layers(cfg, w, x, {mask, "encoder.mask"}, rec, be, nullptr);
+}
+
+Tensor encoder_outputs(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Backend& be) {
+  NullRecorder rec;
+  const Flow out = final_norm(cfg, w, "encoder", {encoder_stack(cfg, w, x, mask, rec, be), "encoder.output"}, rec);
+  return w.vocab() ? output_head(cfg, w, "encoder", out, rec, be) : out.t;
 }
 
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,

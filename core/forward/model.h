@@ -81,4 +81,11 @@ Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, 
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
                      Backend& be = cpu_backend());
 
+// The encoder stack from a ready input x (B, S, D) under a dense mask (B, S, S), then the final
+// LayerNorm (cfg.final_norm) and a trained model's output head, untraced: the logits (B, S, V), or
+// without a head the stack's output (B, S, D). The explanations' token ablation runs it once per
+// masked key (core/explain/ablation.h).
+Tensor encoder_outputs(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask,
+                       Backend& be = cpu_backend());
+
 }  // namespace attnlab

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -251,6 +252,8 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
       for (const auto& s : opt.backward->steps.steps()) arrays.push_back({s.info.id, s.tensor});
       if (opt.backward->target.defined()) arrays.push_back({"loss/target", opt.backward->target});
     }
+    if (opt.explanations)
+      for (const auto& s : opt.explanations->steps.steps()) arrays.push_back({s.info.id, s.tensor});
     write_npz((tmp / "trace.npz").string(), arrays);
     // The bundle checks itself with PyTorch: python3 reproduce.py (docs/cli.md).
     write_file(tmp / "reproduce.py", kReproducePy);
@@ -273,6 +276,29 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
     manifest["gradient_steps"] = std::move(steps);
     manifest["timings_ms"]["backward"] = opt.backward_ms;
   }
+  if (opt.explanations) {
+    json steps = json::array();
+    for (const auto& s : opt.explanations->steps.steps()) steps.push_back(step_json(s));
+    manifest["explanation_steps"] = std::move(steps);
+    if (const Explanations& e = *opt.explanations; !e.spearman.empty()) {
+      json rho = json::object();
+      for (const auto& [name, values] : e.spearman) {
+        json per = json::array();
+        for (double v : values) per.push_back(std::isfinite(v) ? json(v) : json(nullptr));  // too few keys: null
+        rho[name] = std::move(per);
+      }
+      manifest["explanation_scores"] = {{"query", e.query}, {"effect", e.logprob ? "logprob" : "output"}, {"spearman", std::move(rho)}};
+    }
+    if (const Explanations& e = *opt.explanations; !e.heads.empty()) {
+      json rows = json::array();
+      for (const auto& h : e.heads)
+        rows.push_back({{"layer", h.head.layer}, {"head", h.head.head}, {"loss", h.loss}, {"delta", h.delta}});
+      manifest["head_ablation"] = {{"mode", e.heads_mode == explain::AblateMode::Mean ? "mean" : "zero"},
+                                   {"loss", e.loss}, {"heads", std::move(rows)}};
+    }
+    manifest["timings_ms"]["explain"] = opt.explain_ms;
+  }
+  if (!opt.ablation_json.empty()) manifest["ablation"] = json::parse(opt.ablation_json);
   if (!opt.generation_json.empty()) {
     manifest["generation"] = json::parse(opt.generation_json);
     manifest["timings_ms"]["generate"] = opt.generate_ms;

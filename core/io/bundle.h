@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backward/model_backward.h"
+#include "explain/explain.h"
 #include "forward/model.h"
 #include "io/files.h"  // is_bundle_folder
 #include "model/config.h"
@@ -34,6 +35,13 @@ struct ExportOptions {
   double backward_ms = 0;
   // The manifest's "generation" (docs/cli.md "Generation"), as JSON text; empty: none. Its wall
   // time: "timings_ms"."generate".
+  // The explanations of `--explain` (docs/cli.md, "Explanations"): their steps go into trace.npz
+  // after the backward's, into the manifest as "explanation_steps" (and with ablation
+  // "explanation_scores"). Null: none.
+  std::shared_ptr<const Explanations> explanations;
+  // The manifest's "ablation" (--ablate: the heads knocked out and how), as JSON text; empty: none.
+  std::string ablation_json;
+  double explain_ms = 0;
   std::string generation_json;
   double generate_ms = 0;
 };

@@ -5,6 +5,7 @@
 #include "text/messages/clauses.h"
 #include "text/messages/cli.h"
 #include "text/messages/engine.h"
+#include "text/messages/explain.h"
 #include "text/messages/io.h"
 #include "text/messages/lessons.h"
 #include "text/messages/pretrained.h"

@@ -1464,6 +1464,46 @@
         <source>--prepend-bos puts GPT-2's &lt;|endoftext|&gt; before each text; this %1 checkpoint's tokenizer begins every text with [CLS] already</source>
         <translation>--prepend-bos 会把 GPT-2 的 &lt;|endoftext|&gt; 放在每段文本之前；这个 %1 检查点的分词器已经让每段文本以 [CLS] 开头</translation>
     </message>
+    <message>
+        <source>--explain: '%1' is not one of rollout, flow, grad-attention, saliency, ablation, heads</source>
+        <translation>--explain：“%1”不是 rollout、flow、grad-attention、saliency、ablation、heads 之一</translation>
+    </message>
+    <message>
+        <source>--explain %1 reads the gradients of a loss: add --loss (sum, next-token, per-position or mse)</source>
+        <translation>--explain %1 需要读取某个损失的梯度：请加上 --loss（sum、next-token、per-position 或 mse）</translation>
+    </message>
+    <message>
+        <source>explanations read every layer's attention weights, and %1 is not in the trace (a tiled layer keeps only an overview): name every layer in --full-layers or use --attention full</source>
+        <translation>解释方法需要读取每一层的注意力权重，而 %1 不在记录中（分块计算的层只保留概览）：请在 --full-layers 中列出每一层，或使用 --attention full</translation>
+    </message>
+    <message>
+        <source>token ablation runs the model once per token: %1 tokens is beyond its limit of %2; shorten the texts or leave ablation out</source>
+        <translation>词元消融对每个词元运行一次模型：%1 个词元超出了上限 %2；请缩短文本，或去掉 ablation</translation>
+    </message>
+    <message>
+        <source>--ablate: '%1' is not LAYER.HEAD, both counted from 0 (e.g. 1.3 for layer 1, head 3)</source>
+        <translation>--ablate：“%1”不是“层.头”的形式，两者都从 0 开始计数（例如 1.3 表示第 1 层的第 3 个头）</translation>
+    </message>
+    <message>
+        <source>--ablate %1: the model has %2 layers of %3 heads, counted from 0</source>
+        <translation>--ablate %1：模型共有 %2 层，每层 %3 个头，从 0 开始计数</translation>
+    </message>
+    <message>
+        <source>--ablate knocks out the encoder's self-attention heads; an encoder–decoder run (--memory-text) is not ablated in this version</source>
+        <translation>--ablate 移除的是编码器自注意力的头；此版本不对编码器–解码器运行（--memory-text）做消融</translation>
+    </message>
+    <message>
+        <source>--ablate-mode says how the heads of --ablate are knocked out: it needs --ablate</source>
+        <translation>--ablate-mode 指定如何移除 --ablate 中的头：需要同时给出 --ablate</translation>
+    </message>
+    <message>
+        <source>explanations follow the encoder's self-attention; an encoder–decoder run (--memory-text) is not explained in this version</source>
+        <translation>解释方法跟随编码器的自注意力；此版本不解释编码器–解码器运行（--memory-text）</translation>
+    </message>
+    <message>
+        <source>attention flow solves one exact max-flow per pair of tokens: %1 layers × %2 tokens is beyond its limit of %3 tokens at %1 layers; shorten the texts or leave flow out</source>
+        <translation>注意力流对每一对词元求解一次精确的最大流：%1 层 × %2 个词元超出了上限（%1 层时最多 %3 个词元）；请缩短文本，或去掉 flow</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -3179,6 +3219,50 @@
         <source>The head transform's LayerNorm: each position's vector normalised, then scaled and shifted, before its dot product with every row of the embedding table.</source>
         <translation>输出头变换的 LayerNorm：每个位置的向量先归一化，再缩放和平移，然后才与嵌入表的每一行做点积。</translation>
     </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>Attention flow</source>
+        <translation>注意力流（flow）</translation>
+    </message>
+    <message>
+        <source>Gradient-weighted attention</source>
+        <translation>梯度加权注意力</translation>
+    </message>
+    <message>
+        <source>Gradient × input saliency</source>
+        <translation>梯度 × 输入显著性</translation>
+    </message>
+    <message>
+        <source>Token ablation: what masking each key changes</source>
+        <translation>词元消融：遮住每个键会改变什么</translation>
+    </message>
+    <message>
+        <source>key j masked for every query but its own, the model run again: |Δ log p| of the token it predicted at the explained position (one pass per key)</source>
+        <translation>除键 j 自身外，对所有查询遮住键 j，再运行一次模型：被解释位置上原先预测的词元的 |Δ log p|（每个键运行一次）</translation>
+    </message>
+    <message>
+        <source>key j masked for every query but its own, the model run again: how far the explained position's output moves, ‖Δh‖ (one pass per key)</source>
+        <translation>除键 j 自身外，对所有查询遮住键 j，再运行一次模型：被解释位置的输出移动了多远，即 ‖Δh‖（每个键运行一次）</translation>
+    </message>
+    <message>
+        <source>each layer's head average with the residual's identity added, rows renormalised; R[i, j] is how much of input token j reaches position i after the last layer, [PAD] included (Abnar &amp; Zuidema 2020)</source>
+        <translation>每层各头的平均加上残差对应的单位矩阵，各行重新归一化；R[i, j] 表示输入词元 j 在最后一层之后有多少到达位置 i，包括 [PAD]（Abnar 与 Zuidema，2020）</translation>
+    </message>
+    <message>
+        <source>the maximum flow from input token j to position i through the graph of layers × tokens whose edges carry Â_l as capacities, each row divided by its sum (Abnar &amp; Zuidema 2020)</source>
+        <translation>在“层 × 词元”图中以 Â_l 为边容量，从输入词元 j 到位置 i 的最大流，每行再除以其总和（Abnar 与 Zuidema，2020）</translation>
+    </message>
+    <message>
+        <source>∇A_l = ∂L/∂A_l for the loss %1; (·)⁺ keeps the positive part; layers taken first to last (Chefer et al. 2021)</source>
+        <translation>∇A_l = 损失 %1 的 ∂L/∂A_l；(·)⁺ 只保留正的部分；各层从第一层到最后一层依次处理（Chefer 等，2021）</translation>
+    </message>
+    <message>
+        <source>x is the first layer's input, ∂L/∂x for the loss %1, summed over the model width D</source>
+        <translation>x 是第一层的输入，∂L/∂x 取自损失 %1，在模型宽度 D 上求和</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -3754,6 +3838,109 @@
     <message>
         <source>The window shows the attention weights of this trained model. Which head puts a large share of its weight %1? %2 Choose it below, or click its heatmap.</source>
         <translation>窗口里显示的是这个训练好的模型的注意力权重。哪个头把很大一部分权重%1？%2 在下面选出它，或者点击它的热力图。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::ExplainPanel</name>
+    <message>
+        <source>Attention (last layer, mean of heads)</source>
+        <translation>注意力（最后一层，各头平均）</translation>
+    </message>
+    <message>
+        <source>The weights the explained position gives each token in the last layer, averaged over the heads. Caveat: it ignores every earlier layer and the values' sizes, so a large weight need not mean a large effect.</source>
+        <translation>被解释的位置在最后一层给每个词元的权重，对各个头取平均。注意：它忽略了之前的所有层以及值向量的大小，所以权重大不一定意味着影响大。</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>Each layer's head average plus the identity of the residual connection, rows renormalised, multiplied through the layers (Abnar &amp; Zuidema 2020). Caveat: it treats every head and the residual as equal and ignores the values and the feed-forward layers.</source>
+        <translation>每层各头的平均加上残差连接对应的单位矩阵，各行重新归一化，再逐层相乘（Abnar 与 Zuidema，2020）。注意：它把每个头和残差同等看待，并忽略了值向量和前馈层。</translation>
+    </message>
+    <message>
+        <source>Attention flow</source>
+        <translation>注意力流（flow）</translation>
+    </message>
+    <message>
+        <source>The same graph as rollout, but how much can flow from each token to the position through the layers: an exact maximum flow per pair of tokens, each row divided by its sum. Caveat: slow (refused beyond a few dozen tokens) and often flat — many tokens reach the same maximum.</source>
+        <translation>与展开相同的图，但计算的是从每个词元穿过各层能流到该位置的量：对每一对词元求一次精确的最大流，每行再除以其总和。注意：计算很慢（超过几十个词元会被拒绝），而且结果常常很平——许多词元达到相同的最大值。</translation>
+    </message>
+    <message>
+        <source>Gradient-weighted attention</source>
+        <translation>梯度加权注意力</translation>
+    </message>
+    <message>
+        <source>Each head's weights times the loss's gradient with respect to them, negative parts dropped, averaged over heads and accumulated through the layers (Chefer et al. 2021). Caveat: it explains the loss chosen for the backward pass, not one prediction.</source>
+        <translation>每个头的权重乘以损失对这些权重的梯度，去掉负的部分，对各头取平均并逐层累积（Chefer 等，2021）。注意：它解释的是为反向传播选择的损失，而不是某一个预测。</translation>
+    </message>
+    <message>
+        <source>Gradient × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <source>The first layer's input times the loss's gradient there, summed over its features; the cell shows the signed number, its colour the size. Caveat: a first-order guess that ignores the attention pattern itself.</source>
+        <translation>第一层的输入乘以损失在那里的梯度，再对各个特征求和；格子里显示带符号的数值，颜色表示它的大小。注意：这只是一阶近似，忽略了注意力模式本身。</translation>
+    </message>
+    <message>
+        <source>Token ablation (ground truth)</source>
+        <translation>词元消融（标准答案）</translation>
+    </message>
+    <message>
+        <source>Each token masked as a key for every other position and the model run again: how much the prediction at the explained position changes (|Δ log p| of its top guess for a trained model, how far its output vector moves otherwise). One run per token.</source>
+        <translation>依次把每个词元作为键对其他所有位置遮住，再运行一次模型：被解释位置上的预测变化了多少（训练好的模型取其首选猜测的 |Δ log p|，否则取输出向量移动的距离）。每个词元运行一次。</translation>
+    </message>
+    <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
+        <source>Run a model to see which tokens mattered.</source>
+        <translation>运行一个模型，看看哪些词元起了作用。</translation>
+    </message>
+    <message>
+        <source>Computing the explanations…</source>
+        <translation>正在计算解释…</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>ρ</source>
+        <translation>ρ</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Rollout</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>Flow</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Grad-attn</source>
+        <translation>梯度注意力</translation>
+    </message>
+    <message>
+        <source>Grad×input</source>
+        <translation>梯度×输入</translation>
+    </message>
+    <message>
+        <source>Ablation</source>
+        <translation>消融</translation>
+    </message>
+    <message>
+        <source>Which tokens mattered for &lt;b&gt;%1&lt;/b&gt; (position %2)? Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each column scaled to its own largest value). The last row, ρ, compares a method's ranking with token ablation's: 1 is the same order, 0 no relation.</source>
+        <translation>对 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些词元起了作用？每一列用一种方法给句子的词元排序；颜色越深或越亮表示越重要（每列按自己的最大值缩放）。最后一行 ρ 比较某方法的排序与词元消融的排序：1 表示顺序相同，0 表示毫无关系。</translation>
+    </message>
+    <message>
+        <source>Spearman's ρ between the column's ranking of the other tokens and token ablation's</source>
+        <translation>该列对其余词元的排序与词元消融排序之间的 Spearman ρ</translation>
     </message>
 </context>
 <context>
@@ -5142,6 +5329,14 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Keeping the score tensors of layers %1 in full needs about %2 MiB, more than the memory budget of %3 MiB.</source>
         <translation>完整保留第 %1 层的分数张量大约需要 %2 MiB，超过了 %3 MiB 的内存预算。</translation>
+    </message>
+    <message>
+        <source>Explanations</source>
+        <translation>解释</translation>
+    </message>
+    <message>
+        <source>E&amp;xplanations panel</source>
+        <translation>解释面板(&amp;X)</translation>
     </message>
 </context>
 <context>

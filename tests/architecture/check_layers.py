@@ -22,11 +22,12 @@ CORE_RANKS = {
     "analysis": 4,    # statistics over attention weights
     "forward": 5,     # the forward pass: attention, layers, the model, memory estimate
     "backward": 6,    # the backward pass over a forward trace: each op's gradient, the losses
-    "io": 7,          # files, bundles, sessions, safetensors, npz
-    "training": 8,    # the training lab: tasks, optimisers, head scores, the trainer
-    "exercises": 8,   # the "find the bug" and shape exercises
-    "subword": 8,     # pretrained models' tokenizers: GPT-2's byte-level BPE, BERT's WordPiece
-    "pretrained": 9,  # Hugging Face checkpoint folders: config.json, safetensors shards, GPT-2's layout
+    "explain": 7,     # explanations over a traced run: rollout, flow, gradient methods, token ablation
+    "io": 8,          # files, bundles, sessions, safetensors, npz
+    "training": 9,    # the training lab: tasks, optimisers, head scores, the trainer
+    "exercises": 9,   # the "find the bug" and shape exercises
+    "subword": 9,     # pretrained models' tokenizers: GPT-2's byte-level BPE, BERT's WordPiece
+    "pretrained": 10,  # Hugging Face checkpoint folders: config.json, safetensors shards, GPT-2's layout
 }
 # ui/: words sit below every other ui folder (anything may show a translated string).
 UI_BOTTOM = {"words"}

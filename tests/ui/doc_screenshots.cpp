@@ -12,6 +12,7 @@
 #include <QDockWidget>
 
 #include "input/inputpanel.h"
+#include "views/explainpanel.h"
 #include "lessons/guidedtour.h"
 #include "lessons/samplegallery.h"
 #include "step/stepnavigator.h"
@@ -73,6 +74,19 @@ bool shootLanguage(const QString& dir, const QString& lang) {
     emit model->activated(english);
     test::settle(*w);
     ok = goTo(*w, "encoder.layers.1.self_attn.weights") && shoot(w.get(), name("models"));
+    // which tokens mattered: the Explanations panel beside the inputs, at the projector's 1024 × 768
+    w->resize(1024, 768);
+    w->explainDock()->show();
+    w->explainDock()->raise();
+    if (auto* inputDock = w->findChild<QDockWidget*>(QStringLiteral("inputDock")))
+      w->resizeDocks({inputDock, w->explainDock()}, {200, 520}, Qt::Vertical);
+    w->resizeDocks({w->explainDock()}, {560}, Qt::Horizontal);
+    QTest::qWait(50);
+    w->explanations()->waitForIdle();
+    QTest::qWait(50);
+    ok = ok && shoot(w.get(), name("explain"));
+    w->explainDock()->hide();
+    w->resize(1400, 900);
     model->setCurrentIndex(0);
     emit model->activated(0);
     test::settle(*w);

@@ -30,6 +30,7 @@
 #include "views/colormap.h"
 #include "views/heatmapgrid.h"
 #include "views/continuebox.h"
+#include "views/explainpanel.h"
 #include "views/predictionspanel.h"
 #include "views/variantpanel.h"
 #include "window/generation.h"
@@ -75,6 +76,8 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   predictions_ = new PredictionsPanel;
   predictionsDock_ = addPanelDock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
   connect(predictions_, &PredictionsPanel::pieceDrawn, this, &MainWindow::appendDrawnPiece);
+  explain_ = new ExplainPanel;  // computed only while shown
+  explainDock_ = addPanelDock(explain_, tr("Explanations"), QStringLiteral("explainDock"));
   buildVariantDock();
   // The training lab (View ▸ Training panel): the model it trains is shown in the whole window.
   training_ = new TrainingPanel;
@@ -273,6 +276,7 @@ void MainWindow::showResult(TraceResultPtr result) {
   showVariant(result);
   const bool hadPredictions = predictions_->hasPredictions();
   predictions_->setResult(result);
+  explain_->setResult(result);
   if (predictions_->hasPredictions() && !hadPredictions && predictionsDock_->isHidden()) {
     predictionsDock_->show();  // about half of the right side: the guesses are the point of a trained model
     if (!trainingDock_->isHidden() && !trainingDock_->visibleRegion().isEmpty())

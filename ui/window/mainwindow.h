@@ -39,6 +39,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* exerciseDock() const { return exerciseDock_; }
   class PredictionsPanel* predictions() const { return predictions_; }
   QDockWidget* predictionsDock() const { return predictionsDock_; }
+  class ExplainPanel* explanations() const { return explain_; }
+  QDockWidget* explainDock() const { return explainDock_; }
   class VariantPanel* variantPanel() const { return variant_; }
   QDockWidget* variantDock() const { return variantDock_; }
   class TrainingPanel* trainingPanel() const { return training_; }
@@ -122,6 +124,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* exerciseDock_;
   class PredictionsPanel* predictions_;
   QDockWidget* predictionsDock_;
+  class ExplainPanel* explain_;  // which tokens mattered (View ▸ Explanations panel)
+  QDockWidget* explainDock_;
   class VariantPanel* variant_;
   QDockWidget* variantDock_;
   class TrainingPanel* training_;

@@ -51,6 +51,9 @@ void MainWindow::buildMenus() {
   QAction* showPredictions = predictionsDock_->toggleViewAction();
   showPredictions->setText(tr("P&redictions panel"));
   view->addAction(showPredictions);
+  QAction* showExplanations = explainDock_->toggleViewAction();
+  showExplanations->setText(tr("E&xplanations panel"));
+  view->addAction(showExplanations);
   QAction* showVariants = variantDock_->toggleViewAction();
   showVariants->setText(tr("&Variant panel"));
   view->addAction(showVariants);

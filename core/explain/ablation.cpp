@@ -1,0 +1,123 @@
+#include "explain/ablation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "text/errors.h"
+
+namespace attnlab::explain {
+
+namespace {
+
+const Tensor& step(const Trace& t, const std::string& id) {
+  const Step* s = t.find(id);
+  if (!s) throw ConfigError(Text(Msg::ex_needs_weights_step, id));
+  return s->tensor;
+}
+
+// The last layer's output as encoder_outputs returns it: the logits of a trained model, else the
+// final norm's (or the last layer's) output.
+std::string outputs_id(const ModelConfig& cfg, bool trained) {
+  if (trained) return "encoder.output_head.logits";
+  if (cfg.final_norm) return "encoder.norm";
+  return "encoder.layers." + std::to_string(cfg.layers - 1) + ".output";
+}
+
+// log softmax(row)[k] in double.
+double log_prob(const float* row, int64_t v, int64_t k) {
+  const double top = *std::max_element(row, row + v);
+  double sum = 0;
+  for (int64_t c = 0; c < v; ++c) sum += std::exp(static_cast<double>(row[c]) - top);
+  return static_cast<double>(row[k]) - top - std::log(sum);
+}
+
+std::vector<double> ranks(const std::vector<double>& x) {
+  std::vector<size_t> order(x.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b]; });
+  std::vector<double> r(x.size());
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j + 1 < order.size() && x[order[j + 1]] == x[order[i]]) ++j;
+    for (size_t k = i; k <= j; ++k) r[order[k]] = 0.5 * static_cast<double>(i + j);  // the tie's mean rank
+    i = j + 1;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<int64_t> explained_positions(const Batch& batch) {
+  const TokenBatch& t = batch.encoder_tokens();
+  std::vector<int64_t> out;
+  for (int64_t b = 0; b < t.batch(); ++b) {
+    const auto& row = t.tokens[static_cast<size_t>(b)];
+    const int len = t.lengths[static_cast<size_t>(b)];
+    const auto mask = std::find(row.begin(), row.begin() + len, "[MASK]");
+    out.push_back(mask != row.begin() + len ? mask - row.begin() : len - 1);
+  }
+  return out;
+}
+
+Tensor mask_without_key(const Tensor& mask, int64_t b, int64_t j) {
+  Tensor m = mask.clone();
+  const int64_t s = m.size(1), k = m.size(2);
+  if (j >= k) return m;
+  float* p = m.data() + b * s * k;
+  for (int64_t i = 0; i < s; ++i) {
+    if (i == j) continue;  // j's own row: it reaches no other row anyway (ablation.h)
+    p[i * k + j] = 0.0f;
+    if (std::all_of(p + i * k, p + (i + 1) * k, [](float x) { return x == 0.0f; }) && i < k) p[i * k + i] = 1.0f;
+  }
+  return m;
+}
+
+TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query) {
+  const bool trained = w.vocab() != nullptr;
+  const Tensor& x = step(fwd, "encoder.input");
+  const Tensor& mask = step(fwd, "encoder.mask");
+  const Tensor clean = step(fwd, outputs_id(cfg, trained)).contiguous();  // (B, S, V) or (B, S, D)
+  const int64_t batch = x.size(0), s = x.size(1), width = clean.size(2);
+  TokenAblation out{.logprob = trained, .effect = Tensor({batch, s})};
+  for (int64_t j = 0; j < s; ++j) {
+    Tensor m = mask;
+    for (int64_t b = 0; b < batch; ++b) m = mask_without_key(m, b, j);
+    const Tensor y = encoder_outputs(cfg, w, x, m).contiguous();
+    for (int64_t b = 0; b < batch; ++b) {
+      const int64_t q = query[static_cast<size_t>(b)];
+      if (mask.at({b, q, j}) == 0.0f) continue;  // the query never saw j
+      const float* before = clean.data() + (b * s + q) * width;
+      const float* after = y.data() + (b * s + q) * width;
+      double e = 0;
+      if (trained) {
+        const int64_t top = std::max_element(before, before + width) - before;
+        e = std::abs(log_prob(after, width, top) - log_prob(before, width, top));
+      } else {
+        for (int64_t d = 0; d < width; ++d) e += std::pow(static_cast<double>(after[d]) - before[d], 2);
+        e = std::sqrt(e);
+      }
+      out.effect.at({b, j}) = static_cast<float>(e);
+    }
+  }
+  return out;
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+  const size_t n = a.size();
+  if (n < 3 || b.size() != n) return std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> ra = ranks(a), rb = ranks(b);
+  const double mean = 0.5 * static_cast<double>(n - 1);
+  double sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < n; ++i) {
+    sab += (ra[i] - mean) * (rb[i] - mean);
+    saa += (ra[i] - mean) * (ra[i] - mean);
+    sbb += (rb[i] - mean) * (rb[i] - mean);
+  }
+  if (saa == 0 || sbb == 0) return std::numeric_limits<double>::quiet_NaN();
+  return sab / std::sqrt(saa * sbb);
+}
+
+}  // namespace attnlab::explain

@@ -1,0 +1,299 @@
+// The explanation steps (explain.h): each method's tensor from relevance.h, its title, formula and
+// the PyTorch (flow: plain Python) code that recomputes it from the steps it binds.
+#include "explain/explain.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "explain/ablation.h"
+#include "explain/comma_list.h"
+#include "explain/relevance.h"
+#include "model/step_builder.h"
+#include "text/errors.h"
+
+namespace attnlab {
+
+namespace {
+
+constexpr ExplainMethod kMethods[] = {ExplainMethod::Rollout, ExplainMethod::Flow, ExplainMethod::GradAttention,
+                                      ExplainMethod::Saliency, ExplainMethod::Ablation, ExplainMethod::Heads};
+
+std::string weights_id(int64_t layer) { return "encoder.layers." + std::to_string(layer) + ".self_attn.weights"; }
+
+const Step& need(const Trace& t, const std::string& id) {
+  const Step* s = t.find(id);
+  if (!s) throw ConfigError(Text(Msg::ex_needs_weights_step, id));
+  return *s;
+}
+
+// (B, S, S) or (B, S) from one sentence's results, as float.
+Tensor stack_rows(const std::vector<explain::Mat>& per_sentence, bool vector) {
+  const int64_t b = static_cast<int64_t>(per_sentence.size()), s = per_sentence.front().rows(), c = per_sentence.front().cols();
+  Tensor out(vector ? Shape{b, s} : Shape{b, s, c});
+  float* p = out.data();
+  for (const auto& m : per_sentence)
+    for (int64_t i = 0; i < m.rows(); ++i)
+      for (int64_t j = 0; j < m.cols(); ++j) *p++ = static_cast<float>(m(i, j));
+  return out;
+}
+
+// "(w0, w1, w2)": a Python tuple of the layers' bound variables (one element keeps its comma).
+std::string tuple_of(const std::string& var, int64_t layers) {
+  std::string out = "(";
+  for (int64_t l = 0; l < layers; ++l) out += (l ? ", " : "") + var + std::to_string(l);
+  return out + (layers == 1 ? ",)" : ")");
+}
+
+std::string pair_tuple(int64_t layers) {
+  std::string out = "(";
+  for (int64_t l = 0; l < layers; ++l) out += (l ? ", " : "") + std::string("(w") + std::to_string(l) + ", g" + std::to_string(l) + ")";
+  return out + (layers == 1 ? ",)" : ")");
+}
+
+// Â_l of every layer, per sentence: a_hat[b][l].
+std::vector<std::vector<explain::Mat>> residual_attentions(const Trace& fwd, int64_t layers, int64_t batch) {
+  std::vector<std::vector<explain::Mat>> out(static_cast<size_t>(batch));
+  for (int64_t l = 0; l < layers; ++l) {
+    const Tensor& w = need(fwd, weights_id(l)).tensor;
+    for (int64_t b = 0; b < batch; ++b) out[static_cast<size_t>(b)].push_back(explain::residual_attention(w, b));
+  }
+  return out;
+}
+
+// The code lines that build each layer's Â from w0 … w{L−1} into the list `caps`.
+std::string caps_code(int64_t layers) {
+  return "caps = [0.5 * w.double().mean(1) + 0.5 * torch.eye(w.shape[-1], dtype=torch.float64) for w in " +
+         tuple_of("w", layers) + "]\ncaps = [a / a.sum(-1, keepdim=True) for a in caps]\n";
+}
+
+StepInfo rollout_info(int64_t layers) {
+  return {.title = Text(Msg::st_explain_rollout),
+          .formula = formula_parts({maths("Â_l = ½·mean_h(A_l) + ½·I; R = Â_L ⋯ Â_1 (B, S, S)"), Text(Msg::sf_rollout_prose)}),
+          .code = caps_code(layers) +
+                  "r = torch.eye(w0.shape[-1], dtype=torch.float64).expand(w0.shape[0], -1, -1)\n"
+                  "for a in caps:\n    r = a @ r\nrollout = r.float()",
+          .result = "rollout"};
+}
+
+// Edmonds–Karp in plain Python: a different algorithm from core's Dinic, and slow (docs/cli.md).
+StepInfo flow_info(int64_t layers) {
+  return {.title = Text(Msg::st_explain_flow),
+          .formula = formula_parts({maths("F[i, j] = maxflow((0, j) → (L, i)), capacities Â_l[i, j] (B, S, S)"),
+                                    Text(Msg::sf_flow_prose)}),
+          .code = caps_code(layers) +
+                  "def max_flow(cap, source, sink):  # Edmonds-Karp on {node: {node: residual}}\n"
+                  "    total = 0.0\n"
+                  "    while True:\n"
+                  "        prev, queue = {source: None}, [source]\n"
+                  "        for u in queue:\n"
+                  "            for v, c in cap[u].items():\n"
+                  "                if v not in prev and c > 1e-14:\n"
+                  "                    prev[v] = u\n"
+                  "                    queue.append(v)\n"
+                  "        if sink not in prev:\n"
+                  "            return total\n"
+                  "        path, v = [], sink\n"
+                  "        while v != source:\n"
+                  "            path.append((prev[v], v))\n"
+                  "            v = prev[v]\n"
+                  "        push = min(cap[u][v] for u, v in path)\n"
+                  "        for u, v in path:\n"
+                  "            cap[u][v] -= push\n"
+                  "            cap[v][u] = cap[v].get(u, 0.0) + push\n"
+                  "        total += push\n"
+                  "B, S, L = caps[0].shape[0], caps[0].shape[1], len(caps)\n"
+                  "flow = torch.zeros(B, S, S, dtype=torch.float64)\n"
+                  "for b in range(B):\n"
+                  "    rows = [a[b].tolist() for a in caps]\n"
+                  "    for i in range(S):\n"
+                  "        for j in range(S):\n"
+                  "            cap = {n: {} for n in range((L + 1) * S)}\n"
+                  "            for l in range(L):\n"
+                  "                for q in range(S):\n"
+                  "                    for k in range(S):\n"
+                  "                        if rows[l][q][k] > 0:\n"
+                  "                            cap[l * S + k][(l + 1) * S + q] = rows[l][q][k]\n"
+                  "            flow[b, i, j] = max_flow(cap, j, L * S + i)\n"
+                  "        flow[b, i] /= flow[b, i].sum()\n"
+                  "flow = flow.float()",
+          .result = "flow"};
+}
+
+StepInfo grad_attention_info(int64_t layers, const std::string& loss) {
+  return {.title = Text(Msg::st_explain_grad_attention),
+          .formula = formula_parts({maths("Ā_l = mean_h((∇A_l ⊙ A_l)⁺); R = I, R ← R + Ā_l·R (B, S, S)"),
+                                    Text(Msg::sf_grad_attention_prose, loss)}),
+          .code = "r = torch.eye(w0.shape[-1], dtype=torch.float64).expand(w0.shape[0], -1, -1)\n"
+                  "for w, g in " + pair_tuple(layers) + ":\n"
+                  "    r = r + (g.double() * w.double()).clamp(min=0).mean(1) @ r\n"
+                  "grad_attention = r.float()",
+          .result = "grad_attention"};
+}
+
+StepInfo saliency_info(const std::string& loss) {
+  return {.title = Text(Msg::st_explain_saliency),
+          .formula = formula_parts({maths("s_i = Σ_d x_{i,d} · ∂L/∂x_{i,d} (B, S)"), Text(Msg::sf_saliency_prose, loss)}),
+          .code = "saliency = (x.double() * g.double()).sum(-1).float()",
+          .result = "saliency"};
+}
+
+void bind_layers(StepInfo& info, int64_t layers, bool grads) {
+  for (int64_t l = 0; l < layers; ++l) info.bindings.push_back(step_var("w" + std::to_string(l), weights_id(l)));
+  if (grads)
+    for (int64_t l = 0; l < layers; ++l) info.bindings.push_back(step_var("g" + std::to_string(l), weights_id(l) + ".grad"));
+}
+
+StepInfo ablation_info(bool logprob) {
+  return {.title = Text(Msg::st_explain_token_ablation),
+          .formula = formula_parts({maths(logprob ? "e_j = |log p(ŷ | x without j) − log p(ŷ | x)| (B, S)"
+                                                  : "e_j = ‖h(x without j) − h(x)‖ (B, S)"),
+                                    Text(logprob ? Msg::sf_ablation_logprob_prose : Msg::sf_ablation_output_prose)}),
+          .code = "# one untraced forward pass per masked key (core/explain/ablation.cpp); not recomputed here",
+          .result = "effect",
+          .is_data = true};
+}
+
+// Spearman's ρ per sentence of each method's row at the explained position against the ablation
+// effect, over the other keys that position attends to.
+std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfig& cfg, const Trace& fwd,
+                                                                const Explanations& ex, const Tensor& effect) {
+  const Tensor& mask = need(fwd, "encoder.mask").tensor;
+  const Tensor& last = need(fwd, weights_id(cfg.layers - 1)).tensor;  // (B, H, S, S)
+  std::vector<std::pair<std::string, std::vector<double>>> out;
+  const auto row_of = [&](const std::string& name, auto value) {
+    std::vector<double> per_sentence;
+    for (int64_t b = 0; b < effect.size(0); ++b) {
+      const int64_t q = ex.query[static_cast<size_t>(b)];
+      std::vector<double> a, e;
+      for (int64_t j = 0; j < effect.size(1); ++j)  // the position's own token: see ablation.h
+        if (j != q && mask.at({b, q, j}) != 0.0f) a.push_back(value(b, q, j)), e.push_back(effect.at({b, j}));
+      per_sentence.push_back(explain::spearman(a, e));
+    }
+    out.emplace_back(name, std::move(per_sentence));
+  };
+  row_of("attention", [&](int64_t b, int64_t q, int64_t j) {
+    double sum = 0;
+    for (int64_t h = 0; h < last.size(1); ++h) sum += last.at({b, h, q, j});
+    return sum / static_cast<double>(last.size(1));
+  });
+  for (const Step& s : ex.steps.steps()) {
+    const Tensor& t = s.tensor;
+    if (s.info.id == explain_step_id(ExplainMethod::Ablation)) continue;
+    const std::string name(s.info.id.substr(std::string("explain.").size()));
+    if (t.dim() == 2)
+      row_of(name, [&](int64_t b, int64_t, int64_t j) { return std::abs(static_cast<double>(t.at({b, j}))); });
+    else
+      row_of(name, [&](int64_t b, int64_t q, int64_t j) { return static_cast<double>(t.at({b, q, j})); });
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view explain_name(ExplainMethod m) {
+  switch (m) {
+    case ExplainMethod::Rollout: return "rollout";
+    case ExplainMethod::Flow: return "flow";
+    case ExplainMethod::GradAttention: return "grad-attention";
+    case ExplainMethod::Saliency: return "saliency";
+    case ExplainMethod::Ablation: return "ablation";
+    case ExplainMethod::Heads: return "heads";
+  }
+  return "";
+}
+
+std::string explain_step_id(ExplainMethod m) {
+  switch (m) {
+    case ExplainMethod::GradAttention: return "explain.grad_attention";
+    case ExplainMethod::Ablation: return "explain.token_ablation";
+    case ExplainMethod::Heads: return "";
+    default: return "explain." + std::string(explain_name(m));
+  }
+}
+
+std::vector<ExplainMethod> parse_explain(std::string_view list) {
+  std::vector<ExplainMethod> out;
+  for (std::string_view word : explain::split_commas(list)) {
+    const auto* m = std::find_if(std::begin(kMethods), std::end(kMethods), [&](ExplainMethod k) { return word == explain_name(k); });
+    if (m == std::end(kMethods)) throw ConfigError(Text(Msg::ex_not_a_method, std::string(word)));
+    if (std::find(out.begin(), out.end(), *m) == out.end()) out.push_back(*m);
+  }
+  return out;
+}
+
+int64_t flow_max_tokens(int64_t layers) {
+  return static_cast<int64_t>(std::floor(std::pow(kFlowMaxCost / static_cast<double>(std::max<int64_t>(layers, 1)), 0.25)));
+}
+
+void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss) {
+  if (methods.empty()) return;
+  if (cfg.cross) throw ConfigError(Text(Msg::ex_cross_not_yet));
+  for (ExplainMethod m : methods)
+    if (needs_backward(m) && !has_loss) throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
+  for (int64_t l = 0; l < cfg.layers; ++l)
+    if (cfg.tiled_layer(l)) throw ConfigError(Text(Msg::ex_needs_weights_step, weights_id(l)));
+  const auto asked = [&](ExplainMethod m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
+  if (asked(ExplainMethod::Flow) && seq > flow_max_tokens(cfg.layers))
+    throw ConfigError(Text(Msg::ex_flow_too_large, cfg.layers, seq, flow_max_tokens(cfg.layers)));
+  if (asked(ExplainMethod::Ablation) && seq > explain::kAblationMaxTokens)
+    throw ConfigError(Text(Msg::ex_ablation_too_long, seq, explain::kAblationMaxTokens));
+}
+
+Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,
+                                  const ExplainInputs& in, const std::vector<ExplainMethod>& methods) {
+  Explanations out;
+  const BackwardResult* bw = in.bw;
+  const int64_t layers = cfg.layers;
+  const int64_t sentences = need(fwd, weights_id(0)).tensor.size(0);
+  const std::string loss = bw ? std::string(loss_name(bw->kind)) : std::string();
+  for (ExplainMethod m : methods) {
+    if (needs_backward(m) && (!bw || (m == ExplainMethod::Heads && !in.loss)))
+      throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
+    if (m == ExplainMethod::Heads) {
+      out.heads = explain::head_effects(cfg, w, fwd, *in.loss, in.mode, batch.encoder_tokens().lengths);
+      out.heads_mode = in.mode;
+      out.loss = bw->loss;
+      continue;
+    }
+    std::vector<explain::Mat> rows;
+    StepInfo info;
+    if (m == ExplainMethod::Rollout || m == ExplainMethod::Flow) {
+      for (const auto& a_hat : residual_attentions(fwd, layers, sentences))
+        rows.push_back(m == ExplainMethod::Rollout ? explain::rollout(a_hat) : explain::attention_flow(a_hat));
+      info = m == ExplainMethod::Rollout ? rollout_info(layers) : flow_info(layers);
+      bind_layers(info, layers, false);
+    } else if (m == ExplainMethod::GradAttention) {
+      for (int64_t b = 0; b < sentences; ++b) {
+        std::vector<explain::Mat> a_bar;
+        for (int64_t l = 0; l < layers; ++l)
+          a_bar.push_back(explain::grad_weighted(need(fwd, weights_id(l)).tensor, need(bw->steps, weights_id(l) + ".grad").tensor, b));
+        rows.push_back(explain::grad_rollout(a_bar));
+      }
+      info = grad_attention_info(layers, loss);
+      bind_layers(info, layers, true);
+    } else if (m == ExplainMethod::Saliency) {
+      const Tensor& x = need(fwd, "encoder.input").tensor;
+      const Tensor& g = need(bw->steps, "encoder.input.grad").tensor;
+      for (int64_t b = 0; b < sentences; ++b) {
+        const auto s = explain::saliency(x, g, b);
+        rows.push_back(Eigen::Map<const explain::Mat>(s.data(), static_cast<Eigen::Index>(s.size()), 1));
+      }
+      info = saliency_info(loss);
+      info.bindings = {step_var("x", "encoder.input"), step_var("g", "encoder.input.grad")};
+    } else {
+      out.query = explain::explained_positions(batch);
+      const auto ablation = explain::ablate_tokens(cfg, w, fwd, out.query);
+      out.logprob = ablation.logprob;
+      info = ablation_info(ablation.logprob);
+      info.id = explain_step_id(m);
+      out.steps.record(std::move(info), ablation.effect);
+      continue;
+    }
+    info.id = explain_step_id(m);
+    out.steps.record(std::move(info), stack_rows(rows, m == ExplainMethod::Saliency));
+  }
+  if (const Step* effect = out.steps.find(explain_step_id(ExplainMethod::Ablation))) out.spearman = scores(cfg, fwd, out, effect->tensor);
+  return out;
+}
+
+}  // namespace attnlab

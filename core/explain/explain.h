@@ -1,0 +1,81 @@
+// "Which tokens mattered?" — explanations computed from a traced run, each recorded as a step
+// with its formula and a PyTorch (or plain Python) recomputation in `code`:
+//   explain.rollout         (B, S, S)  attention rollout (Abnar & Zuidema 2020)
+//   explain.flow            (B, S, S)  attention flow, exact max-flow (same paper)
+//   explain.grad_attention  (B, S, S)  gradient-weighted attention (Chefer et al. 2021)
+//   explain.saliency        (B, S)     gradient × input, Σ_d x·∂L/∂x at encoder.input
+//   explain.token_ablation  (B, S)     each key masked and the model run again (ablation.h): the
+//                                      ground truth, with Spearman's ρ of every other method's row
+// Rows are the positions after the last layer (queries), columns the input tokens. They read the
+// encoder stack's self-attention weights `encoder.layers.{l}.self_attn.weights` (B, H, S, S) and,
+// for the gradient methods, the backward pass of the export's --loss.
+//   B batch, H heads, S tokens, L layers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "backward/model_backward.h"
+#include "explain/head_ablation.h"
+#include "forward/model.h"
+#include "model/config.h"
+#include "model/trace.h"
+
+namespace attnlab {
+
+enum class ExplainMethod : uint8_t { Rollout, Flow, GradAttention, Saliency, Ablation, Heads };
+
+// "rollout", "flow", "grad-attention", "saliency", "ablation", "heads" (the command line's names).
+std::string_view explain_name(ExplainMethod m);
+// The step id each method records: "explain.rollout", …; "" for heads (a table, no step).
+std::string explain_step_id(ExplainMethod m);
+// A comma-separated list of names, each once, in the order given. ConfigError naming the word.
+std::vector<ExplainMethod> parse_explain(std::string_view list);
+// The methods that read the loss: the gradient methods, and heads (every head's effect on it).
+inline bool needs_backward(ExplainMethod m) {
+  return m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency || m == ExplainMethod::Heads;
+}
+
+// Attention flow solves S² max-flows over a graph of (L + 1)·S nodes and up to L·S² edges. It is
+// refused when L · S⁴ exceeds this (S 48 at 12 layers; S 64 at 3): 0.1–0.3 s at the limit on
+// 2 cores (docs/cli.md "Explanations").
+inline constexpr double kFlowMaxCost = 12.0 * 48 * 48 * 48 * 48;
+// The longest text flow accepts at `layers` layers.
+int64_t flow_max_tokens(int64_t layers);
+
+// Before any work: ConfigError when the run cannot be explained — a cross-attention run, a
+// gradient method without a loss (`has_loss`), flow beyond kFlowMaxCost or ablation beyond
+// kAblationMaxTokens at `seq` tokens, or a layer run tiled (not in cfg.full_layers).
+void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss);
+
+struct Explanations {
+  Trace steps;  // each method's step, in the order asked
+  // With ablation: each sentence's explained position (ablation.h), whether the effect is
+  // |Δ log p| (a trained model) or ‖Δh‖, and Spearman's ρ per sentence against the effect for the
+  // last layer's head-averaged attention ("attention") and each other method asked (saliency by
+  // |s_j|), over the other keys the explained position attends to (ablation.h says why not its
+  // own). NaN: fewer than 3 keys, or constant.
+  std::vector<int64_t> query;
+  bool logprob = false;
+  std::vector<std::pair<std::string, std::vector<double>>> spearman;
+  // With heads: every head knocked out alone (head_ablation.h, in `heads_mode`), largest loss
+  // increase first, and the loss of the run as it was.
+  std::vector<explain::HeadEffect> heads;
+  explain::AblateMode heads_mode = explain::AblateMode::Zero;
+  double loss = 0;
+};
+
+// `bw`: the backward pass of the same run from `loss` (needed by the gradient methods and heads;
+// `mode` says how heads knocks each out). ConfigError when a step it reads is missing.
+struct ExplainInputs {
+  const BackwardResult* bw = nullptr;
+  const LossSpec* loss = nullptr;
+  explain::AblateMode mode = explain::AblateMode::Zero;
+};
+Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,
+                                  const ExplainInputs& in, const std::vector<ExplainMethod>& methods);
+
+}  // namespace attnlab

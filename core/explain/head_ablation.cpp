@@ -1,0 +1,104 @@
+#include "explain/head_ablation.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+
+#include "backward/model_backward.h"
+#include "explain/comma_list.h"
+#include "text/errors.h"
+
+namespace attnlab::explain {
+
+namespace {
+
+std::string prefix(int64_t layer) { return "encoder.layers." + std::to_string(layer) + ".self_attn."; }
+
+bool parse_index(std::string_view s, int64_t& out) {
+  if (s.empty()) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size() && out >= 0;
+}
+
+const Tensor& step(const Trace& t, const std::string& id) {
+  const Step* s = t.find(id);
+  if (!s) throw ConfigError(Text(Msg::ex_needs_weights_step, id));
+  return s->tensor;
+}
+
+}  // namespace
+
+std::vector<HeadRef> parse_heads(std::string_view list) {
+  std::vector<HeadRef> out;
+  for (std::string_view item : split_commas(list)) {
+    const size_t dot = item.find('.');
+    HeadRef h;
+    if (dot == std::string_view::npos || !parse_index(item.substr(0, dot), h.layer) || !parse_index(item.substr(dot + 1), h.head))
+      throw ConfigError(Text(Msg::ex_ablate_not_a_head, std::string(item)));
+    if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+  }
+  return out;
+}
+
+void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads) {
+  if (cfg.cross) throw ConfigError(Text(Msg::ex_ablate_cross_not_yet));
+  for (const HeadRef& h : heads)
+    if (h.layer >= cfg.layers || h.head >= cfg.heads)
+      throw ConfigError(Text(Msg::ex_ablate_no_such_head, std::to_string(h.layer) + "." + std::to_string(h.head), cfg.layers, cfg.heads));
+}
+
+std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const std::vector<int>& lengths) {
+  const Tensor& out = step(fwd, prefix(head.layer) + "head_out");  // (B, H, S, Dh)
+  const int64_t dh = out.size(3);
+  std::vector<double> mean(static_cast<size_t>(dh), 0.0);
+  int64_t count = 0;
+  for (int64_t b = 0; b < out.size(0); ++b)
+    for (int64_t i = 0; i < lengths[static_cast<size_t>(b)]; ++i, ++count)
+      for (int64_t k = 0; k < dh; ++k) mean[static_cast<size_t>(k)] += out.at({b, head.head, i, k});
+  for (double& m : mean) m /= static_cast<double>(std::max<int64_t>(count, 1));
+  return mean;
+}
+
+Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector<HeadRef>& heads, AblateMode mode,
+                     const Trace& fwd, const std::vector<int>& lengths) {
+  check_heads(cfg, heads);
+  Weights out = w;
+  const int64_t dh = cfg.d_model / cfg.heads;
+  for (const HeadRef& h : heads) {
+    const std::string p = prefix(h.layer);
+    Tensor wo = out.get(p + "out_proj.weight").clone();  // (D, D): column c reads context feature c
+    Tensor bo = out.get(p + "out_proj.bias").clone();    // (D)
+    const std::vector<double> m = mode == AblateMode::Mean ? mean_head_out(fwd, h, lengths) : std::vector<double>();
+    for (int64_t r = 0; r < wo.size(0); ++r) {
+      double shift = 0;
+      for (int64_t k = 0; k < dh; ++k) {
+        float& c = wo.at({r, h.head * dh + k});
+        if (!m.empty()) shift += static_cast<double>(c) * m[static_cast<size_t>(k)];
+        c = 0.0f;
+      }
+      bo.at({r}) = static_cast<float>(bo.at({r}) + shift);
+    }
+    out.set(p + "out_proj.weight", std::move(wo));
+    out.set(p + "out_proj.bias", std::move(bo));
+  }
+  return out;
+}
+
+std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
+                                     AblateMode mode, const std::vector<int>& lengths) {
+  const Tensor& x = step(fwd, "encoder.input");
+  const Tensor& mask = step(fwd, "encoder.mask");
+  const double clean = evaluate_loss(cfg, w, fwd, loss, step(fwd, loss_input_step(cfg, loss.kind))).value;
+  std::vector<HeadEffect> out;
+  for (int64_t l = 0; l < cfg.layers; ++l)
+    for (int64_t h = 0; h < cfg.heads; ++h) {
+      const HeadRef head{l, h};
+      const Weights knocked = ablate_heads(cfg, w, {head}, mode, fwd, lengths);
+      const double value = evaluate_loss(cfg, knocked, fwd, loss, encoder_outputs(cfg, knocked, x, mask)).value;
+      out.push_back({head, value, value - clean});
+    }
+  std::stable_sort(out.begin(), out.end(), [](const HeadEffect& a, const HeadEffect& b) { return a.delta > b.delta; });
+  return out;
+}
+
+}  // namespace attnlab::explain

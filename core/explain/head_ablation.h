@@ -1,0 +1,52 @@
+// Head ablation: knock heads of the encoder's self-attention out and see what changes. A head's
+// contribution to the block is its head_out (B, H, S, Dh) times its Dh columns of W_O, so
+//   zero: those columns of encoder.layers.{l}.self_attn.out_proj.weight set to 0;
+//   mean: the same, after adding W_O[:, cols] · m to out_proj.bias, m (Dh) the head's head_out of
+//         the clean run averaged over the batch's real positions (TransformerLens's mean ablation).
+// Both are exactly the edited head_out, done on the weights: every other step, the backward pass
+// and reproduce.py run on the edited weights unchanged, and the trace's head_out still shows what
+// the head computed. B batch, S tokens, D width, H heads, Dh = D / H.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "backward/loss.h"
+#include "forward/model.h"
+#include "model/config.h"
+#include "model/trace.h"
+#include "model/weights.h"
+
+namespace attnlab::explain {
+
+struct HeadRef {
+  int64_t layer = 0, head = 0;
+  bool operator==(const HeadRef&) const = default;
+};
+enum class AblateMode : uint8_t { Zero, Mean };
+
+// "1.3,2.0" → {1, 3}, {2, 0}; each once, in the order given. ConfigError naming the item.
+std::vector<HeadRef> parse_heads(std::string_view list);
+// ConfigError when a head does not exist in `cfg` or the run has cross-attention.
+void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads);
+
+// The mean of head h's output over the real positions (i < lengths[b]) of every sentence, (Dh),
+// from a clean traced run's encoder.layers.{l}.self_attn.head_out.
+std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const std::vector<int>& lengths);
+
+// `w` with the heads knocked out (a copy; the tensors it edits are fresh). Mean mode reads `fwd`.
+Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector<HeadRef>& heads, AblateMode mode,
+                     const Trace& fwd, const std::vector<int>& lengths);
+
+// Every head knocked out alone, the model run again untraced from the trace's encoder.input under
+// its mask, and the loss evaluated: one row per head with the loss's change, largest first.
+struct HeadEffect {
+  HeadRef head;
+  double loss = 0;   // the loss with the head knocked out
+  double delta = 0;  // loss − the clean run's
+};
+std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
+                                     AblateMode mode, const std::vector<int>& lengths);
+
+}  // namespace attnlab::explain

@@ -1,0 +1,254 @@
+"""attnlab export --explain (docs/cli.md "Explanations"): rollout, flow, gradient-weighted attention
+and gradient x input saliency as steps of the bundle. Checked three ways: the bundle's reproduce.py
+reruns each step's own code (flow: Edmonds-Karp in plain Python) and must agree, and must name a
+corrupted explanation; this script recomputes rollout and Chefer's rule with NumPy from the
+bundle's arrays; and on a GPT-2 checkpoint both come from the float64 reference GPT-2 of
+test_cli_pretrained (its attention weights and their autograd gradients), not from Attention Lab.
+Refusals name the option and what to do, and leave no bundle."""
+import json
+import os
+
+import numpy as np
+import torch
+
+import attnlab_testlib as lib
+import test_cli_pretrained as gpt2
+from attnlab_testlib import reported, reproduce, run_attnlab
+from test_cli_gradients import arrays, rewrite_npz
+
+TEXTS = ["--text", "the black cat sat on the mat", "--text", "猫坐着"]
+ALL = "rollout,flow,grad-attention,saliency,ablation"
+IDS = ["explain.rollout", "explain.flow", "explain.grad_attention", "explain.saliency"]  # rerun by reproduce.py
+SCORED = ["attention", "rollout", "flow", "grad_attention", "saliency"]
+
+
+def numpy_rollout(layers):
+    """layers: per layer (B, H, S, S). R = Â_L … Â_1, Â = (mean_h A + I) / 2, rows renormalised."""
+    s = layers[0].shape[-1]
+    r = np.broadcast_to(np.eye(s), (layers[0].shape[0], s, s))
+    for a in layers:
+        a_hat = 0.5 * a.astype(np.float64).mean(axis=1) + 0.5 * np.eye(s)
+        a_hat /= a_hat.sum(axis=-1, keepdims=True)
+        r = np.einsum("bij,bjk->bik", a_hat, r)
+    return r
+
+
+def numpy_chefer(layers, grads):
+    """R = I; R += mean_h(max(0, ∇A ⊙ A)) R per layer, first layer first."""
+    s = layers[0].shape[-1]
+    r = np.broadcast_to(np.eye(s), (layers[0].shape[0], s, s)).copy()
+    for a, g in zip(layers, grads):
+        r = r + np.einsum("bij,bjk->bik", np.maximum(0, g.astype(np.float64) * a).mean(axis=1), r)
+    return r
+
+
+def manifest_of(out):
+    with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def spearman(a, b):
+    """Pearson's r of the ranks, ties sharing their mean rank (as scipy.stats.spearmanr)."""
+    def ranks(x):
+        order = np.argsort(x, kind="stable")
+        r = np.empty(len(x))
+        i = 0
+        while i < len(x):
+            j = i
+            while j + 1 < len(x) and x[order[j + 1]] == x[order[i]]:
+                j += 1
+            r[order[i:j + 1]] = (i + j) / 2
+            i = j + 1
+        return r
+    ra, rb = ranks(np.asarray(a, np.float64)), ranks(np.asarray(b, np.float64))
+    ra, rb = ra - ra.mean(), rb - rb.mean()
+    return float((ra * rb).sum() / np.sqrt((ra * ra).sum() * (rb * rb).sum()))
+
+
+class Explain(lib.TempDirCase):
+    def check_scores(self, m, a, effect_kind):
+        """explanation_scores: the explained position (the last real token), and each method's ρ
+        recomputed here from the arrays over the keys that position attends to."""
+        sc = m["explanation_scores"]
+        self.assertEqual(sc["effect"], effect_kind)
+        self.assertEqual(sorted(sc["spearman"]), sorted(SCORED))
+        mask = a["encoder.mask"]
+        last = max(int(k.split(".")[2]) for k in a if k.startswith("encoder.layers.") and k.endswith("self_attn.weights"))
+        for b, q in enumerate(sc["query"]):
+            tokens = [t for t in m["tokens"][b] if t != "[PAD]"]
+            self.assertEqual(q, len(tokens) - 1)
+            keys = np.array([j for j in np.nonzero(mask[b, q])[0] if j != q])  # its own token is not scored
+            effect = a["explain.token_ablation"][b, keys]
+            if len(keys):
+                self.assertGreater(float(effect.max()), 0)
+            rows = {"attention": a["encoder.layers.%d.self_attn.weights" % last][b][:, q, keys].mean(0),
+                    "rollout": a["explain.rollout"][b, q, keys], "flow": a["explain.flow"][b, q, keys],
+                    "grad_attention": a["explain.grad_attention"][b, q, keys],
+                    "saliency": np.abs(a["explain.saliency"][b, keys])}
+            for name, row in rows.items():
+                got = sc["spearman"][name][b]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    want = spearman(row, effect) if len(keys) >= 3 else float("nan")
+                if np.isnan(want):  # too few keys, or a constant list (one token, all equal)
+                    self.assertIsNone(got, name)
+                else:
+                    self.assertAlmostEqual(got, want, places=5, msg=name)
+
+    def test_every_method_reproduces(self):
+        for i, args in enumerate([["--d-model", "16", "--heads", "4", "--layers", "2", "--mask", "padding"],
+                                  ["--d-model", "12", "--heads", "3", "--layers", "3", "--norm", "post",
+                                   "--mask", "padding+causal"]]):
+            with self.subTest(args=" ".join(args)):
+                out = self.path("b%d" % i)
+                self.export_ok(out, *TEXTS, *args, "--loss", "sum", "--explain", ALL)
+                m = manifest_of(out)
+                self.assertEqual([s["id"] for s in m["explanation_steps"]], IDS + ["explain.token_ablation"])
+                self.assertIn("explain", m["timings_ms"])
+                a = arrays(out)
+                b, s = a["encoder.token_ids"].shape
+                layers = int(args[args.index("--layers") + 1])
+                for sid in IDS[:3]:
+                    self.assertEqual(a[sid].shape, (b, s, s), sid)
+                self.assertEqual(a["explain.saliency"].shape, (b, s))
+                self.check_scores(m, a, "output")
+                weights = [a["encoder.layers.%d.self_attn.weights" % l] for l in range(layers)]
+                grads = [a["encoder.layers.%d.self_attn.weights.grad" % l] for l in range(layers)]
+                self.assertTrue(lib.compare(a["explain.rollout"], numpy_rollout(weights))[0])
+                self.assertTrue(lib.compare(a["explain.grad_attention"], numpy_chefer(weights, grads))[0])
+                x, g = a["encoder.input"].astype(np.float64), a["encoder.input.grad"].astype(np.float64)
+                self.assertTrue(lib.compare(a["explain.saliency"], (x * g).sum(-1))[0])
+                np.testing.assert_allclose(a["explain.rollout"].sum(-1), 1.0, atol=1e-5)  # rows stay distributions
+                np.testing.assert_allclose(a["explain.flow"].sum(-1), 1.0, atol=1e-5)
+                if "padding+causal" in args:  # nothing reaches an earlier position from a later token
+                    self.assertEqual(float(np.abs(np.triu(a["explain.flow"], 1)).max()), 0.0)
+                    self.assertEqual(float(np.abs(np.triu(a["explain.rollout"], 1)).max()), 0.0)
+                rc, text, err = reproduce(out)
+                self.assertEqual(rc, 0, text[-3000:] + err)
+                rows = reported(text)
+                for sid in IDS:
+                    self.assertEqual(rows.get(sid), "ok", sid)
+
+    def test_a_wrong_explanation_is_named(self):
+        out = self.path("b")
+        self.export_ok(out, *TEXTS, "--d-model", "16", "--heads", "2", "--explain", "flow,rollout")
+        rewrite_npz(out, "explain.flow", lambda t: t + np.where(np.arange(t.size).reshape(t.shape) == 5, 0.01, 0))
+        rc, text, _ = reproduce(out)
+        self.assertEqual(rc, 1, text[-2000:])
+        self.assertEqual(reported(text).get("explain.flow"), "DIFFERS")
+        self.assertEqual(reported(text).get("explain.rollout"), "ok")
+        self.assertIn("explain.flow: largest difference", text)
+
+    def test_rollout_needs_no_loss_and_a_trained_model_explains_its_next_token(self):
+        model = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sample_inputs", "models",
+                             "english-next-word.safetensors")
+        out = self.path("trained")
+        self.export_ok(out, "--weights", model, "--loss", "next-token", "--explain", ALL)
+        m = manifest_of(out)
+        steps = {s["id"]: s for s in m["explanation_steps"]}
+        self.assertIn("next-token", steps["explain.grad_attention"]["formula"])
+        self.assertEqual(steps["explain.token_ablation"]["kind"], "data")
+        self.check_scores(m, arrays(out), "logprob")
+        rc, text, err = reproduce(out)
+        self.assertEqual(rc, 0, text[-3000:] + err)
+        for sid in IDS:
+            self.assertEqual(reported(text).get(sid), "ok", sid)
+        out = self.path("no-loss")
+        self.export_ok(out, *TEXTS, "--explain", "rollout")
+        self.assertNotIn("loss", manifest_of(out))
+        self.assertEqual([s["id"] for s in manifest_of(out)["explanation_steps"]], ["explain.rollout"])
+
+    def test_the_head_table_agrees_with_knocking_each_head_out(self):
+        # --explain heads: every head knocked out alone, ranked by the loss's increase; each row is
+        # what `--ablate L.H` (a separate run, its weights edited and checked by reproduce.py) gives
+        model = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sample_inputs", "models",
+                             "english-next-word.safetensors")
+        for mode in ("zero", "mean"):
+            with self.subTest(mode=mode):
+                out = self.path("table-" + mode)
+                self.export_ok(out, "--weights", model, "--loss", "next-token", "--explain", "heads", "--ablate-mode", mode)
+                m = manifest_of(out)
+                table = m["head_ablation"]
+                self.assertEqual(table["mode"], mode)
+                self.assertEqual(table["loss"], m["loss"]["value"])
+                cfg = m["config"]
+                self.assertEqual(len(table["heads"]), cfg["layers"] * cfg["heads"])
+                deltas = [r["delta"] for r in table["heads"]]
+                self.assertEqual(deltas, sorted(deltas, reverse=True))
+                self.assertEqual(sorted((r["layer"], r["head"]) for r in table["heads"]),
+                                 [(l, h) for l in range(cfg["layers"]) for h in range(cfg["heads"])])
+                self.assertGreater(deltas[0], 1e-3)  # some head matters to a trained model
+                for row in (table["heads"][0], table["heads"][-1]):
+                    again = self.path("ablate-%s-%d-%d" % (mode, row["layer"], row["head"]))
+                    self.export_ok(again, "--weights", model, "--loss", "next-token", "--ablate",
+                                   "%d.%d" % (row["layer"], row["head"]), "--ablate-mode", mode)
+                    a = manifest_of(again)
+                    self.assertEqual(a["ablation"], {"heads": [[row["layer"], row["head"]]], "mode": mode})
+                    self.assertAlmostEqual(a["loss"]["value"], row["loss"], delta=1e-4 * max(1.0, abs(row["loss"])))
+                    rc, text, err = reproduce(again)
+                    self.assertEqual(rc, 0, text[-3000:] + err)
+                    _, w = lib.read_safetensors(os.path.join(again, "weights.safetensors"))
+                    dh = cfg["d_model"] // cfg["heads"]
+                    wo = w["encoder.layers.%d.self_attn.out_proj.weight" % row["layer"]]
+                    self.assertEqual(float(np.abs(wo[:, row["head"] * dh:(row["head"] + 1) * dh]).max()), 0.0)
+
+    def test_refusals_name_the_problem(self):
+        cases = [
+            (["--explain", "saliency"], "--explain saliency reads the gradients of a loss: add --loss"),
+            (["--explain", "rollout,heatmap"], "--explain: 'heatmap' is not one of rollout, flow, grad-attention, saliency, ablation"),
+            (["--explain", "ablation", "--text", " ".join(["w%d" % i for i in range(257)])],
+             "257 tokens is beyond its limit of 256"),
+            (["--explain", "rollout", "--memory-text", "le chat"], "encoder–decoder run (--memory-text) is not explained"),
+            (["--explain", "heads"], "--explain heads reads the gradients of a loss: add --loss"),
+            (["--ablate", "1.0"], "--ablate 1.0: the model has 1 layers of 8 heads, counted from 0"),
+            (["--ablate", "0.1,x"], "--ablate: 'x' is not LAYER.HEAD"),
+            (["--ablate-mode", "mean"], "--ablate-mode says how the heads of --ablate are knocked out: it needs --ablate"),
+            (["--ablate", "0.0", "--memory-text", "le chat"], "an encoder–decoder run (--memory-text) is not ablated"),
+            (["--explain", "rollout", "--attention", "tiled", "--layers", "2", "--full-layers", "0"],
+             "encoder.layers.1.self_attn.weights is not in the trace"),
+            (["--explain", "flow", "--layers", "12", "--text", " ".join(["w%d" % i for i in range(49)])],
+             "12 layers × 49 tokens is beyond its limit of 48 tokens at 12 layers"),
+        ]
+        for args, needle in cases:
+            with self.subTest(args=" ".join(args)):
+                out = self.path("refused")
+                r = run_attnlab(["export", "--out", out, "--text", "the cat", *args])
+                self.assertEqual(r.rc, 2, r.describe())
+                self.assertIn(needle, r.err)
+                self.assertFalse(os.path.exists(out))
+
+
+class CheckpointExplain(lib.CheckpointCase):
+    TEXTS = gpt2.TEXTS
+
+    def test_a_gpt2_checkpoint_against_the_reference(self):
+        # rollout from the float64 reference GPT-2's own weights; Chefer's rule from them and their
+        # autograd gradients of the same next-token loss (test_cli_pretrained's targets)
+        params = gpt2.random_parameters(21)
+        folder = self.path("gpt2")
+        gpt2.write_folder(folder, params)
+        out, trace, manifest = self.export(folder, "--loss", "next-token", "--explain", ALL)
+        rows = [gpt2.reference_ids(t) for t in self.TEXTS]
+        longest = max(map(len, rows))
+        ids = torch.tensor([r + [gpt2.EOS] * (longest - len(r)) for r in rows])
+        t = gpt2.float64_tensors(params, grad=True)
+        ref = gpt2.reference_gpt2(params, ids, t=t)
+        for w in ref["weights"]:
+            w.retain_grad()
+        targets = ids[:, 1:].clone()
+        for r, n in enumerate(map(len, rows)):
+            targets[r, n - 1:] = -100
+        torch.nn.functional.cross_entropy(ref["logits"][:, :-1].reshape(-1, gpt2.V), targets.reshape(-1)).backward()
+        weights = [w.detach().numpy() for w in ref["weights"]]
+        grads = [w.grad.numpy() for w in ref["weights"]]
+        self.assertGreater(max(float(np.abs(g).max()) for g in grads), 1e-4)
+        self.assert_close(trace["explain.rollout"], numpy_rollout(weights), "explain.rollout")
+        self.assert_close(trace["explain.grad_attention"], numpy_chefer(weights, grads), "explain.grad_attention")
+        self.assertEqual(float(np.abs(np.triu(trace["explain.flow"], 1)).max()), 0.0)  # causal
+        rc, stdout, stderr = lib.reproduce(out)
+        self.assertEqual(rc, 0, stdout[-3000:] + stderr[-2000:])
+        for sid in IDS:
+            self.assertEqual(lib.reported(stdout).get(sid), "ok", sid)
+
+
+if __name__ == "__main__":
+    lib.main()

@@ -1,0 +1,120 @@
+// The Explanations panel as a user meets it: View ▸ Explanations panel shows it and it computes the
+// current run's explanations (nothing while hidden); one row per method beside token ablation,
+// each cell the method's value at the explained position (checked against core), the ρ column
+// the manifest's Spearman scores; a loss adds the gradient methods; an encoder–decoder run gets a
+// message naming why, not a table.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QTableWidget>
+
+#include "explain/explain.h"
+#include "fixtures.h"
+#include "input/inputpanel.h"
+#include "views/explainpanel.h"
+#include "window/mainwindow.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+QAction* viewAction(MainWindow& w, const QString& text) {
+  for (QAction* menu : w.menuBar()->actions())
+    if (menu->menu())
+      for (QAction* a : menu->menu()->actions())
+        if (a->text() == text) return a;
+  return nullptr;
+}
+
+double cellValue(QTableWidget* t, int r, int c) { return QLocale().toDouble(t->item(r, c)->text()); }
+
+}  // namespace
+
+class TestExplainUi : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+
+  void aShownPanelExplainsTheRun() {
+    auto r = std::const_pointer_cast<TraceResult>(test::makeResult({"the cat sat on the mat", "a dog ran"}, 2));
+    r->weights = init_weights(r->cfg);
+    r->trace = Trace();
+    forward(r->cfg, r->weights, r->batch, r->trace);
+    ExplainPanel panel;
+    QSignalSpy computed(&panel, &ExplainPanel::computed);
+    panel.setResult(r);
+    QCoreApplication::processEvents();
+    QCOMPARE(computed.count(), 0);  // hidden: nothing computed
+    panel.resize(900, 600);
+    panel.show();
+    QVERIFY(computed.wait(20000));
+    QCOMPARE(panel.methodKeys(), (QStringList{"attention", "rollout", "flow", "token_ablation"}));
+    QTableWidget* t = panel.table();
+    QCOMPARE(t->rowCount(), 6 + 1);  // the first sentence's six tokens, then ρ
+    QCOMPARE(t->columnCount(), 4);
+    QVERIFY(t->verticalHeaderItem(5)->text().startsWith(QStringLiteral("▸ ")));  // explained: the last token
+    QVERIFY(t->horizontalHeaderItem(1)->toolTip().contains(QStringLiteral("Abnar")));
+    const Explanations ex = compute_explanations(r->cfg, r->weights, r->batch, r->trace, {},
+                                                 {ExplainMethod::Rollout, ExplainMethod::Flow, ExplainMethod::Ablation});
+    for (int j = 0; j < 6; ++j)
+      QVERIFY(std::abs(cellValue(t, j, 1) - ex.steps.find("explain.rollout")->tensor.at({0, 5, j})) < 0.006);
+    for (int j = 0; j < 5; ++j) {  // ablation's small effects keep two significant digits
+      const double e = ex.steps.find("explain.token_ablation")->tensor.at({0, j});
+      QVERIFY(std::abs(cellValue(t, j, 3) - e) <= 0.051 * std::abs(e) + 0.006);
+    }
+    QCOMPARE(ex.spearman[1].first, std::string("rollout"));
+    const double rho = ex.spearman[1].second[0];
+    QVERIFY(std::abs(cellValue(t, 6, 1) - rho) < 0.006);
+    QCOMPARE(t->item(6, 3)->text(), QStringLiteral("—"));  // ablation is not scored against itself
+    panel.sentenceBox()->setCurrentIndex(1);  // "a dog ran": three rows and ρ
+    QCOMPARE(t->rowCount(), 4);
+    QVERIFY(t->verticalHeaderItem(2)->text().startsWith(QStringLiteral("▸ ")));
+    QVERIFY(!panel.messageLabel()->isVisible());
+  }
+
+  void anEncoderDecoderRunIsRefusedByName() {
+    auto r = std::const_pointer_cast<TraceResult>(test::makeResult({"a dog ran"}, 1, MaskKind::Causal, {"le chien"}));
+    r->weights = init_weights(r->cfg);
+    ExplainPanel panel;
+    QSignalSpy computed(&panel, &ExplainPanel::computed);
+    panel.show();
+    panel.setResult(r);
+    QVERIFY(computed.wait(20000));
+    QVERIFY(panel.messageLabel()->isVisible());
+    QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("--memory-text")));
+    QCOMPARE(panel.table()->rowCount(), 0);
+  }
+
+  // In the window: the View menu's toggle shows the dock; a loss chosen adds the gradient rows.
+  void theWindowShowsItFromTheViewMenu() {
+    auto w = test::openWindow(QStringLiteral("test"));
+    QVERIFY(w && w->controller()->current());
+    QVERIFY(w->explainDock()->isHidden());
+    QAction* toggle = viewAction(*w, QStringLiteral("E&xplanations panel"));
+    QVERIFY(toggle);
+    QSignalSpy computed(w->explanations(), &ExplainPanel::computed);
+    toggle->trigger();
+    QVERIFY(!w->explainDock()->isHidden());
+    QCoreApplication::processEvents();
+    QVERIFY(computed.wait(20000));
+    QVERIFY(w->explanations()->methodKeys().contains(QStringLiteral("token_ablation")));
+    QVERIFY(!w->explanations()->methodKeys().contains(QStringLiteral("saliency")));
+    auto* gradients = w->inputs()->findChild<QComboBox*>(QStringLiteral("gradients"));
+    QVERIFY(gradients);
+    gradients->setCurrentIndex(1);  // "sum of the output"
+    test::settle(*w);
+    if (!w->explanations()->methodKeys().contains(QStringLiteral("saliency"))) QVERIFY(computed.wait(20000));
+    w->explanations()->waitForIdle();
+    QVERIFY(w->explanations()->methodKeys().contains(QStringLiteral("grad_attention")));
+    QVERIFY(w->explanations()->methodKeys().contains(QStringLiteral("saliency")));
+  }
+};
+
+QTEST_MAIN(TestExplainUi)
+#include "test_explain_ui.moc"

@@ -1,0 +1,263 @@
+#include "views/explainpanel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <cmath>
+
+#include "explain/ablation.h"
+#include "views/colormap.h"
+#include "window/smallwidgets.h"
+#include "words/coretext.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+struct Method {
+  const char* key;  // the step's name after "explain.", or "attention"
+  QString name, help, column;  // column: the short name over the table's column
+};
+
+// Each row's name and its "what is computed and its caveats" text.
+std::vector<Method> methods() {
+  return {
+      {"attention", ExplainPanel::tr("Attention (last layer, mean of heads)"),
+       ExplainPanel::tr("The weights the explained position gives each token in the last layer, averaged over the heads. "
+                        "Caveat: it ignores every earlier layer and the values' sizes, so a large weight need not mean "
+                        "a large effect."),
+       ExplainPanel::tr("Attention")},
+      {"rollout", ExplainPanel::tr("Attention rollout"),
+       ExplainPanel::tr("Each layer's head average plus the identity of the residual connection, rows renormalised, "
+                        "multiplied through the layers (Abnar & Zuidema 2020). Caveat: it treats every head and the "
+                        "residual as equal and ignores the values and the feed-forward layers."),
+       ExplainPanel::tr("Rollout")},
+      {"flow", ExplainPanel::tr("Attention flow"),
+       ExplainPanel::tr("The same graph as rollout, but how much can flow from each token to the position through "
+                        "the layers: an exact maximum flow per pair of tokens, each row divided by its sum. Caveat: "
+                        "slow (refused beyond a few dozen tokens) and often flat — many tokens reach the same maximum."),
+       ExplainPanel::tr("Flow")},
+      {"grad_attention", ExplainPanel::tr("Gradient-weighted attention"),
+       ExplainPanel::tr("Each head's weights times the loss's gradient with respect to them, negative parts dropped, "
+                        "averaged over heads and accumulated through the layers (Chefer et al. 2021). Caveat: it "
+                        "explains the loss chosen for the backward pass, not one prediction."),
+       ExplainPanel::tr("Grad-attn")},
+      {"saliency", ExplainPanel::tr("Gradient × input"),
+       ExplainPanel::tr("The first layer's input times the loss's gradient there, summed over its features; the cell "
+                        "shows the signed number, its colour the size. Caveat: a first-order guess that ignores the "
+                        "attention pattern itself."),
+       ExplainPanel::tr("Grad×input")},
+      {"token_ablation", ExplainPanel::tr("Token ablation (ground truth)"),
+       ExplainPanel::tr("Each token masked as a key for every other position and the model run again: how much the "
+                        "prediction at the explained position changes (|Δ log p| of its top guess for a trained model, "
+                        "how far its output vector moves otherwise). One run per token."),
+       ExplainPanel::tr("Ablation")},
+  };
+}
+
+// Two decimals, but small values (token ablation's |Δ log p| is often a few thousandths) to two
+// significant digits, so that a column never reads as all zeros.
+QString number(double v) {
+  if (v != 0 && std::abs(v) < 0.1) return QLocale().toString(v, 'g', 2);
+  return QLocale().toString(v, 'f', std::abs(v) >= 10 ? 1 : 2);
+}
+
+// Black or white, whichever reads on `c`.
+QColor ink(const QColor& c) { return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() > 0.55 ? Qt::black : Qt::white; }
+
+}  // namespace
+
+ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<Outcome>(this)) {
+  auto* v = new QVBoxLayout(this);
+  intro_ = wrappedLabel(QStringLiteral("explainIntro"));
+  v->addWidget(intro_);
+  auto* form = new QFormLayout;
+  sentence_ = new QComboBox;
+  sentence_->setObjectName(QStringLiteral("explainSentence"));
+  form->addRow(tr("Sentence:"), sentence_);
+  v->addLayout(form);
+  message_ = shadedLabel(QStringLiteral("explainMessage"));
+  v->addWidget(message_);
+  table_ = new QTableWidget;
+  table_->setObjectName(QStringLiteral("explainTable"));
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionMode(QAbstractItemView::NoSelection);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->setMinimumHeight(160);
+  v->addWidget(table_, 1);
+  help_ = wrappedLabel(QStringLiteral("explainHelp"));
+  QString help;
+  for (const Method& m : methods()) help += QStringLiteral("<p><b>%1</b>: %2</p>").arg(m.name.toHtmlEscaped(), m.help.toHtmlEscaped());
+  help_->setText(help);
+  v->addWidget(help_);
+  intro_->setText(tr("Run a model to see which tokens mattered."));
+  connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showSentence(); });
+  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &ExplainPanel::finished);
+}
+
+ExplainPanel::~ExplainPanel() { watcher_->waitForFinished(); }
+
+void ExplainPanel::setResult(TraceResultPtr result) {
+  result_ = std::move(result);
+  if (result_ && isVisible()) start();
+}
+
+void ExplainPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (result_ && result_ != asked_.lock()) start();
+}
+
+void ExplainPanel::waitForIdle() {
+  while (watcher_->isRunning()) {
+    watcher_->waitForFinished();
+    QCoreApplication::processEvents();
+  }
+}
+
+// The methods the result allows, worked out off the window's thread.
+void ExplainPanel::start() {
+  if (watcher_->isRunning()) return;  // finished() starts again for the newest result
+  asked_ = result_;
+  message_->setText(tr("Computing the explanations…"));
+  message_->show();
+  watcher_->setFuture(QtConcurrent::run([r = result_]() -> Outcome {
+    Outcome out{.source = r};
+    try {
+      const int64_t seq = r->batch.encoder_tokens().seq();
+      std::vector<ExplainMethod> asked{ExplainMethod::Rollout};
+      if (seq <= flow_max_tokens(r->cfg.layers)) asked.push_back(ExplainMethod::Flow);
+      BackwardResult bw;
+      if (r->gradients) {
+        asked.push_back(ExplainMethod::GradAttention);
+        asked.push_back(ExplainMethod::Saliency);
+        bw.kind = r->gradients->kind;
+        bw.loss = r->gradients->loss;
+        const auto& steps = r->trace.steps();
+        for (size_t i = static_cast<size_t>(r->gradients->firstStep); i < steps.size(); ++i) bw.steps.record(steps[i].info, steps[i].tensor);
+      }
+      if (seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
+      check_explain(r->cfg, seq, asked, r->gradients.has_value());
+      out.ex = std::make_shared<const Explanations>(
+          compute_explanations(r->cfg, r->weights, r->batch, r->trace, {.bw = r->gradients ? &bw : nullptr}, asked));
+    } catch (const std::exception& e) {
+      out.error = CoreText::of(e);
+    }
+    return out;
+  }));
+}
+
+void ExplainPanel::finished() {
+  const Outcome o = watcher_->result();
+  if (result_ && result_ != o.source) {  // a newer result arrived meanwhile
+    if (isVisible()) start();
+    return;
+  }
+  ex_ = o.ex;
+  message_->setText(o.error);
+  message_->setVisible(!o.error.isEmpty());
+  const int keep = sentence_->currentIndex();
+  const QSignalBlocker block(sentence_);
+  sentence_->clear();
+  if (ex_ && result_) {
+    const auto& rows = result_->batch.encoder_tokens().shown_rows();
+    for (size_t b = 0; b < rows.size(); ++b) {
+      QString words;
+      for (int i = 0; i < result_->batch.encoder_tokens().lengths[b] && words.size() < 40; ++i)
+        words += (i ? QStringLiteral(" ") : QString()) + QString::fromStdString(rows[b][static_cast<size_t>(i)]);
+      sentence_->addItem(tr("%1: %2").arg(b).arg(words));
+    }
+    sentence_->setCurrentIndex(keep >= 0 && keep < sentence_->count() ? keep : 0);
+  }
+  showSentence();
+  emit computed();
+}
+
+void ExplainPanel::showSentence() {
+  table_->clear();
+  keys_.clear();
+  const int b = sentence_->currentIndex();
+  if (!ex_ || !result_ || b < 0 || ex_->query.empty()) {
+    table_->setRowCount(0);
+    table_->setColumnCount(0);
+    return;
+  }
+  const TokenBatch& tokens = result_->batch.encoder_tokens();
+  const int len = tokens.lengths[static_cast<size_t>(b)];
+  const int64_t q = ex_->query[static_cast<size_t>(b)];
+  const auto& shown = tokens.shown_row(b);
+  intro_->setText(tr("Which tokens mattered for <b>%1</b> (position %2)? Each column ranks the sentence's tokens by "
+                     "one method; a darker or brighter cell matters more (each column scaled to its own largest "
+                     "value). The last row, ρ, compares a method's ranking with token ablation's: 1 is the same "
+                     "order, 0 no relation.")
+                      .arg(QString::fromStdString(shown[static_cast<size_t>(q)]).toHtmlEscaped())
+                      .arg(q));
+  const Tensor& last = result_->trace.find("encoder.layers." + std::to_string(result_->cfg.layers - 1) + ".self_attn.weights")->tensor;
+  const Tensor& mask = result_->trace.find("encoder.mask")->tensor;
+  // Rows: the sentence's tokens, then ρ; columns: the methods computed for this result.
+  std::vector<std::pair<const Method*, std::vector<double>>> cols;
+  const std::vector<Method> all = methods();
+  for (const Method& m : all) {
+    std::vector<double> row(static_cast<size_t>(len), 0.0);
+    const std::string key = m.key;
+    if (key == "attention") {
+      for (int j = 0; j < len; ++j)
+        for (int64_t h = 0; h < last.size(1); ++h) row[static_cast<size_t>(j)] += last.at({b, h, q, j}) / static_cast<double>(last.size(1));
+    } else if (const Step* s = ex_->steps.find("explain." + key)) {
+      for (int j = 0; j < len; ++j) row[static_cast<size_t>(j)] = s->tensor.dim() == 3 ? s->tensor.at({b, q, j}) : s->tensor.at({b, j});
+    } else {
+      continue;  // not computed for this result
+    }
+    cols.emplace_back(&m, std::move(row));
+    keys_ << QString::fromLatin1(m.key);
+  }
+  table_->setRowCount(len + 1);
+  table_->setColumnCount(static_cast<int>(cols.size()));
+  for (int j = 0; j < len; ++j)
+    table_->setVerticalHeaderItem(j, new QTableWidgetItem((j == q ? QStringLiteral("▸ ") : QString()) +
+                                                          QString::fromStdString(shown[static_cast<size_t>(j)])));
+  auto* rhoHead = new QTableWidgetItem(tr("ρ"));
+  rhoHead->setToolTip(tr("Spearman's ρ between the column's ranking of the other tokens and token ablation's"));
+  table_->setVerticalHeaderItem(len, rhoHead);
+  for (int c = 0; c < static_cast<int>(cols.size()); ++c) {
+    const auto& [m, row] = cols[static_cast<size_t>(c)];
+    auto* head = new QTableWidgetItem(m->column);
+    head->setToolTip(QStringLiteral("<b>%1</b><br>%2").arg(m->name.toHtmlEscaped(), m->help.toHtmlEscaped()));
+    table_->setHorizontalHeaderItem(c, head);
+    double top = 0;
+    for (int j = 0; j < len; ++j)
+      if (mask.at({b, q, j}) != 0.0f) top = std::max(top, std::abs(row[static_cast<size_t>(j)]));
+    const ColorMap map{ColorMapKind::Sequential, 0, top > 0 ? top : 1};
+    for (int j = 0; j < len; ++j) {
+      auto* cell = new QTableWidgetItem;
+      if (mask.at({b, q, j}) == 0.0f) {  // the position cannot attend to this token
+        cell->setText(QStringLiteral("·"));
+        cell->setBackground(ColorMap::maskedColor());
+      } else {
+        cell->setText(number(row[static_cast<size_t>(j)]));
+        const QColor color = map.color(std::abs(row[static_cast<size_t>(j)]));
+        cell->setBackground(color);
+        cell->setForeground(ink(color));
+      }
+      cell->setTextAlignment(Qt::AlignCenter);
+      table_->setItem(j, c, cell);
+    }
+    QString rho = QStringLiteral("—");
+    for (const auto& [name, values] : ex_->spearman)
+      if (name == m->key && std::isfinite(values[static_cast<size_t>(b)])) rho = number(values[static_cast<size_t>(b)]);
+    auto* rhoCell = new QTableWidgetItem(rho);
+    rhoCell->setTextAlignment(Qt::AlignCenter);
+    QFont bold = rhoCell->font();
+    bold.setBold(true);
+    rhoCell->setFont(bold);
+    table_->setItem(len, c, rhoCell);
+  }
+}
+
+}  // namespace attnlab::ui

@@ -1,0 +1,68 @@
+// "Which tokens mattered?" side by side (core/explain): for one sentence and its explained position
+// (its [MASK], else its last token), one row per method — the last layer's attention averaged
+// over heads, attention rollout, attention flow, and with a loss chosen gradient-weighted attention
+// and gradient × input — beside token ablation, the ground truth (each token masked, the model run
+// again), with each method's Spearman ρ against it. Computed off the window's thread when a result
+// arrives while the panel is shown (or when it is shown); each method has its "what is computed"
+// text.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+
+#include "explain/explain.h"
+#include "window/traceresult.h"
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace attnlab::ui {
+
+class ExplainPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ExplainPanel(QWidget* parent = nullptr);
+  ~ExplainPanel() override;
+
+  // Computes when shown (or at once if visible); a newer result replaces an older one's job.
+  void setResult(TraceResultPtr result);
+  // Blocks until the running computation (if any) has finished and been shown (tests).
+  void waitForIdle();
+
+  QTableWidget* table() const { return table_; }
+  QComboBox* sentenceBox() const { return sentence_; }
+  QLabel* messageLabel() const { return message_; }
+  // The row's method key ("attention", "rollout", "flow", "grad_attention", "saliency",
+  // "token_ablation"), in table order.
+  QStringList methodKeys() const { return keys_; }
+
+ signals:
+  void computed();  // the table shows the newest result's explanations
+
+ protected:
+  void showEvent(QShowEvent* e) override;
+
+ private:
+  struct Outcome {
+    std::shared_ptr<const Explanations> ex;
+    QString error;
+    TraceResultPtr source;  // the result it explains
+  };
+  void start();
+  void finished();
+  void showSentence();
+
+  TraceResultPtr result_;
+  std::shared_ptr<const Explanations> ex_;
+  std::weak_ptr<const TraceResult> asked_;  // the result last asked for
+  QFutureWatcher<Outcome>* watcher_;
+  QComboBox* sentence_;
+  QLabel *intro_, *message_, *help_;
+  QTableWidget* table_;
+  QStringList keys_;
+};
+
+}  // namespace attnlab::ui
