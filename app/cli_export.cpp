@@ -5,6 +5,7 @@
 #include <QGuiApplication>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -135,8 +136,9 @@ struct ExportPlan {
 // --ablate L.H,… [--ablate-mode zero|mean]: the heads exist (checked once the model is known).
 void plan_ablation(const CLI::App& sub, const ExportArgs& a, ExportPlan& p) {
   p.ablate_mode = a.ablate_mode == "mean" ? explain::AblateMode::Mean : explain::AblateMode::Zero;
-  if (!sub.count("--ablate")) {
-    if (sub.count("--ablate-mode") && !sub.count("--explain")) throw ConfigError(Text(Msg::ex_ablate_mode_needs_ablate));
+  if (!sub.count("--ablate")) {  // the mode also says how --explain heads knocks each head out
+    const bool heads = std::find(p.explain.begin(), p.explain.end(), ExplainMethod::Heads) != p.explain.end();
+    if (sub.count("--ablate-mode") && !heads) throw ConfigError(Text(Msg::ex_ablate_mode_needs_ablate));
     return;
   }
   p.ablate = explain::parse_heads(a.ablate);
@@ -253,11 +255,11 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     for (int len : batch.text.lengths)
       if (len + p.sampling.steps > cfg.max_positions)
         throw ConfigError(Text(Msg::en_text_longer_than_position_table, len + p.sampling.steps, cfg.max_positions));
-  plan_ablation(sub, a, p);
   if (sub.count("--explain")) {
     p.explain = parse_explain(a.explain);
     check_explain(cfg, batch.encoder_tokens().seq() + p.sampling.steps, p.explain, p.loss.has_value());
   }
+  plan_ablation(sub, a, p);
   auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq() + p.sampling.steps, cross ? batch.text.seq() : 0,
                              static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
   if (p.loss) est = with_gradients(est);  // the backward's steps too
@@ -406,7 +408,7 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
                   "head's effect on the loss)");
   sub->add_option("--ablate", args->ablate,
                   "knock heads of the encoder's self-attention out, comma-separated LAYER.HEAD from 0 (e.g. 1.3,2.0): "
-                  "their columns of W_O are zeroed before the run");
+                  "their columns of W_O are zeroed before the run (mean: their mean output moved into the bias first)");
   sub->add_option("--ablate-mode", args->ablate_mode,
                   "zero (the default) or mean: replace the head's output by its mean over the batch's real positions "
                   "(also how --explain heads knocks each head out)")

@@ -57,21 +57,31 @@ std::vector<int64_t> explained_positions(const Batch& batch) {
     const auto& row = t.tokens[static_cast<size_t>(b)];
     const int len = t.lengths[static_cast<size_t>(b)];
     const auto mask = std::find(row.begin(), row.begin() + len, "[MASK]");
-    out.push_back(mask != row.begin() + len ? mask - row.begin() : len - 1);
+    out.push_back(mask != row.begin() + len ? mask - row.begin() : std::max(len - 1, 0));
   }
   return out;
 }
 
-Tensor mask_without_key(const Tensor& mask, int64_t b, int64_t j) {
-  Tensor m = mask.clone();
+namespace {
+
+// mask_without_key on `m` itself (contiguous (B, S, S)). A row the edit leaves empty keeps its own
+// key; a row that was empty before (a planted fault's) stays as it was.
+void mask_key_in_place(Tensor& m, int64_t b, int64_t j) {
   const int64_t s = m.size(1), k = m.size(2);
-  if (j >= k) return m;
+  if (j >= k) return;
   float* p = m.data() + b * s * k;
   for (int64_t i = 0; i < s; ++i) {
-    if (i == j) continue;  // j's own row: it reaches no other row anyway (ablation.h)
+    if (i == j || p[i * k + j] == 0.0f) continue;  // j's own row: it reaches no other row anyway (ablation.h)
     p[i * k + j] = 0.0f;
-    if (std::all_of(p + i * k, p + (i + 1) * k, [](float x) { return x == 0.0f; }) && i < k) p[i * k + i] = 1.0f;
+    if (i < k && std::all_of(p + i * k, p + (i + 1) * k, [](float x) { return x == 0.0f; })) p[i * k + i] = 1.0f;
   }
+}
+
+}  // namespace
+
+Tensor mask_without_key(const Tensor& mask, int64_t b, int64_t j) {
+  Tensor m = mask.clone();
+  mask_key_in_place(m, b, j);
   return m;
 }
 
@@ -79,12 +89,15 @@ TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trac
   const bool trained = w.vocab() != nullptr;
   const Tensor& x = step(fwd, "encoder.input");
   const Tensor& mask = step(fwd, "encoder.mask");
-  const Tensor clean = step(fwd, outputs_id(cfg, trained)).contiguous();  // (B, S, V) or (B, S, D)
+  // The clean run on the same (untraced CPU) path as the ablated ones, so that no backend's rounding
+  // enters the differences; the trace's own output says which step that is.
+  step(fwd, outputs_id(cfg, trained));
+  const Tensor clean = encoder_outputs(cfg, w, x, mask).contiguous();  // (B, S, V) or (B, S, D)
   const int64_t batch = x.size(0), s = x.size(1), width = clean.size(2);
   TokenAblation out{.logprob = trained, .effect = Tensor({batch, s})};
   for (int64_t j = 0; j < s; ++j) {
-    Tensor m = mask;
-    for (int64_t b = 0; b < batch; ++b) m = mask_without_key(m, b, j);
+    Tensor m = mask.contiguous().clone();
+    for (int64_t b = 0; b < batch; ++b) mask_key_in_place(m, b, j);
     const Tensor y = encoder_outputs(cfg, w, x, m).contiguous();
     for (int64_t b = 0; b < batch; ++b) {
       const int64_t q = query[static_cast<size_t>(b)];
@@ -107,7 +120,8 @@ TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trac
 
 double spearman(const std::vector<double>& a, const std::vector<double>& b) {
   const size_t n = a.size();
-  if (n < 3 || b.size() != n) return std::numeric_limits<double>::quiet_NaN();
+  const auto finite = [](const std::vector<double>& v) { return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); }); };
+  if (n < 3 || b.size() != n || !finite(a) || !finite(b)) return std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> ra = ranks(a), rb = ranks(b);
   const double mean = 0.5 * static_cast<double>(n - 1);
   double sab = 0, saa = 0, sbb = 0;

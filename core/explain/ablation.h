@@ -38,7 +38,7 @@ struct TokenAblation {
 TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query);
 
 // Spearman's rank correlation of two equal-length lists (ties share their mean rank); NaN when
-// fewer than 3 entries or either list is constant.
+// fewer than 3 entries, either list is constant, or a value is not finite (a planted fault's NaN).
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
 
 }  // namespace attnlab::explain

@@ -119,13 +119,20 @@ StepInfo flow_info(int64_t layers) {
           .result = "flow"};
 }
 
-StepInfo grad_attention_info(int64_t layers, const std::string& loss) {
+// Chefer et al. weight A by ∂y_t/∂A, the gradient of the score being explained. A loss is that
+// score's opposite — cross-entropy is −log p of the answers, mse the misfit —, so its gradient is
+// negated; `sum` is the output's own sum, a score as it is.
+double chefer_sign(LossKind k) { return k == LossKind::Sum ? 1.0 : -1.0; }
+
+StepInfo grad_attention_info(int64_t layers, LossKind kind) {
+  const bool negate = chefer_sign(kind) < 0;
   return {.title = Text(Msg::st_explain_grad_attention),
-          .formula = formula_parts({maths("Ā_l = mean_h((∇A_l ⊙ A_l)⁺); R = I, R ← R + Ā_l·R (B, S, S)"),
-                                    Text(Msg::sf_grad_attention_prose, loss)}),
+          .formula = formula_parts({maths(negate ? "Ā_l = mean_h((−∇A_l ⊙ A_l)⁺); R = I, R ← R + Ā_l·R (B, S, S)"
+                                                 : "Ā_l = mean_h((∇A_l ⊙ A_l)⁺); R = I, R ← R + Ā_l·R (B, S, S)"),
+                                    Text(Msg::sf_grad_attention_prose, std::string(loss_name(kind)))}),
           .code = "r = torch.eye(w0.shape[-1], dtype=torch.float64).expand(w0.shape[0], -1, -1)\n"
                   "for w, g in " + pair_tuple(layers) + ":\n"
-                  "    r = r + (g.double() * w.double()).clamp(min=0).mean(1) @ r\n"
+                  "    r = r + (" + (negate ? "-" : "") + "g.double() * w.double()).clamp(min=0).mean(1) @ r\n"
                   "grad_attention = r.float()",
           .result = "grad_attention"};
 }
@@ -222,7 +229,11 @@ std::vector<ExplainMethod> parse_explain(std::string_view list) {
 }
 
 int64_t flow_max_tokens(int64_t layers) {
-  return static_cast<int64_t>(std::floor(std::pow(kFlowMaxCost / static_cast<double>(std::max<int64_t>(layers, 1)), 0.25)));
+  const double l = static_cast<double>(std::max<int64_t>(layers, 1));
+  int64_t t = static_cast<int64_t>(std::pow(kFlowMaxCost / l, 0.25));  // then exact, whatever pow rounds to
+  while (l * std::pow(static_cast<double>(t + 1), 4) <= kFlowMaxCost) ++t;
+  while (t > 0 && l * std::pow(static_cast<double>(t), 4) > kFlowMaxCost) --t;
+  return t;
 }
 
 void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss) {
@@ -242,6 +253,7 @@ void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<Explai
 Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,
                                   const ExplainInputs& in, const std::vector<ExplainMethod>& methods) {
   Explanations out;
+  out.query = explain::explained_positions(batch);  // the panel reads every method's row there
   const BackwardResult* bw = in.bw;
   const int64_t layers = cfg.layers;
   const int64_t sentences = need(fwd, weights_id(0)).tensor.size(0);
@@ -266,10 +278,11 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
       for (int64_t b = 0; b < sentences; ++b) {
         std::vector<explain::Mat> a_bar;
         for (int64_t l = 0; l < layers; ++l)
-          a_bar.push_back(explain::grad_weighted(need(fwd, weights_id(l)).tensor, need(bw->steps, weights_id(l) + ".grad").tensor, b));
+          a_bar.push_back(explain::grad_weighted(need(fwd, weights_id(l)).tensor, need(bw->steps, weights_id(l) + ".grad").tensor, b,
+                                                 chefer_sign(bw->kind)));
         rows.push_back(explain::grad_rollout(a_bar));
       }
-      info = grad_attention_info(layers, loss);
+      info = grad_attention_info(layers, bw->kind);
       bind_layers(info, layers, true);
     } else if (m == ExplainMethod::Saliency) {
       const Tensor& x = need(fwd, "encoder.input").tensor;
@@ -281,7 +294,6 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
       info = saliency_info(loss);
       info.bindings = {step_var("x", "encoder.input"), step_var("g", "encoder.input.grad")};
     } else {
-      out.query = explain::explained_positions(batch);
       const auto ablation = explain::ablate_tokens(cfg, w, fwd, out.query);
       out.logprob = ablation.logprob;
       info = ablation_info(ablation.logprob);

@@ -40,7 +40,7 @@ inline bool needs_backward(ExplainMethod m) {
 }
 
 // Attention flow solves S² max-flows over a graph of (L + 1)·S nodes and up to L·S² edges. It is
-// refused when L · S⁴ exceeds this (S 48 at 12 layers; S 64 at 3): 0.1–0.3 s at the limit on
+// refused when L · S⁴ exceeds this (S 48 at 12 layers; S 67 at 3): 0.1–0.3 s at the limit on
 // 2 cores (docs/cli.md "Explanations").
 inline constexpr double kFlowMaxCost = 12.0 * 48 * 48 * 48 * 48;
 // The longest text flow accepts at `layers` layers.

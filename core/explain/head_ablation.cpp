@@ -88,13 +88,21 @@ std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, c
                                      AblateMode mode, const std::vector<int>& lengths) {
   const Tensor& x = step(fwd, "encoder.input");
   const Tensor& mask = step(fwd, "encoder.mask");
-  const double clean = evaluate_loss(cfg, w, fwd, loss, step(fwd, loss_input_step(cfg, loss.kind))).value;
+  step(fwd, loss_input_step(cfg, loss.kind));
+  // What the loss reads, on the same untraced path for the clean run and every ablated one: the
+  // logits for cross-entropy, else the stack's output (a trained model's head left out).
+  const bool logits = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
+  const auto loss_of = [&](Weights run) {
+    const Weights scored = run;
+    if (!logits) run.set_vocab(nullptr);
+    return evaluate_loss(cfg, scored, fwd, loss, encoder_outputs(cfg, run, x, mask)).value;
+  };
+  const double clean = loss_of(w);
   std::vector<HeadEffect> out;
   for (int64_t l = 0; l < cfg.layers; ++l)
     for (int64_t h = 0; h < cfg.heads; ++h) {
       const HeadRef head{l, h};
-      const Weights knocked = ablate_heads(cfg, w, {head}, mode, fwd, lengths);
-      const double value = evaluate_loss(cfg, knocked, fwd, loss, encoder_outputs(cfg, knocked, x, mask)).value;
+      const double value = loss_of(ablate_heads(cfg, w, {head}, mode, fwd, lengths));
       out.push_back({head, value, value - clean});
     }
   std::stable_sort(out.begin(), out.end(), [](const HeadEffect& a, const HeadEffect& b) { return a.delta > b.delta; });

@@ -34,12 +34,13 @@ Mat rollout(const std::vector<Mat>& a_hat) {
   return r;
 }
 
-Mat grad_weighted(const Tensor& weights, const Tensor& grad, int64_t b) {
+Mat grad_weighted(const Tensor& weights, const Tensor& grad, int64_t b, double sign) {
   const Tensor w = weights.contiguous(), g = grad.contiguous();
   const int64_t heads = w.size(1), s = w.size(2);
   Mat out = Mat::Zero(s, s);
   for (int64_t h = 0; h < heads; ++h)
-    out += (head_block(g.data(), b, h, heads, s).cast<double>().array() * head_block(w.data(), b, h, heads, s).cast<double>().array())
+    out += (sign * head_block(g.data(), b, h, heads, s).cast<double>().array() *
+            head_block(w.data(), b, h, heads, s).cast<double>().array())
                .max(0.0)
                .matrix();
   return out / static_cast<double>(heads);

@@ -22,8 +22,9 @@ Mat rollout(const std::vector<Mat>& a_hat);
 // layer, the edge (l − 1, j) → (l, i) carrying Â_l[i, j]; each row then divided by its sum. NaN
 // rows when a capacity is not finite. Dinic's algorithm, one solve per (i, j).
 Mat attention_flow(const std::vector<Mat>& a_hat);
-// Ā (S, S) = mean_h((∂L/∂A ⊙ A)⁺). weights, grad (B, H, S, S), sentence b.
-Mat grad_weighted(const Tensor& weights, const Tensor& grad, int64_t b);
+// Ā (S, S) = mean_h((sign·∂L/∂A ⊙ A)⁺). weights, grad (B, H, S, S), sentence b. sign −1 turns a
+// loss's gradient into the gradient of the score it lowers (Chefer's ∂y_t/∂A: explain.cpp).
+Mat grad_weighted(const Tensor& weights, const Tensor& grad, int64_t b, double sign = 1.0);
 // R (S, S): R = I, then R ← R + Ā_l·R for l = 1 … L (a_bar first layer first).
 Mat grad_rollout(const std::vector<Mat>& a_bar);
 // s (S): s[i] = Σ_d x[b, i, d] · g[b, i, d]. x, g (B, S, D).

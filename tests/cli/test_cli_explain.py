@@ -33,12 +33,13 @@ def numpy_rollout(layers):
     return r
 
 
-def numpy_chefer(layers, grads):
-    """R = I; R += mean_h(max(0, ∇A ⊙ A)) R per layer, first layer first."""
+def numpy_chefer(layers, grads, sign=1.0):
+    """R = I; R += mean_h(max(0, ∇ ⊙ A)) R per layer, first layer first; ∇ = sign · ∂L/∂A (−1 for a
+    loss that is the opposite of the score explained, as cross-entropy is of log p)."""
     s = layers[0].shape[-1]
     r = np.broadcast_to(np.eye(s), (layers[0].shape[0], s, s)).copy()
     for a, g in zip(layers, grads):
-        r = r + np.einsum("bij,bjk->bik", np.maximum(0, g.astype(np.float64) * a).mean(axis=1), r)
+        r = r + np.einsum("bij,bjk->bik", np.maximum(0, sign * g.astype(np.float64) * a).mean(axis=1), r)
     return r
 
 
@@ -146,6 +147,12 @@ class Explain(lib.TempDirCase):
         m = manifest_of(out)
         steps = {s["id"]: s for s in m["explanation_steps"]}
         self.assertIn("next-token", steps["explain.grad_attention"]["formula"])
+        self.assertIn("(−∇A_l ⊙ A_l)⁺", steps["explain.grad_attention"]["formula"])  # a loss's gradient negated
+        a = arrays(out)
+        w = [a["encoder.layers.%d.self_attn.weights" % l] for l in range(m["config"]["layers"])]
+        g = [a["encoder.layers.%d.self_attn.weights.grad" % l] for l in range(m["config"]["layers"])]
+        self.assertTrue(lib.compare(a["explain.grad_attention"], numpy_chefer(w, g, -1.0))[0])
+        self.assertFalse(lib.compare(a["explain.grad_attention"], numpy_chefer(w, g, 1.0))[0])
         self.assertEqual(steps["explain.token_ablation"]["kind"], "data")
         self.check_scores(m, arrays(out), "logprob")
         rc, text, err = reproduce(out)
@@ -162,14 +169,16 @@ class Explain(lib.TempDirCase):
         # what `--ablate L.H` (a separate run, its weights edited and checked by reproduce.py) gives
         model = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sample_inputs", "models",
                              "english-next-word.safetensors")
-        for mode in ("zero", "mean"):
-            with self.subTest(mode=mode):
-                out = self.path("table-" + mode)
-                self.export_ok(out, "--weights", model, "--loss", "next-token", "--explain", "heads", "--ablate-mode", mode)
+        for mode, loss in (("zero", "next-token"), ("mean", "next-token"), ("zero", "sum")):
+            with self.subTest(mode=mode, loss=loss):  # sum: the stack's output, not the trained head's logits
+                out = self.path("table-%s-%s" % (mode, loss))
+                self.export_ok(out, "--weights", model, "--loss", loss, "--explain", "heads", "--ablate-mode", mode)
                 m = manifest_of(out)
                 table = m["head_ablation"]
                 self.assertEqual(table["mode"], mode)
                 self.assertEqual(table["loss"], m["loss"]["value"])
+                for r in table["heads"]:  # delta from the clean loss on the same path: the manifest's, to rounding
+                    self.assertAlmostEqual(r["delta"], r["loss"] - table["loss"], delta=1e-5 * max(1.0, abs(table["loss"])))
                 cfg = m["config"]
                 self.assertEqual(len(table["heads"]), cfg["layers"] * cfg["heads"])
                 deltas = [r["delta"] for r in table["heads"]]
@@ -178,8 +187,8 @@ class Explain(lib.TempDirCase):
                                  [(l, h) for l in range(cfg["layers"]) for h in range(cfg["heads"])])
                 self.assertGreater(deltas[0], 1e-3)  # some head matters to a trained model
                 for row in (table["heads"][0], table["heads"][-1]):
-                    again = self.path("ablate-%s-%d-%d" % (mode, row["layer"], row["head"]))
-                    self.export_ok(again, "--weights", model, "--loss", "next-token", "--ablate",
+                    again = self.path("ablate-%s-%s-%d-%d" % (mode, loss, row["layer"], row["head"]))
+                    self.export_ok(again, "--weights", model, "--loss", loss, "--ablate",
                                    "%d.%d" % (row["layer"], row["head"]), "--ablate-mode", mode)
                     a = manifest_of(again)
                     self.assertEqual(a["ablation"], {"heads": [[row["layer"], row["head"]]], "mode": mode})
@@ -202,6 +211,7 @@ class Explain(lib.TempDirCase):
             (["--ablate", "1.0"], "--ablate 1.0: the model has 1 layers of 8 heads, counted from 0"),
             (["--ablate", "0.1,x"], "--ablate: 'x' is not LAYER.HEAD"),
             (["--ablate-mode", "mean"], "--ablate-mode says how the heads of --ablate are knocked out: it needs --ablate"),
+            (["--ablate-mode", "mean", "--explain", "rollout"], "--ablate-mode says how the heads of --ablate"),
             (["--ablate", "0.0", "--memory-text", "le chat"], "an encoder–decoder run (--memory-text) is not ablated"),
             (["--explain", "rollout", "--attention", "tiled", "--layers", "2", "--full-layers", "0"],
              "encoder.layers.1.self_attn.weights is not in the trace"),
@@ -242,7 +252,7 @@ class CheckpointExplain(lib.CheckpointCase):
         grads = [w.grad.numpy() for w in ref["weights"]]
         self.assertGreater(max(float(np.abs(g).max()) for g in grads), 1e-4)
         self.assert_close(trace["explain.rollout"], numpy_rollout(weights), "explain.rollout")
-        self.assert_close(trace["explain.grad_attention"], numpy_chefer(weights, grads), "explain.grad_attention")
+        self.assert_close(trace["explain.grad_attention"], numpy_chefer(weights, grads, -1.0), "explain.grad_attention")
         self.assertEqual(float(np.abs(np.triu(trace["explain.flow"], 1)).max()), 0.0)  # causal
         rc, stdout, stderr = lib.reproduce(out)
         self.assertEqual(rc, 0, stdout[-3000:] + stderr[-2000:])

@@ -75,6 +75,13 @@ class TestExplainUi : public QObject {
     panel.sentenceBox()->setCurrentIndex(1);  // "a dog ran": three rows and ρ
     QCOMPARE(t->rowCount(), 4);
     QVERIFY(t->verticalHeaderItem(2)->text().startsWith(QStringLiteral("▸ ")));
+    const Tensor& last = r->trace.find("encoder.layers.1.self_attn.weights")->tensor;  // (B, H, S, S)
+    for (int j = 0; j < 3; ++j) {  // sentence 1's own numbers: the last layer's mean over heads at query 2, and rollout
+      double mean = 0;
+      for (int h = 0; h < 4; ++h) mean += last.at({1, h, 2, j}) / 4;
+      QVERIFY(std::abs(cellValue(t, j, 0) - mean) <= 0.051 * mean + 0.006);
+      QVERIFY(std::abs(cellValue(t, j, 1) - ex.steps.find("explain.rollout")->tensor.at({1, 2, j})) <= 0.006);
+    }
     QVERIFY(!panel.messageLabel()->isVisible());
   }
 

@@ -160,16 +160,17 @@ void ExplainPanel::finished() {
     return;
   }
   ex_ = o.ex;
+  shown_ = o.ex ? o.source : nullptr;
   message_->setText(o.error);
   message_->setVisible(!o.error.isEmpty());
   const int keep = sentence_->currentIndex();
   const QSignalBlocker block(sentence_);
   sentence_->clear();
-  if (ex_ && result_) {
-    const auto& rows = result_->batch.encoder_tokens().shown_rows();
+  if (ex_ && shown_) {
+    const auto& rows = shown_->batch.encoder_tokens().shown_rows();
     for (size_t b = 0; b < rows.size(); ++b) {
       QString words;
-      for (int i = 0; i < result_->batch.encoder_tokens().lengths[b] && words.size() < 40; ++i)
+      for (int i = 0; i < shown_->batch.encoder_tokens().lengths[b] && words.size() < 40; ++i)
         words += (i ? QStringLiteral(" ") : QString()) + QString::fromStdString(rows[b][static_cast<size_t>(i)]);
       sentence_->addItem(tr("%1: %2").arg(b).arg(words));
     }
@@ -183,12 +184,12 @@ void ExplainPanel::showSentence() {
   table_->clear();
   keys_.clear();
   const int b = sentence_->currentIndex();
-  if (!ex_ || !result_ || b < 0 || ex_->query.empty()) {
+  if (!ex_ || !shown_ || b < 0 || ex_->query.empty()) {
     table_->setRowCount(0);
     table_->setColumnCount(0);
     return;
   }
-  const TokenBatch& tokens = result_->batch.encoder_tokens();
+  const TokenBatch& tokens = shown_->batch.encoder_tokens();
   const int len = tokens.lengths[static_cast<size_t>(b)];
   const int64_t q = ex_->query[static_cast<size_t>(b)];
   const auto& shown = tokens.shown_row(b);
@@ -198,8 +199,8 @@ void ExplainPanel::showSentence() {
                      "order, 0 no relation.")
                       .arg(QString::fromStdString(shown[static_cast<size_t>(q)]).toHtmlEscaped())
                       .arg(q));
-  const Tensor& last = result_->trace.find("encoder.layers." + std::to_string(result_->cfg.layers - 1) + ".self_attn.weights")->tensor;
-  const Tensor& mask = result_->trace.find("encoder.mask")->tensor;
+  const Tensor& last = shown_->trace.find("encoder.layers." + std::to_string(shown_->cfg.layers - 1) + ".self_attn.weights")->tensor;
+  const Tensor& mask = shown_->trace.find("encoder.mask")->tensor;
   // Rows: the sentence's tokens, then ρ; columns: the methods computed for this result.
   std::vector<std::pair<const Method*, std::vector<double>>> cols;
   const std::vector<Method> all = methods();

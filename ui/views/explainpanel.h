@@ -55,7 +55,8 @@ class ExplainPanel : public QWidget {
   void finished();
   void showSentence();
 
-  TraceResultPtr result_;
+  TraceResultPtr result_;                  // the newest result (what is asked for)
+  TraceResultPtr shown_;                   // the result ex_ explains: the table reads only these two
   std::shared_ptr<const Explanations> ex_;
   std::weak_ptr<const TraceResult> asked_;  // the result last asked for
   QFutureWatcher<Outcome>* watcher_;
