@@ -362,14 +362,15 @@ class TestExplain : public QObject {
   void aTrainedModelsEffectIsTheChangeInLogProbability() {
     const auto loaded = load_weights_file(std::string(ATTNLAB_TEST_DATA) + "/../sample_inputs/models/english-next-word.safetensors",
                                           ModelConfig{}, {});
-    const Batch batch = make_batch({"you will be married within a year"}, {}, loaded.weights.vocab().get());
+    const Batch batch = make_batch({"you will be married within a year", "the best way to", "there is no such thing as a",
+                                    "a dog", "you"},
+                                   {}, loaded.weights.vocab().get());
     Trace fwd;
     forward(loaded.cfg, loaded.weights, batch, fwd);
     const auto query = explain::explained_positions(batch);
-    const int64_t q = query[0];
     const auto ab = explain::ablate_tokens(loaded.cfg, loaded.weights, fwd, query);
     QVERIFY(ab.logprob);
-    const Tensor& logits = fwd.find("encoder.output_head.logits")->tensor;  // (1, S, V)
+    const Tensor& logits = fwd.find("encoder.output_head.logits")->tensor;  // (B, S, V)
     const int64_t v = logits.size(2);
     const auto log_softmax = [v](auto at) {
       double top = -1e300, sum = 0;
@@ -377,20 +378,31 @@ class TestExplain : public QObject {
       for (int64_t c = 0; c < v; ++c) sum += std::exp(double(at(c)) - top);
       return [=](int64_t k) { return double(at(k)) - top - std::log(sum); };
     };
-    int64_t predicted = 0;
-    for (int64_t c = 1; c < v; ++c)
-      if (logits.at({0, q, c}) > logits.at({0, q, predicted})) predicted = c;
-    const auto before = log_softmax([&](int64_t c) { return logits.at({0, q, c}); });
     double largest = 0;
-    for (int64_t j = 0; j < q; ++j) {
-      const Tensor after_logits = encoder_outputs(loaded.cfg, loaded.weights, fwd.find("encoder.input")->tensor,
-                                                  explain::mask_without_key(fwd.find("encoder.mask")->tensor, 0, j));
-      const auto after = log_softmax([&](int64_t c) { return after_logits.at({0, q, c}); });
-      const double want = std::abs(after(predicted) - before(predicted));
-      QVERIFY2(std::abs(ab.effect.at({0, j}) - want) <= 1e-4 * (1 + want), qPrintable(QString::number(j)));
-      largest = std::max(largest, want);
+    int changed = 0;  // masked runs whose own top guess differs: the effect must follow the clean guess
+    for (int64_t b = 0; b < batch.text.batch(); ++b) {
+      const int64_t q = query[size_t(b)];
+      const auto argmax = [&](auto at) {
+        int64_t best = 0;
+        for (int64_t c = 1; c < v; ++c)
+          if (at(c) > at(best)) best = c;
+        return best;
+      };
+      const int64_t predicted = argmax([&](int64_t c) { return logits.at({b, q, c}); });
+      const auto before = log_softmax([&](int64_t c) { return logits.at({b, q, c}); });
+      for (int64_t j = 0; j < q; ++j) {
+        const Tensor after_logits = encoder_outputs(loaded.cfg, loaded.weights, fwd.find("encoder.input")->tensor,
+                                                    explain::mask_without_key(fwd.find("encoder.mask")->tensor, b, j));
+        const auto at = [&](int64_t c) { return after_logits.at({b, q, c}); };
+        changed += argmax(at) != predicted;
+        const auto after = log_softmax(at);
+        const double want = std::abs(after(predicted) - before(predicted));
+        QVERIFY2(std::abs(ab.effect.at({b, j}) - want) <= 1e-4 * (1 + want), qPrintable(QString("%1, %2").arg(b).arg(j)));
+        largest = std::max(largest, want);
+      }
     }
     QVERIFY(largest > 1e-3);  // some word matters to the trained model
+    QVERIFY(changed > 0);     // and some mask changes the guess, so ŷ's choice is tested too
   }
 
   // A [MASK] (a BERT checkpoint's piece) is the explained position of its sentence; otherwise
