@@ -6,25 +6,11 @@
 #include <numeric>
 #include <string>
 
-#include "text/errors.h"
+#include "explain/needed_step.h"
 
 namespace attnlab::explain {
 
 namespace {
-
-const Tensor& step(const Trace& t, const std::string& id) {
-  const Step* s = t.find(id);
-  if (!s) throw ConfigError(Text(Msg::ex_needs_weights_step, id));
-  return s->tensor;
-}
-
-// The last layer's output as encoder_outputs returns it: the logits of a trained model, else the
-// final norm's (or the last layer's) output.
-std::string outputs_id(const ModelConfig& cfg, bool trained) {
-  if (trained) return "encoder.output_head.logits";
-  if (cfg.final_norm) return "encoder.norm";
-  return "encoder.layers." + std::to_string(cfg.layers - 1) + ".output";
-}
 
 // log softmax(row)[k] in double.
 double log_prob(const float* row, int64_t v, int64_t k) {
@@ -87,11 +73,10 @@ Tensor mask_without_key(const Tensor& mask, int64_t b, int64_t j) {
 
 TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query) {
   const bool trained = w.vocab() != nullptr;
-  const Tensor& x = step(fwd, "encoder.input");
-  const Tensor& mask = step(fwd, "encoder.mask");
+  const Tensor& x = needed_step(fwd, "encoder.input");
+  const Tensor& mask = needed_step(fwd, "encoder.mask");
   // The clean run on the same (untraced CPU) path as the ablated ones, so that no backend's rounding
-  // enters the differences; the trace's own output says which step that is.
-  step(fwd, outputs_id(cfg, trained));
+  // enters the differences.
   const Tensor clean = encoder_outputs(cfg, w, x, mask).contiguous();  // (B, S, V) or (B, S, D)
   const int64_t batch = x.size(0), s = x.size(1), width = clean.size(2);
   TokenAblation out{.logprob = trained, .effect = Tensor({batch, s})};

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "explain/ablation.h"
 #include "explain/comma_list.h"
+#include "explain/needed_step.h"
 #include "explain/relevance.h"
 #include "model/step_builder.h"
 #include "text/errors.h"
@@ -20,12 +22,6 @@ constexpr ExplainMethod kMethods[] = {ExplainMethod::Rollout, ExplainMethod::Flo
 
 std::string weights_id(int64_t layer) { return "encoder.layers." + std::to_string(layer) + ".self_attn.weights"; }
 
-const Step& need(const Trace& t, const std::string& id) {
-  const Step* s = t.find(id);
-  if (!s) throw ConfigError(Text(Msg::ex_needs_weights_step, id));
-  return *s;
-}
-
 // (B, S, S) or (B, S) from one sentence's results, as float.
 Tensor stack_rows(const std::vector<explain::Mat>& per_sentence, bool vector) {
   const int64_t b = static_cast<int64_t>(per_sentence.size()), s = per_sentence.front().rows(), c = per_sentence.front().cols();
@@ -37,16 +33,12 @@ Tensor stack_rows(const std::vector<explain::Mat>& per_sentence, bool vector) {
   return out;
 }
 
-// "(w0, w1, w2)": a Python tuple of the layers' bound variables (one element keeps its comma).
-std::string tuple_of(const std::string& var, int64_t layers) {
+// A Python tuple of one item per layer, "(w0, w1, w2)" or "((w0, g0), (w1, g1))" (one element keeps
+// its comma). item(l): layer l's item.
+template <typename Item>
+std::string python_tuple(int64_t layers, Item item) {
   std::string out = "(";
-  for (int64_t l = 0; l < layers; ++l) out += (l ? ", " : "") + var + std::to_string(l);
-  return out + (layers == 1 ? ",)" : ")");
-}
-
-std::string pair_tuple(int64_t layers) {
-  std::string out = "(";
-  for (int64_t l = 0; l < layers; ++l) out += (l ? ", " : "") + std::string("(w") + std::to_string(l) + ", g" + std::to_string(l) + ")";
+  for (int64_t l = 0; l < layers; ++l) out += (l ? ", " : "") + item(std::to_string(l));
   return out + (layers == 1 ? ",)" : ")");
 }
 
@@ -54,7 +46,7 @@ std::string pair_tuple(int64_t layers) {
 std::vector<std::vector<explain::Mat>> residual_attentions(const Trace& fwd, int64_t layers, int64_t batch) {
   std::vector<std::vector<explain::Mat>> out(static_cast<size_t>(batch));
   for (int64_t l = 0; l < layers; ++l) {
-    const Tensor& w = need(fwd, weights_id(l)).tensor;
+    const Tensor& w = explain::needed_step(fwd, weights_id(l));
     for (int64_t b = 0; b < batch; ++b) out[static_cast<size_t>(b)].push_back(explain::residual_attention(w, b));
   }
   return out;
@@ -63,7 +55,7 @@ std::vector<std::vector<explain::Mat>> residual_attentions(const Trace& fwd, int
 // The code lines that build each layer's Â from w0 … w{L−1} into the list `caps`.
 std::string caps_code(int64_t layers) {
   return "caps = [0.5 * w.double().mean(1) + 0.5 * torch.eye(w.shape[-1], dtype=torch.float64) for w in " +
-         tuple_of("w", layers) + "]\ncaps = [a / a.sum(-1, keepdim=True) for a in caps]\n";
+         python_tuple(layers, [](const std::string& l) { return "w" + l; }) + "]\ncaps = [a / a.sum(-1, keepdim=True) for a in caps]\n";
 }
 
 StepInfo rollout_info(int64_t layers) {
@@ -131,7 +123,7 @@ StepInfo grad_attention_info(int64_t layers, LossKind kind) {
                                                  : "Ā_l = mean_h((∇A_l ⊙ A_l)⁺); R = I, R ← R + Ā_l·R (B, S, S)"),
                                     Text(Msg::sf_grad_attention_prose, std::string(loss_name(kind)))}),
           .code = "r = torch.eye(w0.shape[-1], dtype=torch.float64).expand(w0.shape[0], -1, -1)\n"
-                  "for w, g in " + pair_tuple(layers) + ":\n"
+                  "for w, g in " + python_tuple(layers, [](const std::string& l) { return "(w" + l + ", g" + l + ")"; }) + ":\n"
                   "    r = r + (" + (negate ? "-" : "") + "g.double() * w.double()).clamp(min=0).mean(1) @ r\n"
                   "grad_attention = r.float()",
           .result = "grad_attention"};
@@ -164,33 +156,24 @@ StepInfo ablation_info(bool logprob) {
 // effect, over the other keys that position attends to.
 std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfig& cfg, const Trace& fwd,
                                                                 const Explanations& ex, const Tensor& effect) {
-  const Tensor& mask = need(fwd, "encoder.mask").tensor;
-  const Tensor& last = need(fwd, weights_id(cfg.layers - 1)).tensor;  // (B, H, S, S)
+  const Tensor& mask = explain::needed_step(fwd, "encoder.mask");
+  std::vector<std::string> names{"attention"};
+  for (const Step& s : ex.steps.steps())
+    if (s.info.id != explain_step_id(ExplainMethod::Ablation)) names.push_back(s.info.id.substr(std::string("explain.").size()));
   std::vector<std::pair<std::string, std::vector<double>>> out;
-  const auto row_of = [&](const std::string& name, auto value) {
+  for (const std::string& name : names) {
     std::vector<double> per_sentence;
     for (int64_t b = 0; b < effect.size(0); ++b) {
       const int64_t q = ex.query[static_cast<size_t>(b)];
+      const std::vector<double> row = explained_row(cfg, fwd, ex, name, b);
       std::vector<double> a, e;
       for (int64_t j = 0; j < effect.size(1); ++j)  // the position's own token: see ablation.h
-        if (j != q && mask.at({b, q, j}) != 0.0f) a.push_back(value(b, q, j)), e.push_back(effect.at({b, j}));
+        if (j != q && mask.at({b, q, j}) != 0.0f)  // saliency ranks by size: a negative s_j matters too
+          a.push_back(name == "saliency" ? std::abs(row[static_cast<size_t>(j)]) : row[static_cast<size_t>(j)]),
+              e.push_back(effect.at({b, j}));
       per_sentence.push_back(explain::spearman(a, e));
     }
     out.emplace_back(name, std::move(per_sentence));
-  };
-  row_of("attention", [&](int64_t b, int64_t q, int64_t j) {
-    double sum = 0;
-    for (int64_t h = 0; h < last.size(1); ++h) sum += last.at({b, h, q, j});
-    return sum / static_cast<double>(last.size(1));
-  });
-  for (const Step& s : ex.steps.steps()) {
-    const Tensor& t = s.tensor;
-    if (s.info.id == explain_step_id(ExplainMethod::Ablation)) continue;
-    const std::string name(s.info.id.substr(std::string("explain.").size()));
-    if (t.dim() == 2)
-      row_of(name, [&](int64_t b, int64_t, int64_t j) { return std::abs(static_cast<double>(t.at({b, j}))); });
-    else
-      row_of(name, [&](int64_t b, int64_t q, int64_t j) { return static_cast<double>(t.at({b, q, j})); });
   }
   return out;
 }
@@ -250,14 +233,35 @@ void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<Explai
     throw ConfigError(Text(Msg::ex_ablation_too_long, seq, explain::kAblationMaxTokens));
 }
 
+std::vector<double> explained_row(const ModelConfig& cfg, const Trace& fwd, const Explanations& ex, const std::string& key,
+                                  int64_t b) {
+  const int64_t q = ex.query.at(static_cast<size_t>(b));
+  if (key == "attention") {
+    const Tensor& last = explain::needed_step(fwd, weights_id(cfg.layers - 1));  // (B, H, S, S)
+    std::vector<double> row(static_cast<size_t>(last.size(3)), 0.0);
+    for (int64_t j = 0; j < last.size(3); ++j) {
+      for (int64_t h = 0; h < last.size(1); ++h) row[static_cast<size_t>(j)] += last.at({b, h, q, j});
+      row[static_cast<size_t>(j)] /= static_cast<double>(last.size(1));
+    }
+    return row;
+  }
+  const Step* s = ex.steps.find("explain." + key);
+  if (!s) return {};
+  const Tensor& t = s->tensor;  // (B, S, S) or (B, S)
+  std::vector<double> row(static_cast<size_t>(t.size(1)));
+  for (int64_t j = 0; j < t.size(1); ++j) row[static_cast<size_t>(j)] = t.dim() == 3 ? t.at({b, q, j}) : t.at({b, j});
+  return row;
+}
+
 Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,
                                   const ExplainInputs& in, const std::vector<ExplainMethod>& methods) {
   Explanations out;
   out.query = explain::explained_positions(batch);  // the panel reads every method's row there
   const BackwardResult* bw = in.bw;
   const int64_t layers = cfg.layers;
-  const int64_t sentences = need(fwd, weights_id(0)).tensor.size(0);
+  const int64_t sentences = explain::needed_step(fwd, weights_id(0)).size(0);
   const std::string loss = bw ? std::string(loss_name(bw->kind)) : std::string();
+  std::optional<std::vector<std::vector<explain::Mat>>> a_hats;  // Â_l per sentence and layer
   for (ExplainMethod m : methods) {
     if (needs_backward(m) && (!bw || (m == ExplainMethod::Heads && !in.loss)))
       throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
@@ -270,7 +274,8 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
     std::vector<explain::Mat> rows;
     StepInfo info;
     if (m == ExplainMethod::Rollout || m == ExplainMethod::Flow) {
-      for (const auto& a_hat : residual_attentions(fwd, layers, sentences))
+      if (!a_hats) a_hats = residual_attentions(fwd, layers, sentences);  // once for rollout and flow
+      for (const auto& a_hat : *a_hats)
         rows.push_back(m == ExplainMethod::Rollout ? explain::rollout(a_hat) : explain::attention_flow(a_hat));
       info = m == ExplainMethod::Rollout ? rollout_info(layers) : flow_info(layers);
       bind_layers(info, layers, false);
@@ -278,15 +283,15 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
       for (int64_t b = 0; b < sentences; ++b) {
         std::vector<explain::Mat> a_bar;
         for (int64_t l = 0; l < layers; ++l)
-          a_bar.push_back(explain::grad_weighted(need(fwd, weights_id(l)).tensor, need(bw->steps, weights_id(l) + ".grad").tensor, b,
+          a_bar.push_back(explain::grad_weighted(explain::needed_step(fwd, weights_id(l)), explain::needed_step(bw->steps, weights_id(l) + ".grad"), b,
                                                  chefer_sign(bw->kind)));
         rows.push_back(explain::grad_rollout(a_bar));
       }
       info = grad_attention_info(layers, bw->kind);
       bind_layers(info, layers, true);
     } else if (m == ExplainMethod::Saliency) {
-      const Tensor& x = need(fwd, "encoder.input").tensor;
-      const Tensor& g = need(bw->steps, "encoder.input.grad").tensor;
+      const Tensor& x = explain::needed_step(fwd, "encoder.input");
+      const Tensor& g = explain::needed_step(bw->steps, "encoder.input.grad");
       for (int64_t b = 0; b < sentences; ++b) {
         const auto s = explain::saliency(x, g, b);
         rows.push_back(Eigen::Map<const explain::Mat>(s.data(), static_cast<Eigen::Index>(s.size()), 1));

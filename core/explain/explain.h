@@ -68,6 +68,12 @@ struct Explanations {
   double loss = 0;
 };
 
+// Method `key`'s values over sentence b's S tokens at its explained position: "attention" (the last
+// layer's weights averaged over heads) or a step's name after "explain." ("rollout", …; saliency
+// signed). Empty when that method was not computed. The ρ scores and the window's table read it.
+std::vector<double> explained_row(const ModelConfig& cfg, const Trace& fwd, const Explanations& ex, const std::string& key,
+                                  int64_t b);
+
 // `bw`: the backward pass of the same run from `loss` (needed by the gradient methods and heads;
 // `mode` says how heads knocks each out). ConfigError when a step it reads is missing.
 struct ExplainInputs {

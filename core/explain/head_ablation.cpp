@@ -6,6 +6,7 @@
 
 #include "backward/model_backward.h"
 #include "explain/comma_list.h"
+#include "explain/needed_step.h"
 #include "text/errors.h"
 
 namespace attnlab::explain {
@@ -18,12 +19,6 @@ bool parse_index(std::string_view s, int64_t& out) {
   if (s.empty()) return false;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && end == s.data() + s.size() && out >= 0;
-}
-
-const Tensor& step(const Trace& t, const std::string& id) {
-  const Step* s = t.find(id);
-  if (!s) throw ConfigError(Text(Msg::ex_needs_weights_step, id));
-  return s->tensor;
 }
 
 }  // namespace
@@ -48,7 +43,7 @@ void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads) {
 }
 
 std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const std::vector<int>& lengths) {
-  const Tensor& out = step(fwd, prefix(head.layer) + "head_out");  // (B, H, S, Dh)
+  const Tensor& out = needed_step(fwd, prefix(head.layer) + "head_out");  // (B, H, S, Dh)
   const int64_t dh = out.size(3);
   std::vector<double> mean(static_cast<size_t>(dh), 0.0);
   int64_t count = 0;
@@ -86,9 +81,8 @@ Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector
 
 std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
                                      AblateMode mode, const std::vector<int>& lengths) {
-  const Tensor& x = step(fwd, "encoder.input");
-  const Tensor& mask = step(fwd, "encoder.mask");
-  step(fwd, loss_input_step(cfg, loss.kind));
+  const Tensor& x = needed_step(fwd, "encoder.input");
+  const Tensor& mask = needed_step(fwd, "encoder.mask");
   // What the loss reads, on the same untraced path for the clean run and every ablated one: the
   // logits for cross-entropy, else the stack's output (a trained model's head left out).
   const bool logits = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;

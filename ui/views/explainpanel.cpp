@@ -199,22 +199,13 @@ void ExplainPanel::showSentence() {
                      "order, 0 no relation.")
                       .arg(QString::fromStdString(shown[static_cast<size_t>(q)]).toHtmlEscaped())
                       .arg(q));
-  const Tensor& last = shown_->trace.find("encoder.layers." + std::to_string(shown_->cfg.layers - 1) + ".self_attn.weights")->tensor;
   const Tensor& mask = shown_->trace.find("encoder.mask")->tensor;
   // Rows: the sentence's tokens, then ρ; columns: the methods computed for this result.
   std::vector<std::pair<const Method*, std::vector<double>>> cols;
   const std::vector<Method> all = methods();
   for (const Method& m : all) {
-    std::vector<double> row(static_cast<size_t>(len), 0.0);
-    const std::string key = m.key;
-    if (key == "attention") {
-      for (int j = 0; j < len; ++j)
-        for (int64_t h = 0; h < last.size(1); ++h) row[static_cast<size_t>(j)] += last.at({b, h, q, j}) / static_cast<double>(last.size(1));
-    } else if (const Step* s = ex_->steps.find("explain." + key)) {
-      for (int j = 0; j < len; ++j) row[static_cast<size_t>(j)] = s->tensor.dim() == 3 ? s->tensor.at({b, q, j}) : s->tensor.at({b, j});
-    } else {
-      continue;  // not computed for this result
-    }
+    std::vector<double> row = explained_row(shown_->cfg, shown_->trace, *ex_, m.key, b);
+    if (row.empty()) continue;  // not computed for this result
     cols.emplace_back(&m, std::move(row));
     keys_ << QString::fromLatin1(m.key);
   }
