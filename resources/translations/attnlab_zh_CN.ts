@@ -3935,12 +3935,16 @@
         <translation>消融</translation>
     </message>
     <message>
-        <source>Which tokens mattered for &lt;b&gt;%1&lt;/b&gt; (position %2)? Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each column scaled to its own largest value). The last row, ρ, compares a method's ranking with token ablation's: 1 is the same order, 0 no relation.</source>
-        <translation>对 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些词元起了作用？每一列用一种方法给句子的词元排序；颜色越深或越亮表示越重要（每列按自己的最大值缩放）。最后一行 ρ 比较某方法的排序与词元消融的排序：1 表示顺序相同，0 表示毫无关系。</translation>
-    </message>
-    <message>
         <source>Spearman's ρ between the column's ranking of the other tokens and token ablation's</source>
         <translation>该列对其余词元的排序与词元消融排序之间的 Spearman ρ</translation>
+    </message>
+    <message>
+        <source>Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each column scaled to its own largest value). The last row, ρ, compares a method's ranking with token ablation's: 1 is the same order, 0 no relation.</source>
+        <translation>每一列用一种方法给句子的词元排序；颜色越深或越亮表示越重要（每列按自己的最大值缩放）。最后一行 ρ 比较某方法的排序与词元消融的排序：1 表示顺序相同，0 表示毫无关系。</translation>
+    </message>
+    <message>
+        <source>Which tokens mattered for &lt;b&gt;%1&lt;/b&gt; (position %2)?</source>
+        <translation>对 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些词元起了作用？</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <QComboBox>
+#include <QAction>
 #include <QDockWidget>
 
 #include "input/inputpanel.h"
@@ -76,11 +77,8 @@ bool shootLanguage(const QString& dir, const QString& lang) {
     ok = goTo(*w, "encoder.layers.1.self_attn.weights") && shoot(w.get(), name("models"));
     // which tokens mattered: the Explanations panel beside the inputs, at the projector's 1024 × 768
     w->resize(1024, 768);
-    w->explainDock()->show();
-    w->explainDock()->raise();
-    if (auto* inputDock = w->findChild<QDockWidget*>(QStringLiteral("inputDock")))
-      w->resizeDocks({inputDock, w->explainDock()}, {200, 520}, Qt::Vertical);
-    w->resizeDocks({w->explainDock()}, {560}, Qt::Horizontal);
+    QTest::qWait(50);
+    w->explainDock()->toggleViewAction()->trigger();  // as View ▸ Explanations panel does it
     QTest::qWait(50);
     w->explanations()->waitForIdle();
     QTest::qWait(50);

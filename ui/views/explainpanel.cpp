@@ -93,7 +93,11 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFut
   table_->setMinimumHeight(160);
   v->addWidget(table_, 1);
   help_ = wrappedLabel(QStringLiteral("explainHelp"));
-  QString help;
+  // How to read the table, then each method's text, under it: the question and the table stay in view.
+  QString help = QStringLiteral("<p>%1</p>").arg(
+      tr("Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each "
+         "column scaled to its own largest value). The last row, ρ, compares a method's ranking with token "
+         "ablation's: 1 is the same order, 0 no relation."));
   for (const Method& m : methods()) help += QStringLiteral("<p><b>%1</b>: %2</p>").arg(m.name.toHtmlEscaped(), m.help.toHtmlEscaped());
   help_->setText(help);
   v->addWidget(help_);
@@ -193,10 +197,7 @@ void ExplainPanel::showSentence() {
   const int len = tokens.lengths[static_cast<size_t>(b)];
   const int64_t q = ex_->query[static_cast<size_t>(b)];
   const auto& shown = tokens.shown_row(b);
-  intro_->setText(tr("Which tokens mattered for <b>%1</b> (position %2)? Each column ranks the sentence's tokens by "
-                     "one method; a darker or brighter cell matters more (each column scaled to its own largest "
-                     "value). The last row, ρ, compares a method's ranking with token ablation's: 1 is the same "
-                     "order, 0 no relation.")
+  intro_->setText(tr("Which tokens mattered for <b>%1</b> (position %2)?")
                       .arg(QString::fromStdString(shown[static_cast<size_t>(q)]).toHtmlEscaped())
                       .arg(q));
   const Tensor& mask = shown_->trace.find("encoder.mask")->tensor;

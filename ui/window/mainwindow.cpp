@@ -78,6 +78,13 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   connect(predictions_, &PredictionsPanel::pieceDrawn, this, &MainWindow::appendDrawnPiece);
   explain_ = new ExplainPanel;  // computed only while shown
   explainDock_ = addPanelDock(explain_, tr("Explanations"), QStringLiteral("explainDock"));
+  // Shown from the View menu: room for its table (the dock fitter keeps the step's minimum width).
+  connect(explainDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (!on || explainDock_->isFloating()) return;
+    resizeDocks({explainDock_}, {std::max(440, width() * 2 / 5)}, Qt::Horizontal);
+    if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
+      resizeDocks({inputDock, explainDock_}, {height() / 4, height() * 3 / 4}, Qt::Vertical);
+  });
   buildVariantDock();
   // The training lab (View ▸ Training panel): the model it trains is shown in the whole window.
   training_ = new TrainingPanel;
