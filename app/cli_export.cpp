@@ -44,7 +44,8 @@ struct ExportArgs {
   pretrained::Sampling sampling;  // --generate N … (with --model)
   bool no_kv_cache = false;       // --no-kv-cache: the whole text again per piece
   bool prepend_bos = false;       // --prepend-bos: GPT-2's <|endoftext|> before each text
-  std::string explain;            // --explain rollout,flow,grad-attention,saliency,ablation,heads
+  std::string explain;            // --explain rollout,flow,grad-attention,saliency,ablation,heads,logit-lens
+  int64_t lens_top = explain::kLensTopDefault;  // --lens-top K: the logit lens's tokens per layer and position
   std::string ablate;             // --ablate 1.3,2.0: heads knocked out (layer.head)
   std::string ablate_mode = "zero";
 };
@@ -129,6 +130,7 @@ struct ExportPlan {
   std::shared_ptr<const pretrained::PretrainedModel> checkpoint;  // --model
   pretrained::Sampling sampling;  // --generate: each text continued before the export
   std::vector<ExplainMethod> explain;  // --explain: the methods' steps after the backward's
+  int64_t lens_top = explain::kLensTopDefault;  // --lens-top
   std::vector<explain::HeadRef> ablate;  // --ablate: knocked out on the weights before the run
   explain::AblateMode ablate_mode = explain::AblateMode::Zero;
 };
@@ -257,8 +259,11 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
         throw ConfigError(Text(Msg::en_text_longer_than_position_table, len + p.sampling.steps, cfg.max_positions));
   if (sub.count("--explain")) {
     p.explain = parse_explain(a.explain);
-    check_explain(cfg, batch.encoder_tokens().seq() + p.sampling.steps, p.explain, p.loss.has_value());
+    check_explain(cfg, batch.encoder_tokens().seq() + p.sampling.steps, p.explain, p.loss.has_value(), trained != nullptr);
   }
+  if (sub.count("--lens-top") && std::find(p.explain.begin(), p.explain.end(), ExplainMethod::LogitLens) == p.explain.end())
+    throw ConfigError(Text(Msg::ex_lens_top_needs_lens));
+  p.lens_top = a.lens_top;
   plan_ablation(sub, a, p);
   auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq() + p.sampling.steps, cross ? batch.text.seq() : 0,
                              static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
@@ -348,7 +353,10 @@ void execute_export(ExportPlan p) {
     const auto e0 = std::chrono::steady_clock::now();
     p.formats.opt.explanations = std::make_shared<const Explanations>(
         compute_explanations(cfg, p.weights, p.batch, trace,
-                             {.bw = p.formats.opt.backward.get(), .loss = p.loss ? &spec : nullptr, .mode = p.ablate_mode},
+                             {.bw = p.formats.opt.backward.get(),
+                              .loss = p.loss ? &spec : nullptr,
+                              .mode = p.ablate_mode,
+                              .lens_top = p.lens_top},
                              p.explain));
     p.formats.opt.explain_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - e0).count();
   }
@@ -403,9 +411,14 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
                   "--loss mse: the target, a .npy array of the last layer's output shape; --loss per-position: the "
                   "answers' token ids, a .npy array (B, S) of integers, -1 or 0 where there is none (a checkpoint's: -1 only)");
   sub->add_option("--explain", args->explain,
-                  "comma-separated from rollout, flow, grad-attention, saliency, ablation, heads: which tokens mattered, as steps "
-                  "explain.* (grad-attention, saliency and heads read --loss; ablation scores the others; heads: every "
-                  "head's effect on the loss)");
+                  "comma-separated from rollout, flow, grad-attention, saliency, ablation, heads, logit-lens: which "
+                  "tokens mattered, as steps explain.* (grad-attention, saliency and heads read --loss; ablation scores "
+                  "the others; heads: every head's effect on the loss; logit-lens: what each layer would predict, "
+                  "trained models and checkpoints)");
+  sub->add_option("--lens-top", args->lens_top,
+                  "with --explain logit-lens: how many of the most likely tokens it keeps per layer and position "
+                  "(default 5)")
+      ->check(CLI::Range(int64_t{1}, explain::kLensTopMax));
   sub->add_option("--ablate", args->ablate,
                   "knock heads of the encoder's self-attention out, comma-separated LAYER.HEAD from 0 (e.g. 1.3,2.0): "
                   "their columns of W_O are zeroed before the run (mean: their mean output moved into the bias first)");

@@ -197,31 +197,31 @@ class TestExplain : public QObject {
 
   void checksRefuseWhatCannotBeExplained() {
     ModelConfig cfg = small(2, MaskKind::Causal);
-    check_explain(cfg, 40, {ExplainMethod::Rollout, ExplainMethod::Flow}, false);  // fine
-    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 8, {ExplainMethod::Saliency}, false));
+    check_explain(cfg, 40, {ExplainMethod::Rollout, ExplainMethod::Flow}, false, false);  // fine
+    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 8, {ExplainMethod::Saliency}, false, false));
     cfg.layers = 12;
     QCOMPARE(flow_max_tokens(12), int64_t(48));  // 12·48⁴ exactly: the limit itself is allowed
     QCOMPARE(flow_max_tokens(3), int64_t(67));
     QCOMPARE(flow_max_tokens(1), int64_t(89));
-    check_explain(cfg, 48, {ExplainMethod::Flow}, false);
-    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 49, {ExplainMethod::Flow}, false));
-    check_explain(cfg, 4000, {ExplainMethod::Rollout}, false);  // rollout has no such limit
-    check_explain(cfg, 256, {ExplainMethod::Ablation}, false);
-    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 257, {ExplainMethod::Ablation}, false));
+    check_explain(cfg, 48, {ExplainMethod::Flow}, false, false);
+    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 49, {ExplainMethod::Flow}, false, false));
+    check_explain(cfg, 4000, {ExplainMethod::Rollout}, false, false);  // rollout has no such limit
+    check_explain(cfg, 256, {ExplainMethod::Ablation}, false, false);
+    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 257, {ExplainMethod::Ablation}, false, false));
     cfg.layers = 2;
     cfg.overview_cap = kOverviewCap;
     cfg.full_layers = {0};
     try {
-      check_explain(cfg, 8, {ExplainMethod::Rollout}, false);
+      check_explain(cfg, 8, {ExplainMethod::Rollout}, false, false);
       QFAIL("a tiled layer was accepted");
     } catch (const ConfigError& e) {
       QVERIFY(e.text().english().find("encoder.layers.1.self_attn.weights") != std::string::npos);
     }
     cfg.full_layers = {0, 1};
-    check_explain(cfg, 8, {ExplainMethod::Rollout}, false);
+    check_explain(cfg, 8, {ExplainMethod::Rollout}, false, false);
     cfg = small(1, MaskKind::Causal);
     cfg.cross = true;
-    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 8, {ExplainMethod::Rollout}, false));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 8, {ExplainMethod::Rollout}, false, false));
   }
 
   // A traced run and its backward pass: every step's shape, and each value against the naive

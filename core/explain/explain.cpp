@@ -8,6 +8,7 @@
 
 #include "explain/ablation.h"
 #include "explain/comma_list.h"
+#include "explain/logit_lens.h"
 #include "explain/needed_step.h"
 #include "explain/relevance.h"
 #include "model/step_builder.h"
@@ -17,8 +18,17 @@ namespace attnlab {
 
 namespace {
 
-constexpr ExplainMethod kMethods[] = {ExplainMethod::Rollout, ExplainMethod::Flow, ExplainMethod::GradAttention,
-                                      ExplainMethod::Saliency, ExplainMethod::Ablation, ExplainMethod::Heads};
+constexpr ExplainMethod kMethods[] = {ExplainMethod::Rollout,  ExplainMethod::Flow,     ExplainMethod::GradAttention,
+                                      ExplainMethod::Saliency, ExplainMethod::Ablation, ExplainMethod::Heads,
+                                      ExplainMethod::LogitLens};
+
+// The methods that rank the input tokens (the ρ scores' columns): not the ablation itself, the
+// heads table or the lens.
+bool ranks_tokens(const std::string& step_id) {
+  for (ExplainMethod m : {ExplainMethod::Rollout, ExplainMethod::Flow, ExplainMethod::GradAttention, ExplainMethod::Saliency})
+    if (step_id == explain_step_id(m)) return true;
+  return false;
+}
 
 std::string weights_id(int64_t layer) { return "encoder.layers." + std::to_string(layer) + ".self_attn.weights"; }
 
@@ -159,7 +169,7 @@ std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfi
   const Tensor& mask = explain::needed_step(fwd, "encoder.mask");
   std::vector<std::string> names{"attention"};
   for (const Step& s : ex.steps.steps())
-    if (s.info.id != explain_step_id(ExplainMethod::Ablation)) names.push_back(s.info.id.substr(std::string("explain.").size()));
+    if (ranks_tokens(s.info.id)) names.push_back(s.info.id.substr(std::string("explain.").size()));
   std::vector<std::pair<std::string, std::vector<double>>> out;
   for (const std::string& name : names) {
     std::vector<double> per_sentence;
@@ -188,6 +198,7 @@ std::string_view explain_name(ExplainMethod m) {
     case ExplainMethod::Saliency: return "saliency";
     case ExplainMethod::Ablation: return "ablation";
     case ExplainMethod::Heads: return "heads";
+    case ExplainMethod::LogitLens: return "logit-lens";
   }
   return "";
 }
@@ -197,6 +208,7 @@ std::string explain_step_id(ExplainMethod m) {
     case ExplainMethod::GradAttention: return "explain.grad_attention";
     case ExplainMethod::Ablation: return "explain.token_ablation";
     case ExplainMethod::Heads: return "";
+    case ExplainMethod::LogitLens: return "explain.logit_lens";
     default: return "explain." + std::string(explain_name(m));
   }
 }
@@ -219,14 +231,17 @@ int64_t flow_max_tokens(int64_t layers) {
   return t;
 }
 
-void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss) {
+void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss,
+                   bool has_head) {
   if (methods.empty()) return;
   if (cfg.cross) throw ConfigError(Text(Msg::ex_cross_not_yet));
   for (ExplainMethod m : methods)
     if (needs_backward(m) && !has_loss) throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
-  for (int64_t l = 0; l < cfg.layers; ++l)
-    if (cfg.tiled_layer(l)) throw ConfigError(Text(Msg::ex_needs_weights_step, weights_id(l)));
   const auto asked = [&](ExplainMethod m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
+  if (asked(ExplainMethod::LogitLens) && !has_head) throw ConfigError(Text(Msg::ex_lens_needs_head));
+  const bool reads_weights = std::any_of(methods.begin(), methods.end(), [](ExplainMethod m) { return m != ExplainMethod::LogitLens; });
+  for (int64_t l = 0; l < cfg.layers && reads_weights; ++l)
+    if (cfg.tiled_layer(l)) throw ConfigError(Text(Msg::ex_needs_weights_step, weights_id(l)));
   if (asked(ExplainMethod::Flow) && seq > flow_max_tokens(cfg.layers))
     throw ConfigError(Text(Msg::ex_flow_too_large, cfg.layers, seq, flow_max_tokens(cfg.layers)));
   if (asked(ExplainMethod::Ablation) && seq > explain::kAblationMaxTokens)
@@ -259,7 +274,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
   out.query = explain::explained_positions(batch);  // the panel reads every method's row there
   const BackwardResult* bw = in.bw;
   const int64_t layers = cfg.layers;
-  const int64_t sentences = explain::needed_step(fwd, weights_id(0)).size(0);
+  const int64_t sentences = batch.encoder_tokens().batch();
   const std::string loss = bw ? std::string(loss_name(bw->kind)) : std::string();
   std::optional<std::vector<std::vector<explain::Mat>>> a_hats;  // Â_l per sentence and layer
   for (ExplainMethod m : methods) {
@@ -269,6 +284,10 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
       out.heads = explain::head_effects(cfg, w, fwd, *in.loss, in.mode, batch.encoder_tokens().lengths);
       out.heads_mode = in.mode;
       out.loss = bw->loss;
+      continue;
+    }
+    if (m == ExplainMethod::LogitLens) {
+      explain::record_lens(cfg, w, explain::logit_lens(cfg, w, fwd, in.lens_top), out.steps);
       continue;
     }
     std::vector<explain::Mat> rows;

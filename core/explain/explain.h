@@ -6,6 +6,7 @@
 //   explain.saliency        (B, S)     gradient × input, Σ_d x·∂L/∂x at encoder.input
 //   explain.token_ablation  (B, S)     each key masked and the model run again (ablation.h): the
 //                                      ground truth, with Spearman's ρ of every other method's row
+//   explain.logit_lens*     (B, L+1, S, K)  what each layer would predict (logit_lens.h)
 // Rows are the positions after the last layer (queries), columns the input tokens. They read the
 // encoder stack's self-attention weights `encoder.layers.{l}.self_attn.weights` (B, H, S, S) and,
 // for the gradient methods, the backward pass of the export's --loss.
@@ -20,17 +21,20 @@
 
 #include "backward/model_backward.h"
 #include "explain/head_ablation.h"
+#include "explain/logit_lens.h"
 #include "forward/model.h"
 #include "model/config.h"
 #include "model/trace.h"
 
 namespace attnlab {
 
-enum class ExplainMethod : uint8_t { Rollout, Flow, GradAttention, Saliency, Ablation, Heads };
+enum class ExplainMethod : uint8_t { Rollout, Flow, GradAttention, Saliency, Ablation, Heads, LogitLens };
 
-// "rollout", "flow", "grad-attention", "saliency", "ablation", "heads" (the command line's names).
+// "rollout", "flow", "grad-attention", "saliency", "ablation", "heads", "logit-lens" (the command
+// line's names).
 std::string_view explain_name(ExplainMethod m);
-// The step id each method records: "explain.rollout", …; "" for heads (a table, no step).
+// The step id each method records: "explain.rollout", …; "" for heads (a table, no step); the
+// lens's first (it records three, logit_lens.h).
 std::string explain_step_id(ExplainMethod m);
 // A comma-separated list of names, each once, in the order given. ConfigError naming the word.
 std::vector<ExplainMethod> parse_explain(std::string_view list);
@@ -47,9 +51,11 @@ inline constexpr double kFlowMaxCost = 12.0 * 48 * 48 * 48 * 48;
 int64_t flow_max_tokens(int64_t layers);
 
 // Before any work: ConfigError when the run cannot be explained — a cross-attention run, a
-// gradient method without a loss (`has_loss`), flow beyond kFlowMaxCost or ablation beyond
-// kAblationMaxTokens at `seq` tokens, or a layer run tiled (not in cfg.full_layers).
-void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss);
+// gradient method without a loss (`has_loss`), the logit lens without a trained model's head
+// (`has_head`), flow beyond kFlowMaxCost or ablation beyond kAblationMaxTokens at `seq` tokens, or
+// a method reading attention weights with a layer run tiled (not in cfg.full_layers).
+void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss,
+                   bool has_head);
 
 struct Explanations {
   Trace steps;  // each method's step, in the order asked
@@ -80,6 +86,7 @@ struct ExplainInputs {
   const BackwardResult* bw = nullptr;
   const LossSpec* loss = nullptr;
   explain::AblateMode mode = explain::AblateMode::Zero;
+  int64_t lens_top = explain::kLensTopDefault;  // the logit lens's K (logit_lens.h)
 };
 Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,
                                   const ExplainInputs& in, const std::vector<ExplainMethod>& methods);

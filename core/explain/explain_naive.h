@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -104,6 +105,30 @@ inline Matrix grad_rollout(const std::vector<Heads>& weights, const std::vector<
       for (size_t j = 0; j < s; ++j) r[i][j] += ar[i][j];
   }
   return r;
+}
+
+// The logit lens at one position (logit_lens.h): the residual h (D) through the LayerNorm
+// (gamma, beta) when `norm`, then the head's rows head[v] (V × D) and bias (V), softmax over V.
+inline std::vector<double> lens_probabilities(std::vector<double> h, bool norm, const std::vector<double>& gamma,
+                                              const std::vector<double>& beta, double eps, const Matrix& head,
+                                              const std::vector<double>& bias) {
+  const double d = static_cast<double>(h.size());
+  if (norm) {
+    double mean = 0, var = 0;
+    for (double x : h) mean += x / d;
+    for (double x : h) var += (x - mean) * (x - mean) / d;
+    for (size_t i = 0; i < h.size(); ++i) h[i] = (h[i] - mean) / std::sqrt(var + eps) * gamma[i] + beta[i];
+  }
+  std::vector<double> p(head.size());
+  double top = -1e300, sum = 0;
+  for (size_t v = 0; v < head.size(); ++v) {
+    p[v] = bias.empty() ? 0.0 : bias[v];
+    for (size_t i = 0; i < h.size(); ++i) p[v] += head[v][i] * h[i];
+    top = std::max(top, p[v]);
+  }
+  for (double& x : p) sum += x = std::exp(x - top);
+  for (double& x : p) x /= sum;
+  return p;
 }
 
 }  // namespace attnlab::explain::naive

@@ -1,4 +1,5 @@
 #include "forward/model.h"
+#include "forward/head_logits.h"
 
 #include <algorithm>
 #include <optional>
@@ -441,10 +442,15 @@ Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, 
   return run_layers(cfg, w, x, {mask, "encoder.mask"}, rec, be, nullptr);
 }
 
+Tensor head_logits(const ModelConfig& cfg, const Weights& w, const Tensor& x, Backend& be) {
+  NullRecorder rec;
+  const Flow out = final_norm(cfg, w, "encoder", {x, "encoder.output"}, rec);
+  return w.vocab() ? output_head(cfg, w, "encoder", out, rec, be) : out.t;
+}
+
 Tensor encoder_outputs(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask, Backend& be) {
   NullRecorder rec;
-  const Flow out = final_norm(cfg, w, "encoder", {encoder_stack(cfg, w, x, mask, rec, be), "encoder.output"}, rec);
-  return w.vocab() ? output_head(cfg, w, "encoder", out, rec, be) : out.t;
+  return head_logits(cfg, w, encoder_stack(cfg, w, x, mask, rec, be), be);
 }
 
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,

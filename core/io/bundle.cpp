@@ -69,6 +69,26 @@ void check_output_dir(const std::string& dir, bool force) {
 
 namespace {
 
+// The logit lens's tokens spelled out: tokens[b][l][s] the K most likely at layer l (0: the
+// embeddings) and position s, most likely first (ids (B, L+1, S, K) from explain.logit_lens_ids).
+json lens_json(const Tensor& ids, const std::vector<std::string>& words) {
+  json tokens = json::array();
+  for (int64_t b = 0; b < ids.size(0); ++b) {
+    json layers = json::array();
+    for (int64_t l = 0; l < ids.size(1); ++l) {
+      json positions = json::array();
+      for (int64_t s = 0; s < ids.size(2); ++s) {
+        json top = json::array();
+        for (int64_t k = 0; k < ids.size(3); ++k) top.push_back(words.at(static_cast<size_t>(ids.at({b, l, s, k}))));
+        positions.push_back(std::move(top));
+      }
+      layers.push_back(std::move(positions));
+    }
+    tokens.push_back(std::move(layers));
+  }
+  return {{"k", ids.size(3)}, {"residuals", explain::lens_residual_ids(ids.size(1) - 1)}, {"tokens", std::move(tokens)}};
+}
+
 json step_json(const Step& s) {
   json vars = json::object(), weights = json::object();
   for (const auto& b : s.info.bindings) (b.weight ? weights : vars)[b.var] = b.source;
@@ -289,6 +309,8 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
       }
       manifest["explanation_scores"] = {{"query", e.query}, {"effect", e.logprob ? "logprob" : "output"}, {"spearman", std::move(rho)}};
     }
+    if (const Step* ids = opt.explanations->steps.find("explain.logit_lens_ids"))
+      manifest["logit_lens"] = lens_json(ids->tensor, batch.vocab.words);
     if (const Explanations& e = *opt.explanations; !e.heads.empty()) {
       json rows = json::array();
       for (const auto& h : e.heads)

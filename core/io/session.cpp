@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "explain/head_ablation.h"
 #include "forward/model.h"
 #include "io/base64.h"
 #include "io/bundle.h"
@@ -226,6 +227,7 @@ std::string session_json(const Session& s) {
         {"tab", s.view_tab.empty() ? std::string("values") : s.view_tab}, {"sentence", s.sentence}, {"head", s.head}}}};
   if (!s.loss.empty()) j["view"]["loss"] = s.loss;  // absent: no backward pass, as before
   if (!s.answers.empty()) j["view"]["answers"] = s.answers;
+  if (!s.ablate.empty()) j["view"]["ablate"] = s.ablate;  // absent: every head in, as before
   if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
@@ -301,6 +303,12 @@ Session parse_session(std::string_view text, const std::string& origin) {
       }
     }
     s.answers = f.lines(*v, "answers");  // checked against the sentences when the loss runs
+    s.ablate = f.text(*v, "ablate", "", "view.");  // heads beyond the model are dropped when it runs
+    try {
+      if (!s.ablate.empty()) explain::parse_heads(s.ablate);
+    } catch (const ConfigError& e) {
+      f.fail("view.ablate", e.text());
+    }
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
   if (const json* t = f.find(j, "training")) {

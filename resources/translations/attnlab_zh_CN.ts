@@ -1465,10 +1465,6 @@
         <translation>--prepend-bos 会把 GPT-2 的 &lt;|endoftext|&gt; 放在每段文本之前；这个 %1 检查点的分词器已经让每段文本以 [CLS] 开头</translation>
     </message>
     <message>
-        <source>--explain: '%1' is not one of rollout, flow, grad-attention, saliency, ablation, heads</source>
-        <translation>--explain：“%1”不是 rollout、flow、grad-attention、saliency、ablation、heads 之一</translation>
-    </message>
-    <message>
         <source>--explain %1 reads the gradients of a loss: add --loss (sum, next-token, per-position or mse)</source>
         <translation>--explain %1 需要读取某个损失的梯度：请加上 --loss（sum、next-token、per-position 或 mse）</translation>
     </message>
@@ -1503,6 +1499,18 @@
     <message>
         <source>attention flow solves one exact max-flow per pair of tokens: %1 layers × %2 tokens is beyond its limit of %3 tokens at %1 layers; shorten the texts or leave flow out</source>
         <translation>注意力流对每一对词元求解一次精确的最大流：%1 层 × %2 个词元超出了上限（%1 层时最多 %3 个词元）；请缩短文本，或去掉 flow</translation>
+    </message>
+    <message>
+        <source>--explain: '%1' is not one of rollout, flow, grad-attention, saliency, ablation, heads, logit-lens</source>
+        <translation>--explain：'%1' 不是 rollout、flow、grad-attention、saliency、ablation、heads、logit-lens 之一</translation>
+    </message>
+    <message>
+        <source>--explain logit-lens reads a trained model's output head, and this model has none: load a trained model (--weights) or a checkpoint (--model)</source>
+        <translation>--explain logit-lens 读取训练过的模型的输出头，而这个模型没有：请加载训练过的模型（--weights）或检查点（--model）</translation>
+    </message>
+    <message>
+        <source>--lens-top says how many tokens the logit lens keeps: add logit-lens to --explain</source>
+        <translation>--lens-top 指定 logit 透镜保留多少个词元：请在 --explain 中加入 logit-lens</translation>
     </message>
 </context>
 <context>
@@ -3263,6 +3271,30 @@
         <source>x is the first layer's input, ∂L/∂x for the loss %1, summed over the model width D</source>
         <translation>x 是第一层的输入，∂L/∂x 取自损失 %1，在模型宽度 D 上求和</translation>
     </message>
+    <message>
+        <source>Logit lens: what each layer would predict</source>
+        <translation>Logit 透镜：每一层会预测什么</translation>
+    </message>
+    <message>
+        <source>Logit lens: the tokens of those guesses</source>
+        <translation>Logit 透镜：这些猜测对应的词元</translation>
+    </message>
+    <message>
+        <source>h_l is the residual stream after layer l (l = 0: the embeddings, before any layer), sent through what follows the last layer — the final LayerNorm where the model has one, the output head — and a softmax over the vocabulary: the probabilities of the %1 most likely tokens per layer and position, most likely first; at l = L they are the model's own prediction (nostalgebraist 2020)</source>
+        <translation>h_l 是第 l 层之后的残差流（l = 0：嵌入，尚未经过任何层），送入最后一层之后的部分——模型有最终 LayerNorm 时先经过它，再经过输出头——并在词表上做 softmax：每层每个位置概率最高的 %1 个词元的概率，从高到低；l = L 时就是模型自己的预测（nostalgebraist 2020）</translation>
+    </message>
+    <message>
+        <source>the vocabulary ids of those tokens, in the same order (the manifest's logit_lens spells them)</source>
+        <translation>这些词元在词表中的编号，顺序相同（manifest 的 logit_lens 写出了它们的文字）</translation>
+    </message>
+    <message>
+        <source>Logit lens: the final answer's probability at each layer</source>
+        <translation>Logit 透镜：每一层给最终答案的概率</translation>
+    </message>
+    <message>
+        <source>the probability each layer gives the token the model finally predicts at that position (the last layer's most likely token): the answer forming layer by layer</source>
+        <translation>每一层给该位置上模型最终预测的词元（最后一层概率最高的词元）的概率：答案逐层成形</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -3946,6 +3978,10 @@
         <source>Which tokens mattered for &lt;b&gt;%1&lt;/b&gt; (position %2)?</source>
         <translation>对 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些词元起了作用？</translation>
     </message>
+    <message>
+        <source>Knock heads out</source>
+        <translation>敲除注意力头</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::ExportDialog</name>
@@ -4209,6 +4245,33 @@
     <message>
         <source>Next</source>
         <translation>下一步</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::HeadKnockout</name>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2: click to knock it out</source>
+        <translation>第 %1 层第 %2 个头：点击敲除</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 knocked out alone: the loss goes from %3 to %4 (%5). Click to knock it out.</source>
+        <translation>单独敲除第 %1 层第 %2 个头：损失从 %3 变为 %4（%5）。点击敲除。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Knocked out alone, these heads raise the loss most: %1</source>
+        <translation>单独敲除时，这些头使损失上升最多：%1</translation>
+    </message>
+    <message>
+        <source>Click a head to knock it out (its output set to zero) and every panel runs again without it; click again to bring it back.</source>
+        <translation>点击一个头即可敲除它（其输出置零），所有面板都会在没有它的情况下重新运行；再点一次即可恢复。</translation>
     </message>
 </context>
 <context>
@@ -4749,6 +4812,61 @@
     <message>
         <source>GPT-2 saw every document begin after &lt;|endoftext|&gt;: put it first (position 0), and many heads rest their weight on it. Off: the sentence alone, as typed.</source>
         <translation>GPT-2 训练时看到的每篇文档都从 &lt;|endoftext|&gt; 之后开始：把它放在最前面（位置 0），许多头会把权重停放在它上面。不勾选：只有输入的句子本身。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ui::LensPanel</name>
+    <message>
+        <source>What would the model predict if it stopped after each layer? Run a trained model to see.</source>
+        <translation>如果模型在每一层之后就停下，它会预测什么？运行一个训练过的模型即可看到。</translation>
+    </message>
+    <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
+        <source>Computing the logit lens…</source>
+        <translation>正在计算 logit 透镜…</translation>
+    </message>
+    <message>
+        <source>What would the model predict if it stopped after each layer?</source>
+        <translation>如果模型在每一层之后就停下，它会预测什么？</translation>
+    </message>
+    <message>
+        <source>Embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>After layer %1</source>
+        <translation>第 %1 层之后</translation>
+    </message>
+    <message>
+        <source>%1 (the model's answer)</source>
+        <translation>%1（模型的答案）</translation>
+    </message>
+    <message>
+        <source>The final answer %1: %2</source>
+        <translation>最终答案 %1：%2</translation>
+    </message>
+    <message>
+        <source>Colour: the probability of the model's final answer — a row that brightens to the right is the answer forming. Hover a cell for the top %1. Caveat: earlier layers were never trained to be read by the output head, so a miss there does not mean the information is missing (nostalgebraist 2020).</source>
+        <translation>颜色：模型最终答案的概率——一行越往右越亮，就是答案在成形。鼠标停在单元格上可看前 %1 名。注意：较早的层从未被训练成让输出头读取，所以那里猜错并不表示信息缺失（nostalgebraist 2020）。</translation>
+    </message>
+    <message>
+        <source>Each column sends the residual stream after that layer through what follows the last layer: the final LayerNorm where the model has one, then the output head, then a softmax over the vocabulary.</source>
+        <translation>每一列把该层之后的残差流送入最后一层之后的部分：模型有最终 LayerNorm 时先经过它，再经过输出头，最后在词表上做 softmax。</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Layer %1 = answer</source>
+        <translation>第 %1 层 = 答案</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
     </message>
 </context>
 <context>
@@ -5341,6 +5459,18 @@ Esc：从放大的头返回</translation>
     <message>
         <source>E&amp;xplanations panel</source>
         <translation>解释面板(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <source> — heads knocked out: %1</source>
+        <translation> — 已敲除的头：%1</translation>
+    </message>
+    <message>
+        <source>Logit le&amp;ns panel</source>
+        <translation>Logit 透镜面板(&amp;N)</translation>
     </message>
 </context>
 <context>

@@ -6,12 +6,14 @@ bundle's arrays; and on a GPT-2 checkpoint both come from the float64 reference 
 test_cli_pretrained (its attention weights and their autograd gradients), not from Attention Lab.
 Refusals name the option and what to do, and leave no bundle."""
 import json
+import math
 import os
 
 import numpy as np
 import torch
 
 import attnlab_testlib as lib
+import test_cli_bert as bert
 import test_cli_pretrained as gpt2
 from attnlab_testlib import reported, reproduce, run_attnlab
 from test_cli_gradients import arrays, rewrite_npz
@@ -217,6 +219,8 @@ class Explain(lib.TempDirCase):
              "encoder.layers.1.self_attn.weights is not in the trace"),
             (["--explain", "flow", "--layers", "12", "--text", " ".join(["w%d" % i for i in range(49)])],
              "12 layers × 49 tokens is beyond its limit of 48 tokens at 12 layers"),
+            (["--explain", "logit-lens"], "--explain logit-lens reads a trained model's output head, and this model has none"),
+            (["--lens-top", "3", "--explain", "rollout"], "--lens-top says how many tokens the logit lens keeps"),
         ]
         for args, needle in cases:
             with self.subTest(args=" ".join(args)):
@@ -225,6 +229,124 @@ class Explain(lib.TempDirCase):
                 self.assertEqual(r.rc, 2, r.describe())
                 self.assertIn(needle, r.err)
                 self.assertFalse(os.path.exists(out))
+
+
+def lens_reference(residuals, head, k):
+    """The logit lens in float64: residuals, per layer (B, S, D) from the embeddings on; head: what
+    follows the last layer, (B, S, D) → logits. (top-k probabilities, their ids, the final answer's
+    probability, every probability (B, L+1, S, V)), as explain.logit_lens, explain.logit_lens_ids,
+    explain.logit_lens_answer."""
+    p = torch.stack([torch.softmax(head(torch.as_tensor(h, dtype=torch.float64)), dim=-1) for h in residuals], 1)
+    top = p.topk(k, dim=-1)
+    answer = p.gather(-1, top.indices[:, -1:, :, :1].expand(-1, p.shape[1], -1, -1))[..., 0]
+    return top.values.numpy(), top.indices.numpy(), answer.numpy(), p.numpy()
+
+
+LENS = ["explain.logit_lens", "explain.logit_lens_ids", "explain.logit_lens_answer"]
+
+
+class LogitLens(lib.CheckpointCase):
+    TEXTS = gpt2.TEXTS
+    MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sample_inputs", "models",
+                         "english-next-word.safetensors")
+
+    def check_lens(self, trace, manifest, residuals, head, k):
+        """The three steps against lens_reference; the manifest's tokens spell the ids."""
+        probs, ids, answer, p = lens_reference(residuals, head, k)
+        self.assert_close(trace["explain.logit_lens"], probs, "explain.logit_lens", atol=1e-5, rtol=1e-3)
+        self.assert_close(trace["explain.logit_lens_answer"], answer, "explain.logit_lens_answer", atol=1e-5, rtol=1e-3)
+        got = trace["explain.logit_lens_ids"].astype(np.int64)
+        self.assertEqual(got.shape, ids.shape)
+        # the reference's probabilities of the recorded ids are its top k (an id may differ from the
+        # reference's only where two probabilities tie)
+        self.assert_close(np.take_along_axis(p, got, -1), probs, "p at explain.logit_lens_ids", atol=1e-6, rtol=1e-4)
+        self.assertGreater(float((got == ids).mean()), 0.9)
+        lens = manifest["logit_lens"]
+        self.assertEqual((lens["k"], lens["residuals"][0]), (k, "encoder.input"))
+        self.assertEqual(len(lens["residuals"]), len(residuals))
+        self.assertEqual(np.array(lens["tokens"]).shape, got.shape)
+        return got, lens["tokens"]
+
+    def reproduced(self, out):
+        rc, text, err = reproduce(out)
+        self.assertEqual(rc, 0, text[-3000:] + err[-2000:])
+        for sid in LENS:
+            self.assertEqual(reported(text).get(sid), "ok", sid)
+
+    def test_a_gpt2_checkpoint_through_its_final_layernorm(self):
+        params = gpt2.random_parameters(5)
+        folder = self.path("gpt2")
+        gpt2.write_folder(folder, params)
+        out, trace, manifest = self.export(folder, "--explain", "logit-lens", "--lens-top", "4")
+        self.assertEqual([s["id"] for s in manifest["explanation_steps"]], LENS)
+        self.assertIn("LN_f(h_l)", next(s for s in manifest["explanation_steps"] if s["id"] == LENS[0])["formula"])
+        rows = [gpt2.reference_ids(t) for t in self.TEXTS]
+        longest = max(map(len, rows))
+        ids = torch.tensor([r + [gpt2.EOS] * (longest - len(r)) for r in rows])
+        ref = gpt2.reference_gpt2(params, ids)
+        t = gpt2.float64_tensors(params)
+        x0 = t["wte.weight"][ids] + t["wpe.weight"][:longest]
+        ln_f = lambda h: torch.nn.functional.layer_norm(h, (gpt2.D,), t["ln_f.weight"], t["ln_f.bias"], gpt2.EPS)
+        got, tokens = self.check_lens(trace, manifest, [x0] + ref["outputs"], lambda h: ln_f(h) @ t["wte.weight"].T, 4)
+        piece = {i: p for p, i in gpt2.VOCAB.items()}
+        self.assertEqual(tokens, [[[[piece[i] for i in top] for top in layer] for layer in sentence]
+                                  for sentence in got.tolist()])
+        # the last layer's lens is the model's own prediction
+        self.assert_close(trace["explain.logit_lens"][:, -1], np.sort(trace["encoder.output_head.probs"], -1)[..., ::-1][..., :4],
+                          "last layer = output_head.probs", atol=1e-6, rtol=1e-4)
+        # without ln_f the lens would differ: the final LayerNorm is applied
+        wrong = lens_reference([x0] + ref["outputs"], lambda h: h @ t["wte.weight"].T, 4)[0]
+        self.assertFalse(lib.compare(trace["explain.logit_lens"], wrong, 1e-4, 1e-3)[0])
+        self.reproduced(out)
+
+    def test_a_bert_checkpoint_through_its_head_transform(self):
+        # BERT has no final LayerNorm: each layer's output goes through the masked-LM head's
+        # transform (dense, exact GELU, LayerNorm) and the tied decoder with its bias
+        params = bert.bert_parameters(3)
+        folder = self.path("bert")
+        bert.write_folder(folder, params, bert.bert_config())
+        out, trace, manifest = self.export(folder, "--explain", "logit-lens", texts=bert.TEXTS[:2])
+        ref = bert.reference_bert(params, bert.padded_ids(bert.CUTS[:2]))
+        t = bert.float64_tensors(params)
+        ln = lambda x, n: torch.nn.functional.layer_norm(x, (bert.D,), t[n + ".weight"], t[n + ".bias"], bert.EPS)
+        lin = lambda x, n: x @ t[n + ".weight"].T + t[n + ".bias"]
+        gelu = lambda x: 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+        def head(h):
+            hd = ln(gelu(lin(h, "cls.predictions.transform.dense")), "cls.predictions.transform.LayerNorm")
+            return hd @ t["bert.embeddings.word_embeddings.weight"].T + t["cls.predictions.bias"]
+        self.check_lens(trace, manifest, [ref["input"]] + ref["outputs"], head, 5)
+        np.testing.assert_allclose(trace["explain.logit_lens"][:, -1],
+                                   np.sort(trace["encoder.output_head.probs"], -1)[..., ::-1][..., :5], atol=1e-6, rtol=1e-4)
+        self.reproduced(out)
+
+    def test_a_trained_model_and_a_corrupted_id_is_named(self):
+        out = self.path("trained")
+        self.export_ok(out, "--weights", self.MODEL, "--text", "the cat sat on the", "--explain", "logit-lens,rollout")
+        m = manifest_of(out)
+        a = arrays(out)
+        self.assertNotIn("logit_lens", m.get("explanation_scores", {}).get("spearman", {}))
+        layers = m["config"]["layers"]
+        residuals = [a["encoder.input"]] + [a["encoder.layers.%d.output" % l] for l in range(layers)]
+        _, w = lib.read_safetensors(os.path.join(out, "weights.safetensors"))
+        wt, bt = (torch.from_numpy(w[n].astype(np.float64)) for n in ("output_head.weight", "output_head.bias"))
+        if m["config"].get("final_norm"):
+            self.fail("the shipped model has no final LayerNorm; the reference below assumes none")
+        self.check_lens(a, m, residuals, lambda h: h @ wt.T + bt, 5)
+        self.reproduced(out)
+        # a wrong id (the second most likely token's, in the first place) is named by reproduce.py
+        rewrite_npz(out, "explain.logit_lens_ids", lambda t: np.where(np.arange(t.size).reshape(t.shape) == 0, t.flat[1], t))
+        rc, text, _ = reproduce(out)
+        self.assertEqual(rc, 1, text[-2000:])
+        self.assertEqual(reported(text).get("explain.logit_lens_ids"), "DIFFERS")
+        self.assertEqual(reported(text).get("explain.logit_lens"), "ok")
+
+    def test_tiled_attention_still_has_a_lens(self):
+        out = self.path("tiled")
+        self.export_ok(out, "--weights", self.MODEL, "--text", "the cat sat on the", "--attention", "tiled",
+                       "--explain", "logit-lens", "--lens-top", "1")
+        self.assertEqual(arrays(out)["explain.logit_lens"].shape[-1], 1)
+        self.reproduced(out)
 
 
 class CheckpointExplain(lib.CheckpointCase):

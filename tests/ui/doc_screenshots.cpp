@@ -11,9 +11,11 @@
 #include <QComboBox>
 #include <QAction>
 #include <QDockWidget>
+#include <QTableWidget>
 
 #include "input/inputpanel.h"
 #include "views/explainpanel.h"
+#include "views/lenspanel.h"
 #include "lessons/guidedtour.h"
 #include "lessons/samplegallery.h"
 #include "step/stepnavigator.h"
@@ -84,6 +86,18 @@ bool shootLanguage(const QString& dir, const QString& lang) {
     QTest::qWait(50);
     ok = ok && shoot(w.get(), name("explain"));
     w->explainDock()->hide();
+    // what each layer would predict: the Logit lens tab beside the predictions, on the induction
+    // model, whose answer appears only after its second layer
+    ok = ok && test::chooseShippedModel(*w, QStringLiteral("induction-letters.safetensors"));
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("q w e r t y q w e r t y"));
+    test::settle(*w);
+    w->lensDock()->toggleViewAction()->trigger();  // as View ▸ Logit lens panel does it
+    QTest::qWait(50);
+    w->logitLens()->waitForIdle();
+    w->logitLens()->table()->scrollToBottom();  // the second copy, where the answers form
+    QTest::qWait(50);
+    ok = ok && shoot(w.get(), name("lens"));
+    w->lensDock()->hide();
     w->resize(1400, 900);
     model->setCurrentIndex(0);
     emit model->activated(0);

@@ -23,14 +23,6 @@ using namespace attnlab::ui;
 
 namespace {
 
-QAction* viewAction(MainWindow& w, const QString& text) {
-  for (QAction* menu : w.menuBar()->actions())
-    if (menu->menu())
-      for (QAction* a : menu->menu()->actions())
-        if (a->text() == text) return a;
-  return nullptr;
-}
-
 double cellValue(QTableWidget* t, int r, int c) { return QLocale().toDouble(t->item(r, c)->text()); }
 
 }  // namespace
@@ -103,7 +95,7 @@ class TestExplainUi : public QObject {
     auto w = test::openWindow(QStringLiteral("test"));
     QVERIFY(w && w->controller()->current());
     QVERIFY(w->explainDock()->isHidden());
-    QAction* toggle = viewAction(*w, QStringLiteral("E&xplanations panel"));
+    QAction* toggle = test::menuAction(*w, QStringLiteral("E&xplanations panel"));
     QVERIFY(toggle);
     QSignalSpy computed(w->explanations(), &ExplainPanel::computed);
     toggle->trigger();

@@ -47,12 +47,7 @@ class TestGallery : public QObject {
       const QByteArray name = e.path.toUtf8();
       QVERIFY2(!s.title.en.empty() && test::hasCjk(s.title.zh), name.constData());
       QVERIFY2(s.description.en.size() > 80 && test::hasCjk(s.description.zh), name.constData());
-      Request r;
-      r.texts = toQStrings(s.texts);
-      r.memoryTexts = toQStrings(s.memory_texts);
-      r.cfg = s.cfg;
-      if (!s.loss.empty()) r.loss = parse_loss(s.loss);
-      const TraceResultPtr res = compute(r, 0);
+      const TraceResultPtr res = compute(SampleGallery::request(e), 0);
       QVERIFY2(res->indexOf(s.step) >= 0, qPrintable(e.path + QStringLiteral(": no step ") + QString::fromStdString(s.step)));
       const QImage thumb = SampleGallery::thumbnail(e, 192);
       QVERIFY2(!thumb.isNull(), name.constData());

@@ -40,11 +40,6 @@ namespace {
 
 using test::child;
 
-QAction* menuAction(MainWindow& w, const QString& text) {
-  for (QAction* a : w.findChildren<QAction*>())
-    if (a->text() == text) return a;
-  return nullptr;
-}
 
 }  // namespace
 
@@ -166,7 +161,7 @@ class TestTrainingUi : public QObject {
 
   void viewMenuShowsThePanel() {
     QVERIFY(w_->trainingDock()->isHidden());
-    QAction* a = menuAction(*w_, QStringLiteral("&Training panel"));
+    QAction* a = test::menuAction(*w_, QStringLiteral("&Training panel"));
     QVERIFY(a);
     a->trigger();
     QVERIFY(w_->trainingDock()->isVisible());
@@ -549,7 +544,7 @@ class TestTrainingUi : public QObject {
   }
 
   void screenshotsAtClassroomSizes() {
-    menuAction(*w_, QStringLiteral("&Training panel"))->trigger();  // as a user opens it
+    test::menuAction(*w_, QStringLiteral("&Training panel"))->trigger();  // as a user opens it
     smallModel("induction", 150);
     QTest::mouseClick(child<QPushButton>(p_, "trainStart"), Qt::LeftButton);
     waitForTraining();
@@ -559,7 +554,7 @@ class TestTrainingUi : public QObject {
       w_->trainingDock()->hide();
       w_->resize(size);
       test::settle(*w_);
-      menuAction(*w_, QStringLiteral("&Training panel"))->trigger();
+      test::menuAction(*w_, QStringLiteral("&Training panel"))->trigger();
       QTest::qWait(200);
       test::settle(*w_);
       QVERIFY(w_->trainingDock()->height() > size.height() / 2);

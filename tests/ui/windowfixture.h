@@ -1,7 +1,9 @@
 // Driving the whole window in widget tests.
 #pragma once
 
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QMessageBox>
 #include <QTimer>
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <memory>
 
+#include "input/inputpanel.h"
 #include "window/mainwindow.h"
 
 namespace attnlab::ui::test {
@@ -35,11 +38,30 @@ T* child(QWidget* w, const char* name) {
   return c;
 }
 
+// The window's action whose text (with its & mark) is `text`, in a menu or not; null if none.
+inline QAction* menuAction(MainWindow& w, const QString& text) {
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->text() == text) return a;
+  return nullptr;
+}
+
 // Waits for the controller to deliver a result (and nothing else to be pending).
 inline void settle(MainWindow& w) {
   QTest::qWait(250);  // past the input debounce
   w.controller()->waitForIdle();
   QCoreApplication::processEvents();
+}
+
+// The model chooser set to a shipped model (its file name under :/models/) as a user picks it,
+// and its result delivered. False when the chooser has no such model.
+inline bool chooseShippedModel(MainWindow& w, const QString& file) {
+  QComboBox* box = w.inputs()->modelBox();
+  const int index = box->findData(QStringLiteral(":/models/") + file);
+  if (index <= 0) return false;
+  box->setCurrentIndex(index);
+  emit box->activated(index);
+  settle(w);
+  return true;
 }
 
 // A window on the built-in sample, shown at 1400 × 900, its first result delivered.

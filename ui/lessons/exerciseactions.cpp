@@ -77,6 +77,7 @@ void MainWindow::buildExercises(QDockWidget* besides) {
 void MainWindow::send(Request r) {
   r.cfg.faults.insert(exerciseFaults_.begin(), exerciseFaults_.end());
   r.hideFaults = exerciseHideFaults_;
+  if (!exercises_->active()) r.ablate = ablated_;  // an exercise runs its own setup, every head in
   lastRequest_ = r;
   controller_->request(r);
 }

@@ -13,6 +13,7 @@
 #include <map>
 #include <tuple>
 
+#include "input/weightsimport.h"
 #include "views/heatmaprender.h"
 #include "window/controller.h"
 #include "words/language.h"
@@ -48,6 +49,21 @@ std::vector<LessonEntry> SampleGallery::lessons() {
   return out;
 }
 
+Request SampleGallery::request(const LessonEntry& lesson) {
+  const Session& s = lesson.session;
+  Request r;
+  r.texts = toQStrings(s.texts);
+  r.memoryTexts = toQStrings(s.memory_texts);
+  r.cfg = s.cfg;
+  if (!s.loss.empty()) r.loss = parse_loss(s.loss);  // a gradient step's picture
+  if (!s.weights.bytes.empty()) {
+    r.weights = importWeightsBytes(s.weights.bytes, QString::fromStdString(s.weights.name), QString(), s.cfg);
+    applyWeightsConfig(r.cfg, r.weights->loaded);  // as opening the lesson does
+  }
+  if (!s.ablate.empty()) r.ablate = explain::parse_heads(s.ablate);
+  return r;
+}
+
 QImage SampleGallery::thumbnail(const LessonEntry& lesson, int width, bool bare) {
   // Lessons do not change while running; the words on a picture follow the language.
   static std::map<std::tuple<QString, int, bool, UiLanguage>, QImage> cache;
@@ -55,12 +71,7 @@ QImage SampleGallery::thumbnail(const LessonEntry& lesson, int width, bool bare)
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   QImage img;
   try {
-    Request r;
-    r.texts = toQStrings(lesson.session.texts);
-    r.memoryTexts = toQStrings(lesson.session.memory_texts);
-    r.cfg = lesson.session.cfg;
-    if (!lesson.session.loss.empty()) r.loss = parse_loss(lesson.session.loss);  // a gradient step's picture
-    const TraceResultPtr res = compute(r, 0);
+    const TraceResultPtr res = compute(request(lesson), 0);
     const int index = res->indexOf(lesson.session.step);
     if (index >= 0 && res->trace.steps()[static_cast<size_t>(index)].tensor.dim() == 4) {
       const Step& step = res->trace.steps()[static_cast<size_t>(index)];

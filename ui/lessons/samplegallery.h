@@ -6,6 +6,7 @@
 #include <QDialog>
 
 #include "io/session.h"
+#include "window/controller.h"
 
 class QLabel;
 class QListWidget;
@@ -24,6 +25,9 @@ class SampleGallery : public QDialog {
  public:
   explicit SampleGallery(QWidget* parent = nullptr);
   static std::vector<LessonEntry> lessons();  // in file-name order; a damaged file is skipped
+  // What the lesson computes: its sentences, model, loss, heads knocked out and embedded weights
+  // (a lesson's weights are embedded; a file or folder it names is not read for a preview).
+  static Request request(const LessonEntry& lesson);
   // The lesson's step as a heatmap (head 0 of the batch's last sentence, the one with the most
   // padding), width × 3/4 width; bare: the cells alone, for the list's icons. Null when the lesson
   // cannot be computed or its step is not a (B, H, Tq, Tk) tensor.

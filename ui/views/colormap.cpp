@@ -289,4 +289,8 @@ void ColorLegend::paintHorizontal(QPainter& p) {
   paintSwatches(p, QPointF(bar.right() + half + 2 * pad, pad), false);
 }
 
+QColor inkOn(const QColor& c) {
+  return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
 }  // namespace attnlab::ui

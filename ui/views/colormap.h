@@ -23,6 +23,9 @@ ColorScheme colorScheme();
 void setColorScheme(ColorScheme scheme);
 QString colorSchemeName(ColorScheme scheme);  // translated, for menus
 
+// Black or white, whichever reads on `background` (its luma above or below 0.55).
+QColor inkOn(const QColor& background);
+
 struct ColorMap {
   ColorMapKind kind = ColorMapKind::Sequential;
   double lo = 0, hi = 1;  // value range mapped to the ends (diverging: symmetric around 0)

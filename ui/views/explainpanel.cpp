@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -13,6 +14,8 @@
 
 #include "explain/ablation.h"
 #include "views/colormap.h"
+#include "views/headknockout.h"
+#include "views/sentencechoices.h"
 #include "window/smallwidgets.h"
 #include "words/coretext.h"
 
@@ -68,9 +71,6 @@ QString number(double v) {
   return QLocale().toString(v, 'f', std::abs(v) >= 10 ? 1 : 2);
 }
 
-// Black or white, whichever reads on `c`.
-QColor ink(const QColor& c) { return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() > 0.55 ? Qt::black : Qt::white; }
-
 }  // namespace
 
 ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<Outcome>(this)) {
@@ -92,6 +92,15 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFut
   table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->setMinimumHeight(160);
   v->addWidget(table_, 1);
+  auto* group = new QGroupBox(tr("Knock heads out"));
+  group->setObjectName(QStringLiteral("knockoutBox"));
+  auto* gv = new QVBoxLayout(group);
+  knockout_ = new HeadKnockout;
+  gv->addWidget(knockout_);
+  knockoutBox_ = group;
+  knockoutBox_->hide();
+  v->addWidget(group);
+  connect(knockout_, &HeadKnockout::headsChanged, this, &ExplainPanel::headsChanged);
   help_ = wrappedLabel(QStringLiteral("explainHelp"));
   // How to read the table, then each method's text, under it: the question and the table stay in view.
   QString help = QStringLiteral("<p>%1</p>").arg(
@@ -110,6 +119,9 @@ ExplainPanel::~ExplainPanel() { watcher_->waitForFinished(); }
 
 void ExplainPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
+  const bool heads = result_ && !result_->cfg.cross;  // the encoder's self-attention heads
+  if (heads) knockout_->setModel(static_cast<int>(result_->cfg.layers), static_cast<int>(result_->cfg.heads), result_->ablated);
+  knockoutBox_->setVisible(heads);
   if (result_ && isVisible()) start();
 }
 
@@ -147,9 +159,11 @@ void ExplainPanel::start() {
         for (size_t i = static_cast<size_t>(r->gradients->firstStep); i < steps.size(); ++i) bw.steps.record(steps[i].info, steps[i].tensor);
       }
       if (seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
-      check_explain(r->cfg, seq, asked, r->gradients.has_value());
-      out.ex = std::make_shared<const Explanations>(
-          compute_explanations(r->cfg, r->weights, r->batch, r->trace, {.bw = r->gradients ? &bw : nullptr}, asked));
+      if (r->gradients) asked.push_back(ExplainMethod::Heads);  // each head's effect on the loss
+      check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
+      out.ex = std::make_shared<const Explanations>(compute_explanations(
+          r->cfg, r->weights, r->batch, r->trace,
+          {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr}, asked));
     } catch (const std::exception& e) {
       out.error = CoreText::of(e);
     }
@@ -165,19 +179,14 @@ void ExplainPanel::finished() {
   }
   ex_ = o.ex;
   shown_ = o.ex ? o.source : nullptr;
+  knockout_->setEffects(ex_ ? ex_->heads : std::vector<explain::HeadEffect>{}, ex_ ? ex_->loss : 0.0);
   message_->setText(o.error);
   message_->setVisible(!o.error.isEmpty());
   const int keep = sentence_->currentIndex();
   const QSignalBlocker block(sentence_);
   sentence_->clear();
   if (ex_ && shown_) {
-    const auto& rows = shown_->batch.encoder_tokens().shown_rows();
-    for (size_t b = 0; b < rows.size(); ++b) {
-      QString words;
-      for (int i = 0; i < shown_->batch.encoder_tokens().lengths[b] && words.size() < 40; ++i)
-        words += (i ? QStringLiteral(" ") : QString()) + QString::fromStdString(rows[b][static_cast<size_t>(i)]);
-      sentence_->addItem(tr("%1: %2").arg(b).arg(words));
-    }
+    sentence_->addItems(sentenceChoices(shown_->batch.encoder_tokens()));
     sentence_->setCurrentIndex(keep >= 0 && keep < sentence_->count() ? keep : 0);
   }
   showSentence();
@@ -236,7 +245,7 @@ void ExplainPanel::showSentence() {
         cell->setText(number(row[static_cast<size_t>(j)]));
         const QColor color = map.color(std::abs(row[static_cast<size_t>(j)]));
         cell->setBackground(color);
-        cell->setForeground(ink(color));
+        cell->setForeground(inkOn(color));
       }
       cell->setTextAlignment(Qt::AlignCenter);
       table_->setItem(j, c, cell);

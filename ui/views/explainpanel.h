@@ -4,7 +4,8 @@
 // and gradient × input — beside token ablation, the ground truth (each token masked, the model run
 // again), with each method's Spearman ρ against it. Computed off the window's thread when a result
 // arrives while the panel is shown (or when it is shown); each method has its "what is computed"
-// text.
+// text. Under the table, every head as a button: a click knocks it out (the window runs again
+// without it), and with a loss chosen each shows its effect on the loss, ranked.
 #pragma once
 
 #include <QFutureWatcher>
@@ -20,6 +21,8 @@ class QLabel;
 class QTableWidget;
 
 namespace attnlab::ui {
+
+class HeadKnockout;
 
 class ExplainPanel : public QWidget {
   Q_OBJECT
@@ -38,9 +41,12 @@ class ExplainPanel : public QWidget {
   // The row's method key ("attention", "rollout", "flow", "grad_attention", "saliency",
   // "token_ablation"), in table order.
   QStringList methodKeys() const { return keys_; }
+  HeadKnockout* knockout() const { return knockout_; }
 
  signals:
   void computed();  // the table shows the newest result's explanations
+  // The learner knocked a head out or brought one back (HeadKnockout): the window runs again.
+  void headsChanged(const std::vector<explain::HeadRef>& heads);
 
  protected:
   void showEvent(QShowEvent* e) override;
@@ -64,6 +70,8 @@ class ExplainPanel : public QWidget {
   QLabel *intro_, *message_, *help_;
   QTableWidget* table_;
   QStringList keys_;
+  QWidget* knockoutBox_;
+  HeadKnockout* knockout_;
 };
 
 }  // namespace attnlab::ui

@@ -80,6 +80,7 @@ void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers
   if (checkpoint) spec.lengths = text.lengths;
   BackwardResult b = backward(out.cfg, out.weights, out.trace, spec);
   GradientInfo info{kind, b.loss, b.output, static_cast<int>(out.trace.steps().size())};
+  info.spec = spec;
   for (const Step& s : b.steps.steps()) out.trace.record(s.info, s.tensor);
   info.backward_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   out.gradients = info;
@@ -116,7 +117,10 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     }
     throw OverBudget(e.text(), est.total(), tiled, r.memoryBudgetMiB);
   }
-  const Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
+  Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
+  for (const auto& h : r.ablate)  // zero mode reads no clean run; an encoder–decoder run is not ablated
+    if (!out->cfg.cross && h.layer < out->cfg.layers && h.head < out->cfg.heads) out->ablated.push_back(h);
+  if (!out->ablated.empty()) w = explain::ablate_heads(out->cfg, w, out->ablated, explain::AblateMode::Zero, Trace(), {});
   out->weights = w;
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();

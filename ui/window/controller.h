@@ -48,6 +48,9 @@ struct Request {
   std::optional<LossKind> loss;
   QStringList answers;  // per-position: one answer per sentence, read as the model reads a sentence
   bool prependBos = false;  // a GPT-2 checkpoint: <|endoftext|> before each sentence (pretrained_batch)
+  // Heads of the encoder's self-attention knocked out (their W_O columns zeroed) before the run;
+  // those the model does not have are dropped (a model changed under the choice).
+  std::vector<explain::HeadRef> ablate;
 };
 
 // A request over its memory budget: what it needs with every score tensor kept, and what the

@@ -31,6 +31,7 @@
 #include "views/heatmapgrid.h"
 #include "views/continuebox.h"
 #include "views/explainpanel.h"
+#include "views/lenspanel.h"
 #include "views/predictionspanel.h"
 #include "views/variantpanel.h"
 #include "window/generation.h"
@@ -76,8 +77,24 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   predictions_ = new PredictionsPanel;
   predictionsDock_ = addPanelDock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
   connect(predictions_, &PredictionsPanel::pieceDrawn, this, &MainWindow::appendDrawnPiece);
+  // The logit lens, a tab beside the predictions (computed only while shown).
+  lens_ = new LensPanel;
+  lensDock_ = addPanelDock(lens_, tr("Logit lens"), QStringLiteral("lensDock"));
+  connect(lensDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (!on || lensDock_->isFloating()) return;
+    if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating()) tabifyDockWidget(predictionsDock_, lensDock_);
+    lensDock_->raise();
+    // room for a few layers' columns, and most of the column's height (the dock fitter keeps the step's minimum)
+    resizeDocks({lensDock_}, {std::max(420, width() * 2 / 5)}, Qt::Horizontal);
+    if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
+      resizeDocks({inputDock, lensDock_}, {height() / 4, height() * 3 / 4}, Qt::Vertical);
+  });
   explain_ = new ExplainPanel;  // computed only while shown
   explainDock_ = addPanelDock(explain_, tr("Explanations"), QStringLiteral("explainDock"));
+  connect(explain_, &ExplainPanel::headsChanged, this, [this](const std::vector<explain::HeadRef>& heads) {
+    ablated_ = heads;
+    send(inputs_->currentRequest());
+  });
   // Shown from the View menu: room for its table (the dock fitter keeps the step's minimum width).
   connect(explainDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
     if (!on || explainDock_->isFloating()) return;
@@ -284,6 +301,7 @@ void MainWindow::showResult(TraceResultPtr result) {
   const bool hadPredictions = predictions_->hasPredictions();
   predictions_->setResult(result);
   explain_->setResult(result);
+  lens_->setResult(result);
   if (predictions_->hasPredictions() && !hadPredictions && predictionsDock_->isHidden()) {
     predictionsDock_->show();  // about half of the right side: the guesses are the point of a trained model
     if (!trainingDock_->isHidden() && !trainingDock_->visibleRegion().isEmpty())
@@ -315,6 +333,11 @@ void MainWindow::showResult(TraceResultPtr result) {
                       ? tr("Vulkan on %1, device time %2 ms").arg(result->device).arg(result->device_ms, 0, 'f', 1)
                       : CoreText::translate(result->deviceText);
   if (!result->noteText.empty()) where += tr(" — %1").arg(CoreText::translate(result->noteText));
+  if (!result->ablated.empty()) {
+    QStringList heads;
+    for (const auto& h : result->ablated) heads << QStringLiteral("%1.%2").arg(h.layer).arg(h.head);
+    where += tr(" — heads knocked out: %1").arg(heads.join(QStringLiteral(", ")));
+  }
   status_->setText(tr("%1 steps computed in %2 ms, about %3 MiB (%4)")
                        .arg(result->trace.steps().size())
                        .arg(result->forward_ms, 0, 'f', 1)

@@ -41,6 +41,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock() const { return predictionsDock_; }
   class ExplainPanel* explanations() const { return explain_; }
   QDockWidget* explainDock() const { return explainDock_; }
+  class LensPanel* logitLens() const { return lens_; }
+  QDockWidget* lensDock() const { return lensDock_; }
   class VariantPanel* variantPanel() const { return variant_; }
   QDockWidget* variantDock() const { return variantDock_; }
   class TrainingPanel* trainingPanel() const { return training_; }
@@ -126,6 +128,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock_;
   class ExplainPanel* explain_;  // which tokens mattered (View ▸ Explanations panel)
   QDockWidget* explainDock_;
+  std::vector<explain::HeadRef> ablated_;  // heads knocked out (Explanations panel), sent with each request
+  class LensPanel* lens_;  // what each layer would predict (View ▸ Logit lens panel), beside the predictions
+  QDockWidget* lensDock_;
   class VariantPanel* variant_;
   QDockWidget* variantDock_;
   class TrainingPanel* training_;

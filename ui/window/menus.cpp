@@ -51,6 +51,9 @@ void MainWindow::buildMenus() {
   QAction* showPredictions = predictionsDock_->toggleViewAction();
   showPredictions->setText(tr("P&redictions panel"));
   view->addAction(showPredictions);
+  QAction* showLens = lensDock_->toggleViewAction();
+  showLens->setText(tr("Logit le&ns panel"));
+  view->addAction(showLens);
   QAction* showExplanations = explainDock_->toggleViewAction();
   showExplanations->setText(tr("E&xplanations panel"));
   view->addAction(showExplanations);

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "backward/model_backward.h"
+#include "explain/head_ablation.h"
 #include "forward/model.h"
 #include "model/config.h"
 #include "model/trace.h"
@@ -23,6 +24,7 @@ struct GradientInfo {
   double loss = 0;
   std::string output;   // the step the loss reads
   int firstStep = 0;    // the index in trace.steps() of the first gradient step
+  LossSpec spec;        // the loss as the backward pass took it (its target, lengths): head effects re-evaluate it
   double backward_ms = 0;
 };
 
@@ -42,6 +44,8 @@ struct TraceResult {
   // The weights the run used (seeded, imported or a trained model's; tensors share storage), so
   // that an exported bundle holds exactly them.
   Weights weights;
+  // The heads knocked out (zeroed in `weights`, explain/head_ablation.h) for this run; empty: none.
+  std::vector<explain::HeadRef> ablated;
   // A trained model's vocabulary (its output head's predictions are in the trace); null otherwise.
   const std::shared_ptr<const TrainedVocab>& vocab() const { return weights.vocab(); }
 

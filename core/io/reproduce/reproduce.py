@@ -23,7 +23,8 @@ arrays. The script then runs its own computation with autograd, takes the same l
 
 A bundle exported with --explain holds its explanations (manifest "explanation_steps"): each is
 recomputed by its own code from the bundle's arrays and compared within the forward's tolerance
-(attention flow only up to FLOW_RECHECK_LIMIT: its plain-Python max-flow is slow).
+(attention flow only up to FLOW_RECHECK_LIMIT: its plain-Python max-flow is slow; the logit lens's
+ids by their probabilities, equal ones in either order).
 """
 import json
 import math
@@ -608,9 +609,10 @@ def gradients(chk, manifest, trace, params, backend, pretrained):
 FLOW_RECHECK_LIMIT = 4 * 24 ** 4
 
 
-def explanations(chk, manifest, trace):
+def explanations(chk, manifest, trace, weights):
     """Each --explain step recomputed by its own code (PyTorch; flow: Edmonds-Karp in plain Python,
-    not core's Dinic) from the bundle's arrays, which the checks above have held to PyTorch."""
+    not core's Dinic) from the bundle's arrays, which the checks above have held to PyTorch, and
+    the weights it names (the logit lens: the final LayerNorm and the output head)."""
     skipped = []
     for s in manifest.get("explanation_steps", []):
         if s["kind"] == "data":  # explain.token_ablation: one forward pass per key, not rerun here
@@ -620,6 +622,7 @@ def explanations(chk, manifest, trace):
             continue
         ns = {"torch": torch, "F": F, "math": math}
         ns.update({var: torch.from_numpy(trace[step]) for var, step in s["vars"].items()})
+        ns.update({var: weights[name].detach() for var, name in s["weights"].items()})
         exec(compile(s["code"], "<" + s["id"] + ">", "exec"), ns)
         chk.compare(s["id"], ns[s["result"]])
     return skipped
@@ -700,7 +703,7 @@ def run(folder):
     variant(chk, manifest, trace, weights, cfg)
     if grads:
         gradients(chk, manifest, trace, params, manifest.get("backend", "cpu"), "pad_id" in meta)
-    chk.slow = explanations(chk, manifest, trace)
+    chk.slow = explanations(chk, manifest, trace, weights)
     return manifest, chk
 
 

@@ -1,0 +1,136 @@
+// Knocking heads out in the window (Explanations panel, "Knock heads out"): a click on a head's
+// button runs the model again with that head's W_O columns zeroed — the predictions change as the
+// command line's --ablate says they do —, a second click brings it back; with a loss chosen each
+// head shows its effect on the loss, ranked as core's head table; a session keeps the choice.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QToolButton>
+
+#include "explain/explain.h"
+#include "input/inputpanel.h"
+#include "views/explainpanel.h"
+#include "views/headknockout.h"
+#include "views/predictionspanel.h"
+#include "window/mainwindow.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+// The probability the run gives token `id` at sentence 0's position `s`.
+double probability(const TraceResult& r, int64_t s, int64_t id) {
+  return r.trace.find("encoder.output_head.probs")->tensor.at({0, s, id});
+}
+
+}  // namespace
+
+class TestKnockoutUi : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+
+  void aClickKnocksAHeadOutAndASecondBringsItBack() {
+    auto w = test::openWindow(QStringLiteral("knockoutUi"));
+    QVERIFY(w);
+    QVERIFY(test::chooseShippedModel(*w, QStringLiteral("english-next-word.safetensors")));
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the best way to"));
+    test::settle(*w);
+    w->explainDock()->show();
+    test::settle(*w);
+    const TraceResultPtr clean = w->controller()->current();
+    QVERIFY(clean->ablated.empty());
+    HeadKnockout* k = w->explanations()->knockout();
+    QVERIFY(k->isVisibleTo(w->explanations()));
+    const int layers = static_cast<int>(clean->cfg.layers), heads = static_cast<int>(clean->cfg.heads);
+    QVERIFY(k->button(layers - 1, heads - 1) && !k->button(layers, 0));
+    QToolButton* b = k->button(layers - 1, 0);
+    QTest::mouseClick(b, Qt::LeftButton);
+    test::settle(*w);
+    const TraceResultPtr knocked = w->controller()->current();
+    QCOMPARE(knocked->ablated, (std::vector<explain::HeadRef>{{layers - 1, 0}}));
+    QVERIFY(b->isChecked());
+    bool said = false;  // the status bar says which heads are out
+    for (const QLabel* l : w->statusBar()->findChildren<QLabel*>())
+      said |= l->text().contains(QStringLiteral("heads knocked out: %1.0").arg(layers - 1));
+    QVERIFY(said);
+    // the same run as core's --ablate: the weights edited the same way, every other head kept
+    const Weights want = explain::ablate_heads(clean->cfg, clean->weights, {{layers - 1, 0}}, explain::AblateMode::Zero, Trace(), {});
+    const std::string wo = "encoder.layers." + std::to_string(layers - 1) + ".self_attn.out_proj.weight";
+    QCOMPARE(knocked->weights.get(wo).to_vector(), want.get(wo).to_vector());
+    // and the prediction after "to" moves
+    double moved = 0;
+    for (int64_t v = 0; v < clean->trace.find("encoder.output_head.probs")->tensor.size(2); ++v)
+      moved += std::abs(probability(*knocked, 3, v) - probability(*clean, 3, v));
+    QVERIFY(moved > 1e-3);
+    QTest::mouseClick(b, Qt::LeftButton);  // back in
+    test::settle(*w);
+    QVERIFY(w->controller()->current()->ablated.empty());
+    for (int64_t v = 0; v < 5; ++v) QCOMPARE(probability(*w->controller()->current(), 3, v), probability(*clean, 3, v));
+  }
+
+  void withALossEachHeadShowsItsEffectRanked() {
+    auto w = test::openWindow(QStringLiteral("knockoutUi2"));
+    QVERIFY(w);
+    QVERIFY(test::chooseShippedModel(*w, QStringLiteral("english-next-word.safetensors")));
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the best way to\nthere is no such thing as a"));
+    auto* gradients = w->inputs()->findChild<QComboBox*>(QStringLiteral("gradients"));
+    QVERIFY(gradients);
+    const int next = gradients->findText(QStringLiteral("next"), Qt::MatchContains);
+    QVERIFY(next > 0);
+    gradients->setCurrentIndex(next);
+    test::settle(*w);
+    QSignalSpy computed(w->explanations(), &ExplainPanel::computed);
+    w->explainDock()->show();
+    QVERIFY(computed.wait(30000));
+    w->explanations()->waitForIdle();
+    HeadKnockout* k = w->explanations()->knockout();
+    QVERIFY(k->rankingLabel()->isVisibleTo(k));
+    const auto r = w->controller()->current();
+    QVERIFY(r->gradients);
+    const auto effects = explain::head_effects(r->cfg, r->weights, r->trace, r->gradients->spec, explain::AblateMode::Zero,
+                                               r->batch.text.lengths);
+    const auto& first = effects.front();
+    QVERIFY(k->rankingLabel()->text().contains(QStringLiteral("%1.%2").arg(first.head.layer).arg(first.head.head)));
+    QVERIFY(k->button(int(first.head.layer), int(first.head.head))->text().contains(QLatin1Char('\n')));
+    QVERIFY(k->button(int(first.head.layer), int(first.head.head))->toolTip().contains(QLocale().toString(first.loss, 'f', 4)));
+    // a session keeps the heads knocked out
+    QTest::mouseClick(k->button(int(first.head.layer), int(first.head.head)), Qt::LeftButton);
+    test::settle(*w);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("k.attnlab"));
+    QCOMPARE(w->saveSession(path), QString());
+    auto again = test::openWindow(QStringLiteral("knockoutUi3"));
+    QVERIFY(again);
+    QCOMPARE(again->openSession(path, false), QString());
+    test::settle(*again);
+    QCOMPARE(again->controller()->current()->ablated, (std::vector<explain::HeadRef>{first.head}));
+    QCOMPARE(again->controller()->current()->gradients->loss, w->controller()->current()->gradients->loss);
+  }
+
+  // The gallery's lesson opens with the previous-token head knocked out, its button pressed, and
+  // the loss the lesson's text quotes.
+  void theLessonOpensWithTheHeadOut() {
+    auto w = test::openWindow(QStringLiteral("knockoutUi4"));
+    QVERIFY(w);
+    QCOMPARE(w->openSession(QStringLiteral(":/lessons/10-knockout.attnlab"), false), QString());
+    test::settle(*w);
+    const auto r = w->controller()->current();
+    QCOMPARE(r->ablated, (std::vector<explain::HeadRef>{{0, 1}}));
+    QVERIFY(r->gradients);
+    QVERIFY(std::abs(r->gradients->loss - 3.10) < 0.005);
+    w->explainDock()->show();
+    QVERIFY(w->explanations()->knockout()->button(0, 1)->isChecked());
+    QVERIFY(!w->explanations()->knockout()->button(1, 3)->isChecked());
+  }
+};
+
+QTEST_MAIN(TestKnockoutUi)
+#include "test_knockout_ui.moc"

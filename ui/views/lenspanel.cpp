@@ -1,0 +1,171 @@
+#include "views/lenspanel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "explain/explain.h"
+#include "subword/subword_token.h"
+#include "views/colormap.h"
+#include "views/predictionspanel.h"
+#include "views/sentencechoices.h"
+#include "window/smallwidgets.h"
+#include "words/coretext.h"
+
+namespace attnlab::ui {
+
+LensPanel::LensPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<Outcome>(this)) {
+  auto* v = new QVBoxLayout(this);
+  intro_ = wrappedLabel(QStringLiteral("lensIntro"));
+  intro_->setText(tr("What would the model predict if it stopped after each layer? Run a trained model to see."));
+  v->addWidget(intro_);
+  auto* form = new QFormLayout;
+  sentence_ = new QComboBox;
+  sentence_->setObjectName(QStringLiteral("lensSentence"));
+  form->addRow(tr("Sentence:"), sentence_);
+  v->addLayout(form);
+  message_ = shadedLabel(QStringLiteral("lensMessage"));
+  v->addWidget(message_);
+  table_ = new QTableWidget;
+  table_->setObjectName(QStringLiteral("lensTable"));
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionMode(QAbstractItemView::NoSelection);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->setMinimumHeight(140);
+  v->addWidget(table_, 1);
+  help_ = wrappedLabel(QStringLiteral("lensHelp"));
+  // Short, so that the table keeps the dock's height; how a column is made in the tooltip.
+  help_->setText(tr("Colour: the probability of the model's final answer — a row that brightens to the right is the "
+                    "answer forming. Hover a cell for the top %1. Caveat: earlier layers were never trained to be "
+                    "read by the output head, so a miss there does not mean the information is missing "
+                    "(nostalgebraist 2020).")
+                     .arg(explain::kLensTopDefault));
+  help_->setToolTip(tr("Each column sends the residual stream after that layer through what follows the last layer: "
+                       "the final LayerNorm where the model has one, then the output head, then a softmax over the "
+                       "vocabulary."));
+  intro_->setToolTip(help_->toolTip());
+  v->addWidget(help_);
+  connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showSentence(); });
+  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &LensPanel::finished);
+}
+
+LensPanel::~LensPanel() { watcher_->waitForFinished(); }
+
+void LensPanel::setResult(TraceResultPtr result) {
+  result_ = std::move(result);
+  if (result_ && isVisible()) start();
+}
+
+void LensPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (result_ && result_ != asked_.lock()) start();
+}
+
+void LensPanel::waitForIdle() {
+  while (watcher_->isRunning()) {
+    watcher_->waitForFinished();
+    QCoreApplication::processEvents();
+  }
+}
+
+void LensPanel::start() {
+  if (watcher_->isRunning()) return;  // finished() starts again for the newest result
+  asked_ = result_;
+  message_->setText(tr("Computing the logit lens…"));
+  message_->show();
+  watcher_->setFuture(QtConcurrent::run([r = result_]() -> Outcome {
+    Outcome out{.source = r};
+    try {
+      check_explain(r->cfg, r->batch.encoder_tokens().seq(), {ExplainMethod::LogitLens}, false, r->weights.vocab() != nullptr);
+      out.lens = std::make_shared<const explain::LogitLens>(
+          explain::logit_lens(r->cfg, r->weights, r->trace, explain::kLensTopDefault));
+    } catch (const std::exception& e) {
+      out.error = CoreText::of(e);
+    }
+    return out;
+  }));
+}
+
+void LensPanel::finished() {
+  const Outcome o = watcher_->result();
+  if (result_ && result_ != o.source) {  // a newer result arrived meanwhile
+    if (isVisible()) start();
+    return;
+  }
+  lens_ = o.lens;
+  shown_ = o.lens ? o.source : nullptr;
+  message_->setText(o.error);
+  message_->setVisible(!o.error.isEmpty());
+  const int keep = sentence_->currentIndex();
+  const QSignalBlocker block(sentence_);
+  sentence_->clear();
+  if (lens_ && shown_) {
+    sentence_->addItems(sentenceChoices(shown_->batch.encoder_tokens()));
+    sentence_->setCurrentIndex(keep >= 0 && keep < sentence_->count() ? keep : 0);
+  }
+  showSentence();
+  emit computed();
+}
+
+QString LensPanel::pieceText(int64_t id) const {
+  const TrainedVocab& v = *shown_->weights.vocab();
+  return QString::fromStdString(subword::display_piece(v.words().at(static_cast<size_t>(id)), v.byte_level));
+}
+
+void LensPanel::showSentence() {
+  table_->clear();
+  const int b = sentence_->currentIndex();
+  if (!lens_ || !shown_ || b < 0) {
+    table_->setRowCount(0);
+    table_->setColumnCount(0);
+    return;
+  }
+  intro_->setText(tr("What would the model predict if it stopped after each layer?"));
+  const TokenBatch& tokens = shown_->batch.encoder_tokens();
+  const int len = tokens.lengths[static_cast<size_t>(b)];
+  const int layers = static_cast<int>(lens_->probs.size(1));
+  const int k = static_cast<int>(lens_->probs.size(3));
+  const auto& shown = tokens.shown_row(b);
+  // Rows: the sentence's positions (a long sentence scrolls down); columns: the layers, the
+  // model's answer last.
+  table_->setRowCount(len);
+  table_->setColumnCount(layers);
+  for (int s = 0; s < len; ++s) table_->setVerticalHeaderItem(s, new QTableWidgetItem(QString::fromStdString(shown[static_cast<size_t>(s)])));
+  const ColorMap map{ColorMapKind::Sequential, 0, 1};
+  for (int l = 0; l < layers; ++l) {
+    const QString name = l == 0 ? tr("Embeddings") : tr("After layer %1").arg(l - 1);
+    auto* head = new QTableWidgetItem(l == 0 ? tr("Input") : l == layers - 1 ? tr("Layer %1 = answer").arg(l - 1) : tr("Layer %1").arg(l - 1));
+    head->setToolTip(l == layers - 1 ? tr("%1 (the model's answer)").arg(name) : name);
+    table_->setHorizontalHeaderItem(l, head);
+    for (int s = 0; s < len; ++s) {
+      const int64_t top = static_cast<int64_t>(lens_->ids.at({b, l, s, 0}));
+      const int64_t answer = static_cast<int64_t>(lens_->ids.at({b, layers - 1, s, 0}));
+      const double p = lens_->probs.at({b, l, s, 0}), pAnswer = lens_->answer.at({b, l, s});
+      auto* cell = new QTableWidgetItem(QStringLiteral("%1\n%2").arg(pieceText(top), percentText(p)));
+      const QColor color = map.color(pAnswer);
+      cell->setBackground(color);
+      cell->setForeground(inkOn(color));
+      cell->setTextAlignment(Qt::AlignCenter);
+      if (top == answer) {
+        QFont bold = cell->font();
+        bold.setBold(true);
+        cell->setFont(bold);
+      }
+      QString tip = QStringLiteral("<b>%1</b><br>").arg(name.toHtmlEscaped());
+      for (int i = 0; i < k; ++i)
+        tip += QStringLiteral("%1. %2 — %3<br>")
+                   .arg(i + 1)
+                   .arg(pieceText(static_cast<int64_t>(lens_->ids.at({b, l, s, i}))).toHtmlEscaped(), percentText(lens_->probs.at({b, l, s, i})));
+      tip += tr("The final answer %1: %2").arg(pieceText(answer).toHtmlEscaped(), percentText(pAnswer));
+      cell->setToolTip(tip);
+      table_->setItem(s, l, cell);
+    }
+  }
+}
+
+}  // namespace attnlab::ui
