@@ -1816,6 +1816,18 @@
         <source>The imported weights (%1) are for d_model %2, d_ff %3 and %4 layer(s), not the configuration asked for: use seeded weights to change the sizes.</source>
         <translation>导入的权重（%1）对应 d_model %2、d_ff %3 和 %4 层，与所要求的配置不符：要改变尺寸，请改用随机种子权重。</translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>As a PNG or SVG picture, or its numbers as CSV</source>
+        <translation>导出为 PNG 或 SVG 图片，或把其中的数字导出为 CSV</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;CSV numbers (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;CSV 数字 (*.csv)</translation>
+    </message>
 </context>
 <context>
     <name>StepNames</name>
@@ -3982,6 +3994,14 @@
         <source>Knock heads out</source>
         <translation>敲除注意力头</translation>
     </message>
+    <message>
+        <source>Export the explanations</source>
+        <translation>导出解释</translation>
+    </message>
+    <message>
+        <source>There are no explanations to export yet: run a model with the panel shown.</source>
+        <translation>还没有可导出的解释：请在显示此面板时运行一个模型。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::ExportDialog</name>
@@ -4867,6 +4887,14 @@
     <message>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Export the logit lens</source>
+        <translation>导出 logit 透镜</translation>
+    </message>
+    <message>
+        <source>There is no logit lens to export yet: run a trained model with the panel shown.</source>
+        <translation>还没有可导出的 logit 透镜：请在显示此面板时运行一个训练过的模型。</translation>
     </message>
 </context>
 <context>

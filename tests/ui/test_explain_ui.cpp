@@ -64,6 +64,13 @@ class TestExplainUi : public QObject {
     const double rho = ex.spearman[1].second[0];
     QVERIFY(std::abs(cellValue(t, 6, 1) - rho) < 0.006);
     QCOMPARE(t->item(6, 3)->text(), QStringLiteral("—"));  // ablation is not scored against itself
+    // its numbers as CSV: one row per token, the explained one marked, then ρ
+    const QStringList lines = panel.csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 6 + 1);
+    QCOMPARE(lines[0], QStringLiteral("position,token,explained,attention,rollout,flow,token_ablation"));
+    QVERIFY(lines[6].startsWith(QStringLiteral("5,\"mat\",1,")));
+    QVERIFY(std::abs(lines[3].split(QLatin1Char(','))[4].toDouble() - ex.steps.find("explain.rollout")->tensor.at({0, 5, 2})) < 1e-6);
+    QVERIFY(std::abs(lines[7].split(QLatin1Char(','))[4].toDouble() - rho) < 1e-6);
     panel.sentenceBox()->setCurrentIndex(1);  // "a dog ran": three rows and ρ
     QCOMPARE(t->rowCount(), 4);
     QVERIFY(t->verticalHeaderItem(2)->text().startsWith(QStringLiteral("▸ ")));

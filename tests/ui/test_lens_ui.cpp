@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QTableWidget>
+#include <QTemporaryDir>
 
 #include "explain/logit_lens.h"
 #include "input/inputpanel.h"
@@ -77,6 +78,21 @@ class TestLensUi : public QObject {
       }
     // the last row is the Predictions panel's top guess after the last word
     QCOMPARE(t->item(3, layers)->text().section(QLatin1Char('\n'), 0, 0), w->predictions()->rowToken(0));
+    // exported: the table as a picture, its numbers as CSV (the cells above, unrounded)
+    QTemporaryDir dir;
+    QCOMPARE(w->logitLens()->exportTo(dir.filePath(QStringLiteral("lens.png"))), QString());
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("lens.png"))).isNull());
+    QCOMPARE(w->logitLens()->exportTo(dir.filePath(QStringLiteral("lens.csv"))), QString());
+    QFile csv(dir.filePath(QStringLiteral("lens.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 4);
+    QVERIFY(lines[0].startsWith(QStringLiteral("position,token,input_top,input_p,input_answer_p,layer_0_top")));
+    const QStringList last = lines[4].split(QLatin1Char(','));
+    QCOMPARE(last[1], QStringLiteral("\"to\""));
+    QCOMPARE(last[2 + 3 * layers], QStringLiteral("\"%1\"").arg(QString::fromStdString(words[size_t(lens.ids.at({0, layers, 3, 0}))])));
+    QVERIFY(std::abs(last[3 + 3 * layers].toDouble() - lens.probs.at({0, layers, 3, 0})) < 1e-6);
+    QVERIFY(std::abs(last[4 + 3 * layers].toDouble() - lens.answer.at({0, layers, 3})) < 1e-6);
     // the second sentence: its own columns
     w->logitLens()->sentenceBox()->setCurrentIndex(1);
     QCOMPARE(t->rowCount(), 7);

@@ -1,6 +1,9 @@
 #include "export/widgetexport.h"
 
 #include <QClipboard>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
@@ -68,6 +71,19 @@ QString copyWidgetImage(QWidget* w, double scale) {
   if (!w || w->width() <= 0) return QObject::tr("There is nothing on screen to copy.");
   QGuiApplication::clipboard()->setImage(paintWidget(w, scale));
   return {};
+}
+
+QPushButton* exportButton(QWidget* owner, const QString& dialogTitle, const QString& fileName,
+                          std::function<QString(const QString&)> save) {
+  auto* button = new QPushButton(QObject::tr("Export…"), owner);
+  button->setToolTip(QObject::tr("As a PNG or SVG picture, or its numbers as CSV"));
+  QObject::connect(button, &QPushButton::clicked, owner, [owner, dialogTitle, fileName, save = std::move(save)] {
+    const QString path = QFileDialog::getSaveFileName(owner, dialogTitle, fileName,
+                                                      QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;CSV numbers (*.csv)"));
+    if (path.isEmpty()) return;
+    if (const QString problem = save(path); !problem.isEmpty()) QMessageBox::warning(owner, dialogTitle, problem);
+  });
+  return button;
 }
 
 }  // namespace attnlab::ui

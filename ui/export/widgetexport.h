@@ -6,6 +6,7 @@
 
 #include <functional>
 
+class QPushButton;
 class QWidget;
 
 namespace attnlab::ui {
@@ -17,5 +18,9 @@ QString copyWidgetImage(QWidget* w, double scale = 2);
 // By the path's suffix: .png (2×) or .svg of w, anything else the text `csv()` returns, written
 // atomically. "" on success, else the message to show.
 QString saveWidgetOrCsv(QWidget* w, const QString& path, const std::function<QString()>& csv);
+// An "Export…" button of `owner`: a click asks for a PNG, SVG or CSV file (starting at
+// `fileName`) and passes it to `save`, whose message ("" = saved) is shown when something failed.
+QPushButton* exportButton(QWidget* owner, const QString& dialogTitle, const QString& fileName,
+                          std::function<QString(const QString&)> save);
 
 }  // namespace attnlab::ui

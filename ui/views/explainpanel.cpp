@@ -3,8 +3,10 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -13,6 +15,7 @@
 #include <cmath>
 
 #include "explain/ablation.h"
+#include "export/widgetexport.h"
 #include "views/colormap.h"
 #include "views/headknockout.h"
 #include "views/sentencechoices.h"
@@ -80,7 +83,11 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFut
   auto* form = new QFormLayout;
   sentence_ = new QComboBox;
   sentence_->setObjectName(QStringLiteral("explainSentence"));
-  form->addRow(tr("Sentence:"), sentence_);
+  auto* row = new QHBoxLayout;
+  row->addWidget(sentence_, 1);
+  row->addWidget(exportButton(this, tr("Export the explanations"), QStringLiteral("explanations.png"),
+                              [this](const QString& path) { return exportTo(path); }));
+  form->addRow(tr("Sentence:"), row);
   v->addLayout(form);
   message_ = shadedLabel(QStringLiteral("explainMessage"));
   v->addWidget(message_);
@@ -260,6 +267,36 @@ void ExplainPanel::showSentence() {
     rhoCell->setFont(bold);
     table_->setItem(len, c, rhoCell);
   }
+}
+
+QString ExplainPanel::exportTo(const QString& path) {
+  if (!ex_ || !shown_) return tr("There are no explanations to export yet: run a model with the panel shown.");
+  return saveWidgetOrCsv(table_, path, [this] { return csv(); });
+}
+
+QString ExplainPanel::csv() const {
+  const int b = sentence_->currentIndex();
+  if (!ex_ || !shown_ || b < 0 || ex_->query.empty()) return QString();
+  const TokenBatch& tokens = shown_->batch.encoder_tokens();
+  const auto& shown = tokens.shown_row(b);
+  const int64_t q = ex_->query[static_cast<size_t>(b)];
+  const auto quoted = [](QString t) { return QLatin1Char('"') + t.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"'); };
+  std::vector<std::vector<double>> cols;
+  for (const QString& key : keys_) cols.push_back(explained_row(shown_->cfg, shown_->trace, *ex_, key.toStdString(), b));
+  QString out = QStringLiteral("position,token,explained,") + keys_.join(QLatin1Char(',')) + QLatin1Char('\n');
+  for (int j = 0; j < tokens.lengths[static_cast<size_t>(b)]; ++j) {
+    QStringList cells{QString::number(j), quoted(QString::fromStdString(shown[static_cast<size_t>(j)])), j == q ? QStringLiteral("1") : QStringLiteral("0")};
+    for (const auto& c : cols) cells << QString::number(c[static_cast<size_t>(j)], 'g', 7);
+    out += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+  }
+  QStringList rho{QString(), QStringLiteral("\"spearman_rho\""), QString()};
+  for (const QString& key : keys_) {
+    QString v;  // empty: not scored (ablation itself) or too few keys
+    for (const auto& [name, values] : ex_->spearman)
+      if (name == key.toStdString() && std::isfinite(values[static_cast<size_t>(b)])) v = QString::number(values[static_cast<size_t>(b)], 'g', 7);
+    rho << v;
+  }
+  return out + rho.join(QLatin1Char(',')) + QLatin1Char('\n');
 }
 
 }  // namespace attnlab::ui

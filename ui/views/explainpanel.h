@@ -42,6 +42,11 @@ class ExplainPanel : public QWidget {
   // "token_ablation"), in table order.
   QStringList methodKeys() const { return keys_; }
   HeadKnockout* knockout() const { return knockout_; }
+  // The shown table: .png / .svg as drawn, anything else CSV (csv()). "" when saved.
+  QString exportTo(const QString& path);
+  // One row per token (the explained one marked), one column per method, then the ρ row; empty
+  // when nothing is shown.
+  QString csv() const;
 
  signals:
   void computed();  // the table shows the newest result's explanations

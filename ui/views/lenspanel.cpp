@@ -2,13 +2,16 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
 #include "explain/explain.h"
+#include "export/widgetexport.h"
 #include "subword/subword_token.h"
 #include "views/colormap.h"
 #include "views/predictionspanel.h"
@@ -26,7 +29,11 @@ LensPanel::LensPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWat
   auto* form = new QFormLayout;
   sentence_ = new QComboBox;
   sentence_->setObjectName(QStringLiteral("lensSentence"));
-  form->addRow(tr("Sentence:"), sentence_);
+  auto* row = new QHBoxLayout;
+  row->addWidget(sentence_, 1);
+  row->addWidget(exportButton(this, tr("Export the logit lens"), QStringLiteral("logit-lens.png"),
+                              [this](const QString& path) { return exportTo(path); }));
+  form->addRow(tr("Sentence:"), row);
   v->addLayout(form);
   message_ = shadedLabel(QStringLiteral("lensMessage"));
   v->addWidget(message_);
@@ -166,6 +173,33 @@ void LensPanel::showSentence() {
       table_->setItem(s, l, cell);
     }
   }
+}
+
+QString LensPanel::exportTo(const QString& path) {
+  if (!lens_ || !shown_) return tr("There is no logit lens to export yet: run a trained model with the panel shown.");
+  return saveWidgetOrCsv(table_, path, [this] { return csv(); });
+}
+
+QString LensPanel::csv() const {
+  if (!lens_ || !shown_ || sentence_->currentIndex() < 0) return QString();
+  const int b = sentence_->currentIndex();
+  const TokenBatch& tokens = shown_->batch.encoder_tokens();
+  const auto& shown = tokens.shown_row(b);
+  const auto quoted = [](QString t) { return QLatin1Char('"') + t.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"'); };
+  QStringList head{QStringLiteral("position"), QStringLiteral("token")};
+  for (int64_t l = 0; l < lens_->probs.size(1); ++l) {
+    const QString name = l == 0 ? QStringLiteral("input") : QStringLiteral("layer_%1").arg(l - 1);
+    head << name + QStringLiteral("_top") << name + QStringLiteral("_p") << name + QStringLiteral("_answer_p");
+  }
+  QString out = head.join(QLatin1Char(',')) + QLatin1Char('\n');
+  for (int s = 0; s < tokens.lengths[static_cast<size_t>(b)]; ++s) {
+    QStringList cells{QString::number(s), quoted(QString::fromStdString(shown[static_cast<size_t>(s)]))};
+    for (int64_t l = 0; l < lens_->probs.size(1); ++l)
+      cells << quoted(pieceText(static_cast<int64_t>(lens_->ids.at({b, l, s, 0}))))
+            << QString::number(lens_->probs.at({b, l, s, 0}), 'g', 7) << QString::number(lens_->answer.at({b, l, s}), 'g', 7);
+    out += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+  }
+  return out;
 }
 
 }  // namespace attnlab::ui

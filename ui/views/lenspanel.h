@@ -35,6 +35,11 @@ class LensPanel : public QWidget {
   QTableWidget* table() const { return table_; }
   QComboBox* sentenceBox() const { return sentence_; }
   QLabel* messageLabel() const { return message_; }
+  // The shown sentence's table: .png / .svg as drawn, anything else CSV (csv()). "" when saved.
+  QString exportTo(const QString& path);
+  // One row per position: the token, then per layer its top token, that probability and the final
+  // answer's probability. Empty when nothing is shown.
+  QString csv() const;
 
  signals:
   void computed();  // the table shows the newest result's lens
