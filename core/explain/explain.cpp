@@ -272,6 +272,9 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
                                   const ExplainInputs& in, const std::vector<ExplainMethod>& methods) {
   Explanations out;
   out.query = explain::explained_positions(batch);  // the panel reads every method's row there
+  const std::vector<int>& lengths = batch.encoder_tokens().lengths;
+  for (size_t b = 0; b < in.query.size() && b < out.query.size(); ++b)  // a position chosen instead
+    out.query[b] = std::clamp<int64_t>(in.query[b], 0, std::max(lengths[b], 1) - 1);
   const BackwardResult* bw = in.bw;
   const int64_t layers = cfg.layers;
   const int64_t sentences = batch.encoder_tokens().batch();

@@ -87,6 +87,9 @@ struct ExplainInputs {
   const LossSpec* loss = nullptr;
   explain::AblateMode mode = explain::AblateMode::Zero;
   int64_t lens_top = explain::kLensTopDefault;  // the logit lens's K (logit_lens.h)
+  // The position explained in each sentence; empty: each sentence's explained position
+  // (ablation.h: its [MASK], else its last token). Held to the sentence's real tokens.
+  std::vector<int64_t> query;
 };
 Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,
                                   const ExplainInputs& in, const std::vector<ExplainMethod>& methods);

@@ -4002,6 +4002,14 @@
         <source>There are no explanations to export yet: run a model with the panel shown.</source>
         <translation>还没有可导出的解释：请在显示此面板时运行一个模型。</translation>
     </message>
+    <message>
+        <source>The position whose prediction is explained: the sentence's [MASK] or last token unless you choose another</source>
+        <translation>要解释其预测的位置：默认是句子中的 [MASK] 或最后一个词元，也可以另选</translation>
+    </message>
+    <message>
+        <source>Position:</source>
+        <translation>位置：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::ExportDialog</name>

@@ -82,6 +82,27 @@ class TestExplainUi : public QObject {
       QVERIFY(std::abs(cellValue(t, j, 1) - ex.steps.find("explain.rollout")->tensor.at({1, 2, j})) <= 0.006);
     }
     QVERIFY(!panel.messageLabel()->isVisible());
+    // another position of the first sentence, chosen: everything explained again there
+    panel.sentenceBox()->setCurrentIndex(0);
+    QCOMPARE(panel.positionBox()->count(), 6);
+    QCOMPARE(panel.positionBox()->currentIndex(), 5);
+    panel.positionBox()->setCurrentIndex(2);
+    emit panel.positionBox()->activated(2);
+    QVERIFY(computed.wait(20000));
+    panel.waitForIdle();
+    QCOMPARE(panel.positionBox()->currentIndex(), 2);
+    QVERIFY(t->verticalHeaderItem(2)->text().startsWith(QStringLiteral("▸ ")));
+    QVERIFY(!t->verticalHeaderItem(5)->text().startsWith(QStringLiteral("▸ ")));
+    const Explanations at2 = compute_explanations(r->cfg, r->weights, r->batch, r->trace, {.query = {2, 2}},
+                                                  {ExplainMethod::Rollout, ExplainMethod::Flow, ExplainMethod::Ablation});
+    QCOMPARE(at2.query, (std::vector<int64_t>{2, 2}));
+    for (int j = 0; j < 3; ++j) {
+      QVERIFY(std::abs(cellValue(t, j, 1) - at2.steps.find("explain.rollout")->tensor.at({0, 2, j})) < 0.006);
+      const double e = at2.steps.find("explain.token_ablation")->tensor.at({0, j});
+      QVERIFY(std::abs(cellValue(t, j, 3) - e) <= 0.051 * std::abs(e) + 0.006);
+    }
+    QVERIFY(std::abs(at2.steps.find("explain.token_ablation")->tensor.at({0, 0}) -
+                     ex.steps.find("explain.token_ablation")->tensor.at({0, 0})) > 1e-6);  // a different question
   }
 
   void anEncoderDecoderRunIsRefusedByName() {

@@ -88,6 +88,11 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFut
   row->addWidget(exportButton(this, tr("Export the explanations"), QStringLiteral("explanations.png"),
                               [this](const QString& path) { return exportTo(path); }));
   form->addRow(tr("Sentence:"), row);
+  position_ = new QComboBox;
+  position_->setObjectName(QStringLiteral("explainPosition"));
+  position_->setToolTip(tr("The position whose prediction is explained: the sentence's [MASK] or last token unless "
+                           "you choose another"));
+  form->addRow(tr("Position:"), position_);
   v->addLayout(form);
   message_ = shadedLabel(QStringLiteral("explainMessage"));
   v->addWidget(message_);
@@ -119,6 +124,7 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFut
   v->addWidget(help_);
   intro_->setText(tr("Run a model to see which tokens mattered."));
   connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showSentence(); });
+  connect(position_, &QComboBox::activated, this, &ExplainPanel::choosePosition);
   connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &ExplainPanel::finished);
 }
 
@@ -150,9 +156,12 @@ void ExplainPanel::start() {
   asked_ = result_;
   message_->setText(tr("Computing the explanations…"));
   message_->show();
-  watcher_->setFuture(QtConcurrent::run([r = result_]() -> Outcome {
-    Outcome out{.source = r};
+  watcher_->setFuture(QtConcurrent::run([r = result_, chosen = chosen_]() -> Outcome {
+    Outcome out{.source = r, .chosen = chosen};
     try {
+      std::vector<int64_t> query = explain::explained_positions(r->batch);  // or the positions chosen
+      for (size_t b = 0; b < query.size() && b < chosen.size(); ++b)
+        if (chosen[b] >= 0 && chosen[b] < r->batch.encoder_tokens().lengths[b]) query[b] = chosen[b];
       const int64_t seq = r->batch.encoder_tokens().seq();
       std::vector<ExplainMethod> asked{ExplainMethod::Rollout};
       if (seq <= flow_max_tokens(r->cfg.layers)) asked.push_back(ExplainMethod::Flow);
@@ -170,7 +179,8 @@ void ExplainPanel::start() {
       check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,
-          {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr}, asked));
+          {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr, .query = query},
+          asked));
     } catch (const std::exception& e) {
       out.error = CoreText::of(e);
     }
@@ -180,7 +190,7 @@ void ExplainPanel::start() {
 
 void ExplainPanel::finished() {
   const Outcome o = watcher_->result();
-  if (result_ && result_ != o.source) {  // a newer result arrived meanwhile
+  if ((result_ && result_ != o.source) || o.chosen != chosen_) {  // a newer result or position meanwhile
     if (isVisible()) start();
     return;
   }
@@ -205,6 +215,7 @@ void ExplainPanel::showSentence() {
   keys_.clear();
   const int b = sentence_->currentIndex();
   if (!ex_ || !shown_ || b < 0 || ex_->query.empty()) {
+    position_->clear();
     table_->setRowCount(0);
     table_->setColumnCount(0);
     return;
@@ -213,6 +224,12 @@ void ExplainPanel::showSentence() {
   const int len = tokens.lengths[static_cast<size_t>(b)];
   const int64_t q = ex_->query[static_cast<size_t>(b)];
   const auto& shown = tokens.shown_row(b);
+  {
+    const QSignalBlocker block(position_);
+    position_->clear();
+    for (int j = 0; j < len; ++j) position_->addItem(tr("%1: %2").arg(j).arg(QString::fromStdString(shown[static_cast<size_t>(j)])));
+    position_->setCurrentIndex(static_cast<int>(q));
+  }
   intro_->setText(tr("Which tokens mattered for <b>%1</b> (position %2)?")
                       .arg(QString::fromStdString(shown[static_cast<size_t>(q)]).toHtmlEscaped())
                       .arg(q));
@@ -267,6 +284,14 @@ void ExplainPanel::showSentence() {
     rhoCell->setFont(bold);
     table_->setItem(len, c, rhoCell);
   }
+}
+
+void ExplainPanel::choosePosition(int index) {
+  const int b = sentence_->currentIndex();
+  if (b < 0 || index < 0) return;
+  if (chosen_.size() <= static_cast<size_t>(b)) chosen_.resize(static_cast<size_t>(b) + 1, -1);
+  chosen_[static_cast<size_t>(b)] = index;
+  if (result_) start();  // a running job is followed by a new one (finished() sees chosen_ changed)
 }
 
 QString ExplainPanel::exportTo(const QString& path) {

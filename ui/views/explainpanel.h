@@ -37,6 +37,9 @@ class ExplainPanel : public QWidget {
 
   QTableWidget* table() const { return table_; }
   QComboBox* sentenceBox() const { return sentence_; }
+  // The position explained in the shown sentence: its [MASK] or last token until one is chosen
+  // here (kept while the sentence is that long); a choice computes the explanations again.
+  QComboBox* positionBox() const { return position_; }
   QLabel* messageLabel() const { return message_; }
   // The row's method key ("attention", "rollout", "flow", "grad_attention", "saliency",
   // "token_ablation"), in table order.
@@ -61,17 +64,20 @@ class ExplainPanel : public QWidget {
     std::shared_ptr<const Explanations> ex;
     QString error;
     TraceResultPtr source;  // the result it explains
+    std::vector<int64_t> chosen;  // the positions chosen when it started (chosen_)
   };
   void start();
   void finished();
   void showSentence();
+  void choosePosition(int index);
 
   TraceResultPtr result_;                  // the newest result (what is asked for)
   TraceResultPtr shown_;                   // the result ex_ explains: the table reads only these two
   std::shared_ptr<const Explanations> ex_;
   std::weak_ptr<const TraceResult> asked_;  // the result last asked for
   QFutureWatcher<Outcome>* watcher_;
-  QComboBox* sentence_;
+  QComboBox *sentence_, *position_;
+  std::vector<int64_t> chosen_;  // per sentence: the position chosen, −1 for the default
   QLabel *intro_, *message_, *help_;
   QTableWidget* table_;
   QStringList keys_;
