@@ -11,10 +11,12 @@
 #include <QComboBox>
 #include <QAction>
 #include <QDockWidget>
+#include <QScrollArea>
 #include <QTableWidget>
 
 #include "input/inputpanel.h"
 #include "views/explainpanel.h"
+#include "views/headknockout.h"
 #include "views/lenspanel.h"
 #include "lessons/guidedtour.h"
 #include "lessons/samplegallery.h"
@@ -85,6 +87,20 @@ bool shootLanguage(const QString& dir, const QString& lang) {
     w->explanations()->waitForIdle();
     QTest::qWait(50);
     ok = ok && shoot(w.get(), name("explain"));
+    // the heads as buttons, each with its effect on the next-token loss, scrolled into view
+    auto* gradients = w->inputs()->findChild<QComboBox*>(QStringLiteral("gradients"));
+    ok = ok && gradients;
+    if (ok) {
+      gradients->setCurrentIndex(2);  // next token (trained model), in either language
+      test::settle(*w);
+      w->explanations()->waitForIdle();
+      if (auto* area = qobject_cast<QScrollArea*>(w->explainDock()->widget()))
+        area->ensureWidgetVisible(w->explanations()->knockout());
+      QTest::qWait(50);
+      ok = shoot(w.get(), name("knockout"));
+      gradients->setCurrentIndex(0);
+      test::settle(*w);
+    }
     w->explainDock()->hide();
     // what each layer would predict: the Logit lens tab beside the predictions, on the induction
     // model, whose answer appears only after its second layer

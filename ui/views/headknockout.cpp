@@ -1,6 +1,6 @@
 #include "views/headknockout.h"
 
-#include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QToolButton>
@@ -31,9 +31,9 @@ HeadKnockout::HeadKnockout(QWidget* parent) : QWidget(parent) {
   note_->setText(tr("Click a head to knock it out (its output set to zero) and every panel runs again without it; "
                     "click again to bring it back."));
   v->addWidget(note_);
-  grid_ = new QGridLayout;
-  grid_->setSpacing(2);
-  v->addLayout(grid_);
+  rows_ = new QVBoxLayout;
+  rows_->setSpacing(2);
+  v->addLayout(rows_);
   ranking_ = wrappedLabel(QStringLiteral("knockoutRanking"));
   ranking_->hide();
   v->addWidget(ranking_);
@@ -42,13 +42,21 @@ HeadKnockout::HeadKnockout(QWidget* parent) : QWidget(parent) {
 void HeadKnockout::setModel(int layers, int heads, const std::vector<explain::HeadRef>& ablated) {
   const bool same = static_cast<int>(buttons_.size()) == layers && (layers == 0 || static_cast<int>(buttons_[0].size()) == heads);
   if (!same) {
-    while (QLayoutItem* item = grid_->takeAt(0)) {
-      delete item->widget();
-      delete item;
+    while (QLayoutItem* row = rows_->takeAt(0)) {  // each row: a label, the buttons, a stretch
+      while (QLayoutItem* item = row->layout() ? row->layout()->takeAt(0) : nullptr) {
+        delete item->widget();
+        delete item;
+      }
+      delete row;
     }
     buttons_.assign(static_cast<size_t>(layers), {});
+    const int labelWidth = fontMetrics().horizontalAdvance(tr("Layer %1").arg(std::max(layers - 1, 0))) + 8;  // rows aligned
     for (int l = 0; l < layers; ++l) {
-      grid_->addWidget(new QLabel(tr("Layer %1").arg(l)), l, 0);
+      auto* row = new QHBoxLayout;
+      row->setSpacing(2);
+      auto* label = new QLabel(tr("Layer %1").arg(l));
+      label->setFixedWidth(labelWidth);
+      row->addWidget(label);
       for (int h = 0; h < heads; ++h) {
         auto* b = new QToolButton;
         b->setObjectName(QStringLiteral("knockout_%1_%2").arg(l).arg(h));
@@ -57,11 +65,12 @@ void HeadKnockout::setModel(int layers, int heads, const std::vector<explain::He
         b->setToolTip(tr("Layer %1, head %2: click to knock it out").arg(l).arg(h));
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
         connect(b, &QToolButton::toggled, this, [this] { emit headsChanged(checkedHeads()); });
-        grid_->addWidget(b, l, h + 1);
+        row->addWidget(b);
         buttons_[static_cast<size_t>(l)].push_back(b);
       }
+      row->addStretch(1);
+      rows_->addLayout(row);
     }
-    for (int c = 0; c <= heads + 1; ++c) grid_->setColumnStretch(c, c == heads + 1 ? 1 : 0);  // buttons by their labels
   }
   for (int l = 0; l < layers; ++l)
     for (int h = 0; h < heads; ++h) {

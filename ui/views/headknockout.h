@@ -11,9 +11,9 @@
 
 #include "explain/head_ablation.h"
 
-class QGridLayout;
 class QLabel;
 class QToolButton;
+class QVBoxLayout;
 
 namespace attnlab::ui {
 
@@ -37,7 +37,7 @@ class HeadKnockout : public QWidget {
   void headsChanged(const std::vector<explain::HeadRef>& heads);
 
  private:
-  QGridLayout* grid_;
+  QVBoxLayout* rows_;  // a row of buttons per layer
   QLabel *ranking_, *note_;
   std::vector<std::vector<QToolButton*>> buttons_;  // [layer][head]
 };
