@@ -274,7 +274,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
   out.query = explain::explained_positions(batch);  // the panel reads every method's row there
   const std::vector<int>& lengths = batch.encoder_tokens().lengths;
   for (size_t b = 0; b < in.query.size() && b < out.query.size(); ++b)  // a position chosen instead
-    out.query[b] = std::clamp<int64_t>(in.query[b], 0, std::max(lengths[b], 1) - 1);
+    if (in.query[b] >= 0 && in.query[b] < lengths[b]) out.query[b] = in.query[b];
   const BackwardResult* bw = in.bw;
   const int64_t layers = cfg.layers;
   const int64_t sentences = batch.encoder_tokens().batch();

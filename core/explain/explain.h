@@ -87,8 +87,8 @@ struct ExplainInputs {
   const LossSpec* loss = nullptr;
   explain::AblateMode mode = explain::AblateMode::Zero;
   int64_t lens_top = explain::kLensTopDefault;  // the logit lens's K (logit_lens.h)
-  // The position explained in each sentence; empty: each sentence's explained position
-  // (ablation.h: its [MASK], else its last token). Held to the sentence's real tokens.
+  // The position explained in each sentence; an entry outside the sentence's real tokens (−1),
+  // or none: its explained position (ablation.h: its [MASK], else its last token).
   std::vector<int64_t> query;
 };
 Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,

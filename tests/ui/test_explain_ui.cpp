@@ -96,6 +96,9 @@ class TestExplainUi : public QObject {
     const Explanations at2 = compute_explanations(r->cfg, r->weights, r->batch, r->trace, {.query = {2, 2}},
                                                   {ExplainMethod::Rollout, ExplainMethod::Flow, ExplainMethod::Ablation});
     QCOMPARE(at2.query, (std::vector<int64_t>{2, 2}));
+    // −1, or a position past the sentence: its own explained position (the last token here)
+    QCOMPARE(compute_explanations(r->cfg, r->weights, r->batch, r->trace, {.query = {-1, 3}}, {ExplainMethod::Rollout}).query,
+             (std::vector<int64_t>{5, 2}));
     for (int j = 0; j < 3; ++j) {
       QVERIFY(std::abs(cellValue(t, j, 1) - at2.steps.find("explain.rollout")->tensor.at({0, 2, j})) < 0.006);
       const double e = at2.steps.find("explain.token_ablation")->tensor.at({0, j});

@@ -159,9 +159,6 @@ void ExplainPanel::start() {
   watcher_->setFuture(QtConcurrent::run([r = result_, chosen = chosen_]() -> Outcome {
     Outcome out{.source = r, .chosen = chosen};
     try {
-      std::vector<int64_t> query = explain::explained_positions(r->batch);  // or the positions chosen
-      for (size_t b = 0; b < query.size() && b < chosen.size(); ++b)
-        if (chosen[b] >= 0 && chosen[b] < r->batch.encoder_tokens().lengths[b]) query[b] = chosen[b];
       const int64_t seq = r->batch.encoder_tokens().seq();
       std::vector<ExplainMethod> asked{ExplainMethod::Rollout};
       if (seq <= flow_max_tokens(r->cfg.layers)) asked.push_back(ExplainMethod::Flow);
@@ -179,7 +176,7 @@ void ExplainPanel::start() {
       check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,
-          {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr, .query = query},
+          {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr, .query = chosen},
           asked));
     } catch (const std::exception& e) {
       out.error = CoreText::of(e);

@@ -47,6 +47,19 @@ namespace attnlab::ui {
 // stays in the status bar: the first results' status lines do not cover it.
 constexpr int kStartupNoteMs = 30000;
 
+namespace {
+
+// A panel dock just shown on the right: 2/5 of the window's width (at least minWidth; the dock
+// fitter keeps the step's minimum) and three quarters of the column's height, the inputs above it
+// keeping a quarter.
+void giveDockRoom(QMainWindow& w, QDockWidget* dock, int minWidth) {
+  w.resizeDocks({dock}, {std::max(minWidth, w.width() * 2 / 5)}, Qt::Horizontal);
+  if (auto* inputDock = w.findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
+    w.resizeDocks({inputDock, dock}, {w.height() / 4, w.height() * 3 / 4}, Qt::Vertical);
+}
+
+}  // namespace
+
 MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     : QMainWindow(parent), settingsKey_(settingsKey), controller_(new Controller(this)) {
   setWindowTitle(tr("Attention Lab"));
@@ -84,10 +97,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     if (!on || lensDock_->isFloating()) return;
     if (!predictionsDock_->isHidden() && !predictionsDock_->isFloating()) tabifyDockWidget(predictionsDock_, lensDock_);
     lensDock_->raise();
-    // room for a few layers' columns, and most of the column's height (the dock fitter keeps the step's minimum)
-    resizeDocks({lensDock_}, {std::max(420, width() * 2 / 5)}, Qt::Horizontal);
-    if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
-      resizeDocks({inputDock, lensDock_}, {height() / 4, height() * 3 / 4}, Qt::Vertical);
+    giveDockRoom(*this, lensDock_, 420);  // a few layers' columns
   });
   explain_ = new ExplainPanel;  // computed only while shown
   explainDock_ = addPanelDock(explain_, tr("Explanations"), QStringLiteral("explainDock"));
@@ -95,12 +105,9 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     ablated_ = heads;
     send(inputs_->currentRequest());
   });
-  // Shown from the View menu: room for its table (the dock fitter keeps the step's minimum width).
+  // Shown from the View menu: room for its table.
   connect(explainDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
-    if (!on || explainDock_->isFloating()) return;
-    resizeDocks({explainDock_}, {std::max(440, width() * 2 / 5)}, Qt::Horizontal);
-    if (auto* inputDock = findChild<QDockWidget*>(QStringLiteral("inputDock")); inputDock && !inputDock->isFloating())
-      resizeDocks({inputDock, explainDock_}, {height() / 4, height() * 3 / 4}, Qt::Vertical);
+    if (on && !explainDock_->isFloating()) giveDockRoom(*this, explainDock_, 440);
   });
   buildVariantDock();
   // The training lab (View ▸ Training panel): the model it trains is shown in the whole window.
