@@ -72,12 +72,12 @@ class TestLensUi : public QObject {
       for (int s = 0; s < 4; ++s) {
         const QString cell = t->item(s, l)->text();
         const QString top = QString::fromStdString(words[size_t(lens.ids.at({0, l, s, 0}))]);
-        QCOMPARE(cell.section(QLatin1Char('\n'), 0, 0), top);
-        QCOMPARE(cell.section(QLatin1Char('\n'), 1, 1), percentText(lens.probs.at({0, l, s, 0})));
+        QCOMPARE(cell.section(QStringLiteral("  "), 0, 0), top);
+        QCOMPARE(cell.section(QStringLiteral("  "), 1, 1), percentText(lens.probs.at({0, l, s, 0})));
         QVERIFY(t->item(s, l)->toolTip().contains(QStringLiteral("5. ")));  // the top five
       }
     // the last row is the Predictions panel's top guess after the last word
-    QCOMPARE(t->item(3, layers)->text().section(QLatin1Char('\n'), 0, 0), w->predictions()->rowToken(0));
+    QCOMPARE(t->item(3, layers)->text().section(QStringLiteral("  "), 0, 0), w->predictions()->rowToken(0));
     // exported: the table as a picture, its numbers as CSV (the cells above, unrounded)
     QTemporaryDir dir;
     QCOMPARE(w->logitLens()->exportTo(dir.filePath(QStringLiteral("lens.png"))), QString());

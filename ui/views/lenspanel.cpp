@@ -153,7 +153,8 @@ void LensPanel::showSentence() {
       const int64_t top = static_cast<int64_t>(lens_->ids.at({b, l, s, 0}));
       const int64_t answer = static_cast<int64_t>(lens_->ids.at({b, layers - 1, s, 0}));
       const double p = lens_->probs.at({b, l, s, 0}), pAnswer = lens_->answer.at({b, l, s});
-      auto* cell = new QTableWidgetItem(QStringLiteral("%1\n%2").arg(pieceText(top), percentText(p)));
+      // one line a cell, so that a classroom sentence's rows fit the dock without scrolling
+      auto* cell = new QTableWidgetItem(QStringLiteral("%1  %2").arg(pieceText(top), percentText(p)));
       const QColor color = map.color(pAnswer);
       cell->setBackground(color);
       cell->setForeground(inkOn(color));
