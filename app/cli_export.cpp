@@ -246,6 +246,7 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     texts = trained && !trained->examples().empty() && !cross ? trained->examples() : builtin_sample();
   }
   if (a.prepend_bos && !checkpoint) throw ConfigError(Text(Msg::cli_prepend_bos_needs_model));
+  p.formats.opt.prepend_bos = a.prepend_bos;
   p.batch = checkpoint ? pretrained::pretrained_batch(*checkpoint, texts, a.prepend_bos)
                        : make_batch(texts, a.memory_texts, trained);
   const Batch& batch = p.batch;
@@ -319,10 +320,7 @@ void execute_export(ExportPlan p) {
       knocked->weights = p.weights;
       p.checkpoint = std::move(knocked);
     }
-    nlohmann::json heads = nlohmann::json::array();
-    for (const auto& h : p.ablate) heads.push_back({h.layer, h.head});
-    p.formats.opt.ablation_json =
-        nlohmann::json{{"heads", heads}, {"mode", p.ablate_mode == explain::AblateMode::Mean ? "mean" : "zero"}}.dump();
+    p.formats.opt.ablation_json = ablation_json(p.ablate, p.ablate_mode);
   }
   if (p.sampling.steps > 0) {
     const auto g0 = std::chrono::steady_clock::now();

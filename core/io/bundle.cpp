@@ -160,6 +160,12 @@ std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector
   return out;
 }
 
+std::string ablation_json(const std::vector<explain::HeadRef>& heads, explain::AblateMode mode) {
+  json list = json::array();
+  for (const auto& h : heads) list.push_back({h.layer, h.head});
+  return json{{"heads", std::move(list)}, {"mode", mode == explain::AblateMode::Mean ? "mean" : "zero"}}.dump();
+}
+
 json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
                    double export_ms) {
   json m;
@@ -284,6 +290,7 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
   if (opt.extra) opt.extra(tmp.string());
   const double export_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   json manifest = manifest_json(cfg, batch, trace, run, export_ms);
+  if (opt.prepend_bos) manifest["config"]["prepend_bos"] = true;  // absent: the texts as typed
   if (w.vocab()) manifest["model"] = model_json(*w.vocab(), batch, trace);
   if (json v = variant_json(cfg, trace); !v.is_null()) manifest["variant"] = std::move(v);
   if (opt.backward) {

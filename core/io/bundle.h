@@ -44,6 +44,8 @@ struct ExportOptions {
   double explain_ms = 0;
   std::string generation_json;
   double generate_ms = 0;
+  // --prepend-bos: each text began with the checkpoint's <|endoftext|> (manifest "config"."prepend_bos").
+  bool prepend_bos = false;
 };
 
 struct RunInfo {
@@ -62,6 +64,10 @@ std::filesystem::path output_path(const std::string& dir);
 // ConfigError otherwise (exit 2), naming DIR and what to do.
 void check_output_dir(const std::string& dir, bool force);
 
+
+// The manifest's "ablation" for heads knocked out (explain/head_ablation.h): {"heads": [[layer,
+// head], …], "mode": "zero"|"mean"}, as JSON text for ExportOptions::ablation_json.
+std::string ablation_json(const std::vector<explain::HeadRef>& heads, explain::AblateMode mode);
 
 nlohmann::json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
                              double export_ms);

@@ -1940,14 +1940,6 @@
         <translation>输入数据，非计算结果：词表共 %1 行，每行 %2 个由随机种子生成的数（范围 %3）；第 0 行（[PAD]）全为零。</translation>
     </message>
     <message>
-        <source>Input data, not computed: %1 token ids %2, of which %3 are [PAD] (id 0).</source>
-        <translation>输入数据，非计算结果：%1 个词元 id %2，其中 %3 个是 [PAD]（id 0）。</translation>
-    </message>
-    <message>
-        <source>Each of the %1 token ids picked its row of the %2 table: %3 → %4; %5 [PAD] positions got zero vectors.</source>
-        <translation>%1 个词元 id 各自取出 %2 表中对应的行：%3 → %4；%5 个 [PAD] 位置得到零向量。</translation>
-    </message>
-    <message>
         <source>A fixed %1 = %2 code of sines and cosines (range %3): it depends on the position only, not on the token.</source>
         <translation>固定的 %1 = %2 正弦/余弦编码（范围 %3）：它只取决于位置，与词元无关。</translation>
     </message>
@@ -2070,6 +2062,22 @@
     <message>
         <source>types</source>
         <translation>类型</translation>
+    </message>
+    <message>
+        <source>Input data, not computed: %1 token ids %2, of which %3 are [PAD] (id %4).</source>
+        <translation>输入数据，非计算结果：%1 个词元 id %2，其中 %3 个是 [PAD]（id %4）。</translation>
+    </message>
+    <message>
+        <source>Each of the %1 token ids picked its row of the %2 table: %3 → %4</source>
+        <translation>%1 个词元 id 各自取出 %2 表中对应的行：%3 → %4</translation>
+    </message>
+    <message>
+        <source>%1; %2 [PAD] positions got zero vectors.</source>
+        <translation>%1；%2 个 [PAD] 位置得到零向量。</translation>
+    </message>
+    <message>
+        <source>%1; %2 [PAD] positions got row %3, the [PAD] piece's vector (not zeros).</source>
+        <translation>%1；%2 个 [PAD] 位置得到第 %3 行，即 [PAD] 词元的向量（不是零）。</translation>
     </message>
 </context>
 <context>

@@ -23,8 +23,11 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "backward/loss.h"
 #include "backward/model_backward.h"
+#include "export/exporter.h"
 #include "forward/model.h"
 #include "input/inputpanel.h"
 #include "input/tokenchips.h"
@@ -41,6 +44,7 @@
 #include "window/controller.h"
 #include "window/generation.h"
 #include "window/mainwindow.h"
+#include "words/stepnames.h"
 #include "windowfixture.h"
 #include "../fuzz/byte_vocab.h"
 #include "../gpt2_checkpoint.h"
@@ -149,6 +153,11 @@ class TestCheckpointUi : public QObject {
     QVERIFY(logits);
     QVERIFY(logits->tensor.shape() == (Shape{2, 5, kV}));
     QCOMPARE(static_cast<int64_t>(r->trace.steps().size()), count_steps(r->cfg, 5) + output_head_steps(r->cfg));
+    // the step sentences count the [PAD] ids where the tokenizer has them (<|endoftext|>, row 258)
+    const auto said = [&r](const std::string& id) { return StepNames::whatChanged(r->trace, r->indexOf(id)); };
+    QVERIFY2(said("encoder.token_ids").contains(QStringLiteral("of which 4 are [PAD] (id 258)")), qPrintable(said("encoder.token_ids")));
+    QVERIFY2(said("encoder.embedding").endsWith(QStringLiteral("4 [PAD] positions got row 258, the [PAD] piece's vector (not zeros).")),
+             qPrintable(said("encoder.embedding")));
 
     // the next-token loss through the tied head, chosen as a user would: the window's gradients
     // are core's with the padding read from the sentences' lengths ("he" is one piece, then the
@@ -228,6 +237,11 @@ class TestCheckpointUi : public QObject {
     QFile sf(session);
     QVERIFY(sf.open(QIODevice::ReadOnly));
     QVERIFY(parse_session(sf.readAll().toStdString(), "bos.attnlab").weights.prepend_bos);
+    // File ▸ Export ▸ bundle: the manifest says so, as --prepend-bos's does
+    QCOMPARE(exportBundle(r, dir.filePath(QStringLiteral("bundle")), ExportFormats{}), QString());
+    QFile mf(dir.filePath(QStringLiteral("bundle/manifest.json")));
+    QVERIFY(mf.open(QIODevice::ReadOnly));
+    QCOMPARE(nlohmann::json::parse(mf.readAll().toStdString())["config"]["prepend_bos"], nlohmann::json(true));
     auto b = test::openWindow(QStringLiteral("checkpoint-bos-b"));
     QVERIFY(b);
     QCOMPARE(b->openSession(session), QString());

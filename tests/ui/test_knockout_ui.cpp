@@ -6,12 +6,16 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QToolButton>
 
+#include <nlohmann/json.hpp>
+
 #include "explain/explain.h"
+#include "export/exporter.h"
 #include "input/inputpanel.h"
 #include "views/explainpanel.h"
 #include "views/headknockout.h"
@@ -70,6 +74,13 @@ class TestKnockoutUi : public QObject {
     for (int64_t v = 0; v < clean->trace.find("encoder.output_head.probs")->tensor.size(2); ++v)
       moved += std::abs(probability(*knocked, 3, v) - probability(*clean, 3, v));
     QVERIFY(moved > 1e-3);
+    // an exported bundle says which heads its weights have out, as --ablate's manifest does
+    QTemporaryDir dir;
+    QCOMPARE(exportBundle(knocked, dir.filePath(QStringLiteral("b")), ExportFormats{}), QString());
+    QFile manifest(dir.filePath(QStringLiteral("b/manifest.json")));
+    QVERIFY(manifest.open(QIODevice::ReadOnly));
+    const auto m = nlohmann::json::parse(manifest.readAll().toStdString());
+    QCOMPARE(m["ablation"], nlohmann::json({{"heads", {{layers - 1, 0}}}, {"mode", "zero"}}));
     QTest::mouseClick(b, Qt::LeftButton);  // back in
     test::settle(*w);
     QVERIFY(w->controller()->current()->ablated.empty());

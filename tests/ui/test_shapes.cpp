@@ -281,6 +281,11 @@ class TestShapes : public QObject {
     QVERIFY2(StepNames::whatChanged(enc_->trace, enc_->indexOf("encoder.layers.0.ffn.linear1")).startsWith(QStringLiteral("(B, S, D) → (B, S, F)")),
              "linear1");
     QVERIFY(StepNames::whatChanged(enc_->trace, enc_->indexOf("encoder.layers.0.norm1")).contains(QStringLiteral("mean 0")));
+    // 6 and 2 tokens: 4 [PAD] ids, id 0 in the project's vocabularies, whose seeded row is zeros
+    const QString ids = StepNames::whatChanged(enc_->trace, enc_->indexOf("encoder.token_ids"));
+    QVERIFY2(ids.contains(QStringLiteral("12 token ids (2, 6), of which 4 are [PAD] (id 0)")), qPrintable(ids));
+    const QString emb = StepNames::whatChanged(enc_->trace, enc_->indexOf("encoder.embedding"));
+    QVERIFY2(emb.endsWith(QStringLiteral("; 4 [PAD] positions got zero vectors.")), qPrintable(emb));
   }
 
   // Every step of every variant gets a sentence of its own kind, not the generic fallback.

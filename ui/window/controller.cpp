@@ -97,6 +97,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   const bool checkpoint = r.weights && r.weights->checkpoint && r.memoryTexts.isEmpty();
   out->batch = checkpoint ? pretrained::pretrained_batch(*r.weights->checkpoint, toStdStrings(r.texts), r.prependBos)
                           : make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
+  out->prependBos = checkpoint && r.prependBos;
   const auto& b = out->batch;
   auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);

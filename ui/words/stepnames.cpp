@@ -319,13 +319,45 @@ QString maskSentence(const Step& out) {
       .arg(named(out)).arg(s.n - s.zeros).arg(s.n).arg(s.zeros);
 }
 
+// The row [PAD] reads in the token ids step `ids`: a checkpoint's tokenizer names it (GPT-2's is
+// 50256; the step's formula carries it, core/forward/model.cpp), the project's vocabularies use 0.
+int64_t padRow(const Step& ids) {
+  const Text& f = ids.info.formula;
+  if (f.id() != Msg::sf_tokenizers_id_each_piece || f.args().empty()) return 0;
+  return std::strtoll(f.args()[0].text().c_str(), nullptr, 10);
+}
+
+// How many ids of `ids` (B, S) are `row`.
+int64_t countIds(const Tensor& ids, int64_t row) {
+  std::vector<float> keep;
+  const auto v = valuesOf(ids, &keep);
+  return std::count(v.begin(), v.end(), static_cast<float>(row));
+}
+
 QString dataSentence(const Step& out) {
   const Stats s = stats(out.tensor);
   if (out.tensor.dim() == 2 && names(out).value(0) == QLatin1String("V"))
     return StepNames::tr("Input data, not computed: %1 vocabulary rows of %2 seeded numbers (range %3); row 0 ([PAD]) is all zeros.")
         .arg(out.tensor.size(0)).arg(out.tensor.size(1)).arg(range(s));
-  return StepNames::tr("Input data, not computed: %1 token ids %2, of which %3 are [PAD] (id 0).")
-      .arg(s.n).arg(sizes(out.tensor.shape())).arg(s.zeros);
+  const int64_t pad = padRow(out);
+  return StepNames::tr("Input data, not computed: %1 token ids %2, of which %3 are [PAD] (id %4).")
+      .arg(s.n).arg(sizes(out.tensor.shape())).arg(countIds(out.tensor, pad)).arg(pad);
+}
+
+// Whether row `row` of the (V, D) table is all zeros (the project's [PAD] row; not a checkpoint's).
+bool zeroRow(const Tensor& table, int64_t row) {
+  if (table.dim() != 2 || row < 0 || row >= table.size(0)) return false;
+  for (int64_t d = 0; d < table.size(1); ++d)
+    if (table.at({row, d}) != 0.0f) return false;
+  return true;
+}
+
+QString embeddingSentence(const Step& out, const Step& table, const Step& ids) {
+  const int64_t pad = padRow(ids), pads = countIds(ids.tensor, pad);
+  const QString picked = StepNames::tr("Each of the %1 token ids picked its row of the %2 table: %3 → %4")
+                             .arg(ids.tensor.numel()).arg(sizes(table.tensor.shape()), named(ids), named(out));
+  if (zeroRow(table.tensor, pad)) return StepNames::tr("%1; %2 [PAD] positions got zero vectors.").arg(picked).arg(pads);
+  return StepNames::tr("%1; %2 [PAD] positions got row %3, the [PAD] piece's vector (not zeros).").arg(picked).arg(pads).arg(pad);
 }
 
 // A gradient: what its numbers mean, how large they are, how many are exactly 0.
@@ -344,10 +376,7 @@ QString gradientSentence(const Step& out) {
 
 QString sourceSentence(const Step& out, const std::vector<const Step*>& in) {
   const IdParts p = parseId(out.info.id);
-  if (p.name == "embedding" && in.size() == 2)
-    return StepNames::tr("Each of the %1 token ids picked its row of the %2 table: %3 → %4; %5 [PAD] positions got zero vectors.")
-        .arg(in[1]->tensor.numel()).arg(sizes(in[0]->tensor.shape()), named(*in[1]), named(out))
-        .arg(stats(in[1]->tensor).zeros);
+  if (p.name == "embedding" && in.size() == 2) return embeddingSentence(out, *in[0], *in[1]);
   if (p.name == "positional" && out.info.code.find("position_embedding") != std::string::npos)
     return StepNames::tr("%1 is the first %2 rows of the learned position table (range %3): one vector per "
                          "position, the same for every sentence.")
