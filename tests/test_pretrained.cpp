@@ -10,6 +10,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,6 +18,7 @@
 #include "forward/model.h"
 #include "io/files.h"
 #include "io/safetensors.h"
+#include "io/weights_file.h"
 #include "model/trace.h"
 #include "model/trained.h"
 #include "pretrained/generate.h"
@@ -160,6 +162,26 @@ class TestPretrained : public QObject {
     QVERIFY(in_proj.shape() == (Shape{24, 8}));
     for (int64_t r = 0; r < 24; ++r)
       for (int64_t c = 0; c < 8; ++c) QCOMPARE(in_proj.data()[r * 8 + c], c_attn.data()[c * 24 + r]);
+
+    // A bundle's weights file holds the tied table once (tied_head: true) and reads back tied: one
+    // storage under both names, every tensor as it was; a file of before, with two equal copies,
+    // reads back tied too; two copies that differ stay apart.
+    const std::string once = serialize_weights(m.cfg, m.weights);
+    const SafetensorsFile f = parse_safetensors(once);
+    QCOMPARE(f.metadata.at("tied_head"), std::string("true"));
+    QVERIFY(std::none_of(f.tensors.begin(), f.tensors.end(), [](const auto& t) { return t.first == "output_head.weight"; }));
+    QVERIFY(once.size() < static_cast<size_t>(m.weights.bytes()));  // the table not twice
+    const LoadedWeights back = load_weights(f, "weights.safetensors", m.cfg, {});
+    QVERIFY(back.weights.head_tied());
+    for (const auto& name : m.weights.names())
+      QCOMPARE(back.weights.get(name).to_vector(), m.weights.get(name).to_vector());
+    std::vector<std::pair<std::string, Tensor>> twice;
+    for (const auto& name : m.weights.names()) twice.push_back({name, m.weights.get(name).clone()});
+    const auto meta = weights_file_metadata(m.cfg, m.weights);
+    QVERIFY(load_weights(parse_safetensors(serialize_safetensors(twice, meta)), "old", m.cfg, {}).weights.head_tied());
+    for (auto& [name, t] : twice)
+      if (name == "output_head.weight") t.data()[3] += 1.0f;
+    QVERIFY(!load_weights(parse_safetensors(serialize_safetensors(twice, meta)), "odd", m.cfg, {}).weights.head_tied());
   }
 
   // The KV cache (kv_decode.h) fed the prompt at once, then in pieces of 1 and 3, gives at each

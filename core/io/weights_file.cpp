@@ -28,13 +28,15 @@ std::map<std::string, std::string> weights_metadata(const ModelConfig& c) {
 std::map<std::string, std::string> weights_file_metadata(const ModelConfig& cfg, const Weights& w) {
   auto meta = weights_metadata(cfg);
   if (w.vocab()) meta.merge(w.vocab()->metadata());
-  if (w.head_tied()) meta["tied_head"] = "true";  // stored twice, one parameter (reproduce.py ties them)
+  if (w.head_tied()) meta["tied_head"] = "true";  // output_head.weight is embedding.weight, stored once
   return meta;
 }
 
 std::string serialize_weights(const ModelConfig& cfg, const Weights& w) {
   std::vector<std::pair<std::string, Tensor>> tensors;
-  for (const auto& name : w.names()) tensors.push_back({name, w.get(name)});
+  const bool tied = w.head_tied();  // GPT-2's (V, D) table once, not twice (150 MB for GPT-2 small)
+  for (const auto& name : w.names())
+    if (!(tied && name == "output_head.weight")) tensors.push_back({name, w.get(name)});
   return serialize_safetensors(tensors, weights_file_metadata(cfg, w));
 }
 
@@ -74,6 +76,18 @@ const Tensor* find(const SafetensorsFile& f, const std::string& name) {
   for (const auto& [k, t] : f.tensors)
     if (k == name) return &t;
   return nullptr;
+}
+
+// `tied_head: true`: the head is the embedding table, one storage under both names (Weights::
+// head_tied, so that a gradient through both is one sum). Files since 2026-12 store it once; an
+// earlier file stored it twice, which is tied too where the two are equal.
+void tie_head(const SafetensorsFile& f, Weights& w) {
+  const auto t = f.metadata.find("tied_head");
+  if (t == f.metadata.end() || t->second != "true" || !w.has("embedding.weight")) return;
+  const Tensor& table = w.get("embedding.weight");
+  // an earlier file's two copies that differ stay apart (reproduce.py names them)
+  if (w.has("output_head.weight") && w.get("output_head.weight").to_vector() != table.to_vector()) return;
+  w.set("output_head.weight", table);
 }
 
 }  // namespace
@@ -210,6 +224,7 @@ LoadedWeights load_weights(const SafetensorsFile& f, const std::string& path, co
     if (!known) throw DataError(Text(Msg::io_name_colon, path) + Text(Msg::tensor_not_parameter_model, name));
     out.weights.set(name, t);
   }
+  tie_head(f, out.weights);
   try {
     check_weights(c, out.weights);
   } catch (const DataError& e) {

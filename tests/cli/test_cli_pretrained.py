@@ -291,6 +291,15 @@ class Pretrained(lib.CheckpointCase):
         got = lib.reported(stdout)
         for name in ("grad/embedding.weight", "grad/output_head.weight", "encoder.output_head.logits.grad"):
             self.assertEqual(got.get(name), "ok", name)
+        # the bundle holds the tied table once, and --weights reads it back as the same model
+        header, _ = lib.read_safetensors_raw(os.path.join(out, "weights.safetensors"))
+        self.assertEqual(header["__metadata__"].get("tied_head"), "true")
+        self.assertIn("embedding.weight", header)
+        self.assertNotIn("output_head.weight", header)
+        r = run_attnlab(["export", "--out", self.path("again"), "--weights", os.path.join(out, "weights.safetensors"),
+                         "--text", "the cat"])  # read whole (no tensor missing), then refused for its text
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("byte-level pieces", r.err)
         # untied (lm_head.weight its own): two parameters, two gradients
         other = (np.random.default_rng(12).standard_normal((V, D)) * 0.5).astype(np.float32)
         untied = self.path("untied")

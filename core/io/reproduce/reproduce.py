@@ -55,6 +55,8 @@ def read_safetensors(path):
         tensors[name] = torch.from_numpy(np.frombuffer(data[8 + n + begin:8 + n + end], dtype="<f4")
                                          .reshape(t["shape"]).copy())
     tensors["__metadata__"] = header.get("__metadata__", {})
+    if tensors["__metadata__"].get("tied_head") == "true" and "output_head.weight" not in tensors:
+        tensors["output_head.weight"] = tensors["embedding.weight"]  # stored once: the head is the table
     return tensors
 
 
