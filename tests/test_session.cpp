@@ -70,6 +70,13 @@ class TestSession : public QObject {
     const Session h = parse_session(session_json(g), "x");
     QCOMPARE(h.loss, std::string("sum"));
     QCOMPARE(h.view_tab, std::string("gradients"));
+    QVERIFY(session_json(a).find("ablate_mode") == std::string::npos);  // absent: zero, as before
+    Session m = a;  // heads mean-ablated
+    m.ablate = "0.1,1.3";
+    m.ablate_mode = "mean";
+    const Session n = parse_session(session_json(m), "x");
+    QCOMPARE(n.ablate, m.ablate);
+    QCOMPARE(n.ablate_mode, std::string("mean"));
     Session t = a;  // tiled, one layer in full
     t.cfg.layers = 3;
     t.cfg.overview_cap = kOverviewCap;
@@ -168,6 +175,8 @@ class TestSession : public QObject {
         << head + "\"weights\": {\"model_folder\": \"g\", \"prepend_bos\": \"yes\"}}" << "\"weights.prepend_bos\": expected";
     QTest::newRow("weights: file a number") << head + "\"weights\": {\"file\": 3}}" << "\"weights.file\": should be a string";
     QTest::newRow("unknown tab") << head + "\"view\": {\"tab\": \"graphs\"}}" << "\"view.tab\": 'graphs' is not one of";
+    QTest::newRow("unknown ablate mode") << head + "\"view\": {\"ablate\": \"0.1\", \"ablate_mode\": \"half\"}}"
+                                         << "\"view.ablate_mode\": 'half' is not one of";
     QTest::newRow("unknown loss") << head + "\"view\": {\"loss\": \"l2\"}}" << "\"view.loss\": unknown loss 'l2'";
     QTest::newRow("sentence past the batch") << head + "\"view\": {\"sentence\": 1}}" << "\"view.sentence\"";
     QTest::newRow("head past the heads") << head + "\"view\": {\"head\": 8}}" << "\"view.head\"";

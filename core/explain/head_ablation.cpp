@@ -23,6 +23,14 @@ bool parse_index(std::string_view s, int64_t& out) {
 
 }  // namespace
 
+std::string head_name(const HeadRef& h) { return std::to_string(h.layer) + "." + std::to_string(h.head); }
+
+std::string heads_text(const std::vector<HeadRef>& heads) {
+  std::string out;
+  for (const HeadRef& h : heads) out.append(out.empty() ? "" : ",").append(head_name(h));
+  return out;
+}
+
 std::vector<HeadRef> parse_heads(std::string_view list) {
   std::vector<HeadRef> out;
   for (std::string_view item : split_commas(list)) {
@@ -39,7 +47,7 @@ void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads) {
   if (cfg.cross) throw ConfigError(Text(Msg::ex_ablate_cross_not_yet));
   for (const HeadRef& h : heads)
     if (h.layer >= cfg.layers || h.head >= cfg.heads)
-      throw ConfigError(Text(Msg::ex_ablate_no_such_head, std::to_string(h.layer) + "." + std::to_string(h.head), cfg.layers, cfg.heads));
+      throw ConfigError(Text(Msg::ex_ablate_no_such_head, head_name(h), cfg.layers, cfg.heads));
 }
 
 std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const std::vector<int>& lengths) {

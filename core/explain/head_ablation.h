@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,9 @@ enum class AblateMode : uint8_t { Zero, Mean };
 
 // "1.3,2.0" → {1, 3}, {2, 0}; each once, in the order given. ConfigError naming the item.
 std::vector<HeadRef> parse_heads(std::string_view list);
+// The other way: {1, 3} → "1.3"; a list → "1.3,2.0" (what parse_heads reads; "" for none).
+std::string head_name(const HeadRef& h);
+std::string heads_text(const std::vector<HeadRef>& heads);
 // ConfigError when a head does not exist in `cfg` or the run has cross-attention.
 void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads);
 

@@ -228,6 +228,7 @@ std::string session_json(const Session& s) {
   if (!s.loss.empty()) j["view"]["loss"] = s.loss;  // absent: no backward pass, as before
   if (!s.answers.empty()) j["view"]["answers"] = s.answers;
   if (!s.ablate.empty()) j["view"]["ablate"] = s.ablate;  // absent: every head in, as before
+  if (!s.ablate.empty() && s.ablate_mode == "mean") j["view"]["ablate_mode"] = s.ablate_mode;  // absent: zero
   if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
@@ -309,6 +310,9 @@ Session parse_session(std::string_view text, const std::string& origin) {
     } catch (const ConfigError& e) {
       f.fail("view.ablate", e.text());
     }
+    s.ablate_mode = f.text(*v, "ablate_mode", "", "view.");
+    if (!s.ablate_mode.empty() && s.ablate_mode != "zero" && s.ablate_mode != "mean")
+      f.fail("view.ablate_mode", Text(Msg::not_one_of, s.ablate_mode, "zero, mean"));
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
   if (const json* t = f.find(j, "training")) {

@@ -83,6 +83,7 @@ struct Session {
   std::string loss;                       // the backward pass's loss (loss.h names: "sum", "next-token", …), "" = none
   std::vector<std::string> answers;       // loss "per-position": one answer per sentence
   std::string ablate;  // heads knocked out, "1.3,2.0" (explain/head_ablation.h parse_heads); "" = none
+  std::string ablate_mode;  // how: "zero" or "mean" (explain::AblateMode); "" = zero
   SessionWeights weights;
   SessionTraining training;
   LessonText title, description;          // lessons in sample_inputs/lessons have them

@@ -4306,8 +4306,24 @@
         <translation>单独敲除时，这些头使损失上升最多：%1</translation>
     </message>
     <message>
-        <source>Click a head to knock it out (its output set to zero) and every panel runs again without it; click again to bring it back.</source>
-        <translation>点击一个头即可敲除它（其输出置零），所有面板都会在没有它的情况下重新运行；再点一次即可恢复。</translation>
+        <source>Click a head to knock it out and every panel runs again without it; click again to bring it back.</source>
+        <translation>点击一个头即可把它敲除，所有面板都会在没有它的情况下重新运行；再点一次即可恢复。</translation>
+    </message>
+    <message>
+        <source>Knocked out as:</source>
+        <translation>敲除方式：</translation>
+    </message>
+    <message>
+        <source>zero output</source>
+        <translation>输出置零</translation>
+    </message>
+    <message>
+        <source>its mean output</source>
+        <translation>换成平均输出</translation>
+    </message>
+    <message>
+        <source>Zero: the head's output is set to 0. Mean: to its average over every real position of the sentences (from a run with every head in) — the head still adds what it always adds, but no longer depends on the sentence, so only its sentence-specific work is lost.</source>
+        <translation>置零：这个头的输出设为 0。平均：换成它在各句所有真实位置上的平均值（取自所有头都在的一次运行）——这个头仍然加上它总会加上的部分，但不再随句子变化，因此只失去它针对具体句子的作用。</translation>
     </message>
 </context>
 <context>
@@ -5515,6 +5531,10 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Logit le&amp;ns panel</source>
         <translation>Logit 透镜面板(&amp;N)</translation>
+    </message>
+    <message>
+        <source> — heads mean-ablated: %1</source>
+        <translation> — 换成平均输出的头：%1</translation>
     </message>
 </context>
 <context>

@@ -87,6 +87,61 @@ class TestKnockoutUi : public QObject {
     for (int64_t v = 0; v < 5; ++v) QCOMPARE(probability(*w->controller()->current(), 3, v), probability(*clean, 3, v));
   }
 
+  // Knocked out as "its mean output": the run is core's mean ablation of the clean run (the head's
+  // head_out averaged over the batch's real positions, padding left out), which differs from
+  // zeroing; the status bar, an exported bundle and a session say so; back to zero, zero again.
+  void theMeanModeRunsCoresMeanAblation() {
+    auto w = test::openWindow(QStringLiteral("knockoutMean"));
+    QVERIFY(w);
+    QVERIFY(test::chooseShippedModel(*w, QStringLiteral("english-next-word.safetensors")));
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the best way to\nyou will be"));
+    test::settle(*w);
+    w->explainDock()->show();
+    test::settle(*w);
+    const TraceResultPtr clean = w->controller()->current();
+    HeadKnockout* k = w->explanations()->knockout();
+    QComboBox* mode = k->modeBox();
+    QVERIFY(mode->isVisibleTo(w.get()));
+    mode->setCurrentIndex(mode->findData(static_cast<int>(explain::AblateMode::Mean)));
+    test::settle(*w);
+    QCOMPARE(w->controller()->current(), clean);  // no head out yet: nothing to run again
+    QTest::mouseClick(k->button(0, 2), Qt::LeftButton);
+    test::settle(*w);
+    const TraceResultPtr mean = w->controller()->current();
+    QCOMPARE(mean->ablated, (std::vector<explain::HeadRef>{{0, 2}}));
+    QCOMPARE(mean->ablateMode, explain::AblateMode::Mean);
+    const std::vector<int> lengths = clean->batch.encoder_tokens().lengths;
+    QVERIFY(lengths[0] != lengths[1]);  // padding, which the mean leaves out
+    const Weights want = explain::ablate_heads(clean->cfg, clean->weights, {{0, 2}}, explain::AblateMode::Mean, clean->trace, lengths);
+    const Weights zero = explain::ablate_heads(clean->cfg, clean->weights, {{0, 2}}, explain::AblateMode::Zero, Trace(), {});
+    const std::string bias = "encoder.layers.0.self_attn.out_proj.bias";
+    QVERIFY(test::sameBits(mean->weights.get(bias), want.get(bias)));
+    QVERIFY(mean->weights.get(bias).to_vector() != zero.get(bias).to_vector());
+    bool said = false;
+    for (const QLabel* l : w->statusBar()->findChildren<QLabel*>()) said |= l->text().contains(QStringLiteral("heads mean-ablated: 0.2"));
+    QVERIFY(said);
+    QTemporaryDir dir;
+    QCOMPARE(exportBundle(mean, dir.filePath(QStringLiteral("b")), ExportFormats{}), QString());
+    QFile manifest(dir.filePath(QStringLiteral("b/manifest.json")));
+    QVERIFY(manifest.open(QIODevice::ReadOnly));
+    QCOMPARE(nlohmann::json::parse(manifest.readAll().toStdString())["ablation"]["mode"], nlohmann::json("mean"));
+    const QString path = dir.filePath(QStringLiteral("m.attnlab"));
+    QCOMPARE(w->saveSession(path), QString());
+    auto again = test::openWindow(QStringLiteral("knockoutMean2"));
+    QVERIFY(again);
+    QCOMPARE(again->openSession(path, false), QString());
+    test::settle(*again);
+    QCOMPARE(again->controller()->current()->ablateMode, explain::AblateMode::Mean);
+    QVERIFY(test::sameBits(again->controller()->current()->weights.get(bias), want.get(bias)));
+    again->explainDock()->show();
+    test::settle(*again);
+    QCOMPARE(again->explanations()->knockout()->mode(), explain::AblateMode::Mean);
+    mode->setCurrentIndex(mode->findData(static_cast<int>(explain::AblateMode::Zero)));  // the head stays out, zeroed
+    test::settle(*w);
+    QCOMPARE(w->controller()->current()->ablateMode, explain::AblateMode::Zero);
+    QVERIFY(test::sameBits(w->controller()->current()->weights.get(bias), zero.get(bias)));
+  }
+
   void withALossEachHeadShowsItsEffectRanked() {
     auto w = test::openWindow(QStringLiteral("knockoutUi2"));
     QVERIFY(w);

@@ -243,7 +243,7 @@ QString exportBundle(TraceResultPtr result, const QString& folder, const ExportF
     opt.npz = formats.npz;
     opt.csv = formats.csv;
     opt.prepend_bos = result->prependBos;  // the manifest says what the window's run did
-    if (!result->ablated.empty()) opt.ablation_json = ablation_json(result->ablated, explain::AblateMode::Zero);
+    if (!result->ablated.empty()) opt.ablation_json = ablation_json(result->ablated, result->ablateMode);
     if (formats.png || formats.svg)
       opt.extra = [&](const std::string& tmp) {
         const QString err = writeHeatmapImages(result->batch, result->trace, QFile::decodeName(tmp.c_str()), formats.png,

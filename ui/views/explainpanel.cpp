@@ -113,6 +113,7 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFut
   knockoutBox_->hide();
   v->addWidget(group);
   connect(knockout_, &HeadKnockout::headsChanged, this, &ExplainPanel::headsChanged);
+  connect(knockout_, &HeadKnockout::modeChanged, this, &ExplainPanel::ablateModeChanged);
   help_ = wrappedLabel(QStringLiteral("explainHelp"));
   // How to read the table, then each method's text, under it: the question and the table stay in view.
   QString help = QStringLiteral("<p>%1</p>").arg(
@@ -133,7 +134,7 @@ ExplainPanel::~ExplainPanel() { watcher_->waitForFinished(); }
 void ExplainPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
   const bool heads = result_ && !result_->cfg.cross;  // the encoder's self-attention heads
-  if (heads) knockout_->setModel(static_cast<int>(result_->cfg.layers), static_cast<int>(result_->cfg.heads), result_->ablated);
+  if (heads) knockout_->setModel(static_cast<int>(result_->cfg.layers), static_cast<int>(result_->cfg.heads), result_->ablated, result_->ablateMode);
   knockoutBox_->setVisible(heads);
   if (result_ && isVisible()) start();
 }
@@ -176,7 +177,8 @@ void ExplainPanel::start() {
       check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,
-          {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr, .query = chosen},
+          {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr,
+           .mode = r->ablateMode, .query = chosen},
           asked));
     } catch (const std::exception& e) {
       out.error = CoreText::of(e);

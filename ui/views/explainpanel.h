@@ -55,6 +55,7 @@ class ExplainPanel : public QWidget {
   void computed();  // the table shows the newest result's explanations
   // The learner knocked a head out or brought one back (HeadKnockout): the window runs again.
   void headsChanged(const std::vector<explain::HeadRef>& heads);
+  void ablateModeChanged(explain::AblateMode mode);  // the knock-out's Zero / Mean
 
  protected:
   void showEvent(QShowEvent* e) override;

@@ -1,5 +1,6 @@
 #include "views/headknockout.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -16,7 +17,7 @@ namespace attnlab::ui {
 
 namespace {
 
-QString headName(const explain::HeadRef& h) { return QStringLiteral("%1.%2").arg(h.layer).arg(h.head); }
+QString headName(const explain::HeadRef& h) { return QString::fromStdString(explain::head_name(h)); }
 
 QString signedNumber(double v) {
   return (v > 0 ? QStringLiteral("+") : QString()) + QLocale().toString(v, 'f', std::abs(v) < 0.1 ? 3 : 2);
@@ -28,9 +29,23 @@ HeadKnockout::HeadKnockout(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(0, 0, 0, 0);
   note_ = wrappedLabel(QStringLiteral("knockoutNote"));
-  note_->setText(tr("Click a head to knock it out (its output set to zero) and every panel runs again without it; "
-                    "click again to bring it back."));
+  note_->setText(tr("Click a head to knock it out and every panel runs again without it; click again to bring it back."));
   v->addWidget(note_);
+  auto* how = new QHBoxLayout;
+  auto* howLabel = new QLabel(tr("Knocked out as:"));
+  mode_ = new QComboBox;
+  mode_->setObjectName(QStringLiteral("ablateMode"));
+  mode_->addItem(tr("zero output"), static_cast<int>(explain::AblateMode::Zero));
+  mode_->addItem(tr("its mean output"), static_cast<int>(explain::AblateMode::Mean));
+  mode_->setToolTip(tr("Zero: the head's output is set to 0. Mean: to its average over every real position of the "
+                       "sentences (from a run with every head in) — the head still adds what it always adds, but no "
+                       "longer depends on the sentence, so only its sentence-specific work is lost."));
+  howLabel->setBuddy(mode_);
+  how->addWidget(howLabel);
+  how->addWidget(mode_);
+  how->addStretch(1);
+  v->addLayout(how);
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this] { emit modeChanged(mode()); });
   rows_ = new QVBoxLayout;
   rows_->setSpacing(2);
   v->addLayout(rows_);
@@ -39,7 +54,13 @@ HeadKnockout::HeadKnockout(QWidget* parent) : QWidget(parent) {
   v->addWidget(ranking_);
 }
 
-void HeadKnockout::setModel(int layers, int heads, const std::vector<explain::HeadRef>& ablated) {
+explain::AblateMode HeadKnockout::mode() const { return static_cast<explain::AblateMode>(mode_->currentData().toInt()); }
+
+void HeadKnockout::setModel(int layers, int heads, const std::vector<explain::HeadRef>& ablated, explain::AblateMode mode) {
+  {
+    const QSignalBlocker block(mode_);
+    mode_->setCurrentIndex(mode_->findData(static_cast<int>(mode)));
+  }
   const bool same = static_cast<int>(buttons_.size()) == layers && (layers == 0 || static_cast<int>(buttons_[0].size()) == heads);
   if (!same) {
     while (QLayoutItem* row = rows_->takeAt(0)) {  // each row: a label, the buttons, a stretch

@@ -1,7 +1,7 @@
 // Knock heads out by clicking them: one checkable button per head of the encoder's self-attention,
-// a row per layer ("1.3" = layer 1, head 3, both from 0). A checked head has its output zeroed
-// (explain/head_ablation.h) and the window runs the model again, so every panel shows the model
-// without it. With a loss chosen, each button also shows what knocking that head out alone does
+// a row per layer ("1.3" = layer 1, head 3, both from 0). A checked head has its output zeroed, or
+// set to its mean over the batch (the mode box; explain/head_ablation.h), and the window runs the
+// model again, so every panel shows the model without it. With a loss chosen, each button also shows what knocking that head out alone does
 // to the loss (its colour and Δ), and the largest effects are listed, ranked.
 #pragma once
 
@@ -11,6 +11,7 @@
 
 #include "explain/head_ablation.h"
 
+class QComboBox;
 class QLabel;
 class QToolButton;
 class QVBoxLayout;
@@ -24,21 +25,26 @@ class HeadKnockout : public QWidget {
 
   // The model's shape and the heads knocked out in the run shown; rebuilds the buttons when the
   // shape changes. Emits nothing.
-  void setModel(int layers, int heads, const std::vector<explain::HeadRef>& ablated);
+  void setModel(int layers, int heads, const std::vector<explain::HeadRef>& ablated,
+                explain::AblateMode mode = explain::AblateMode::Zero);
   // Every head's effect on the loss (head_effects, largest first); empty: none computed.
   void setEffects(const std::vector<explain::HeadEffect>& effects, double loss);
 
   std::vector<explain::HeadRef> checkedHeads() const;
   QToolButton* button(int layer, int head) const;  // null outside the model
   QLabel* rankingLabel() const { return ranking_; }
+  QComboBox* modeBox() const { return mode_; }  // Knocked out as: zero output / mean output
+  explain::AblateMode mode() const;
 
  signals:
   // The learner checked or unchecked a head: the heads now knocked out, in layer-then-head order.
   void headsChanged(const std::vector<explain::HeadRef>& heads);
+  void modeChanged(explain::AblateMode mode);  // the learner chose how heads are knocked out
 
  private:
   QVBoxLayout* rows_;  // a row of buttons per layer
   QLabel *ranking_, *note_;
+  QComboBox* mode_;
   std::vector<std::vector<QToolButton*>> buttons_;  // [layer][head]
 };
 

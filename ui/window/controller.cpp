@@ -119,9 +119,14 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     throw OverBudget(e.text(), est.total(), tiled, r.memoryBudgetMiB);
   }
   Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
-  for (const auto& h : r.ablate)  // zero mode reads no clean run; an encoder–decoder run is not ablated
+  for (const auto& h : r.ablate)  // an encoder–decoder run is not ablated
     if (!out->cfg.cross && h.layer < out->cfg.layers && h.head < out->cfg.heads) out->ablated.push_back(h);
-  if (!out->ablated.empty()) w = explain::ablate_heads(out->cfg, w, out->ablated, explain::AblateMode::Zero, Trace(), {});
+  out->ablateMode = r.ablateMode;
+  if (!out->ablated.empty()) {
+    Trace clean;  // mean mode: each head's mean output over the real positions of the clean run
+    if (r.ablateMode == explain::AblateMode::Mean) forward(out->cfg, w, out->batch, clean);
+    w = explain::ablate_heads(out->cfg, w, out->ablated, r.ablateMode, clean, out->batch.encoder_tokens().lengths);
+  }
   out->weights = w;
   BackendNote note;
   const auto t0 = std::chrono::steady_clock::now();

@@ -51,6 +51,9 @@ struct Request {
   // Heads of the encoder's self-attention knocked out (their W_O columns zeroed) before the run;
   // those the model does not have are dropped (a model changed under the choice).
   std::vector<explain::HeadRef> ablate;
+  // How: zero (their output set to 0) or mean (to its mean over the batch's real positions in a
+  // clean run, which the controller runs first).
+  explain::AblateMode ablateMode = explain::AblateMode::Zero;
 };
 
 // A request over its memory budget: what it needs with every score tensor kept, and what the

@@ -105,6 +105,10 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     ablated_ = heads;
     send(inputs_->currentRequest());
   });
+  connect(explain_, &ExplainPanel::ablateModeChanged, this, [this](explain::AblateMode mode) {
+    ablateMode_ = mode;
+    if (!ablated_.empty()) send(inputs_->currentRequest());  // else nothing changes until a head is out
+  });
   // Shown from the View menu: room for its table.
   connect(explainDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
     if (on && !explainDock_->isFloating()) giveDockRoom(*this, explainDock_, 440);
@@ -342,8 +346,9 @@ void MainWindow::showResult(TraceResultPtr result) {
   if (!result->noteText.empty()) where += tr(" — %1").arg(CoreText::translate(result->noteText));
   if (!result->ablated.empty()) {
     QStringList heads;
-    for (const auto& h : result->ablated) heads << QStringLiteral("%1.%2").arg(h.layer).arg(h.head);
-    where += tr(" — heads knocked out: %1").arg(heads.join(QStringLiteral(", ")));
+    for (const auto& h : result->ablated) heads << QString::fromStdString(explain::head_name(h));
+    where += result->ablateMode == explain::AblateMode::Mean ? tr(" — heads mean-ablated: %1").arg(heads.join(QStringLiteral(", ")))
+                                                             : tr(" — heads knocked out: %1").arg(heads.join(QStringLiteral(", ")));
   }
   status_->setText(tr("%1 steps computed in %2 ms, about %3 MiB (%4)")
                        .arg(result->trace.steps().size())

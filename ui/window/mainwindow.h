@@ -128,7 +128,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock_;
   class ExplainPanel* explain_;  // which tokens mattered (View ▸ Explanations panel)
   QDockWidget* explainDock_;
-  std::vector<explain::HeadRef> ablated_;  // heads knocked out (Explanations panel), sent with each request
+  std::vector<explain::HeadRef> ablated_;
+  explain::AblateMode ablateMode_ = explain::AblateMode::Zero;  // how (the panel's Knocked out as)  // heads knocked out (Explanations panel), sent with each request
   class LensPanel* lens_;  // what each layer would predict (View ▸ Logit lens panel), beside the predictions
   QDockWidget* lensDock_;
   class VariantPanel* variant_;

@@ -46,6 +46,7 @@ struct TraceResult {
   Weights weights;
   // The heads knocked out (zeroed in `weights`, explain/head_ablation.h) for this run; empty: none.
   std::vector<explain::HeadRef> ablated;
+  explain::AblateMode ablateMode = explain::AblateMode::Zero;  // how they were knocked out
   bool prependBos = false;  // a GPT-2 checkpoint's sentences began with <|endoftext|> (Request::prependBos)
   // A trained model's vocabulary (its output head's predictions are in the trace); null otherwise.
   const std::shared_ptr<const TrainedVocab>& vocab() const { return weights.vocab(); }
