@@ -4563,6 +4563,10 @@
         <source>gradient = %1</source>
         <translation>梯度 = %1</translation>
     </message>
+    <message>
+        <source>Click to enlarge head %1; right-click to knock it out</source>
+        <translation>点击放大头 %1；右键点击可敲除它</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>
@@ -5535,6 +5539,22 @@ Esc：从放大的头返回</translation>
     <message>
         <source> — heads mean-ablated: %1</source>
         <translation> — 换成平均输出的头：%1</translation>
+    </message>
+    <message>
+        <source>Bring head %1 back</source>
+        <translation>恢复头 %1</translation>
+    </message>
+    <message>
+        <source>Knock head %1 out</source>
+        <translation>敲除头 %1</translation>
+    </message>
+    <message>
+        <source>Knock head %1 out (not during an exercise)</source>
+        <translation>敲除头 %1（练习进行中不可用）</translation>
+    </message>
+    <message>
+        <source>Show every head's knock-out button</source>
+        <translation>显示每个头的敲除按钮</translation>
     </message>
 </context>
 <context>

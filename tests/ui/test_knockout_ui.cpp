@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QMenu>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -18,7 +19,11 @@
 #include "export/exporter.h"
 #include "input/inputpanel.h"
 #include "views/explainpanel.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
 #include "views/headknockout.h"
+#include "views/heatmapgrid.h"
+#include "views/heatmapview.h"
 #include "views/predictionspanel.h"
 #include "window/mainwindow.h"
 #include "windowfixture.h"
@@ -140,6 +145,49 @@ class TestKnockoutUi : public QObject {
     test::settle(*w);
     QCOMPARE(w->controller()->current()->ablateMode, explain::AblateMode::Zero);
     QVERIFY(test::sameBits(w->controller()->current()->weights.get(bias), zero.get(bias)));
+  }
+
+  // A right-click on a head of an encoder self-attention step offers to knock it out — the same
+  // run as the panel's button —, and then to bring it back.
+  void aRightClickOnAHeatmapKnocksItsHeadOut() {
+    auto w = test::openWindow(QStringLiteral("knockoutMenu"));
+    QVERIFY(w);
+    QVERIFY(test::chooseShippedModel(*w, QStringLiteral("english-next-word.safetensors")));
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the best way to"));
+    test::settle(*w);
+    const TraceResultPtr clean = w->controller()->current();
+    w->navigator()->setCurrent(clean->indexOf("encoder.layers.1.self_attn.weights"));
+    test::settle(*w);
+    HeatmapGrid* grid = w->stepPanel()->heatmaps();
+    const auto rightClick = [&](int head) -> QAction* {
+      HeatmapView* view = nullptr;
+      for (HeatmapView* v : grid->findChildren<HeatmapView*>())
+        if (v->isVisible() && v->toolTip().startsWith(QStringLiteral("Click to enlarge head %1;").arg(head))) view = v;
+      if (!view) return nullptr;
+      emit view->customContextMenuRequested(QPoint(4, 4));
+      const auto menus = w->findChildren<QMenu*>(QStringLiteral("headMenu"));
+      return menus.isEmpty() ? nullptr : menus.back()->findChild<QAction*>(QStringLiteral("knockHead"));
+    };
+    QAction* knock = rightClick(2);
+    QVERIFY(knock);
+    QCOMPARE(knock->text(), QStringLiteral("Knock head 1.2 out"));
+    knock->trigger();
+    for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    test::settle(*w);
+    const TraceResultPtr knocked = w->controller()->current();
+    QCOMPARE(knocked->ablated, (std::vector<explain::HeadRef>{{1, 2}}));
+    const Weights want = explain::ablate_heads(clean->cfg, clean->weights, {{1, 2}}, explain::AblateMode::Zero, Trace(), {});
+    const std::string wo = "encoder.layers.1.self_attn.out_proj.weight";
+    QVERIFY(test::sameBits(knocked->weights.get(wo), want.get(wo)));
+    knock = rightClick(2);
+    QVERIFY(knock);
+    QCOMPARE(knock->text(), QStringLiteral("Bring head 1.2 back"));
+    knock->trigger();
+    for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    test::settle(*w);
+    QVERIFY(w->controller()->current()->ablated.empty());
   }
 
   void withALossEachHeadShowsItsEffectRanked() {

@@ -30,10 +30,17 @@ namespace attnlab::ui {
 
 namespace {
 
+// The layer of an encoder self-attention step ("encoder.layers.1.self_attn.weights" → 1), else −1.
+int selfAttentionLayer(const std::string& id) {
+  const std::string pre = "encoder.layers.";
+  if (!id.starts_with(pre)) return -1;
+  const size_t dot = id.find('.', pre.size());
+  if (dot == std::string::npos || id.compare(dot, 11, ".self_attn.") != 0) return -1;
+  return std::atoi(id.substr(pre.size(), dot - pre.size()).c_str());
+}
+
 // The hover readout: 4 significant digits, the ASCII minus.
 QString num(float v) { return formatNumber(v, {.digits = 4, .minusSign = false, .plusOnInfinity = true}); }
-
-constexpr double kMinLabelledCell = 4;  // px: below it the heads drop their token labels
 
 std::string lastComponent(const std::string& id) { return id.substr(id.rfind('.') + 1); }  // npos + 1 = 0: all
 
@@ -77,6 +84,10 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   gridHost_->installEventFilter(this);
   large_ = new HeatmapView(this);
   large_->hide();
+  large_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(large_, &QWidget::customContextMenuRequested, this, [this](QPoint at) {
+    if (knockLayer_ >= 0 && enlarged_ >= 0) emit headMenuRequested(knockLayer_, enlarged_, large_->mapToGlobal(at));
+  });
   connect(large_, &HeatmapView::cellHovered, this, [this](int r, int c) { onHover(enlarged_, r, c); });
   connect(large_, &HeatmapView::clicked, this, [this] {
     if (enlarged_ >= 0) emit headClicked(enlarged_);
@@ -128,108 +139,6 @@ void HeatmapGrid::clearViews() {
   views_.clear();
 }
 
-void HeatmapGrid::changeEvent(QEvent* event) {
-  QWidget::changeEvent(event);
-  if (event->type() == QEvent::FontChange) QTimer::singleShot(0, this, &HeatmapGrid::layoutTiles);  // once the views have it too
-}
-
-bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == gridHost_ && event->type() == QEvent::Resize) layoutTiles();
-  return QWidget::eventFilter(watched, event);
-}
-
-// The rows × columns that give every head the largest cells while all of them fit, each with
-// its "Head N" title whole. The heads share their tokens, so the rows are labelled left of the
-// first column and the columns under the bottom tile of each column: the cells of every head line
-// up and get the room that repeated labels would take.
-void HeatmapGrid::layoutTiles() {
-  if (views_.empty() || tq_ == 0 || tk_ == 0) return;
-  const HeatmapView* probe = views_.back();  // the longest title ("Head 11" rather than "Head 0")
-  // Moving the legend between layouts re-lays them out: never inside the layout pass that resized
-  // the tiles (it would pull an item from under the running layout); right after it instead.
-  QMetaObject::invokeMethod(this, &HeatmapGrid::placeLegend, Qt::QueuedConnection);
-  const double sp = std::ceil(fontMetrics().height() / 3.0), lh = probe->fontMetrics().height();
-  const double W = gridHost_->width(), H = gridHost_->height();
-  TileGrid g = tileGrid(QSizeF(W, H), true);
-  bool labels = true;
-  // Too small to read with token labels, or no room for the titles with them: the heads without
-  // labels (the enlarged head has them).
-  if (g.cell < kMinLabelledCell || !g.fits) {
-    const TileGrid bare = tileGrid(QSizeF(W, H), false);
-    if ((bare.fits && !g.fits) || (bare.fits == g.fits && bare.cell > g.cell)) g = bare, labels = false;
-  }
-  HeatmapView::Margins m;
-  const double cell = tileCell(QSizeF(W, H), g.cols, g.rows, &m, labels);
-  const double plotW = tk_ * cell, plotH = tq_ * cell, padL = m.left - m.rowLabels;
-  // A tile is at least as wide as its title (the cells are centred under it), never narrower.
-  const double tileW = std::max(padL + plotW + m.right, m.titleWidth + padL + m.right);
-  const int n = static_cast<int>(views_.size());
-  for (int h = 0; h < n; ++h) {
-    const int r = h / g.cols, c = h % g.cols;
-    const bool rowLabels = c == 0, colLabels = h + g.cols >= n;  // no tile below
-    views_[static_cast<size_t>(h)]->setLabelSides(labels && rowLabels, labels && colLabels);
-    views_[static_cast<size_t>(h)]->setFixedCell(cell);
-    const double x = c == 0 ? 0 : m.rowLabels + c * (tileW + sp);
-    const double y = r * (m.top + plotH + m.bottomBare + sp);
-    const double w = (rowLabels ? m.rowLabels : 0) + tileW;
-    const double ht = m.top + plotH + (colLabels ? m.bottom : m.bottomBare) + (cell < 1 ? lh : 0);
-    views_[static_cast<size_t>(h)]->setGeometry(QRectF(x, y, w, ht).toAlignedRect());
-  }
-}
-
-// The cell side of `cols` × `rows` heads in an area: level column labels when they fit across
-// that cell, else turned (the labels' room, with a view's padding, into *used).
-double HeatmapGrid::tileCell(QSizeF area, int cols, int rows, HeatmapView::Margins* used, bool labels) const {
-  const HeatmapView* probe = views_.back();
-  const double W = area.width(), H = area.height();
-  const double sp = std::ceil(fontMetrics().height() / 3.0), lh = probe->fontMetrics().height();
-  const HeatmapView::Margins level = probe->marginsFor(1e9, labels), turned = probe->marginsFor(0, labels);
-  const double bare = level.left - level.rowLabels + level.right;  // a tile's side padding
-  const double fromW = (W - level.rowLabels - cols * bare - (cols - 1) * sp) / (cols * tk_);
-  double cell = 0;
-  for (const HeatmapView::Margins& m : {level, turned}) {
-    const double chrome = rows * (m.top + m.bottomBare) + (m.bottom - m.bottomBare) + (rows - 1) * sp;
-    double fromH = (H - chrome) / (rows * tq_);
-    if (std::min(fromW, fromH) < 1) fromH = (H - chrome - rows * lh) / (rows * tq_);  // the "downsampled" note
-    cell = std::max(0.0, std::min(fromW, fromH));
-    if (cell >= 3) cell = std::floor(cell);
-    *used = m;
-    if (probe->marginsFor(cell, labels).turned == m.turned) break;  // the labels this cell gets fit the room
-  }
-  return cell;
-}
-
-// A layout fits when every tile can be as wide as its "Head N" title (the cells may be narrower:
-// they are centred under it).
-TileGrid HeatmapGrid::tileGrid(QSizeF area, bool labels) const {
-  const HeatmapView::Margins level = views_.back()->marginsFor(1e9, labels);
-  const double sp = std::ceil(fontMetrics().height() / 3.0);
-  const double titleRoom = level.titleWidth + level.left - level.rowLabels + level.right;
-  HeatmapView::Margins m;
-  return bestTileGrid(
-      static_cast<int>(views_.size()), [&](int cols, int rows) { return tileCell(area, cols, rows, &m, labels); },
-      [&](int cols, int, double) { return level.rowLabels + cols * titleRoom + (cols - 1) * sp <= area.width(); });
-}
-
-// The colour key to the right of the heads, or in a band over them (horizontal) when that gives
-// the heads larger cells: a wide screen of few tall heads wants it on the right, a row of many
-// heads above.
-void HeatmapGrid::placeLegend() {
-  if (views_.empty() || enlarged_ >= 0) return;
-  const bool onTop = top_->indexOf(legend_) >= 0;
-  const double gap = middle_->spacing() > 0 ? middle_->spacing() : 6;
-  const QSizeF now(gridHost_->size());
-  const QSize vertical = legend_->sizeFor(Qt::Vertical), horizontal = legend_->sizeFor(Qt::Horizontal);
-  const QSizeF right = onTop ? QSizeF(now.width() - vertical.width() - gap, now.height() + horizontal.height() + gap) : now;
-  const QSizeF above = onTop ? now : QSizeF(now.width() + vertical.width() + gap, now.height() - horizontal.height() - gap);
-  const TileGrid r = tileGrid(right), a = tileGrid(above);
-  const bool wantTop = onTop ? a.cell >= r.cell : a.cell > r.cell * 1.05;  // a margin against flapping
-  if (wantTop == onTop) return;
-  legend_->setOrientation(wantTop ? Qt::Horizontal : Qt::Vertical);
-  if (wantTop) top_->addWidget(legend_);
-  else middle_->addWidget(legend_);
-}
-
 // The chosen sentence's (H, Tq, Tk) block of the step, its tokens, one shared map, one view per head.
 void HeatmapGrid::rebuild() {
   clearViews();
@@ -237,6 +146,7 @@ void HeatmapGrid::rebuild() {
   data_ = nullptr;
   dataSize_ = 0;
   rowMax_.clear();
+  knockLayer_ = -1;
   drawn_.reset();
   latest_->store(++generation_);  // a drawing still under way is for another step now
   const Step* s = shownStep();
@@ -257,6 +167,7 @@ void HeatmapGrid::rebuild() {
   data_ = shownTensor_.data() + batch_ * dataSize_;
   const std::string fid = forward_id_of(s->info.id);  // a gradient's axes, tokens and mask are its tensor's
   const bool gradient = is_grad_step(s->info.id);
+  knockLayer_ = result_->cfg.cross ? -1 : selfAttentionLayer(fid);
   loadTokens(fid);
   const std::string kind = lastComponent(fid);
   // a variant's (B, H, T, T) weights-like tensors (core/variants/variants.h): weights of some kind
@@ -300,8 +211,13 @@ void HeatmapGrid::rebuild() {
     auto* view = new HeatmapView(gridHost_);
     view->setTitle(tr("Head %1").arg(h));
     fillView(view, h, true);
-    view->setToolTip(tr("Click to enlarge head %1").arg(h));
+    view->setToolTip(knockLayer_ >= 0 ? tr("Click to enlarge head %1; right-click to knock it out").arg(h)
+                                      : tr("Click to enlarge head %1").arg(h));
     view->setCursor(Qt::PointingHandCursor);
+    connect(view, &QWidget::customContextMenuRequested, this, [this, h, view](QPoint at) {
+      if (knockLayer_ >= 0) emit headMenuRequested(knockLayer_, h, view->mapToGlobal(at));
+    });
+    view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &HeatmapView::clicked, this, [this, h] {
       enlargeHead(h);
       emit headClicked(h);

@@ -66,6 +66,9 @@ class HeatmapGrid : public QWidget {
   void headEnlarged(int head);
   // A head's map was clicked: a small one (which enlarges it) or the enlarged one.
   void headClicked(int head);
+  // A right-click on a head of an encoder self-attention step (one the window can knock out, in a
+  // run without cross-attention): its layer and head, and where to show a menu.
+  void headMenuRequested(int layer, int head, QPoint globalPos);
   void drawingDone();
 
  protected:
@@ -102,6 +105,7 @@ class HeatmapGrid : public QWidget {
 
   TraceResultPtr result_;
   int step_ = -1, batch_ = 0, enlarged_ = -1;
+  int knockLayer_ = -1;  // the shown step's encoder self-attention layer (headMenuRequested), else -1
   std::vector<HeatmapView*> views_;
   QHBoxLayout *top_ = nullptr, *middle_ = nullptr;
   QWidget* gridHost_ = nullptr;  // the tile area; the enlarged head takes the same place

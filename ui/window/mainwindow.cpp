@@ -105,6 +105,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
     ablated_ = heads;
     send(inputs_->currentRequest());
   });
+  connectHeadMenu();
   connect(explain_, &ExplainPanel::ablateModeChanged, this, [this](explain::AblateMode mode) {
     ablateMode_ = mode;
     if (!ablated_.empty()) send(inputs_->currentRequest());  // else nothing changes until a head is out

@@ -110,6 +110,8 @@ class MainWindow : public QMainWindow {
   void markStale(const QString& why);
   void showVariant(const TraceResultPtr& result);  // the Variant dock: shown while a variant is chosen
   void buildVariantDock();
+  void connectHeadMenu();  // knockoutactions.cpp: a heatmap head's right-click menu
+  void toggleKnockedOut(explain::HeadRef head);
   QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName);
   void offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
   void showStep(int index);
@@ -128,8 +130,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock_;
   class ExplainPanel* explain_;  // which tokens mattered (View ▸ Explanations panel)
   QDockWidget* explainDock_;
-  std::vector<explain::HeadRef> ablated_;
-  explain::AblateMode ablateMode_ = explain::AblateMode::Zero;  // how (the panel's Knocked out as)  // heads knocked out (Explanations panel), sent with each request
+  std::vector<explain::HeadRef> ablated_;  // heads knocked out (Explanations panel, heatmaps), sent with each request
+  explain::AblateMode ablateMode_ = explain::AblateMode::Zero;  // how (the panel's Knocked out as)
   class LensPanel* lens_;  // what each layer would predict (View ▸ Logit lens panel), beside the predictions
   QDockWidget* lensDock_;
   class VariantPanel* variant_;
