@@ -505,6 +505,32 @@ class TestExplain : public QObject {
     }
     QVERIFY(std::abs(ex.heads.front().delta) > 1e-4);  // knocking a head out changes the loss
   }
+
+  // A stop flag set (a panel closing, its result outdated) ends the re-running methods with
+  // Cancelled before their next forward pass; unset, it changes nothing.
+  void aStopFlagEndsTheReRunsAndNothingElse() {
+    const auto loaded = load_weights_file(std::string(ATTNLAB_TEST_DATA) + "/../sample_inputs/models/english-next-word.safetensors",
+                                          ModelConfig{}, {});
+    const Batch batch = make_batch({"the best way to", "a dog"}, {}, loaded.weights.vocab().get());
+    Trace fwd;
+    forward(loaded.cfg, loaded.weights, batch, fwd);
+    const LossSpec spec{.kind = LossKind::NextToken};
+    const BackwardResult bw = backward(loaded.cfg, loaded.weights, fwd, spec);
+    std::atomic<bool> stop{true};
+    for (const ExplainMethod m : {ExplainMethod::Ablation, ExplainMethod::Heads, ExplainMethod::LogitLens})
+      QVERIFY_THROWS_EXCEPTION(Cancelled, compute_explanations(loaded.cfg, loaded.weights, batch, fwd,
+                                                               {.bw = &bw, .loss = &spec, .stop = &stop}, {m}));
+    const auto query = explain::explained_positions(batch);
+    QVERIFY_THROWS_EXCEPTION(Cancelled, explain::ablate_tokens(loaded.cfg, loaded.weights, fwd, query, &stop));
+    // rollout re-runs nothing: it ignores the flag
+    QVERIFY(!compute_explanations(loaded.cfg, loaded.weights, batch, fwd, {.stop = &stop}, {ExplainMethod::Rollout}).steps.steps().empty());
+    stop = false;
+    const auto a = explain::ablate_tokens(loaded.cfg, loaded.weights, fwd, query, &stop);
+    const auto b = explain::ablate_tokens(loaded.cfg, loaded.weights, fwd, query);
+    QCOMPARE(a.effect.to_vector(), b.effect.to_vector());
+    const auto ha = explain::head_effects(loaded.cfg, loaded.weights, fwd, spec, explain::AblateMode::Zero, batch.text.lengths, &stop);
+    QCOMPARE(ha.size(), size_t(loaded.cfg.layers * loaded.cfg.heads));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestExplain)

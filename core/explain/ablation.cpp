@@ -7,6 +7,7 @@
 #include <string>
 
 #include "explain/needed_step.h"
+#include "explain/stop.h"
 
 namespace attnlab::explain {
 
@@ -71,7 +72,8 @@ Tensor mask_without_key(const Tensor& mask, int64_t b, int64_t j) {
   return m;
 }
 
-TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query) {
+TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query,
+                            const std::atomic<bool>* stop) {
   const bool trained = w.vocab() != nullptr;
   const Tensor& x = needed_step(fwd, "encoder.input");
   const Tensor& mask = needed_step(fwd, "encoder.mask");
@@ -81,6 +83,7 @@ TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trac
   const int64_t batch = x.size(0), s = x.size(1), width = clean.size(2);
   TokenAblation out{.logprob = trained, .effect = Tensor({batch, s})};
   for (int64_t j = 0; j < s; ++j) {
+    stop_if_asked(stop);
     Tensor m = mask.contiguous().clone();
     for (int64_t b = 0; b < batch; ++b) mask_key_in_place(m, b, j);
     const Tensor y = encoder_outputs(cfg, w, x, m).contiguous();

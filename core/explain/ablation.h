@@ -8,6 +8,7 @@
 //   B batch, S tokens, V vocabulary.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +36,9 @@ struct TokenAblation {
 };
 
 // `fwd`: the traced run (its encoder.input and encoder.mask, and the logits or the last output).
-TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query);
+// `stop` (stop.h): Cancelled before the next key's re-run once set.
+TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query,
+                            const std::atomic<bool>* stop = nullptr);
 
 // Spearman's rank correlation of two equal-length lists (ties share their mean rank); NaN when
 // fewer than 3 entries, either list is constant, or a value is not finite (a planted fault's NaN).

@@ -284,13 +284,13 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
     if (needs_backward(m) && (!bw || (m == ExplainMethod::Heads && !in.loss)))
       throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
     if (m == ExplainMethod::Heads) {
-      out.heads = explain::head_effects(cfg, w, fwd, *in.loss, in.mode, batch.encoder_tokens().lengths);
+      out.heads = explain::head_effects(cfg, w, fwd, *in.loss, in.mode, batch.encoder_tokens().lengths, in.stop);
       out.heads_mode = in.mode;
       out.loss = bw->loss;
       continue;
     }
     if (m == ExplainMethod::LogitLens) {
-      explain::record_lens(cfg, w, explain::logit_lens(cfg, w, fwd, in.lens_top), out.steps);
+      explain::record_lens(cfg, w, explain::logit_lens(cfg, w, fwd, in.lens_top, cpu_backend(), in.stop), out.steps);
       continue;
     }
     std::vector<explain::Mat> rows;
@@ -321,7 +321,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
       info = saliency_info(loss);
       info.bindings = {step_var("x", "encoder.input"), step_var("g", "encoder.input.grad")};
     } else {
-      const auto ablation = explain::ablate_tokens(cfg, w, fwd, out.query);
+      const auto ablation = explain::ablate_tokens(cfg, w, fwd, out.query, in.stop);
       out.logprob = ablation.logprob;
       info = ablation_info(ablation.logprob);
       info.id = explain_step_id(m);

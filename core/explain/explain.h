@@ -90,6 +90,8 @@ struct ExplainInputs {
   // The position explained in each sentence; an entry outside the sentence's real tokens (−1),
   // or none: its explained position (ablation.h: its [MASK], else its last token).
   std::vector<int64_t> query;
+  // Set: Cancelled between two re-runs of the model (token and head ablation, the lens; stop.h).
+  const std::atomic<bool>* stop = nullptr;
 };
 Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& fwd,
                                   const ExplainInputs& in, const std::vector<ExplainMethod>& methods);

@@ -7,6 +7,7 @@
 #include "backward/model_backward.h"
 #include "explain/comma_list.h"
 #include "explain/needed_step.h"
+#include "explain/stop.h"
 #include "text/errors.h"
 
 namespace attnlab::explain {
@@ -88,7 +89,7 @@ Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector
 }
 
 std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
-                                     AblateMode mode, const std::vector<int>& lengths) {
+                                     AblateMode mode, const std::vector<int>& lengths, const std::atomic<bool>* stop) {
   const Tensor& x = needed_step(fwd, "encoder.input");
   const Tensor& mask = needed_step(fwd, "encoder.mask");
   // What the loss reads, on the same untraced path for the clean run and every ablated one: the
@@ -104,6 +105,7 @@ std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, c
   for (int64_t l = 0; l < cfg.layers; ++l)
     for (int64_t h = 0; h < cfg.heads; ++h) {
       const HeadRef head{l, h};
+      stop_if_asked(stop);
       const double value = loss_of(ablate_heads(cfg, w, {head}, mode, fwd, lengths));
       out.push_back({head, value, value - clean});
     }

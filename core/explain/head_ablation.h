@@ -8,6 +8,7 @@
 // the head computed. B batch, S tokens, D width, H heads, Dh = D / H.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -50,7 +51,9 @@ struct HeadEffect {
   double loss = 0;   // the loss with the head knocked out
   double delta = 0;  // loss − the clean run's
 };
+// `stop` (stop.h): Cancelled before the next head's re-run once set.
 std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
-                                     AblateMode mode, const std::vector<int>& lengths);
+                                     AblateMode mode, const std::vector<int>& lengths,
+                                     const std::atomic<bool>* stop = nullptr);
 
 }  // namespace attnlab::explain

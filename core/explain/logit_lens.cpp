@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "explain/needed_step.h"
+#include "explain/stop.h"
 #include "forward/head_logits.h"
 #include "model/step_builder.h"
 #include "text/errors.h"
@@ -86,7 +87,8 @@ std::vector<std::string> lens_residual_ids(int64_t layers) {
   return ids;
 }
 
-LogitLens logit_lens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, int64_t k, Backend& be) {
+LogitLens logit_lens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, int64_t k, Backend& be,
+                     const std::atomic<bool>* stop) {
   if (!w.vocab()) throw ConfigError(Text(Msg::ex_lens_needs_head));
   k = std::clamp<int64_t>(k, 1, std::min(kLensTopMax, w.get("output_head.weight").size(0)));  // (V, D)
   const std::vector<std::string> residuals = lens_residual_ids(cfg.layers);
@@ -97,6 +99,7 @@ LogitLens logit_lens(const ModelConfig& cfg, const Weights& w, const Trace& fwd,
   // The last layer first: its top token is the answer every layer's row is read at.
   for (int64_t step = 0; step < l_n; ++step) {
     const int64_t l = step == 0 ? l_n - 1 : step - 1;
+    stop_if_asked(stop);
     const Tensor logits = head_logits(cfg, w, needed_step(fwd, residuals[static_cast<size_t>(l)]).contiguous(), be).contiguous();
     const int64_t v = logits.size(2);
     for (int64_t b = 0; b < b_n; ++b)

@@ -9,6 +9,7 @@
 // Cost: L + 1 passes of the head, 2·B·S·D·V multiply-adds each (GPT-2 small at S 1024: ~1 TFLOP).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,8 +33,9 @@ struct LogitLens {
 
 // Needs a trained model's output head (w.vocab()) and the residual steps in `fwd` (ConfigError
 // naming the missing one; ConfigError without a head). k is held to 1 … min(kLensTopMax, V).
+// `stop` (stop.h): Cancelled before the next layer's head once set.
 LogitLens logit_lens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, int64_t k,
-                     Backend& be = cpu_backend());
+                     Backend& be = cpu_backend(), const std::atomic<bool>* stop = nullptr);
 
 // Records the lens as the steps explain.logit_lens, explain.logit_lens_ids and
 // explain.logit_lens_answer, each with its formula and the PyTorch code that recomputes it from

@@ -10,7 +10,6 @@
 #include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <cmath>
 
@@ -76,7 +75,7 @@ QString number(double v) {
 
 }  // namespace
 
-ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<Outcome>(this)) {
+ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
   intro_ = wrappedLabel(QStringLiteral("explainIntro"));
   v->addWidget(intro_);
@@ -126,13 +125,13 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), watcher_(new QFut
   intro_->setText(tr("Run a model to see which tokens mattered."));
   connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showSentence(); });
   connect(position_, &QComboBox::activated, this, &ExplainPanel::choosePosition);
-  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &ExplainPanel::finished);
 }
 
-ExplainPanel::~ExplainPanel() { watcher_->waitForFinished(); }
+ExplainPanel::~ExplainPanel() = default;  // job_ stops a running computation and waits for it
 
 void ExplainPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
+  job_.stop();  // a running computation is for an older result: finished() starts one for this
   const bool heads = result_ && !result_->cfg.cross;  // the encoder's self-attention heads
   if (heads) knockout_->setModel(static_cast<int>(result_->cfg.layers), static_cast<int>(result_->cfg.heads), result_->ablated, result_->ablateMode);
   knockoutBox_->setVisible(heads);
@@ -144,20 +143,15 @@ void ExplainPanel::showEvent(QShowEvent* e) {
   if (result_ && result_ != asked_.lock()) start();
 }
 
-void ExplainPanel::waitForIdle() {
-  while (watcher_->isRunning()) {
-    watcher_->waitForFinished();
-    QCoreApplication::processEvents();
-  }
-}
+void ExplainPanel::waitForIdle() { job_.waitForIdle(); }
 
 // The methods the result allows, worked out off the window's thread.
 void ExplainPanel::start() {
-  if (watcher_->isRunning()) return;  // finished() starts again for the newest result
+  if (job_.running()) return;  // finished() starts again for the newest result
   asked_ = result_;
   message_->setText(tr("Computing the explanations…"));
   message_->show();
-  watcher_->setFuture(QtConcurrent::run([r = result_, chosen = chosen_]() -> Outcome {
+  job_.run([r = result_, chosen = chosen_](const std::atomic<bool>* stop) -> Outcome {
     Outcome out{.source = r, .chosen = chosen};
     try {
       const int64_t seq = r->batch.encoder_tokens().seq();
@@ -178,18 +172,20 @@ void ExplainPanel::start() {
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,
           {.bw = r->gradients ? &bw : nullptr, .loss = r->gradients ? &r->gradients->spec : nullptr,
-           .mode = r->ablateMode, .query = chosen},
+           .mode = r->ablateMode, .query = chosen, .stop = stop},
           asked));
+    } catch (const Cancelled&) {
+      out.stopped = true;
     } catch (const std::exception& e) {
       out.error = CoreText::of(e);
     }
     return out;
-  }));
+  });
 }
 
 void ExplainPanel::finished() {
-  const Outcome o = watcher_->result();
-  if ((result_ && result_ != o.source) || o.chosen != chosen_) {  // a newer result or position meanwhile
+  const Outcome o = job_.result();
+  if (o.stopped || (result_ && result_ != o.source) || o.chosen != chosen_) {  // a newer result or position meanwhile
     if (isVisible()) start();
     return;
   }
@@ -290,6 +286,7 @@ void ExplainPanel::choosePosition(int index) {
   if (b < 0 || index < 0) return;
   if (chosen_.size() <= static_cast<size_t>(b)) chosen_.resize(static_cast<size_t>(b) + 1, -1);
   chosen_[static_cast<size_t>(b)] = index;
+  job_.stop();  // the running one explains another position
   if (result_) start();  // a running job is followed by a new one (finished() sees chosen_ changed)
 }
 

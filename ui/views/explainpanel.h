@@ -8,12 +8,12 @@
 // without it), and with a loss chosen each shows its effect on the loss, ranked.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
 
 #include "explain/explain.h"
+#include "views/backgroundjob.h"
 #include "window/traceresult.h"
 
 class QComboBox;
@@ -64,6 +64,7 @@ class ExplainPanel : public QWidget {
   struct Outcome {
     std::shared_ptr<const Explanations> ex;
     QString error;
+    bool stopped = false;  // given up for a newer result (BackgroundJob::stop)
     TraceResultPtr source;  // the result it explains
     std::vector<int64_t> chosen;  // the positions chosen when it started (chosen_)
   };
@@ -76,7 +77,7 @@ class ExplainPanel : public QWidget {
   TraceResultPtr shown_;                   // the result ex_ explains: the table reads only these two
   std::shared_ptr<const Explanations> ex_;
   std::weak_ptr<const TraceResult> asked_;  // the result last asked for
-  QFutureWatcher<Outcome>* watcher_;
+  BackgroundJob<Outcome> job_{this, [this] { finished(); }};
   QComboBox *sentence_, *position_;
   std::vector<int64_t> chosen_;  // per sentence: the position chosen, −1 for the default
   QLabel *intro_, *message_, *help_;

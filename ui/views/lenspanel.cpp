@@ -8,7 +8,6 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include "explain/explain.h"
 #include "export/widgetexport.h"
@@ -21,7 +20,7 @@
 
 namespace attnlab::ui {
 
-LensPanel::LensPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<Outcome>(this)) {
+LensPanel::LensPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
   intro_ = wrappedLabel(QStringLiteral("lensIntro"));
   intro_->setText(tr("What would the model predict if it stopped after each layer? Run a trained model to see."));
@@ -58,13 +57,13 @@ LensPanel::LensPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWat
   intro_->setToolTip(help_->toolTip());
   v->addWidget(help_);
   connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showSentence(); });
-  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &LensPanel::finished);
 }
 
-LensPanel::~LensPanel() { watcher_->waitForFinished(); }
+LensPanel::~LensPanel() = default;  // job_ stops a running computation and waits for it
 
 void LensPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
+  job_.stop();  // a running computation is for an older result: finished() starts one for this
   if (result_ && isVisible()) start();
 }
 
@@ -73,34 +72,31 @@ void LensPanel::showEvent(QShowEvent* e) {
   if (result_ && result_ != asked_.lock()) start();
 }
 
-void LensPanel::waitForIdle() {
-  while (watcher_->isRunning()) {
-    watcher_->waitForFinished();
-    QCoreApplication::processEvents();
-  }
-}
+void LensPanel::waitForIdle() { job_.waitForIdle(); }
 
 void LensPanel::start() {
-  if (watcher_->isRunning()) return;  // finished() starts again for the newest result
+  if (job_.running()) return;  // finished() starts again for the newest result
   asked_ = result_;
   message_->setText(tr("Computing the logit lens…"));
   message_->show();
-  watcher_->setFuture(QtConcurrent::run([r = result_]() -> Outcome {
+  job_.run([r = result_](const std::atomic<bool>* stop) -> Outcome {
     Outcome out{.source = r};
     try {
       check_explain(r->cfg, r->batch.encoder_tokens().seq(), {ExplainMethod::LogitLens}, false, r->weights.vocab() != nullptr);
       out.lens = std::make_shared<const explain::LogitLens>(
-          explain::logit_lens(r->cfg, r->weights, r->trace, explain::kLensTopDefault));
+          explain::logit_lens(r->cfg, r->weights, r->trace, explain::kLensTopDefault, cpu_backend(), stop));
+    } catch (const Cancelled&) {
+      out.stopped = true;
     } catch (const std::exception& e) {
       out.error = CoreText::of(e);
     }
     return out;
-  }));
+  });
 }
 
 void LensPanel::finished() {
-  const Outcome o = watcher_->result();
-  if (result_ && result_ != o.source) {  // a newer result arrived meanwhile
+  const Outcome o = job_.result();
+  if (o.stopped || (result_ && result_ != o.source)) {  // a newer result arrived meanwhile
     if (isVisible()) start();
     return;
   }

@@ -7,12 +7,12 @@
 // output head gets the reason instead.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
 
 #include "explain/logit_lens.h"
+#include "views/backgroundjob.h"
 #include "window/traceresult.h"
 
 class QComboBox;
@@ -51,6 +51,7 @@ class LensPanel : public QWidget {
   struct Outcome {
     std::shared_ptr<const explain::LogitLens> lens;
     QString error;
+    bool stopped = false;  // given up for a newer result (BackgroundJob::stop)
     TraceResultPtr source;  // the result it reads
   };
   void start();
@@ -62,7 +63,7 @@ class LensPanel : public QWidget {
   TraceResultPtr shown_;   // the result lens_ reads: the table reads only these two
   std::shared_ptr<const explain::LogitLens> lens_;
   std::weak_ptr<const TraceResult> asked_;
-  QFutureWatcher<Outcome>* watcher_;
+  BackgroundJob<Outcome> job_{this, [this] { finished(); }};
   QComboBox* sentence_;
   QLabel *intro_, *message_, *help_;
   QTableWidget* table_;
