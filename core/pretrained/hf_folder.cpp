@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "io/files.h"
+#include "io/json_file.h"
 #include "text/errors.h"
 
 namespace attnlab::pretrained {
@@ -15,10 +16,6 @@ namespace fs = std::filesystem;
 constexpr uint64_t kMaxConfigBytes = 1024 * 1024;
 constexpr uint64_t kMaxIndexBytes = 16 * 1024 * 1024;  // a 70-billion-parameter model's index is about 100 KB
 
-bool present(const fs::path& p) {
-  std::error_code ec;
-  return fs::exists(fs::symlink_status(p, ec)) && !ec;
-}
 
 // A config value as a message shows it: its JSON, cut to 60 bytes.
 std::string shown(const nlohmann::json& v) {
@@ -28,14 +25,6 @@ std::string shown(const nlohmann::json& v) {
 
 Text folder_prefix(const std::string& folder) { return Text(Msg::pt_model_folder, printable_name(folder)); }
 
-nlohmann::json read_json_object(const fs::path& path, uint64_t max_bytes, Msg what) {
-  const std::string text = read_regular_file(path.string(), max_bytes, what);
-  const auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object())
-    throw DataError(Text(what, printable_name(path.string())) +
-                    (j.is_discarded() ? Text(Msg::ls_is_not_valid_json) : Text(Msg::pt_json_not_object, j.type_name())));
-  return j;
-}
 
 // A shard's name as the index gives it: a plain .safetensors file name, never a path.
 bool plain_shard_name(const std::string& name) {
@@ -63,14 +52,14 @@ nlohmann::json read_config(const std::string& folder) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) throw DataError(Text(Msg::sw_folder_not_folder, printable_name(folder)));
   const fs::path config = fs::path(folder) / "config.json";
-  if (!present(config)) throw DataError(folder_prefix(folder) + Text(Msg::pt_no_config));
+  if (!path_present(config)) throw DataError(folder_prefix(folder) + Text(Msg::pt_no_config));
   return read_json_object(config, kMaxConfigBytes, Msg::pt_config_file);
 }
 
 void require_weights_file(const std::string& folder) {
   const fs::path dir(folder);
-  if (present(dir / "model.safetensors") || present(dir / "model.safetensors.index.json")) return;
-  if (present(dir / "pytorch_model.bin") || present(dir / "pytorch_model.bin.index.json"))
+  if (path_present(dir / "model.safetensors") || path_present(dir / "model.safetensors.index.json")) return;
+  if (path_present(dir / "pytorch_model.bin") || path_present(dir / "pytorch_model.bin.index.json"))
     throw DataError(folder_prefix(folder) + Text(Msg::pt_only_pickle));
   throw DataError(folder_prefix(folder) + Text(Msg::pt_no_weights));
 }
@@ -80,7 +69,7 @@ CheckpointTensors read_checkpoint_tensors(const std::string& folder, const SkipT
   CheckpointTensors out;
   std::map<std::string, std::string> origin_of;  // tensor → the file holding it
   require_weights_file(folder);
-  if (present(single)) {
+  if (path_present(single)) {
     add_file(out, single, skip, origin_of);
     return out;
   }

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "io/files.h"
+#include "io/json_file.h"
 #include "text/errors.h"
 
 namespace attnlab::subword {
@@ -14,23 +15,12 @@ namespace {
 
 constexpr uint64_t kMaxConfigBytes = 1024 * 1024;
 
-bool present(const std::filesystem::path& p) {
-  std::error_code ec;
-  return std::filesystem::exists(std::filesystem::symlink_status(p, ec)) && !ec;
-}
 
 // tokenizer_config.json's do_lower_case: true when the file or the field is absent.
 bool config_lower_case(const std::filesystem::path& folder) {
   const auto path = (folder / "tokenizer_config.json").string();
-  if (!present(path)) return true;
-  const std::string text = read_regular_file(path, kMaxConfigBytes, Msg::sw_tokenizer_file);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw DataError(Text(Msg::sw_tokenizer_file, path) + Text(Msg::sw_config_not_object, e.what()));
-  }
-  if (!j.is_object()) throw DataError(Text(Msg::sw_tokenizer_file, path) + Text(Msg::sw_config_not_object, j.type_name()));
+  if (!path_present(path)) return true;
+  const nlohmann::json j = read_json_object(path, kMaxConfigBytes, Msg::sw_tokenizer_file);
   const auto it = j.find("do_lower_case");
   if (it == j.end() || it->is_null()) return true;
   if (!it->is_boolean()) throw DataError(Text(Msg::sw_tokenizer_file, path) + Text(Msg::sw_config_field_not_bool, "do_lower_case"));
@@ -49,9 +39,9 @@ PretrainedTokenizer PretrainedTokenizer::load(const std::string& folder, LowerCa
   if (!std::filesystem::is_directory(dir, ec)) throw DataError(Text(Msg::sw_folder_not_folder, printable_name(folder)));
   PretrainedTokenizer t;
   const auto vocab_json = dir / "vocab.json", merges = dir / "merges.txt", vocab_txt = dir / "vocab.txt";
-  if (present(vocab_json) || present(merges)) {  // GPT-2's pair: both are needed (the reader names the missing one)
+  if (path_present(vocab_json) || path_present(merges)) {  // GPT-2's pair: both are needed (the reader names the missing one)
     t.bpe_ = std::make_shared<const ByteLevelBpe>(ByteLevelBpe::load(vocab_json.string(), merges.string()));
-  } else if (present(vocab_txt)) {
+  } else if (path_present(vocab_txt)) {
     const bool lc = lower == LowerCase::Auto ? config_lower_case(dir) : lower == LowerCase::Yes;
     t.wordpiece_ = std::make_shared<const WordPiece>(WordPiece::load(vocab_txt.string(), lc));
   } else {

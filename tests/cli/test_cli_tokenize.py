@@ -77,6 +77,10 @@ class Tokenize(lib.TempDirCase):
         shutil.copytree(os.path.join(DATA, "bert"), bad_config)
         with open(os.path.join(bad_config, "tokenizer_config.json"), "w") as f:
             f.write('{"do_lower_case": "yes"}')
+        cut_config = self.path("cutcfg")
+        shutil.copytree(os.path.join(DATA, "bert"), cut_config)
+        with open(os.path.join(cut_config, "tokenizer_config.json"), "w") as f:
+            f.write('{"do_lower_case": tru')
         gpt2 = os.path.join(DATA, "gpt2")
         for args, rc, words in [
             (["--text", "x"], 2, "--model"),
@@ -88,6 +92,7 @@ class Tokenize(lib.TempDirCase):
             (["--model", gpt2_half, "--text", "x"], 1, "merges.txt"),
             (["--model", fifo_dir, "--text", "x"], 1, "not a regular file"),
             (["--model", bad_config, "--text", "x"], 1, "do_lower_case"),
+            (["--model", cut_config, "--text", "x"], 1, "tokenizer_config.json': is not valid JSON"),
         ]:
             with self.subTest(args=args):
                 r = run_attnlab(["tokenize", *args], timeout=30)

@@ -7,7 +7,6 @@ ATTNLAB_MESSAGE(pt_checkpoint_file, QT_TRANSLATE_NOOP("ErrorText", "checkpoint f
 ATTNLAB_MESSAGE(pt_no_config, QT_TRANSLATE_NOOP("ErrorText", "has no config.json; a Hugging Face checkpoint folder holds config.json beside model.safetensors and the tokenizer's files"))
 ATTNLAB_MESSAGE(pt_only_pickle, QT_TRANSLATE_NOOP("ErrorText", "holds pytorch_model.bin but no model.safetensors; Attention Lab reads only safetensors, since a pickle file can run code when it is opened. Convert it once with docs/recipes/bin_to_safetensors.py (docs/cli.md, \"Pretrained checkpoints\")"))
 ATTNLAB_MESSAGE(pt_no_weights, QT_TRANSLATE_NOOP("ErrorText", "holds neither model.safetensors nor model.safetensors.index.json (a sharded checkpoint's index)"))
-ATTNLAB_MESSAGE(pt_json_not_object, QT_TRANSLATE_NOOP("ErrorText", "not a JSON object (%1)"))
 ATTNLAB_MESSAGE(pt_field_not_count, QT_TRANSLATE_NOOP("ErrorText", "'%1' is %2, not a whole number from 1"))
 ATTNLAB_MESSAGE(pt_field_not_positive, QT_TRANSLATE_NOOP("ErrorText", "'%1' is %2, not a number above 0"))
 ATTNLAB_MESSAGE(pt_field_not_bool, QT_TRANSLATE_NOOP("ErrorText", "'%1' is %2, not true or false"))

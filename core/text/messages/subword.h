@@ -11,4 +11,3 @@ ATTNLAB_MESSAGE(sw_vocab_lacks_token, QT_TRANSLATE_NOOP("ErrorText", "has no '%1
 ATTNLAB_MESSAGE(sw_folder_has_no_tokenizer, QT_TRANSLATE_NOOP("ErrorText", "model folder '%1': holds neither GPT-2's vocab.json and merges.txt nor BERT's vocab.txt"))
 ATTNLAB_MESSAGE(sw_folder_not_folder, QT_TRANSLATE_NOOP("ErrorText", "model folder '%1': not a folder"))
 ATTNLAB_MESSAGE(sw_config_field_not_bool, QT_TRANSLATE_NOOP("ErrorText", "'%1' is not true or false"))
-ATTNLAB_MESSAGE(sw_config_not_object, QT_TRANSLATE_NOOP("ErrorText", "not a JSON object (%1)"))
