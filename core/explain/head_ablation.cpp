@@ -100,6 +100,7 @@ std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, c
     if (!logits) run.set_vocab(nullptr);
     return evaluate_loss(cfg, scored, fwd, loss, encoder_outputs(cfg, run, x, mask)).value;
   };
+  stop_if_asked(stop);
   const double clean = loss_of(w);
   std::vector<HeadEffect> out;
   for (int64_t l = 0; l < cfg.layers; ++l)

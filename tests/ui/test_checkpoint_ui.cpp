@@ -228,6 +228,9 @@ class TestCheckpointUi : public QObject {
     const auto r = w->controller()->current();
     QVERIFY(r->batch.text.tokens[0].front() == "<|endoftext|>" && r->batch.text.lengths == (std::vector<int>{6, 2}));
     QVERIFY(w->inputs()->chips()->rows()[1] == (std::vector<std::string>{"<|endoftext|>", "he"}));
+    // the <|endoftext|> each sentence begins with reads the [PAD] row but is no padding: 4 are
+    const QString ids = StepNames::whatChanged(r->trace, r->indexOf("encoder.token_ids"));
+    QVERIFY2(ids.contains(QStringLiteral("of which 4 are [PAD] (id 258)")), qPrintable(ids));
     const auto m = pretrained::load_pretrained(QFile::encodeName(folder).toStdString());
     Trace want;
     forward(m.cfg, m.weights, pretrained::pretrained_batch(m, {"the cat", "he"}, true), want);

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -109,7 +110,10 @@ class TestKnockoutUi : public QObject {
     QVERIFY(mode->isVisibleTo(w.get()));
     mode->setCurrentIndex(mode->findData(static_cast<int>(explain::AblateMode::Mean)));
     test::settle(*w);
-    QCOMPARE(w->controller()->current(), clean);  // no head out yet: nothing to run again
+    QCOMPARE(w->controller()->current()->ablateMode, explain::AblateMode::Mean);  // run again: the head table's mode
+    QVERIFY(w->controller()->current()->ablated.empty());
+    QCOMPARE(w->controller()->current()->weights.get("encoder.layers.0.self_attn.out_proj.bias").to_vector(),
+             clean->weights.get("encoder.layers.0.self_attn.out_proj.bias").to_vector());  // no head out yet
     QTest::mouseClick(k->button(0, 2), Qt::LeftButton);
     test::settle(*w);
     const TraceResultPtr mean = w->controller()->current();
@@ -164,7 +168,8 @@ class TestKnockoutUi : public QObject {
       for (HeatmapView* v : grid->findChildren<HeatmapView*>())
         if (v->isVisible() && v->toolTip().startsWith(QStringLiteral("Click to enlarge head %1;").arg(head))) view = v;
       if (!view) return nullptr;
-      emit view->customContextMenuRequested(QPoint(4, 4));
+      QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(4, 4), view->mapToGlobal(QPoint(4, 4)));
+      QCoreApplication::sendEvent(view, &event);  // as a right-click delivers it
       const auto menus = w->findChildren<QMenu*>(QStringLiteral("headMenu"));
       return menus.isEmpty() ? nullptr : menus.back()->findChild<QAction*>(QStringLiteral("knockHead"));
     };

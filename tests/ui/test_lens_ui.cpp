@@ -103,6 +103,20 @@ class TestLensUi : public QObject {
     if (computed.count() < 2) QVERIFY(computed.wait(20000));
     w->logitLens()->waitForIdle();
     QCOMPARE(t->rowCount(), 3);
+    // hidden while a new sentence is computed (its job stopped), shown again: it computes that
+    // sentence and says nothing of "Computing…"; the same result shown again keeps its table
+    w->lensDock()->hide();
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("a dog"));
+    test::settle(*w);
+    w->logitLens()->waitForIdle();
+    w->lensDock()->show();
+    QTRY_COMPARE_WITH_TIMEOUT(t->rowCount(), 2, 20000);
+    w->logitLens()->waitForIdle();
+    QVERIFY(!w->logitLens()->messageLabel()->isVisible());
+    w->logitLens()->setResult(w->controller()->current());
+    w->logitLens()->waitForIdle();
+    QCOMPARE(t->rowCount(), 2);
+    QVERIFY(!w->logitLens()->messageLabel()->isVisible());
   }
 };
 

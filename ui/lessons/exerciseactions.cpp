@@ -77,10 +77,8 @@ void MainWindow::buildExercises(QDockWidget* besides) {
 void MainWindow::send(Request r) {
   r.cfg.faults.insert(exerciseFaults_.begin(), exerciseFaults_.end());
   r.hideFaults = exerciseHideFaults_;
-  if (!exercises_->active()) {  // an exercise runs its own setup, every head in
-    r.ablate = ablated_;
-    r.ablateMode = ablateMode_;
-  }
+  if (!exercises_->active()) r.ablate = ablated_;  // an exercise runs its own setup, every head in
+  r.ablateMode = ablateMode_;  // the panel's box and its head table follow it either way
   lastRequest_ = r;
   controller_->request(r);
 }

@@ -131,11 +131,17 @@ ExplainPanel::~ExplainPanel() = default;  // job_ stops a running computation an
 
 void ExplainPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
-  job_.stop();  // a running computation is for an older result: finished() starts one for this
+  if (result_ != asked_.lock()) job_.stop();  // a running computation for an older result: finished() starts one for this
   const bool heads = result_ && !result_->cfg.cross;  // the encoder's self-attention heads
   if (heads) knockout_->setModel(static_cast<int>(result_->cfg.layers), static_cast<int>(result_->cfg.heads), result_->ablated, result_->ablateMode);
   knockoutBox_->setVisible(heads);
   if (result_ && isVisible()) start();
+}
+
+// Hidden (its dock closed, or behind another tab): nothing is computed for it until shown again.
+void ExplainPanel::hideEvent(QHideEvent* e) {
+  QWidget::hideEvent(e);
+  job_.stop();
 }
 
 void ExplainPanel::showEvent(QShowEvent* e) {
@@ -186,6 +192,7 @@ void ExplainPanel::start() {
 void ExplainPanel::finished() {
   const Outcome o = job_.result();
   if (o.stopped || (result_ && result_ != o.source) || o.chosen != chosen_) {  // a newer result or position meanwhile
+    asked_.reset();  // not shown: showEvent asks again
     if (isVisible()) start();
     return;
   }

@@ -59,6 +59,7 @@ class ExplainPanel : public QWidget {
 
  protected:
   void showEvent(QShowEvent* e) override;
+  void hideEvent(QHideEvent* e) override;
 
  private:
   struct Outcome {

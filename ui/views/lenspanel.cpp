@@ -63,8 +63,14 @@ LensPanel::~LensPanel() = default;  // job_ stops a running computation and wait
 
 void LensPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
-  job_.stop();  // a running computation is for an older result: finished() starts one for this
+  if (result_ != asked_.lock()) job_.stop();  // a running computation for an older result: finished() starts one for this
   if (result_ && isVisible()) start();
+}
+
+// Hidden (its dock closed, or behind another tab): nothing is computed for it until shown again.
+void LensPanel::hideEvent(QHideEvent* e) {
+  QWidget::hideEvent(e);
+  job_.stop();
 }
 
 void LensPanel::showEvent(QShowEvent* e) {
@@ -97,6 +103,7 @@ void LensPanel::start() {
 void LensPanel::finished() {
   const Outcome o = job_.result();
   if (o.stopped || (result_ && result_ != o.source)) {  // a newer result arrived meanwhile
+    asked_.reset();  // not shown: showEvent asks again
     if (isVisible()) start();
     return;
   }

@@ -46,6 +46,7 @@ class LensPanel : public QWidget {
 
  protected:
   void showEvent(QShowEvent* e) override;
+  void hideEvent(QHideEvent* e) override;
 
  private:
   struct Outcome {

@@ -124,7 +124,12 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->ablateMode = r.ablateMode;
   if (!out->ablated.empty()) {
     Trace clean;  // mean mode: each head's mean output over the real positions of the clean run
-    if (r.ablateMode == explain::AblateMode::Mean) forward(out->cfg, w, out->batch, clean);
+    if (r.ablateMode == explain::AblateMode::Mean && watch && watch->cancel) {
+      WatchedRecorder rec(clean, *watch->cancel, nullptr);  // a cancel stops it too
+      forward(out->cfg, w, out->batch, rec);
+    } else if (r.ablateMode == explain::AblateMode::Mean) {
+      forward(out->cfg, w, out->batch, clean);
+    }
     w = explain::ablate_heads(out->cfg, w, out->ablated, r.ablateMode, clean, out->batch.encoder_tokens().lengths);
   }
   out->weights = w;

@@ -26,7 +26,7 @@ void MainWindow::connectHeadMenu() {
     knock->setObjectName(QStringLiteral("knockHead"));
     if (exercises_->active()) {  // an exercise runs its own setup, every head in (send)
       knock->setEnabled(false);
-      knock->setText(tr("Knock head %1 out (not during an exercise)").arg(name));
+      knock->setText(tr("Knock head %1 out (not during an exercise)").arg(name));  // none is out meanwhile
     }
     connect(knock, &QAction::triggered, this, [this, ref] { toggleKnockedOut(ref); });
     QAction* panel = menu->addAction(tr("Show every head's knock-out button"));

@@ -108,7 +108,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   connectHeadMenu();
   connect(explain_, &ExplainPanel::ablateModeChanged, this, [this](explain::AblateMode mode) {
     ablateMode_ = mode;
-    if (!ablated_.empty()) send(inputs_->currentRequest());  // else nothing changes until a head is out
+    send(inputs_->currentRequest());  // the heads out, and the head table, in the new mode
   });
   // Shown from the View menu: room for its table.
   connect(explainDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {

@@ -44,7 +44,8 @@ struct TraceResult {
   // The weights the run used (seeded, imported or a trained model's; tensors share storage), so
   // that an exported bundle holds exactly them.
   Weights weights;
-  // The heads knocked out (zeroed in `weights`, explain/head_ablation.h) for this run; empty: none.
+  // The heads knocked out (edited in `weights` as ablateMode says, explain/head_ablation.h) for this
+  // run; empty: none.
   std::vector<explain::HeadRef> ablated;
   explain::AblateMode ablateMode = explain::AblateMode::Zero;  // how they were knocked out
   bool prependBos = false;  // a GPT-2 checkpoint's sentences began with <|endoftext|> (Request::prependBos)

@@ -327,11 +327,15 @@ int64_t padRow(const Step& ids) {
   return std::strtoll(f.args()[0].text().c_str(), nullptr, 10);
 }
 
-// How many ids of `ids` (B, S) are `row`.
-int64_t countIds(const Tensor& ids, int64_t row) {
-  std::vector<float> keep;
-  const auto v = valuesOf(ids, &keep);
-  return std::count(v.begin(), v.end(), static_cast<float>(row));
+// How many positions of `ids` (B, S) are padding: each sentence's trailing run of `row` (batches
+// are padded on the right), its first position never — GPT-2's [PAD] is <|endoftext|>, which a
+// sentence may begin with (--prepend-bos) or hold; one typed at a sentence's very end counts too.
+int64_t countPadding(const Tensor& ids, int64_t row) {
+  if (ids.dim() != 2) return 0;
+  int64_t n = 0;
+  for (int64_t b = 0; b < ids.size(0); ++b)
+    for (int64_t s = ids.size(1) - 1; s > 0 && ids.at({b, s}) == static_cast<float>(row); --s) ++n;
+  return n;
 }
 
 QString dataSentence(const Step& out) {
@@ -341,7 +345,7 @@ QString dataSentence(const Step& out) {
         .arg(out.tensor.size(0)).arg(out.tensor.size(1)).arg(range(s));
   const int64_t pad = padRow(out);
   return StepNames::tr("Input data, not computed: %1 token ids %2, of which %3 are [PAD] (id %4).")
-      .arg(s.n).arg(sizes(out.tensor.shape())).arg(countIds(out.tensor, pad)).arg(pad);
+      .arg(s.n).arg(sizes(out.tensor.shape())).arg(countPadding(out.tensor, pad)).arg(pad);
 }
 
 // Whether row `row` of the (V, D) table is all zeros (the project's [PAD] row; not a checkpoint's).
@@ -353,7 +357,7 @@ bool zeroRow(const Tensor& table, int64_t row) {
 }
 
 QString embeddingSentence(const Step& out, const Step& table, const Step& ids) {
-  const int64_t pad = padRow(ids), pads = countIds(ids.tensor, pad);
+  const int64_t pad = padRow(ids), pads = countPadding(ids.tensor, pad);
   const QString picked = StepNames::tr("Each of the %1 token ids picked its row of the %2 table: %3 → %4")
                              .arg(ids.tensor.numel()).arg(sizes(table.tensor.shape()), named(ids), named(out));
   if (zeroRow(table.tensor, pad)) return StepNames::tr("%1; %2 [PAD] positions got zero vectors.").arg(picked).arg(pads);
