@@ -137,7 +137,7 @@ struct ExportPlan {
 
 // --ablate L.H,… [--ablate-mode zero|mean]: the heads exist (checked once the model is known).
 void plan_ablation(const CLI::App& sub, const ExportArgs& a, ExportPlan& p) {
-  p.ablate_mode = a.ablate_mode == "mean" ? explain::AblateMode::Mean : explain::AblateMode::Zero;
+  p.ablate_mode = explain::ablate_mode_of(a.ablate_mode);
   if (!sub.count("--ablate")) {  // the mode also says how --explain heads knocks each head out
     const bool heads = std::find(p.explain.begin(), p.explain.end(), ExplainMethod::Heads) != p.explain.end();
     if (sub.count("--ablate-mode") && !heads) throw ConfigError(Text(Msg::ex_ablate_mode_needs_ablate));

@@ -27,6 +27,10 @@ struct HeadRef {
   bool operator==(const HeadRef&) const = default;
 };
 enum class AblateMode : uint8_t { Zero, Mean };
+// "zero" / "mean", as --ablate-mode, sessions and manifests spell them; a name the caller has
+// checked is one of the two ("" and anything else read as zero).
+inline std::string_view ablate_mode_name(AblateMode m) { return m == AblateMode::Mean ? "mean" : "zero"; }
+inline AblateMode ablate_mode_of(std::string_view name) { return name == "mean" ? AblateMode::Mean : AblateMode::Zero; }
 
 // "1.3,2.0" → {1, 3}, {2, 0}; each once, in the order given. ConfigError naming the item.
 std::vector<HeadRef> parse_heads(std::string_view list);

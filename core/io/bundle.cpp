@@ -163,7 +163,7 @@ std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector
 std::string ablation_json(const std::vector<explain::HeadRef>& heads, explain::AblateMode mode) {
   json list = json::array();
   for (const auto& h : heads) list.push_back({h.layer, h.head});
-  return json{{"heads", std::move(list)}, {"mode", mode == explain::AblateMode::Mean ? "mean" : "zero"}}.dump();
+  return json{{"heads", std::move(list)}, {"mode", explain::ablate_mode_name(mode)}}.dump();
 }
 
 json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trace, const RunInfo& run,
@@ -322,7 +322,7 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
       json rows = json::array();
       for (const auto& h : e.heads)
         rows.push_back({{"layer", h.head.layer}, {"head", h.head.head}, {"loss", h.loss}, {"delta", h.delta}});
-      manifest["head_ablation"] = {{"mode", e.heads_mode == explain::AblateMode::Mean ? "mean" : "zero"},
+      manifest["head_ablation"] = {{"mode", explain::ablate_mode_name(e.heads_mode)},
                                    {"loss", e.loss}, {"heads", std::move(rows)}};
     }
     manifest["timings_ms"]["explain"] = opt.explain_ms;

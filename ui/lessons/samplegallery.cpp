@@ -61,7 +61,7 @@ Request SampleGallery::request(const LessonEntry& lesson) {
     applyWeightsConfig(r.cfg, r.weights->loaded);  // as opening the lesson does
   }
   if (!s.ablate.empty()) r.ablate = explain::parse_heads(s.ablate);
-  if (s.ablate_mode == "mean") r.ablateMode = explain::AblateMode::Mean;
+  r.ablateMode = explain::ablate_mode_of(s.ablate_mode);  // checked by parse_session
   return r;
 }
 

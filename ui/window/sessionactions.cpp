@@ -158,7 +158,7 @@ QString MainWindow::saveSession(const QString& path) {
   if (r.loss) s.loss = std::string(loss_name(*r.loss));
   s.answers = toStdStrings(r.answers);
   s.ablate = explain::heads_text(ablated_);
-  if (ablateMode_ == explain::AblateMode::Mean) s.ablate_mode = "mean";
+  if (ablateMode_ == explain::AblateMode::Mean) s.ablate_mode = explain::ablate_mode_name(ablateMode_);
   // The view of the last result, within the sentences and heads being saved (they may differ
   // while a recompute is pending or has failed).
   s.sentence = std::clamp<int64_t>(panel_->sentence(), 0, static_cast<int64_t>(s.texts.size()) - 1);
@@ -242,7 +242,7 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
   if (!s.loss.empty()) r.loss = parse_loss(s.loss);  // checked by parse_session
   r.answers = toQStrings(s.answers);
   ablated_ = s.ablate.empty() ? std::vector<explain::HeadRef>{} : explain::parse_heads(s.ablate);  // checked by parse_session
-  ablateMode_ = s.ablate_mode == "mean" ? explain::AblateMode::Mean : explain::AblateMode::Zero;
+  ablateMode_ = explain::ablate_mode_of(s.ablate_mode);  // checked by parse_session
   currentId_ = s.step;
   pendingView_ = ViewState{QString::fromStdString(s.view_tab), static_cast<int>(s.sentence), static_cast<int>(s.head)};
   inputs_->setBackendKind(r.backend);
