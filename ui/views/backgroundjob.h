@@ -21,7 +21,10 @@ class BackgroundJob {
  public:
   // `finished` is called on the window's thread when a run ends (stopped ones included).
   BackgroundJob(QObject* owner, std::function<void()> finished) : watcher_(new QFutureWatcher<Outcome>(owner)) {
-    QObject::connect(watcher_, &QFutureWatcher<Outcome>::finished, owner, std::move(finished));
+    QObject::connect(watcher_, &QFutureWatcher<Outcome>::finished, owner, [this, done = std::move(finished)] {
+      delivered_ = true;  // before `done`, which may run() again
+      done();
+    });
   }
   ~BackgroundJob() {  // before the owner's children (the watcher) go
     stop();
@@ -33,15 +36,17 @@ class BackgroundJob {
   bool running() const { return watcher_->isRunning(); }
   void run(std::function<Outcome(const std::atomic<bool>* stop)> work) {
     stop_ = std::make_shared<std::atomic<bool>>(false);
+    delivered_ = false;
     watcher_->setFuture(QtConcurrent::run([work = std::move(work), flag = stop_] { return work(flag.get()); }));
   }
   void stop() {
     if (stop_) stop_->store(true);
   }
   Outcome result() const { return watcher_->result(); }
-  // Until no run is going, the finished handler (which may start another) run each time.
+  // Until no run is going and the last one's finished handler (which may start another) has run:
+  // a run can end before its finished signal reaches the window's thread.
   void waitForIdle() {
-    while (running()) {
+    while (!delivered_) {
       watcher_->waitForFinished();
       QCoreApplication::processEvents();
     }
@@ -50,6 +55,7 @@ class BackgroundJob {
  private:
   QFutureWatcher<Outcome>* watcher_;
   std::shared_ptr<std::atomic<bool>> stop_;
+  bool delivered_ = true;  // the last run's finished handler has run (the window's thread only)
 };
 
 }  // namespace attnlab::ui
