@@ -220,8 +220,9 @@ class TestExplain : public QObject {
     cfg.full_layers = {0, 1};
     check_explain(cfg, 8, {ExplainMethod::Rollout}, false, false);
     cfg = small(1, MaskKind::Causal);
-    cfg.cross = true;
-    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 8, {ExplainMethod::Rollout}, false, false));
+    cfg.cross = true;  // an encoder–decoder has rollout (test_explain_cross), not flow
+    check_explain(cfg, 8, {ExplainMethod::Rollout}, false, false);
+    QVERIFY_THROWS_EXCEPTION(ConfigError, check_explain(cfg, 8, {ExplainMethod::Flow}, false, false));
   }
 
   // A traced run and its backward pass: every step's shape, and each value against the naive

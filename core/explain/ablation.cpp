@@ -38,7 +38,7 @@ std::vector<double> ranks(const std::vector<double>& x) {
 }  // namespace
 
 std::vector<int64_t> explained_positions(const Batch& batch) {
-  const TokenBatch& t = batch.encoder_tokens();
+  const TokenBatch& t = batch.text;  // the queries: the decoder's tokens in an encoder–decoder run
   std::vector<int64_t> out;
   for (int64_t b = 0; b < t.batch(); ++b) {
     const auto& row = t.tokens[static_cast<size_t>(b)];

@@ -23,7 +23,7 @@ namespace attnlab::explain {
 inline constexpr int64_t kAblationMaxTokens = 256;
 
 // The position each sentence's explanation is read at: its first [MASK] (BERT's masked word), else
-// its last real token.
+// its last real token (of the decoder's text in an encoder–decoder run).
 std::vector<int64_t> explained_positions(const Batch& batch);
 
 // The dense mask (B, S, S) with key j of sentence b masked for every query but j itself (when

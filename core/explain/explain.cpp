@@ -30,7 +30,18 @@ bool ranks_tokens(const std::string& step_id) {
   return false;
 }
 
-std::string weights_id(int64_t layer) { return "encoder.layers." + std::to_string(layer) + ".self_attn.weights"; }
+std::string weights_id(int64_t layer, const std::string& block = "encoder.layers.%.self_attn") {
+  std::string id = block;
+  id.replace(id.find('%'), 1, std::to_string(layer));
+  return id + ".weights";
+}
+const std::string kDecoderSelf = "decoder.layers.%.self_attn", kCross = "decoder.layers.%.multihead_attn";
+
+// The methods an encoder–decoder run has (Chefer et al. 2021's rules for it): rows are the
+// decoder's positions, columns the source tokens.
+bool defined_for_cross(ExplainMethod m) {
+  return m == ExplainMethod::Rollout || m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency;
+}
 
 // (B, S, S) or (B, S) from one sentence's results, as float.
 Tensor stack_rows(const std::vector<explain::Mat>& per_sentence, bool vector) {
@@ -139,9 +150,10 @@ StepInfo grad_attention_info(int64_t layers, LossKind kind) {
           .result = "grad_attention"};
 }
 
-StepInfo saliency_info(const std::string& loss) {
+StepInfo saliency_info(const std::string& loss, bool cross) {
   return {.title = Text(Msg::st_explain_saliency),
-          .formula = formula_parts({maths("s_i = Σ_d x_{i,d} · ∂L/∂x_{i,d} (B, S)"), Text(Msg::sf_saliency_prose, loss)}),
+          .formula = formula_parts({maths("s_i = Σ_d x_{i,d} · ∂L/∂x_{i,d} (B, S)"),
+                                    Text(cross ? Msg::sf_saliency_cross_prose : Msg::sf_saliency_prose, loss)}),
           .code = "saliency = (x.double() * g.double()).sum(-1).float()",
           .result = "saliency"};
 }
@@ -150,6 +162,72 @@ void bind_layers(StepInfo& info, int64_t layers, bool grads) {
   for (int64_t l = 0; l < layers; ++l) info.bindings.push_back(step_var("w" + std::to_string(l), weights_id(l)));
   if (grads)
     for (int64_t l = 0; l < layers; ++l) info.bindings.push_back(step_var("g" + std::to_string(l), weights_id(l) + ".grad"));
+}
+
+// An encoder–decoder's bindings: e{l} the encoder's self-attention weights, d{l} the decoder's,
+// c{l} its cross-attention's (only the last layer's without gradients); with gradients g{var}.
+void bind_encdec(StepInfo& info, int64_t layers, bool grads) {
+  const std::pair<const char*, std::string> blocks[] = {{"e", "encoder.layers.%.self_attn"}, {"d", kDecoderSelf}, {"c", kCross}};
+  for (const auto& [var, block] : blocks)
+    for (int64_t l = grads || var[0] != 'c' ? 0 : layers - 1; l < layers; ++l) {
+      const std::string v = var + std::to_string(l);
+      info.bindings.push_back(step_var(v, weights_id(l, block)));
+      if (grads) info.bindings.push_back(step_var("g" + v, weights_id(l, block) + ".grad"));
+    }
+}
+
+// "(e0, e1)" or, with gradients, "((e0, ge0), (e1, ge1))" of one prefix.
+std::string layer_tuple(int64_t layers, const std::string& var, bool grads) {
+  return python_tuple(layers, [&](const std::string& l) { return grads ? "(" + var + l + ", g" + var + l + ")" : var + l; });
+}
+
+StepInfo rollout_cross_info(int64_t layers) {
+  const std::string last = "c" + std::to_string(layers - 1);
+  return {.title = Text(Msg::st_explain_rollout),
+          .formula = formula_parts({maths("R = R_ttᵀ · mean_h(A_cross) · R_ss, R_xx = Â_L ⋯ Â_1 (B, T, S)"),
+                                    Text(Msg::sf_rollout_cross_prose)}),
+          .code = "def roll(ws):\n"
+                  "    r = torch.eye(ws[0].shape[-1], dtype=torch.float64).expand(ws[0].shape[0], -1, -1)\n"
+                  "    for w in ws:\n"
+                  "        a = 0.5 * w.double().mean(1) + 0.5 * torch.eye(w.shape[-1], dtype=torch.float64)\n"
+                  "        r = (a / a.sum(-1, keepdim=True)) @ r\n"
+                  "    return r\n"
+                  "rollout = (roll(" + layer_tuple(layers, "d", false) + ").transpose(1, 2) @ " + last +
+                  ".double().mean(1) @ roll(" + layer_tuple(layers, "e", false) + ")).float()",
+          .result = "rollout"};
+}
+
+StepInfo grad_attention_cross_info(int64_t layers, LossKind kind) {
+  const bool negate = chefer_sign(kind) < 0;
+  std::string pairs = "(";  // ((d0, gd0), (c0, gc0)), … per decoder layer
+  for (int64_t l = 0; l < layers; ++l) {
+    const std::string i = std::to_string(l);
+    pairs += (l ? ", " : "") + std::string("((d") + i + ", gd" + i + "), (c" + i + ", gc" + i + "))";
+  }
+  pairs += layers == 1 ? ",)" : ")";
+  return {.title = Text(Msg::st_explain_grad_attention),
+          .formula = formula_parts({maths(negate ? "Ā = mean_h((−∇A ⊙ A)⁺); R_ts += R̄_ttᵀ · Ā_cross · R̄_ss (B, T, S)"
+                                                 : "Ā = mean_h((∇A ⊙ A)⁺); R_ts += R̄_ttᵀ · Ā_cross · R̄_ss (B, T, S)"),
+                                    Text(Msg::sf_grad_attention_cross_prose, std::string(loss_name(kind)))}),
+          .code = std::string("def bar(w, g):\n    return (") + (negate ? "-" : "") +
+                  "g.double() * w.double()).clamp(min=0).mean(1)\n"
+                  "def normalised(h):  # h = R - I, kept as such: R + A @ R is I + (h + A + A @ h)\n"
+                  "    s = h.sum(-1, keepdim=True)\n"
+                  "    return torch.where(s != 0, h / torch.where(s != 0, s, torch.ones_like(s)), h) + torch.eye(h.shape[-1], dtype=torch.float64)\n"
+                  "B, T, S = d0.shape[0], d0.shape[-1], e0.shape[-1]\n"
+                  "h_ss = torch.zeros(B, S, S, dtype=torch.float64)\n"
+                  "for w, g in " + layer_tuple(layers, "e", true) + ":\n"
+                  "    a = bar(w, g)\n"
+                  "    h_ss = h_ss + a + a @ h_ss\n"
+                  "h_tt = torch.zeros(B, T, T, dtype=torch.float64)\n"
+                  "r_ts = torch.zeros(B, T, S, dtype=torch.float64)\n"
+                  "for (w, g), (c, gc) in " + pairs + ":\n"
+                  "    a = bar(w, g)\n"
+                  "    r_ts = r_ts + a @ r_ts\n"
+                  "    h_tt = h_tt + a + a @ h_tt\n"
+                  "    r_ts = r_ts + normalised(h_tt).transpose(1, 2) @ bar(c, gc) @ normalised(h_ss)\n"
+                  "grad_attention = r_ts.float()",
+          .result = "grad_attention"};
 }
 
 StepInfo ablation_info(bool logprob) {
@@ -186,6 +264,31 @@ std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfi
     out.emplace_back(name, std::move(per_sentence));
   }
   return out;
+}
+
+// R_ts (T, S) per sentence of an encoder–decoder run (relevance.h): the rollout when `bw` is
+// null, else Chefer's gradient-weighted rules.
+std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, const BackwardResult* bw, int64_t sentences) {
+  const auto layer_mats = [&](const std::string& block, int64_t b) {
+    std::vector<explain::Mat> out;
+    for (int64_t l = 0; l < cfg.layers; ++l) {
+      const Tensor& w = explain::needed_step(fwd, weights_id(l, block));
+      if (bw)
+        out.push_back(explain::grad_weighted(w, explain::needed_step(bw->steps, weights_id(l, block) + ".grad"), b, chefer_sign(bw->kind)));
+      else if (block == kCross)
+        out.push_back(explain::head_mean(w, b));
+      else
+        out.push_back(explain::residual_attention(w, b));
+    }
+    return out;
+  };
+  std::vector<explain::Mat> rows;
+  for (int64_t b = 0; b < sentences; ++b) {
+    const auto enc = layer_mats("encoder.layers.%.self_attn", b), dec = layer_mats(kDecoderSelf, b), cross = layer_mats(kCross, b);
+    rows.push_back(bw ? explain::encdec_grad_relevance(enc, dec, cross)
+                      : explain::encdec_rollout(explain::rollout(enc), explain::rollout(dec), cross.back()));
+  }
+  return rows;
 }
 
 }  // namespace
@@ -234,7 +337,8 @@ int64_t flow_max_tokens(int64_t layers) {
 void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<ExplainMethod>& methods, bool has_loss,
                    bool has_head) {
   if (methods.empty()) return;
-  if (cfg.cross) throw ConfigError(Text(Msg::ex_cross_not_yet));
+  for (ExplainMethod m : methods)
+    if (cfg.cross && !defined_for_cross(m)) throw ConfigError(Text(Msg::ex_cross_method, std::string(explain_name(m))));
   for (ExplainMethod m : methods)
     if (needs_backward(m) && !has_loss) throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
   const auto asked = [&](ExplainMethod m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
@@ -251,8 +355,8 @@ void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<Explai
 std::vector<double> explained_row(const ModelConfig& cfg, const Trace& fwd, const Explanations& ex, const std::string& key,
                                   int64_t b) {
   const int64_t q = ex.query.at(static_cast<size_t>(b));
-  if (key == "attention") {
-    const Tensor& last = explain::needed_step(fwd, weights_id(cfg.layers - 1));  // (B, H, S, S)
+  if (key == "attention") {  // (B, H, S, S), or the decoder's cross-attention (B, H, T, S)
+    const Tensor& last = explain::needed_step(fwd, weights_id(cfg.layers - 1, cfg.cross ? kCross : "encoder.layers.%.self_attn"));
     std::vector<double> row(static_cast<size_t>(last.size(3)), 0.0);
     for (int64_t j = 0; j < last.size(3); ++j) {
       for (int64_t h = 0; h < last.size(1); ++h) row[static_cast<size_t>(j)] += last.at({b, h, q, j});
@@ -262,9 +366,10 @@ std::vector<double> explained_row(const ModelConfig& cfg, const Trace& fwd, cons
   }
   const Step* s = ex.steps.find("explain." + key);
   if (!s) return {};
-  const Tensor& t = s->tensor;  // (B, S, S) or (B, S)
-  std::vector<double> row(static_cast<size_t>(t.size(1)));
-  for (int64_t j = 0; j < t.size(1); ++j) row[static_cast<size_t>(j)] = t.dim() == 3 ? t.at({b, q, j}) : t.at({b, j});
+  const Tensor& t = s->tensor;  // (B, S, S), (B, T, S) or (B, S)
+  const int64_t keys = t.size(t.dim() - 1);
+  std::vector<double> row(static_cast<size_t>(keys));
+  for (int64_t j = 0; j < keys; ++j) row[static_cast<size_t>(j)] = t.dim() == 3 ? t.at({b, q, j}) : t.at({b, j});
   return row;
 }
 
@@ -295,7 +400,11 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
     }
     std::vector<explain::Mat> rows;
     StepInfo info;
-    if (m == ExplainMethod::Rollout || m == ExplainMethod::Flow) {
+    if (cfg.cross && m != ExplainMethod::Saliency) {  // rollout or grad-attention: the decoder's view of the source
+      rows = encdec_rows(cfg, fwd, m == ExplainMethod::GradAttention ? bw : nullptr, sentences);
+      info = m == ExplainMethod::Rollout ? rollout_cross_info(layers) : grad_attention_cross_info(layers, bw->kind);
+      bind_encdec(info, layers, m == ExplainMethod::GradAttention);
+    } else if (m == ExplainMethod::Rollout || m == ExplainMethod::Flow) {
       if (!a_hats) a_hats = residual_attentions(fwd, layers, sentences);  // once for rollout and flow
       for (const auto& a_hat : *a_hats)
         rows.push_back(m == ExplainMethod::Rollout ? explain::rollout(a_hat) : explain::attention_flow(a_hat));
@@ -318,7 +427,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
         const auto s = explain::saliency(x, g, b);
         rows.push_back(Eigen::Map<const explain::Mat>(s.data(), static_cast<Eigen::Index>(s.size()), 1));
       }
-      info = saliency_info(loss);
+      info = saliency_info(loss, cfg.cross);
       info.bindings = {step_var("x", "encoder.input"), step_var("g", "encoder.input.grad")};
     } else {
       const auto ablation = explain::ablate_tokens(cfg, w, fwd, out.query, in.stop);

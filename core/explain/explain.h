@@ -9,8 +9,11 @@
 //   explain.logit_lens*     (B, L+1, S, K)  what each layer would predict (logit_lens.h)
 // Rows are the positions after the last layer (queries), columns the input tokens. They read the
 // encoder stack's self-attention weights `encoder.layers.{l}.self_attn.weights` (B, H, S, S) and,
-// for the gradient methods, the backward pass of the export's --loss.
-//   B batch, H heads, S tokens, L layers.
+// for the gradient methods, the backward pass of the export's --loss. In an encoder–decoder run
+// (cfg.cross) rollout and grad-attention are (B, T, S) — the decoder's T positions on the S source
+// tokens, Chefer et al. 2021's rules over the encoder's, the decoder's and the cross-attention's
+// weights (relevance.h) — and saliency is over the encoder's input; the other methods are refused.
+//   B batch, H heads, S tokens, T decoder tokens, L layers.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +53,8 @@ inline constexpr double kFlowMaxCost = 12.0 * 48 * 48 * 48 * 48;
 // The longest text flow accepts at `layers` layers.
 int64_t flow_max_tokens(int64_t layers);
 
-// Before any work: ConfigError when the run cannot be explained — a cross-attention run, a
+// Before any work: ConfigError when the run cannot be explained — a method an encoder–decoder run
+// does not have (flow, ablation, heads, the lens), a
 // gradient method without a loss (`has_loss`), the logit lens without a trained model's head
 // (`has_head`), flow beyond kFlowMaxCost or ablation beyond kAblationMaxTokens at `seq` tokens, or
 // a method reading attention weights with a layer run tiled (not in cfg.full_layers).

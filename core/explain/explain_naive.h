@@ -20,14 +20,26 @@ inline Matrix identity(size_t s) {
   return m;
 }
 
-// a · b
+// a · b, (n, m) · (m, p)
 inline Matrix product(const Matrix& a, const Matrix& b) {
-  const size_t s = a.size();
-  Matrix out(s, std::vector<double>(s, 0.0));
-  for (size_t i = 0; i < s; ++i)
-    for (size_t j = 0; j < s; ++j)
-      for (size_t k = 0; k < s; ++k) out[i][j] += a[i][k] * b[k][j];
+  const size_t n = a.size(), m = b.size(), p = b.empty() ? 0 : b.front().size();
+  Matrix out(n, std::vector<double>(p, 0.0));
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < p; ++j)
+      for (size_t k = 0; k < m; ++k) out[i][j] += a[i][k] * b[k][j];
   return out;
+}
+
+inline Matrix transpose(const Matrix& a) {
+  Matrix out(a.front().size(), std::vector<double>(a.size()));
+  for (size_t i = 0; i < a.size(); ++i)
+    for (size_t j = 0; j < a[i].size(); ++j) out[j][i] = a[i][j];
+  return out;
+}
+
+inline void add_to(Matrix& r, const Matrix& x) {
+  for (size_t i = 0; i < r.size(); ++i)
+    for (size_t j = 0; j < r[i].size(); ++j) r[i][j] += x[i][j];
 }
 
 // Â = ½·mean_h(A) + ½·I, rows renormalised.
@@ -105,6 +117,62 @@ inline Matrix grad_rollout(const std::vector<Heads>& weights, const std::vector<
       for (size_t j = 0; j < s; ++j) r[i][j] += ar[i][j];
   }
   return r;
+}
+
+// mean_h((sign·∇A ⊙ A)⁺) of one layer, (T, S); sign 0: mean_h(A) (no gradient).
+inline Matrix weighted_mean(const Heads& w, const Heads* g, double sign = 1.0) {
+  Matrix a(w.front().size(), std::vector<double>(w.front().front().size(), 0.0));
+  for (size_t h = 0; h < w.size(); ++h)
+    for (size_t i = 0; i < a.size(); ++i)
+      for (size_t j = 0; j < a[i].size(); ++j)
+        a[i][j] += (g ? std::max(0.0, sign * (*g)[h][i][j] * w[h][i][j]) : w[h][i][j]) / static_cast<double>(w.size());
+  return a;
+}
+
+// Chefer et al. 2021, eq. 8–9, from R̂ = R − I: its rows divided by their sums (a zero sum: left
+// at 0), + I.
+inline Matrix residual_normalised(Matrix r) {
+  for (size_t i = 0; i < r.size(); ++i) {
+    double sum = 0;
+    for (double x : r[i]) sum += x;
+    for (double& x : r[i]) x = sum != 0.0 ? x / sum : x;
+    r[i][i] += 1.0;
+  }
+  return r;
+}
+
+// An encoder–decoder's source relevance R_ts (T, S), Chefer et al. 2021. Rollout (their baseline):
+// R_ttᵀ · mean_h(A_cross of the last decoder layer) · R_ss. Gradient-weighted (their eq. 6–10):
+// R_ss = I + Σ, R_tt = I, R_ts = 0, per decoder layer R_tt += Ā_self R_tt, R_ts += Ā_self R_ts,
+// R_ts += R̄_ttᵀ Ā_cross R̄_ss — R_ss and R_tt kept as R̂ = R − I (R̂ += Ā·(I + R̂)), as relevance.h
+// says why.
+inline Matrix encdec_rollout(const std::vector<Heads>& encoder, const std::vector<Heads>& decoder_self,
+                             const Heads& last_cross) {
+  return product(product(transpose(rollout(decoder_self)), weighted_mean(last_cross, nullptr)), rollout(encoder));
+}
+
+inline Matrix encdec_grad_relevance(const std::vector<Heads>& enc_w, const std::vector<Heads>& enc_g,
+                                    const std::vector<Heads>& self_w, const std::vector<Heads>& self_g,
+                                    const std::vector<Heads>& cross_w, const std::vector<Heads>& cross_g,
+                                    double sign = 1.0) {
+  const size_t s = enc_w.front().front().size(), t = self_w.front().front().size();
+  Matrix h_ss(s, std::vector<double>(s, 0.0));
+  for (size_t l = 0; l < enc_w.size(); ++l) {
+    const Matrix a = weighted_mean(enc_w[l], &enc_g[l], sign), ah = product(a, h_ss);
+    add_to(h_ss, a);
+    add_to(h_ss, ah);
+  }
+  const Matrix r_ss_bar = residual_normalised(h_ss);
+  Matrix h_tt(t, std::vector<double>(t, 0.0)), r_ts(t, std::vector<double>(s, 0.0));
+  for (size_t l = 0; l < self_w.size(); ++l) {
+    const Matrix a = weighted_mean(self_w[l], &self_g[l], sign);
+    const Matrix ts = product(a, r_ts), ah = product(a, h_tt);
+    add_to(r_ts, ts);
+    add_to(h_tt, a);
+    add_to(h_tt, ah);
+    add_to(r_ts, product(product(transpose(residual_normalised(h_tt)), weighted_mean(cross_w[l], &cross_g[l], sign)), r_ss_bar));
+  }
+  return r_ts;
 }
 
 // The logit lens at one position (logit_lens.h): the residual h (D) through the LayerNorm

@@ -1493,10 +1493,6 @@
         <translation>--ablate-mode 指定如何移除 --ablate 中的头：需要同时给出 --ablate</translation>
     </message>
     <message>
-        <source>explanations follow the encoder's self-attention; an encoder–decoder run (--memory-text) is not explained in this version</source>
-        <translation>解释方法跟随编码器的自注意力；此版本不解释编码器–解码器运行（--memory-text）</translation>
-    </message>
-    <message>
         <source>attention flow solves one exact max-flow per pair of tokens: %1 layers × %2 tokens is beyond its limit of %3 tokens at %1 layers; shorten the texts or leave flow out</source>
         <translation>注意力流对每一对词元求解一次精确的最大流：%1 层 × %2 个词元超出了上限（%1 层时最多 %3 个词元）；请缩短文本，或去掉 flow</translation>
     </message>
@@ -1511,6 +1507,10 @@
     <message>
         <source>--lens-top says how many tokens the logit lens keeps: add logit-lens to --explain</source>
         <translation>--lens-top 指定 logit 透镜保留多少个词元：请在 --explain 中加入 logit-lens</translation>
+    </message>
+    <message>
+        <source>--explain %1 follows one stack's self-attention and is not defined for an encoder–decoder run (--memory-text): there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021)</source>
+        <translation>--explain %1 沿着单个堆栈的自注意力计算，没有为编码器–解码器运行（--memory-text）定义：这种运行请改用 rollout、grad-attention 或 saliency，它们沿着解码器看源句的视角计算（Chefer 等，2021）</translation>
     </message>
 </context>
 <context>
@@ -3315,6 +3315,18 @@
         <source>the probability each layer gives the token the model finally predicts at that position (the last layer's most likely token): the answer forming layer by layer</source>
         <translation>每一层给该位置上模型最终预测的词元（最后一层概率最高的词元）的概率：答案逐层成形</translation>
     </message>
+    <message>
+        <source>encoder–decoder: R_ss rolls out the encoder's self-attention and R_tt the decoder's, each layer's Â_l = ½·mean_h(A_l) + ½·I with rows renormalised; the last decoder layer's cross-attention averaged over heads joins them, R = R_ttᵀ · mean_h(A_cross) · R_ss; R[t, j] is how much source token j reaches decoder position t (Chefer et al. 2021's rollout for encoder–decoders)</source>
+        <translation>编码器–解码器：R_ss 是编码器自注意力的 rollout，R_tt 是解码器自注意力的 rollout，每层 Â_l = ½·mean_h(A_l) + ½·I，各行重新归一化；最后一个解码器层的交叉注意力（各头平均）把两者连起来，R = R_ttᵀ · mean_h(A_cross) · R_ss；R[t, j] 表示源词元 j 有多少到达解码器位置 t（Chefer 等 2021 为编码器–解码器给出的 rollout）</translation>
+    </message>
+    <message>
+        <source>∇A = ∂L/∂A for the loss %1, Ā = mean_h((∇A ⊙ A)⁺); the encoder's layers update R_ss, each decoder layer's self-attention R_tt and R_ts, its cross-attention adds R̄_ttᵀ · Ā · R̄_ss to R_ts, R̄ = (R − I) with rows summed to 1, + I (a row of R − I summing to 0 stays 0); R[t, j] is source token j's relevance to decoder position t (Chefer et al. 2021, eq. 6–10)</source>
+        <translation>∇A = ∂L/∂A（损失 %1），Ā = mean_h((∇A ⊙ A)⁺)；编码器各层更新 R_ss，每个解码器层的自注意力更新 R_tt 和 R_ts，其交叉注意力把 R̄_ttᵀ · Ā · R̄_ss 加到 R_ts 上，R̄ = (R − I) 各行缩放到和为 1，再 + I（R − I 中和为 0 的行保持为 0）；R[t, j] 是源词元 j 对解码器位置 t 的相关度（Chefer 等 2021，式 6–10）</translation>
+    </message>
+    <message>
+        <source>x is the encoder's input (the source tokens), ∂L/∂x for the loss %1 computed at the decoder's output, summed over the model width D</source>
+        <translation>x 是编码器的输入（源词元），∂L/∂x 针对损失 %1、在解码器的输出处计算，对模型宽度 D 求和</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -4017,6 +4029,10 @@
     <message>
         <source>Position:</source>
         <translation>位置：</translation>
+    </message>
+    <message>
+        <source>Which source tokens mattered for the decoder's &lt;b&gt;%1&lt;/b&gt; (position %2)? Rollout and gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: through the encoder's self-attention, the decoder's and the cross-attention between them; flow and token ablation are defined for one stack only.</source>
+        <translation>对解码器的 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些源词元重要？Rollout 和梯度加权注意力遵循 Chefer 等 2021 为编码器–解码器给出的规则：依次经过编码器的自注意力、解码器的自注意力以及两者之间的交叉注意力；flow 和词元消融只为单个堆栈定义。</translation>
     </message>
 </context>
 <context>

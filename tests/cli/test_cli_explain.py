@@ -45,6 +45,33 @@ def numpy_chefer(layers, grads, sign=1.0):
     return r
 
 
+def numpy_encdec(enc, dec, cross, grads=None, sign=1.0):
+    """Chefer et al. 2021 for an encoder-decoder, (B, T, S). Without grads their rollout baseline:
+    R_tt^T . mean_h(last cross-attention) . R_ss, each R the rollout of one stack. With grads (a dict
+    of the same lists under "enc", "dec", "cross") their rules 6, 7 and 10 with the normalisation of
+    eq. 8-9 (a row of R - I summing to 0 left at 0)."""
+    b = enc[0].shape[0]
+    eye = lambda n: np.broadcast_to(np.eye(n), (b, n, n)).copy()
+    if grads is None:
+        r_ss, r_tt = numpy_rollout(enc), numpy_rollout(dec)
+        return np.einsum("bji,bjk,bkl->bil", r_tt, cross[-1].astype(np.float64).mean(axis=1), r_ss)
+    bar = lambda a, g: np.maximum(0, sign * g.astype(np.float64) * a).mean(axis=1)
+    def normalised(r):
+        x = r - np.eye(r.shape[-1])
+        sums = x.sum(-1, keepdims=True)
+        return np.where(sums != 0, x / np.where(sums != 0, sums, 1), x) + np.eye(r.shape[-1])
+    r_ss = eye(enc[0].shape[-1])
+    for a, g in zip(enc, grads["enc"]):
+        r_ss = r_ss + bar(a, g) @ r_ss
+    t = dec[0].shape[-1]
+    r_tt, r_ts = eye(t), np.zeros((b, t, r_ss.shape[-1]))
+    for a, g, c, gc in zip(dec, grads["dec"], cross, grads["cross"]):
+        a_bar = bar(a, g)
+        r_ts, r_tt = r_ts + a_bar @ r_ts, r_tt + a_bar @ r_tt
+        r_ts = r_ts + np.swapaxes(normalised(r_tt), 1, 2) @ bar(c, gc) @ normalised(r_ss)
+    return r_ts
+
+
 def manifest_of(out):
     with open(os.path.join(out, "manifest.json"), encoding="utf-8") as f:
         return json.load(f)
@@ -131,6 +158,52 @@ class Explain(lib.TempDirCase):
                 for sid in IDS:
                     self.assertEqual(rows.get(sid), "ok", sid)
 
+    def test_an_encoder_decoder_run_follows_the_decoder_to_the_source(self):
+        """Rows are the decoder's positions, columns the source tokens; NumPy's Chefer rules from the
+        bundle's arrays, and reproduce.py reruns each step's PyTorch code."""
+        for i, (loss, extra) in enumerate([("sum", ["--layers", "2", "--mask", "padding+causal"]),
+                                           ("mse", ["--norm", "post", "--layers", "3", "--mask", "padding"])]):
+            with self.subTest(loss=loss):
+                out = self.path("x%d" % i)
+                if loss == "mse":  # (B, T, D): the decoder's output against a seeded target
+                    target = self.path("target.npy")
+                    np.save(target, np.random.default_rng(0).standard_normal((2, 7, 16)).astype("<f4"))
+                    extra = extra + ["--target", target]
+                self.export_ok(out, "--text", "the black cat sat on the mat", "--text", "dogs bark",
+                               "--memory-text", "le chat noir", "--memory-text", "les chiens aboient fort ce soir",
+                               "--d-model", "16", "--heads", "2", *extra, "--loss", loss,
+                               "--explain", "rollout,grad-attention,saliency")
+                m = manifest_of(out)
+                a = arrays(out)
+                layers = max(int(k.split(".")[2]) for k in a if k.startswith("decoder.layers.")) + 1
+                b, t = a["decoder.token_ids"].shape
+                s = a["encoder.token_ids"].shape[1]
+                self.assertNotEqual(t, s)
+                self.assertEqual(a["explain.rollout"].shape, (b, t, s))
+                self.assertEqual(a["explain.grad_attention"].shape, (b, t, s))
+                self.assertEqual(a["explain.saliency"].shape, (b, s))
+                w = lambda stack, block, l, g="": a["%s.layers.%d.%s.weights%s" % (stack, l, block, g)]
+                enc = [w("encoder", "self_attn", l) for l in range(layers)]
+                dec = [w("decoder", "self_attn", l) for l in range(layers)]
+                cross = [w("decoder", "multihead_attn", l) for l in range(layers)]
+                grads = {"enc": [w("encoder", "self_attn", l, ".grad") for l in range(layers)],
+                         "dec": [w("decoder", "self_attn", l, ".grad") for l in range(layers)],
+                         "cross": [w("decoder", "multihead_attn", l, ".grad") for l in range(layers)]}
+                self.assertTrue(lib.compare(a["explain.rollout"], numpy_encdec(enc, dec, cross))[0])
+                sign = 1.0 if loss == "sum" else -1.0  # a loss is the opposite of the score explained
+                want = numpy_encdec(enc, dec, cross, grads, sign)
+                self.assertGreater(float(want.max()), 0)
+                self.assertTrue(lib.compare(a["explain.grad_attention"], want)[0])
+                x, g = a["encoder.input"].astype(np.float64), a["encoder.input.grad"].astype(np.float64)
+                self.assertTrue(lib.compare(a["explain.saliency"], (x * g).sum(-1))[0])
+                self.assertEqual(float(np.abs(a["explain.rollout"][0, :, 3:]).max()), 0.0)  # le chat noir's [PAD]
+                self.assertNotIn("explanation_scores", m)  # no token ablation to score against
+                rc, text, err = reproduce(out)
+                self.assertEqual(rc, 0, text[-3000:] + err)
+                rows = reported(text)
+                for sid in ["explain.rollout", "explain.grad_attention", "explain.saliency"]:
+                    self.assertEqual(rows.get(sid), "ok", sid)
+
     def test_a_wrong_explanation_is_named(self):
         out = self.path("b")
         self.export_ok(out, *TEXTS, "--d-model", "16", "--heads", "2", "--explain", "flow,rollout")
@@ -208,7 +281,9 @@ class Explain(lib.TempDirCase):
             (["--explain", "rollout,heatmap"], "--explain: 'heatmap' is not one of rollout, flow, grad-attention, saliency, ablation"),
             (["--explain", "ablation", "--text", " ".join(["w%d" % i for i in range(257)])],
              "257 tokens is beyond its limit of 256"),
-            (["--explain", "rollout", "--memory-text", "le chat"], "encoder–decoder run (--memory-text) is not explained"),
+            (["--explain", "rollout,flow", "--memory-text", "le chat"],
+             "--explain flow follows one stack's self-attention and is not defined for an encoder–decoder run"),
+            (["--explain", "ablation", "--memory-text", "le chat"], "there ask for rollout, grad-attention or saliency"),
             (["--explain", "heads"], "--explain heads reads the gradients of a loss: add --loss"),
             (["--ablate", "1.0"], "--ablate 1.0: the model has 1 layers of 8 heads, counted from 0"),
             (["--ablate", "0.1,x"], "--ablate: 'x' is not LAYER.HEAD"),

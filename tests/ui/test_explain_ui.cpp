@@ -108,7 +108,9 @@ class TestExplainUi : public QObject {
                      ex.steps.find("explain.token_ablation")->tensor.at({0, 0})) > 1e-6);  // a different question
   }
 
-  void anEncoderDecoderRunIsRefusedByName() {
+  // An encoder–decoder run: the positions are the decoder's ("a dog ran"), the rows the source's
+  // ("le chien"), and only the methods defined for it (Chefer et al. 2021's rules) are shown.
+  void anEncoderDecoderRunExplainsTheSource() {
     auto r = std::const_pointer_cast<TraceResult>(test::makeResult({"a dog ran"}, 1, MaskKind::Causal, {"le chien"}));
     r->weights = init_weights(r->cfg);
     ExplainPanel panel;
@@ -116,9 +118,18 @@ class TestExplainUi : public QObject {
     panel.show();
     panel.setResult(r);
     QVERIFY(computed.wait(20000));
-    QVERIFY(panel.messageLabel()->isVisible());
-    QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("--memory-text")));
-    QCOMPARE(panel.table()->rowCount(), 0);
+    QVERIFY2(!panel.messageLabel()->isVisible(), qPrintable(panel.messageLabel()->text()));
+    QCOMPARE(panel.methodKeys(), (QStringList{QStringLiteral("attention"), QStringLiteral("rollout")}));
+    QCOMPARE(panel.table()->rowCount(), 3);  // le, chien, ρ
+    QCOMPARE(panel.table()->verticalHeaderItem(1)->text(), QStringLiteral("chien"));
+    auto* position = panel.findChild<QComboBox*>(QStringLiteral("explainPosition"));
+    QVERIFY(position);
+    QCOMPARE(position->count(), 3);
+    QCOMPARE(position->currentIndex(), 2);  // the decoder's last token, "ran"
+    auto* intro = panel.findChild<QLabel*>(QStringLiteral("explainIntro"));
+    QVERIFY(intro && intro->text().contains(QStringLiteral("source tokens")) && intro->text().contains(QStringLiteral("ran")));
+    const QString csv = panel.csv();  // one row per source token
+    QVERIFY2(csv.contains(QStringLiteral("1,\"chien\",0,")), qPrintable(csv));
   }
 
   // In the window: the View menu's toggle shows the dock; a loss chosen adds the gradient rows.

@@ -161,8 +161,9 @@ void ExplainPanel::start() {
     Outcome out{.source = r, .chosen = chosen};
     try {
       const int64_t seq = r->batch.encoder_tokens().seq();
+      const bool cross = r->cfg.cross;  // an encoder–decoder: rollout, grad-attention and saliency only (explain.h)
       std::vector<ExplainMethod> asked{ExplainMethod::Rollout};
-      if (seq <= flow_max_tokens(r->cfg.layers)) asked.push_back(ExplainMethod::Flow);
+      if (!cross && seq <= flow_max_tokens(r->cfg.layers)) asked.push_back(ExplainMethod::Flow);
       BackwardResult bw;
       if (r->gradients) {
         asked.push_back(ExplainMethod::GradAttention);
@@ -172,8 +173,8 @@ void ExplainPanel::start() {
         const auto& steps = r->trace.steps();
         for (size_t i = static_cast<size_t>(r->gradients->firstStep); i < steps.size(); ++i) bw.steps.record(steps[i].info, steps[i].tensor);
       }
-      if (seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
-      if (r->gradients) asked.push_back(ExplainMethod::Heads);  // each head's effect on the loss
+      if (!cross && seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
+      if (!cross && r->gradients) asked.push_back(ExplainMethod::Heads);  // each head's effect on the loss
       check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,
@@ -205,7 +206,7 @@ void ExplainPanel::finished() {
   const QSignalBlocker block(sentence_);
   sentence_->clear();
   if (ex_ && shown_) {
-    sentence_->addItems(sentenceChoices(shown_->batch.encoder_tokens()));
+    sentence_->addItems(sentenceChoices(shown_->batch.text));  // the explained (decoder's) sentences
     sentence_->setCurrentIndex(keep >= 0 && keep < sentence_->count() ? keep : 0);
   }
   showSentence();
@@ -222,20 +223,32 @@ void ExplainPanel::showSentence() {
     table_->setColumnCount(0);
     return;
   }
+  // The positions are the explained sentence's; the rows its keys — in an encoder–decoder, the
+  // decoder's positions and the source's tokens.
+  const bool cross = shown_->cfg.cross;
+  const TokenBatch& queries = shown_->batch.text;
   const TokenBatch& tokens = shown_->batch.encoder_tokens();
   const int len = tokens.lengths[static_cast<size_t>(b)];
   const int64_t q = ex_->query[static_cast<size_t>(b)];
   const auto& shown = tokens.shown_row(b);
+  const auto& asked = queries.shown_row(b);
   {
     const QSignalBlocker block(position_);
     position_->clear();
-    for (int j = 0; j < len; ++j) position_->addItem(tr("%1: %2").arg(j).arg(QString::fromStdString(shown[static_cast<size_t>(j)])));
+    for (int j = 0; j < queries.lengths[static_cast<size_t>(b)]; ++j)
+      position_->addItem(tr("%1: %2").arg(j).arg(QString::fromStdString(asked[static_cast<size_t>(j)])));
     position_->setCurrentIndex(static_cast<int>(q));
   }
-  intro_->setText(tr("Which tokens mattered for <b>%1</b> (position %2)?")
-                      .arg(QString::fromStdString(shown[static_cast<size_t>(q)]).toHtmlEscaped())
-                      .arg(q));
-  const Tensor& mask = shown_->trace.find("encoder.mask")->tensor;
+  const QString word = QString::fromStdString(asked[static_cast<size_t>(q)]).toHtmlEscaped();
+  intro_->setText(cross ? tr("Which source tokens mattered for the decoder's <b>%1</b> (position %2)? Rollout and "
+                             "gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: "
+                             "through the encoder's self-attention, the decoder's and the cross-attention between "
+                             "them; flow and token ablation are defined for one stack only.")
+                              .arg(word)
+                              .arg(q)
+                        : tr("Which tokens mattered for <b>%1</b> (position %2)?").arg(word).arg(q));
+  const Tensor& mask = shown_->trace.find("encoder.mask")->tensor;  // self-attention: who position q may see
+  const auto visible = [&](int j) { return cross || mask.at({b, q, j}) != 0.0f; };  // the source: every real token
   // Rows: the sentence's tokens, then ρ; columns: the methods computed for this result.
   std::vector<std::pair<const Method*, std::vector<double>>> cols;
   const std::vector<Method> all = methods();
@@ -248,7 +261,7 @@ void ExplainPanel::showSentence() {
   table_->setRowCount(len + 1);
   table_->setColumnCount(static_cast<int>(cols.size()));
   for (int j = 0; j < len; ++j)
-    table_->setVerticalHeaderItem(j, new QTableWidgetItem((j == q ? QStringLiteral("▸ ") : QString()) +
+    table_->setVerticalHeaderItem(j, new QTableWidgetItem((j == q && !cross ? QStringLiteral("▸ ") : QString()) +
                                                           QString::fromStdString(shown[static_cast<size_t>(j)])));
   auto* rhoHead = new QTableWidgetItem(tr("ρ"));
   rhoHead->setToolTip(tr("Spearman's ρ between the column's ranking of the other tokens and token ablation's"));
@@ -260,11 +273,11 @@ void ExplainPanel::showSentence() {
     table_->setHorizontalHeaderItem(c, head);
     double top = 0;
     for (int j = 0; j < len; ++j)
-      if (mask.at({b, q, j}) != 0.0f) top = std::max(top, std::abs(row[static_cast<size_t>(j)]));
+      if (visible(j)) top = std::max(top, std::abs(row[static_cast<size_t>(j)]));
     const ColorMap map{ColorMapKind::Sequential, 0, top > 0 ? top : 1};
     for (int j = 0; j < len; ++j) {
       auto* cell = new QTableWidgetItem;
-      if (mask.at({b, q, j}) == 0.0f) {  // the position cannot attend to this token
+      if (!visible(j)) {  // the position cannot attend to this token
         cell->setText(QStringLiteral("·"));
         cell->setBackground(ColorMap::maskedColor());
       } else {
@@ -313,7 +326,8 @@ QString ExplainPanel::csv() const {
   for (const QString& key : keys_) cols.push_back(explained_row(shown_->cfg, shown_->trace, *ex_, key.toStdString(), b));
   QString out = QStringLiteral("position,token,explained,") + keys_.join(QLatin1Char(',')) + QLatin1Char('\n');
   for (int j = 0; j < tokens.lengths[static_cast<size_t>(b)]; ++j) {
-    QStringList cells{QString::number(j), quoted(QString::fromStdString(shown[static_cast<size_t>(j)])), j == q ? QStringLiteral("1") : QStringLiteral("0")};
+    const bool explained = j == q && !shown_->cfg.cross;  // an encoder–decoder's rows are source tokens
+    QStringList cells{QString::number(j), quoted(QString::fromStdString(shown[static_cast<size_t>(j)])), explained ? QStringLiteral("1") : QStringLiteral("0")};
     for (const auto& c : cols) cells << QString::number(c[static_cast<size_t>(j)], 'g', 7);
     out += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
   }

@@ -1,0 +1,213 @@
+// The explanations of an encoder–decoder run (core/explain, Chefer et al. 2021's rules for it):
+// a case worked on paper, the fast paths against explain_naive.h's loops on random rectangular
+// attention, the steps of a traced run with its backward pass, and the methods it refuses.
+// PyTorch reruns the steps' code in tests/cli/test_cli_explain.py.
+#include <QtTest>
+
+#include <cmath>
+
+#include "backward/model_backward.h"
+#include "explain/explain.h"
+#include "explain/explain_naive.h"
+#include "explain/relevance.h"
+#include "forward/model.h"
+#include "model/weights.h"
+#include "random_tensor.h"
+#include "text/errors.h"
+
+using namespace attnlab;
+using explain::Mat;
+using Heads = explain::naive::Heads;
+
+namespace {
+
+// (1, H, T, S) from per-head (T, S) matrices.
+Tensor tensor_of(const Heads& heads) {
+  const int64_t h = int64_t(heads.size()), t = int64_t(heads.front().size()), s = int64_t(heads.front().front().size());
+  Tensor out({1, h, t, s});
+  for (int64_t k = 0; k < h; ++k)
+    for (int64_t i = 0; i < t; ++i)
+      for (int64_t j = 0; j < s; ++j) out.at({0, k, i, j}) = float(heads[size_t(k)][size_t(i)][size_t(j)]);
+  return out;
+}
+
+// One sentence's (H, T, S) block b of a trace's (B, H, T, S) tensor.
+Heads block_of(const Tensor& t, int64_t b) {
+  Heads out(size_t(t.size(1)), explain::naive::Matrix(size_t(t.size(2)), std::vector<double>(size_t(t.size(3)))));
+  for (int64_t h = 0; h < t.size(1); ++h)
+    for (int64_t i = 0; i < t.size(2); ++i)
+      for (int64_t j = 0; j < t.size(3); ++j) out[size_t(h)][size_t(i)][size_t(j)] = t.at({b, h, i, j});
+  return out;
+}
+
+// (H, T, S) seeded values, stored as float and read back, so both paths see the same numbers:
+// softmax rows (`causal`: keys after the query weigh 0) when `rows`, else plain normals (a gradient).
+Heads random_block(int h, int t, int s, const std::string& name, bool rows, bool causal = false) {
+  Tensor z = test::random_tensor({1, h, t, s}, name, 1.5f);
+  for (int k = 0; k < h && rows; ++k)
+    for (int i = 0; i < t; ++i) {
+      double sum = 0;
+      for (int j = 0; j < s; ++j) sum += causal && j > i ? 0.0 : std::exp(double(z.at({0, k, i, j})));
+      for (int j = 0; j < s; ++j) z.at({0, k, i, j}) = causal && j > i ? 0.0f : float(std::exp(double(z.at({0, k, i, j}))) / sum);
+    }
+  return block_of(z, 0);
+}
+
+double max_diff(const Mat& a, const explain::naive::Matrix& b) {
+  double worst = 0;
+  for (int64_t i = 0; i < a.rows(); ++i)
+    for (int64_t j = 0; j < a.cols(); ++j) worst = std::max(worst, std::abs(a(i, j) - b[size_t(i)][size_t(j)]));
+  return worst;
+}
+
+ModelConfig cross_model(int64_t layers) {
+  ModelConfig cfg;
+  cfg.d_model = 8;
+  cfg.heads = 2;
+  cfg.d_ff = 16;
+  cfg.layers = layers;
+  cfg.mask = MaskKind::PaddingCausal;
+  cfg.cross = true;
+  return cfg;
+}
+
+}  // namespace
+
+class TestExplainCross : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // One layer each, one head. Encoder: no gradient, so R_ss = I and R̄_ss = I (a zero row of
+  // R − I stays zero: no 0/0). Decoder self-attention A = [[1, 0], [½, ½]] with ∇A = [[0.2, 0],
+  // [0.8, 0.8]]: Ā = [[0.2, 0], [0.4, 0.4]], R_tt = I + Ā, R̄_tt = [[2, 0], [½, 1½]] (R − I's rows
+  // scaled to sum 1, + I). Cross-attention A = I, ∇A = 1: Ā = I. Rule 10 adds R̄_ttᵀ · I · I, so
+  // R_ts = [[2, ½], [0, 1½]]: the transpose hands position 1's source token to position 0.
+  void rulesWorkedOnPaper() {
+    const Heads enc{{{1, 0}, {0, 1}}}, dec{{{1, 0}, {0.5, 0.5}}}, cross{{{1, 0}, {0, 1}}};
+    const Tensor g_enc({1, 1, 2, 2}, 0.0f), g_cross({1, 1, 2, 2}, 1.0f);
+    const Tensor g_dec = tensor_of(Heads{{{0.2, 0}, {0.8, 0.8}}});
+    const Mat r = explain::encdec_grad_relevance({explain::grad_weighted(tensor_of(enc), g_enc, 0)},
+                                                 {explain::grad_weighted(tensor_of(dec), g_dec, 0)},
+                                                 {explain::grad_weighted(tensor_of(cross), g_cross, 0)});
+    const Mat expected = (Mat(2, 2) << 2.0, 0.5, 0.0, 1.5).finished();
+    QVERIFY2((r - expected).cwiseAbs().maxCoeff() < 1e-7, "R_ts");  // 0.2, 0.8 are floats
+    QVERIFY(r.allFinite());
+    // Rollout (their baseline): R_ss = I; R_tt = Â = [[1, 0], [¼, ¾]]; R_ttᵀ · A_cross · R_ss = R_ttᵀ.
+    const Mat roll = explain::encdec_rollout(explain::rollout({explain::residual_attention(tensor_of(enc), 0)}),
+                                             explain::rollout({explain::residual_attention(tensor_of(dec), 0)}),
+                                             explain::head_mean(tensor_of(cross), 0));
+    QVERIFY((roll - (Mat(2, 2) << 1.0, 0.25, 0.0, 0.75).finished()).cwiseAbs().maxCoeff() < 1e-15);
+  }
+
+  // Random attention (T 3 causal decoder, S 5 source, 2 heads, 2 layers): Eigen against the loops.
+  void fastPathsAgreeWithTheLoops() {
+    std::vector<Heads> enc, enc_g, dec, dec_g, cross, cross_g;
+    std::vector<Mat> enc_bar, dec_bar, cross_bar, enc_hat, dec_hat;
+    for (int l = 0; l < 2; ++l) {
+      const std::string n = std::to_string(l);
+      enc.push_back(random_block(2, 5, 5, "enc" + n, true));
+      dec.push_back(random_block(2, 3, 3, "dec" + n, true, true));
+      cross.push_back(random_block(2, 3, 5, "cross" + n, true));
+      enc_g.push_back(random_block(2, 5, 5, "genc" + n, false));
+      dec_g.push_back(random_block(2, 3, 3, "gdec" + n, false));
+      cross_g.push_back(random_block(2, 3, 5, "gcross" + n, false));
+      enc_bar.push_back(explain::grad_weighted(tensor_of(enc[size_t(l)]), tensor_of(enc_g[size_t(l)]), 0, -1.0));
+      dec_bar.push_back(explain::grad_weighted(tensor_of(dec[size_t(l)]), tensor_of(dec_g[size_t(l)]), 0, -1.0));
+      cross_bar.push_back(explain::grad_weighted(tensor_of(cross[size_t(l)]), tensor_of(cross_g[size_t(l)]), 0, -1.0));
+      enc_hat.push_back(explain::residual_attention(tensor_of(enc[size_t(l)]), 0));
+      dec_hat.push_back(explain::residual_attention(tensor_of(dec[size_t(l)]), 0));
+    }
+    const Mat fast = explain::encdec_grad_relevance(enc_bar, dec_bar, cross_bar);
+    QCOMPARE(fast.rows(), Eigen::Index(3));
+    QCOMPARE(fast.cols(), Eigen::Index(5));
+    QVERIFY(fast.maxCoeff() > 0);
+    const double d = max_diff(fast, explain::naive::encdec_grad_relevance(enc, enc_g, dec, dec_g, cross, cross_g, -1.0));
+    QVERIFY2(d < 1e-12 * (1 + fast.cwiseAbs().maxCoeff()), qPrintable(QString::number(d) + " of " + QString::number(fast.cwiseAbs().maxCoeff())));
+    const Mat roll = explain::encdec_rollout(explain::rollout(enc_hat), explain::rollout(dec_hat),
+                                             explain::head_mean(tensor_of(cross.back()), 0));
+    QVERIFY(max_diff(roll, explain::naive::encdec_rollout(enc, dec, cross.back())) < 1e-12);
+  }
+
+  // A traced encoder–decoder run and its backward: shapes (B, T, S) and (B, S), each value against
+  // the loops fed from the trace, the explained position the decoder's last token; flow, token
+  // ablation, the head table and the lens are refused, naming the run.
+  void stepsOfATracedRun() {
+    const ModelConfig cfg = cross_model(2);
+    const Weights w = init_weights(cfg);
+    const Batch batch = make_batch({"the cat sat", "a dog barks at the moon"}, {"le chat noir dort", "un chien"});
+    Trace fwd;
+    forward(cfg, w, batch, fwd);
+    const LossSpec spec;
+    const BackwardResult bw = backward(cfg, w, fwd, spec);
+    const std::vector<ExplainMethod> ok{ExplainMethod::Rollout, ExplainMethod::GradAttention, ExplainMethod::Saliency};
+    check_explain(cfg, batch.memory.seq(), ok, true, false);
+    for (ExplainMethod m : {ExplainMethod::Flow, ExplainMethod::Ablation, ExplainMethod::Heads, ExplainMethod::LogitLens}) {
+      try {
+        check_explain(cfg, batch.memory.seq(), {ExplainMethod::Rollout, m}, true, true);
+        QFAIL("an encoder–decoder run was explained by a one-stack method");
+      } catch (const ConfigError& e) {
+        QVERIFY(e.text().english().find("--explain " + std::string(explain_name(m))) != std::string::npos);
+        QVERIFY(e.text().english().find("encoder–decoder") != std::string::npos);
+      }
+    }
+    const Explanations ex = compute_explanations(cfg, w, batch, fwd, {.bw = &bw, .loss = &spec}, ok);
+    const int64_t t = batch.text.seq(), s = batch.memory.seq();
+    QVERIFY(t != s);
+    QCOMPARE(ex.query, (std::vector<int64_t>{2, 5}));  // the decoder's last real tokens
+    QCOMPARE(ex.steps.find("explain.rollout")->tensor.shape(), (Shape{2, t, s}));
+    QCOMPARE(ex.steps.find("explain.grad_attention")->tensor.shape(), (Shape{2, t, s}));
+    QCOMPARE(ex.steps.find("explain.saliency")->tensor.shape(), (Shape{2, s}));
+    QCOMPARE(ex.steps.find("explain.rollout")->info.bindings.size(), size_t(5));  // e0 e1 d0 d1 c1
+    QCOMPARE(ex.steps.find("explain.grad_attention")->info.bindings.size(), size_t(12));
+    const auto blocks = [&](const std::string& block, const Trace& from, const std::string& suffix, int64_t b) {
+      std::vector<Heads> out;
+      for (int l = 0; l < 2; ++l) out.push_back(block_of(from.find(block + std::to_string(l) + "." + suffix)->tensor, b));
+      return out;
+    };
+    for (int64_t b = 0; b < 2; ++b) {
+      const auto enc = blocks("encoder.layers.", fwd, "self_attn.weights", b), dec = blocks("decoder.layers.", fwd, "self_attn.weights", b),
+                 cross = blocks("decoder.layers.", fwd, "multihead_attn.weights", b);
+      const auto enc_g = blocks("encoder.layers.", bw.steps, "self_attn.weights.grad", b),
+                 dec_g = blocks("decoder.layers.", bw.steps, "self_attn.weights.grad", b),
+                 cross_g = blocks("decoder.layers.", bw.steps, "multihead_attn.weights.grad", b);
+      const auto check = [&](const char* id, const explain::naive::Matrix& ref) {
+        const Tensor& got = ex.steps.find(id)->tensor;
+        double top = 0;
+        for (int64_t i = 0; i < t; ++i)
+          for (int64_t j = 0; j < s; ++j) {
+            QVERIFY2(std::abs(got.at({b, i, j}) - ref[size_t(i)][size_t(j)]) <= 1e-6 * (1 + std::abs(ref[size_t(i)][size_t(j)])), id);
+            top = std::max(top, ref[size_t(i)][size_t(j)]);
+          }
+        QVERIFY2(top > 0, id);  // not a matrix of zeros
+      };
+      check("explain.rollout", explain::naive::encdec_rollout(enc, dec, cross.back()));
+      check("explain.grad_attention", explain::naive::encdec_grad_relevance(enc, enc_g, dec, dec_g, cross, cross_g, 1.0));
+      const Tensor& x = fwd.find("encoder.input")->tensor;
+      const Tensor& g = bw.steps.find("encoder.input.grad")->tensor;
+      for (int64_t i = 0; i < s; ++i) {
+        double ref = 0;
+        for (int64_t d = 0; d < cfg.d_model; ++d) ref += double(x.at({b, i, d})) * g.at({b, i, d});
+        QVERIFY(std::abs(ex.steps.find("explain.saliency")->tensor.at({b, i}) - ref) <= 1e-6 * (1 + std::abs(ref)));
+      }
+    }
+    // The second source sentence's [PAD] keys: no head attends to them, so no decoder position
+    // receives from them.
+    const Tensor& r = ex.steps.find("explain.rollout")->tensor;
+    for (int64_t i = 0; i < t; ++i) QCOMPARE(r.at({1, i, s - 1}), 0.0f);
+    // The rows a table shows: sentence 1 at its last decoder token (5), over the S source tokens.
+    const Tensor& cross = fwd.find("decoder.layers.1.multihead_attn.weights")->tensor;
+    const std::vector<double> attention = explained_row(cfg, fwd, ex, "attention", 1);
+    QCOMPARE(attention.size(), size_t(s));
+    for (int64_t j = 0; j < s; ++j)
+      QVERIFY(std::abs(attention[size_t(j)] - 0.5 * (double(cross.at({1, 0, 5, j})) + cross.at({1, 1, 5, j}))) < 1e-7);
+    for (const char* key : {"rollout", "grad_attention"}) {
+      const std::vector<double> row = explained_row(cfg, fwd, ex, key, 1);
+      QCOMPARE(row.size(), size_t(s));
+      for (int64_t j = 0; j < s; ++j) QCOMPARE(row[size_t(j)], double(ex.steps.find(std::string("explain.") + key)->tensor.at({1, 5, j})));
+    }
+    QCOMPARE(explained_row(cfg, fwd, ex, "saliency", 1).size(), size_t(s));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestExplainCross)
+#include "test_explain_cross.moc"
