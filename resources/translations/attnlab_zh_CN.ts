@@ -4583,6 +4583,14 @@
         <source>Click to enlarge head %1; right-click to knock it out</source>
         <translation>点击放大头 %1；右键点击可敲除它</translation>
     </message>
+    <message>
+        <source>Click a head to enlarge it; right-click it to knock it out.</source>
+        <translation>点击某个头可将其放大；右键点击可将其敲除。</translation>
+    </message>
+    <message>
+        <source>Right-click to knock this head out. Esc or “All heads” shows every head again.</source>
+        <translation>右键点击可敲除这个头。按 Esc 或点击“所有头”可重新显示所有头。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>

@@ -163,6 +163,7 @@ class TestKnockoutUi : public QObject {
     w->navigator()->setCurrent(clean->indexOf("encoder.layers.1.self_attn.weights"));
     test::settle(*w);
     HeatmapGrid* grid = w->stepPanel()->heatmaps();
+    QVERIFY2(grid->noteText().contains(QStringLiteral("right-click it to knock it out")), qPrintable(grid->noteText()));
     const auto rightClick = [&](int head) -> QAction* {
       HeatmapView* view = nullptr;
       for (HeatmapView* v : grid->findChildren<HeatmapView*>())
@@ -193,6 +194,25 @@ class TestKnockoutUi : public QObject {
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     test::settle(*w);
     QVERIFY(w->controller()->current()->ablated.empty());
+    // The enlarged head offers the same: its large map, right-clicked.
+    grid = w->stepPanel()->heatmaps();
+    grid->enlargeHead(3);
+    HeatmapView* large = grid->headView(3);
+    QVERIFY(large && large->isVisible());
+    QVERIFY(grid->noteText().startsWith(QStringLiteral("Right-click to knock this head out.")) ||
+            grid->noteText().contains(QStringLiteral(" Right-click to knock this head out.")));
+    QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(6, 6), large->mapToGlobal(QPoint(6, 6)));
+    QCoreApplication::sendEvent(large, &event);
+    const auto menus = w->findChildren<QMenu*>(QStringLiteral("headMenu"));
+    QVERIFY(!menus.isEmpty());
+    knock = menus.back()->findChild<QAction*>(QStringLiteral("knockHead"));
+    QVERIFY(knock);
+    QCOMPARE(knock->text(), QStringLiteral("Knock head 1.3 out"));
+    knock->trigger();
+    for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    test::settle(*w);
+    QCOMPARE(w->controller()->current()->ablated, (std::vector<explain::HeadRef>{{1, 3}}));
   }
 
   void withALossEachHeadShowsItsEffectRanked() {

@@ -503,10 +503,15 @@ const float* HeatmapGrid::maskedScores() const {
   return t && t->is_contiguous() ? t->data() + static_cast<size_t>(batch_) * dataSize_ : nullptr;
 }
 
+QString HeatmapGrid::noteText() const { return note_->text(); }
+
 void HeatmapGrid::updateNote() {
-  const QString hint = heads_ == 0 ? QString()
-                       : enlarged_ < 0 ? tr("Click a head to enlarge it.")
-                                       : tr("Esc or “All heads” shows every head again.");
+  const bool knock = knockLayer_ >= 0;  // an encoder self-attention step: a right-click knocks the head out
+  const QString hint = heads_ == 0     ? QString()
+                       : enlarged_ < 0 ? (knock ? tr("Click a head to enlarge it; right-click it to knock it out.")
+                                                : tr("Click a head to enlarge it."))
+                                       : (knock ? tr("Right-click to knock this head out. Esc or “All heads” shows every head again.")
+                                                : tr("Esc or “All heads” shows every head again."));
   note_->setText(explanation_.isEmpty() ? hint : explanation_ + QLatin1Char(' ') + hint);
 }
 

@@ -45,6 +45,7 @@ class HeatmapGrid : public QWidget {
   HeatmapView* headView(int head) const;  // the view showing that head (the large one when enlarged)
   QString hoverText() const;               // the last hover description (for tests)
   QString explanation() const { return explanation_; }  // the note under the heads (masking, NaN, …)
+  QString noteText() const;  // that note and how to use the maps (click, right-click, Esc) as shown
   // The text shown for cell (query i, key j) of a head: tokens, raw score, scaled score, weight.
   QString describeCell(int head, int i, int j) const;
   // A large step (more than HeatmapView::kLargeCells cells a head) is drawn on a worker thread:
