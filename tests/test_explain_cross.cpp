@@ -154,11 +154,15 @@ class TestExplainCross : public QObject {
     const int64_t t = batch.text.seq(), s = batch.memory.seq();
     QVERIFY(t != s);
     QCOMPARE(ex.query, (std::vector<int64_t>{2, 5}));  // the decoder's last real tokens
+    // A chosen position is the decoder's: 4 is past "un chien" (2 source tokens) but within "a dog
+    // barks at the moon"; 3 is past "the cat sat" and falls back to its last token.
+    QCOMPARE(compute_explanations(cfg, w, batch, fwd, {.query = {3, 4}}, {ExplainMethod::Rollout}).query,
+             (std::vector<int64_t>{2, 4}));
     QCOMPARE(ex.steps.find("explain.rollout")->tensor.shape(), (Shape{2, t, s}));
     QCOMPARE(ex.steps.find("explain.grad_attention")->tensor.shape(), (Shape{2, t, s}));
     QCOMPARE(ex.steps.find("explain.saliency")->tensor.shape(), (Shape{2, s}));
-    QCOMPARE(ex.steps.find("explain.rollout")->info.bindings.size(), size_t(5));  // e0 e1 d0 d1 c1
-    QCOMPARE(ex.steps.find("explain.grad_attention")->info.bindings.size(), size_t(12));
+    QCOMPARE(ex.steps.find("explain.rollout")->info.bindings.size(), size_t(6));  // e0 e1 d0 d1 c1 ids
+    QCOMPARE(ex.steps.find("explain.grad_attention")->info.bindings.size(), size_t(13));
     const auto blocks = [&](const std::string& block, const Trace& from, const std::string& suffix, int64_t b) {
       std::vector<Heads> out;
       for (int l = 0; l < 2; ++l) out.push_back(block_of(from.find(block + std::to_string(l) + "." + suffix)->tensor, b));
@@ -180,8 +184,9 @@ class TestExplainCross : public QObject {
           }
         QVERIFY2(top > 0, id);  // not a matrix of zeros
       };
-      check("explain.rollout", explain::naive::encdec_rollout(enc, dec, cross.back()));
-      check("explain.grad_attention", explain::naive::encdec_grad_relevance(enc, enc_g, dec, dec_g, cross, cross_g, 1.0));
+      const size_t real = size_t(batch.text.lengths[size_t(b)]);  // the decoder's [PAD] rows left out
+      check("explain.rollout", explain::naive::encdec_rollout(enc, dec, cross.back(), real));
+      check("explain.grad_attention", explain::naive::encdec_grad_relevance(enc, enc_g, dec, dec_g, cross, cross_g, 1.0, real));
       const Tensor& x = fwd.find("encoder.input")->tensor;
       const Tensor& g = bw.steps.find("encoder.input.grad")->tensor;
       for (int64_t i = 0; i < s; ++i) {
@@ -206,6 +211,17 @@ class TestExplainCross : public QObject {
       for (int64_t j = 0; j < s; ++j) QCOMPARE(row[size_t(j)], double(ex.steps.find(std::string("explain.") + key)->tensor.at({1, 5, j})));
     }
     QCOMPARE(explained_row(cfg, fwd, ex, "saliency", 1).size(), size_t(s));
+    // The decoder's [PAD] rows reach no real row: "the cat sat" alone gives its rollout rows again.
+    const Batch alone = make_batch({"the cat sat"}, {"le chat noir dort"});
+    Trace one;
+    forward(cfg, w, alone, one);
+    const Explanations solo_ex = compute_explanations(cfg, w, alone, one, {}, {ExplainMethod::Rollout});
+    const Tensor& solo = solo_ex.steps.find("explain.rollout")->tensor;
+    QCOMPARE(solo.shape(), (Shape{1, 3, s}));
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < s; ++j) QVERIFY(std::abs(solo.at({0, i, j}) - r.at({0, i, j})) < 1e-6);
+    for (int64_t i = 3; i < t; ++i)  // and the [PAD] rows themselves are 0
+      for (int64_t j = 0; j < s; ++j) QCOMPARE(r.at({0, i, j}), 0.0f);
   }
 };
 

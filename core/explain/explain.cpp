@@ -174,6 +174,7 @@ void bind_encdec(StepInfo& info, int64_t layers, bool grads) {
       info.bindings.push_back(step_var(v, weights_id(l, block)));
       if (grads) info.bindings.push_back(step_var("g" + v, weights_id(l, block) + ".grad"));
     }
+  info.bindings.push_back(step_var("ids", "decoder.token_ids"));  // [PAD] (id 0) rows of the cross-attention left out
 }
 
 // "(e0, e1)" or, with gradients, "((e0, ge0), (e1, ge1))" of one prefix.
@@ -192,8 +193,9 @@ StepInfo rollout_cross_info(int64_t layers) {
                   "        a = 0.5 * w.double().mean(1) + 0.5 * torch.eye(w.shape[-1], dtype=torch.float64)\n"
                   "        r = (a / a.sum(-1, keepdim=True)) @ r\n"
                   "    return r\n"
-                  "rollout = (roll(" + layer_tuple(layers, "d", false) + ").transpose(1, 2) @ " + last +
-                  ".double().mean(1) @ roll(" + layer_tuple(layers, "e", false) + ")).float()",
+                  "real = (ids != 0).double()[..., None]  # the decoder's [PAD] rows left out\n"
+                  "rollout = (roll(" + layer_tuple(layers, "d", false) + ").transpose(1, 2) @ (" + last +
+                  ".double().mean(1) * real) @ roll(" + layer_tuple(layers, "e", false) + ")).float()",
           .result = "rollout"};
 }
 
@@ -215,6 +217,7 @@ StepInfo grad_attention_cross_info(int64_t layers, LossKind kind) {
                   "    s = h.sum(-1, keepdim=True)\n"
                   "    return torch.where(s != 0, h / torch.where(s != 0, s, torch.ones_like(s)), h) + torch.eye(h.shape[-1], dtype=torch.float64)\n"
                   "B, T, S = d0.shape[0], d0.shape[-1], e0.shape[-1]\n"
+                  "real = (ids != 0).double()[..., None]  # the decoder's [PAD] rows left out\n"
                   "h_ss = torch.zeros(B, S, S, dtype=torch.float64)\n"
                   "for w, g in " + layer_tuple(layers, "e", true) + ":\n"
                   "    a = bar(w, g)\n"
@@ -225,7 +228,7 @@ StepInfo grad_attention_cross_info(int64_t layers, LossKind kind) {
                   "    a = bar(w, g)\n"
                   "    r_ts = r_ts + a @ r_ts\n"
                   "    h_tt = h_tt + a + a @ h_tt\n"
-                  "    r_ts = r_ts + normalised(h_tt).transpose(1, 2) @ bar(c, gc) @ normalised(h_ss)\n"
+                  "    r_ts = r_ts + normalised(h_tt).transpose(1, 2) @ (bar(c, gc) * real) @ normalised(h_ss)\n"
                   "grad_attention = r_ts.float()",
           .result = "grad_attention"};
 }
@@ -267,8 +270,10 @@ std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfi
 }
 
 // R_ts (T, S) per sentence of an encoder–decoder run (relevance.h): the rollout when `bw` is
-// null, else Chefer's gradient-weighted rules.
-std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, const BackwardResult* bw, int64_t sentences) {
+// null, else Chefer's gradient-weighted rules. The cross-attention's rows of the decoder's [PAD]
+// positions (from `lengths`, the decoder's) are zeroed: R_ttᵀ would hand them to real rows.
+std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, const BackwardResult* bw,
+                                      const std::vector<int>& lengths) {
   const auto layer_mats = [&](const std::string& block, int64_t b) {
     std::vector<explain::Mat> out;
     for (int64_t l = 0; l < cfg.layers; ++l) {
@@ -283,8 +288,11 @@ std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, 
     return out;
   };
   std::vector<explain::Mat> rows;
-  for (int64_t b = 0; b < sentences; ++b) {
-    const auto enc = layer_mats("encoder.layers.%.self_attn", b), dec = layer_mats(kDecoderSelf, b), cross = layer_mats(kCross, b);
+  for (int64_t b = 0; b < static_cast<int64_t>(lengths.size()); ++b) {
+    const auto enc = layer_mats("encoder.layers.%.self_attn", b), dec = layer_mats(kDecoderSelf, b);
+    auto cross = layer_mats(kCross, b);
+    const int64_t real = lengths[static_cast<size_t>(b)];
+    for (explain::Mat& c : cross) c.bottomRows(c.rows() - real).setZero();
     rows.push_back(bw ? explain::encdec_grad_relevance(enc, dec, cross)
                       : explain::encdec_rollout(explain::rollout(enc), explain::rollout(dec), cross.back()));
   }
@@ -377,7 +385,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
                                   const ExplainInputs& in, const std::vector<ExplainMethod>& methods) {
   Explanations out;
   out.query = explain::explained_positions(batch);  // the panel reads every method's row there
-  const std::vector<int>& lengths = batch.encoder_tokens().lengths;
+  const std::vector<int>& lengths = batch.text.lengths;  // the explained (decoder's) sentences
   for (size_t b = 0; b < in.query.size() && b < out.query.size(); ++b)  // a position chosen instead
     if (in.query[b] >= 0 && in.query[b] < lengths[b]) out.query[b] = in.query[b];
   const BackwardResult* bw = in.bw;
@@ -401,7 +409,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
     std::vector<explain::Mat> rows;
     StepInfo info;
     if (cfg.cross && m != ExplainMethod::Saliency) {  // rollout or grad-attention: the decoder's view of the source
-      rows = encdec_rows(cfg, fwd, m == ExplainMethod::GradAttention ? bw : nullptr, sentences);
+      rows = encdec_rows(cfg, fwd, m == ExplainMethod::GradAttention ? bw : nullptr, batch.text.lengths);
       info = m == ExplainMethod::Rollout ? rollout_cross_info(layers) : grad_attention_cross_info(layers, bw->kind);
       bind_encdec(info, layers, m == ExplainMethod::GradAttention);
     } else if (m == ExplainMethod::Rollout || m == ExplainMethod::Flow) {

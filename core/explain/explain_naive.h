@@ -119,11 +119,12 @@ inline Matrix grad_rollout(const std::vector<Heads>& weights, const std::vector<
   return r;
 }
 
-// mean_h((sign·∇A ⊙ A)⁺) of one layer, (T, S); sign 0: mean_h(A) (no gradient).
-inline Matrix weighted_mean(const Heads& w, const Heads* g, double sign = 1.0) {
+// mean_h((sign·∇A ⊙ A)⁺) of one layer, (T, S); without g: mean_h(A). Rows from `rows` on stay 0
+// (a decoder's [PAD] positions in a cross-attention).
+inline Matrix weighted_mean(const Heads& w, const Heads* g, double sign = 1.0, size_t rows = size_t(-1)) {
   Matrix a(w.front().size(), std::vector<double>(w.front().front().size(), 0.0));
   for (size_t h = 0; h < w.size(); ++h)
-    for (size_t i = 0; i < a.size(); ++i)
+    for (size_t i = 0; i < a.size() && i < rows; ++i)
       for (size_t j = 0; j < a[i].size(); ++j)
         a[i][j] += (g ? std::max(0.0, sign * (*g)[h][i][j] * w[h][i][j]) : w[h][i][j]) / static_cast<double>(w.size());
   return a;
@@ -145,16 +146,16 @@ inline Matrix residual_normalised(Matrix r) {
 // R_ttᵀ · mean_h(A_cross of the last decoder layer) · R_ss. Gradient-weighted (their eq. 6–10):
 // R_ss = I + Σ, R_tt = I, R_ts = 0, per decoder layer R_tt += Ā_self R_tt, R_ts += Ā_self R_ts,
 // R_ts += R̄_ttᵀ Ā_cross R̄_ss — R_ss and R_tt kept as R̂ = R − I (R̂ += Ā·(I + R̂)), as relevance.h
-// says why.
+// says why. The cross-attention's rows from `real` on (the decoder's [PAD] positions) are left out.
 inline Matrix encdec_rollout(const std::vector<Heads>& encoder, const std::vector<Heads>& decoder_self,
-                             const Heads& last_cross) {
-  return product(product(transpose(rollout(decoder_self)), weighted_mean(last_cross, nullptr)), rollout(encoder));
+                             const Heads& last_cross, size_t real = size_t(-1)) {
+  return product(product(transpose(rollout(decoder_self)), weighted_mean(last_cross, nullptr, 1.0, real)), rollout(encoder));
 }
 
 inline Matrix encdec_grad_relevance(const std::vector<Heads>& enc_w, const std::vector<Heads>& enc_g,
                                     const std::vector<Heads>& self_w, const std::vector<Heads>& self_g,
                                     const std::vector<Heads>& cross_w, const std::vector<Heads>& cross_g,
-                                    double sign = 1.0) {
+                                    double sign = 1.0, size_t real = size_t(-1)) {
   const size_t s = enc_w.front().front().size(), t = self_w.front().front().size();
   Matrix h_ss(s, std::vector<double>(s, 0.0));
   for (size_t l = 0; l < enc_w.size(); ++l) {
@@ -170,7 +171,7 @@ inline Matrix encdec_grad_relevance(const std::vector<Heads>& enc_w, const std::
     add_to(r_ts, ts);
     add_to(h_tt, a);
     add_to(h_tt, ah);
-    add_to(r_ts, product(product(transpose(residual_normalised(h_tt)), weighted_mean(cross_w[l], &cross_g[l], sign)), r_ss_bar));
+    add_to(r_ts, product(product(transpose(residual_normalised(h_tt)), weighted_mean(cross_w[l], &cross_g[l], sign, real)), r_ss_bar));
   }
   return r_ts;
 }

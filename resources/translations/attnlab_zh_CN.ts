@@ -3316,16 +3316,16 @@
         <translation>每一层给该位置上模型最终预测的词元（最后一层概率最高的词元）的概率：答案逐层成形</translation>
     </message>
     <message>
-        <source>encoder–decoder: R_ss rolls out the encoder's self-attention and R_tt the decoder's, each layer's Â_l = ½·mean_h(A_l) + ½·I with rows renormalised; the last decoder layer's cross-attention averaged over heads joins them, R = R_ttᵀ · mean_h(A_cross) · R_ss; R[t, j] is how much source token j reaches decoder position t (Chefer et al. 2021's rollout for encoder–decoders)</source>
-        <translation>编码器–解码器：R_ss 是编码器自注意力的 rollout，R_tt 是解码器自注意力的 rollout，每层 Â_l = ½·mean_h(A_l) + ½·I，各行重新归一化；最后一个解码器层的交叉注意力（各头平均）把两者连起来，R = R_ttᵀ · mean_h(A_cross) · R_ss；R[t, j] 表示源词元 j 有多少到达解码器位置 t（Chefer 等 2021 为编码器–解码器给出的 rollout）</translation>
-    </message>
-    <message>
-        <source>∇A = ∂L/∂A for the loss %1, Ā = mean_h((∇A ⊙ A)⁺); the encoder's layers update R_ss, each decoder layer's self-attention R_tt and R_ts, its cross-attention adds R̄_ttᵀ · Ā · R̄_ss to R_ts, R̄ = (R − I) with rows summed to 1, + I (a row of R − I summing to 0 stays 0); R[t, j] is source token j's relevance to decoder position t (Chefer et al. 2021, eq. 6–10)</source>
-        <translation>∇A = ∂L/∂A（损失 %1），Ā = mean_h((∇A ⊙ A)⁺)；编码器各层更新 R_ss，每个解码器层的自注意力更新 R_tt 和 R_ts，其交叉注意力把 R̄_ttᵀ · Ā · R̄_ss 加到 R_ts 上，R̄ = (R − I) 各行缩放到和为 1，再 + I（R − I 中和为 0 的行保持为 0）；R[t, j] 是源词元 j 对解码器位置 t 的相关度（Chefer 等 2021，式 6–10）</translation>
-    </message>
-    <message>
         <source>x is the encoder's input (the source tokens), ∂L/∂x for the loss %1 computed at the decoder's output, summed over the model width D</source>
         <translation>x 是编码器的输入（源词元），∂L/∂x 针对损失 %1、在解码器的输出处计算，对模型宽度 D 求和</translation>
+    </message>
+    <message>
+        <source>encoder–decoder: R_ss rolls out the encoder's self-attention and R_tt the decoder's, each layer's Â_l = ½·mean_h(A_l) + ½·I with rows renormalised; the last decoder layer's cross-attention averaged over heads joins them, R = R_ttᵀ · mean_h(A_cross) · R_ss, its rows of the decoder's [PAD] positions left out (zero); through R_ttᵀ, row t gathers the source weights of every position that carries t, so under a causal mask those of t and the positions after it (Chefer et al. 2021's rollout for encoder–decoders)</source>
+        <translation>编码器–解码器：R_ss 是编码器自注意力的 rollout，R_tt 是解码器自注意力的 rollout，每层 Â_l = ½·mean_h(A_l) + ½·I，各行重新归一化；最后一个解码器层的交叉注意力（各头平均）把两者连起来，R = R_ttᵀ · mean_h(A_cross) · R_ss，其中解码器 [PAD] 位置的行不计入（为零）；经过 R_ttᵀ，第 t 行汇集了所有携带 t 的位置对源句的权重，因此在因果掩码下是 t 及其后各位置的权重（Chefer 等 2021 为编码器–解码器给出的 rollout）</translation>
+    </message>
+    <message>
+        <source>∇A = ∂L/∂A for the loss %1, Ā = mean_h((∇A ⊙ A)⁺); the encoder's layers update R_ss, each decoder layer's self-attention R_tt and R_ts, its cross-attention adds R̄_ttᵀ · Ā · R̄_ss to R_ts (Ā's rows of the decoder's [PAD] positions left out), R̄ = (R − I) with rows summed to 1, + I (a row of R − I summing to 0 stays 0); R[t, j] is source token j's relevance at decoder position t for the whole loss, not for position t's prediction alone (Chefer et al. 2021, eq. 6–10)</source>
+        <translation>∇A = ∂L/∂A（损失 %1），Ā = mean_h((∇A ⊙ A)⁺)；编码器各层更新 R_ss，每个解码器层的自注意力更新 R_tt 和 R_ts，其交叉注意力把 R̄_ttᵀ · Ā · R̄_ss 加到 R_ts 上（Ā 中解码器 [PAD] 位置的行不计入），R̄ = (R − I) 各行缩放到和为 1，再 + I（R − I 中和为 0 的行保持为 0）；R[t, j] 是源词元 j 在解码器位置 t 上对整个损失的相关度，而不只是对位置 t 的预测（Chefer 等 2021，式 6–10）</translation>
     </message>
 </context>
 <context>
@@ -4031,8 +4031,8 @@
         <translation>位置：</translation>
     </message>
     <message>
-        <source>Which source tokens mattered for the decoder's &lt;b&gt;%1&lt;/b&gt; (position %2)? Rollout and gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: through the encoder's self-attention, the decoder's and the cross-attention between them; flow and token ablation are defined for one stack only.</source>
-        <translation>对解码器的 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些源词元重要？Rollout 和梯度加权注意力遵循 Chefer 等 2021 为编码器–解码器给出的规则：依次经过编码器的自注意力、解码器的自注意力以及两者之间的交叉注意力；flow 和词元消融只为单个堆栈定义。</translation>
+        <source>Which source tokens mattered for the decoder's &lt;b&gt;%1&lt;/b&gt; (position %2)? Rollout and gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: through the encoder's self-attention, the decoder's and the cross-attention between them — through the decoder's self-attention a row also gathers what the later positions that read it took from the source. Flow and token ablation are defined for one stack only.</source>
+        <translation>对解码器的 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些源词元重要？Rollout 和梯度加权注意力遵循 Chefer 等 2021 为编码器–解码器给出的规则：依次经过编码器的自注意力、解码器的自注意力以及两者之间的交叉注意力——经过解码器的自注意力，一行还会汇集读取它的后续位置从源句取得的内容。Flow 和词元消融只为单个堆栈定义。</translation>
     </message>
 </context>
 <context>

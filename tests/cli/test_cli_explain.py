@@ -45,16 +45,18 @@ def numpy_chefer(layers, grads, sign=1.0):
     return r
 
 
-def numpy_encdec(enc, dec, cross, grads=None, sign=1.0):
+def numpy_encdec(enc, dec, cross, real, grads=None, sign=1.0):
     """Chefer et al. 2021 for an encoder-decoder, (B, T, S). Without grads their rollout baseline:
     R_tt^T . mean_h(last cross-attention) . R_ss, each R the rollout of one stack. With grads (a dict
     of the same lists under "enc", "dec", "cross") their rules 6, 7 and 10 with the normalisation of
-    eq. 8-9 (a row of R - I summing to 0 left at 0)."""
+    eq. 8-9 (a row of R - I summing to 0 left at 0). real (B, T): the decoder's real positions; the
+    cross-attention's rows of the others ([PAD]) are left out."""
     b = enc[0].shape[0]
+    keep = real.astype(np.float64)[..., None]
     eye = lambda n: np.broadcast_to(np.eye(n), (b, n, n)).copy()
     if grads is None:
         r_ss, r_tt = numpy_rollout(enc), numpy_rollout(dec)
-        return np.einsum("bji,bjk,bkl->bil", r_tt, cross[-1].astype(np.float64).mean(axis=1), r_ss)
+        return np.einsum("bji,bjk,bkl->bil", r_tt, cross[-1].astype(np.float64).mean(axis=1) * keep, r_ss)
     bar = lambda a, g: np.maximum(0, sign * g.astype(np.float64) * a).mean(axis=1)
     def normalised(r):
         x = r - np.eye(r.shape[-1])
@@ -68,7 +70,7 @@ def numpy_encdec(enc, dec, cross, grads=None, sign=1.0):
     for a, g, c, gc in zip(dec, grads["dec"], cross, grads["cross"]):
         a_bar = bar(a, g)
         r_ts, r_tt = r_ts + a_bar @ r_ts, r_tt + a_bar @ r_tt
-        r_ts = r_ts + np.swapaxes(normalised(r_tt), 1, 2) @ bar(c, gc) @ normalised(r_ss)
+        r_ts = r_ts + np.swapaxes(normalised(r_tt), 1, 2) @ (bar(c, gc) * keep) @ normalised(r_ss)
     return r_ts
 
 
@@ -162,8 +164,9 @@ class Explain(lib.TempDirCase):
         """Rows are the decoder's positions, columns the source tokens; NumPy's Chefer rules from the
         bundle's arrays, and reproduce.py reruns each step's PyTorch code."""
         for i, (loss, extra) in enumerate([("sum", ["--layers", "2", "--mask", "padding+causal"]),
-                                           ("mse", ["--norm", "post", "--layers", "3", "--mask", "padding"])]):
-            with self.subTest(loss=loss):
+                                           ("mse", ["--norm", "post", "--layers", "3", "--mask", "padding"]),
+                                           ("sum", ["--layers", "1", "--mask", "padding"])]):
+            with self.subTest(loss=loss, layers=extra[extra.index("--layers") + 1]):
                 out = self.path("x%d" % i)
                 if loss == "mse":  # (B, T, D): the decoder's output against a seeded target
                     target = self.path("target.npy")
@@ -189,14 +192,17 @@ class Explain(lib.TempDirCase):
                 grads = {"enc": [w("encoder", "self_attn", l, ".grad") for l in range(layers)],
                          "dec": [w("decoder", "self_attn", l, ".grad") for l in range(layers)],
                          "cross": [w("decoder", "multihead_attn", l, ".grad") for l in range(layers)]}
-                self.assertTrue(lib.compare(a["explain.rollout"], numpy_encdec(enc, dec, cross))[0])
+                real = a["decoder.token_ids"] != 0
+                self.assertFalse(real.all())  # "dogs bark" is padded
+                self.assertTrue(lib.compare(a["explain.rollout"], numpy_encdec(enc, dec, cross, real))[0])
                 sign = 1.0 if loss == "sum" else -1.0  # a loss is the opposite of the score explained
-                want = numpy_encdec(enc, dec, cross, grads, sign)
+                want = numpy_encdec(enc, dec, cross, real, grads, sign)
                 self.assertGreater(float(want.max()), 0)
                 self.assertTrue(lib.compare(a["explain.grad_attention"], want)[0])
                 x, g = a["encoder.input"].astype(np.float64), a["encoder.input.grad"].astype(np.float64)
                 self.assertTrue(lib.compare(a["explain.saliency"], (x * g).sum(-1))[0])
                 self.assertEqual(float(np.abs(a["explain.rollout"][0, :, 3:]).max()), 0.0)  # le chat noir's [PAD]
+                self.assertEqual(float(np.abs(a["explain.rollout"][1, 2:]).max()), 0.0)  # dogs bark's [PAD] rows
                 self.assertNotIn("explanation_scores", m)  # no token ablation to score against
                 rc, text, err = reproduce(out)
                 self.assertEqual(rc, 0, text[-3000:] + err)

@@ -120,7 +120,7 @@ class TestExplainUi : public QObject {
     QVERIFY(computed.wait(20000));
     QVERIFY2(!panel.messageLabel()->isVisible(), qPrintable(panel.messageLabel()->text()));
     QCOMPARE(panel.methodKeys(), (QStringList{QStringLiteral("attention"), QStringLiteral("rollout")}));
-    QCOMPARE(panel.table()->rowCount(), 3);  // le, chien, ρ
+    QCOMPARE(panel.table()->rowCount(), 2);  // le, chien: no ρ row (no token ablation to score against)
     QCOMPARE(panel.table()->verticalHeaderItem(1)->text(), QStringLiteral("chien"));
     auto* position = panel.findChild<QComboBox*>(QStringLiteral("explainPosition"));
     QVERIFY(position);

@@ -243,7 +243,9 @@ void ExplainPanel::showSentence() {
   intro_->setText(cross ? tr("Which source tokens mattered for the decoder's <b>%1</b> (position %2)? Rollout and "
                              "gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: "
                              "through the encoder's self-attention, the decoder's and the cross-attention between "
-                             "them; flow and token ablation are defined for one stack only.")
+                             "them — through the decoder's self-attention a row also gathers what the later "
+                             "positions that read it took from the source. Flow and token ablation are defined for "
+                             "one stack only.")
                               .arg(word)
                               .arg(q)
                         : tr("Which tokens mattered for <b>%1</b> (position %2)?").arg(word).arg(q));
@@ -258,14 +260,17 @@ void ExplainPanel::showSentence() {
     cols.emplace_back(&m, std::move(row));
     keys_ << QString::fromLatin1(m.key);
   }
-  table_->setRowCount(len + 1);
+  const bool scored = !cross;  // the ρ row: an encoder–decoder has no token ablation to score against
+  table_->setRowCount(len + (scored ? 1 : 0));
   table_->setColumnCount(static_cast<int>(cols.size()));
   for (int j = 0; j < len; ++j)
     table_->setVerticalHeaderItem(j, new QTableWidgetItem((j == q && !cross ? QStringLiteral("▸ ") : QString()) +
                                                           QString::fromStdString(shown[static_cast<size_t>(j)])));
-  auto* rhoHead = new QTableWidgetItem(tr("ρ"));
-  rhoHead->setToolTip(tr("Spearman's ρ between the column's ranking of the other tokens and token ablation's"));
-  table_->setVerticalHeaderItem(len, rhoHead);
+  if (scored) {
+    auto* rhoHead = new QTableWidgetItem(tr("ρ"));
+    rhoHead->setToolTip(tr("Spearman's ρ between the column's ranking of the other tokens and token ablation's"));
+    table_->setVerticalHeaderItem(len, rhoHead);
+  }
   for (int c = 0; c < static_cast<int>(cols.size()); ++c) {
     const auto& [m, row] = cols[static_cast<size_t>(c)];
     auto* head = new QTableWidgetItem(m->column);
@@ -289,6 +294,7 @@ void ExplainPanel::showSentence() {
       cell->setTextAlignment(Qt::AlignCenter);
       table_->setItem(j, c, cell);
     }
+    if (!scored) continue;
     QString rho = QStringLiteral("—");
     for (const auto& [name, values] : ex_->spearman)
       if (name == m->key && std::isfinite(values[static_cast<size_t>(b)])) rho = number(values[static_cast<size_t>(b)]);
