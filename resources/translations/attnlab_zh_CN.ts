@@ -4003,10 +4003,6 @@
         <translation>该列对其余词元的排序与词元消融排序之间的 Spearman ρ</translation>
     </message>
     <message>
-        <source>Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each column scaled to its own largest value). The last row, ρ, compares a method's ranking with token ablation's: 1 is the same order, 0 no relation.</source>
-        <translation>每一列用一种方法给句子的词元排序；颜色越深或越亮表示越重要（每列按自己的最大值缩放）。最后一行 ρ 比较某方法的排序与词元消融的排序：1 表示顺序相同，0 表示毫无关系。</translation>
-    </message>
-    <message>
         <source>Which tokens mattered for &lt;b&gt;%1&lt;/b&gt; (position %2)?</source>
         <translation>对 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些词元起了作用？</translation>
     </message>
@@ -4033,6 +4029,14 @@
     <message>
         <source>Which source tokens mattered for the decoder's &lt;b&gt;%1&lt;/b&gt; (position %2)? Rollout and gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: through the encoder's self-attention, the decoder's and the cross-attention between them — through the decoder's self-attention a row also gathers what the later positions that read it took from the source. Flow and token ablation are defined for one stack only.</source>
         <translation>对解码器的 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些源词元重要？Rollout 和梯度加权注意力遵循 Chefer 等 2021 为编码器–解码器给出的规则：依次经过编码器的自注意力、解码器的自注意力以及两者之间的交叉注意力——经过解码器的自注意力，一行还会汇集读取它的后续位置从源句取得的内容。Flow 和词元消融只为单个堆栈定义。</translation>
+    </message>
+    <message>
+        <source>Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each column scaled to its own largest value).</source>
+        <translation>每一列用一种方法给句子的词元排序；颜色越深或越亮表示越重要（每列按自己的最大值缩放）。</translation>
+    </message>
+    <message>
+        <source>The last row, ρ, compares a method's ranking with token ablation's: 1 is the same order, 0 no relation.</source>
+        <translation>最后一行 ρ 比较某方法的排序与词元消融的排序：1 表示顺序相同，0 表示毫无关系。</translation>
     </message>
 </context>
 <context>

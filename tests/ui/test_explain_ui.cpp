@@ -121,6 +121,8 @@ class TestExplainUi : public QObject {
     QVERIFY2(!panel.messageLabel()->isVisible(), qPrintable(panel.messageLabel()->text()));
     QCOMPARE(panel.methodKeys(), (QStringList{QStringLiteral("attention"), QStringLiteral("rollout")}));
     QCOMPARE(panel.table()->rowCount(), 2);  // le, chien: no ρ row (no token ablation to score against)
+    auto* help = panel.findChild<QLabel*>(QStringLiteral("explainHelp"));
+    QVERIFY(help && !help->text().contains(QStringLiteral("ρ")) && help->text().contains(QStringLiteral("Each column ranks")));
     QCOMPARE(panel.table()->verticalHeaderItem(1)->text(), QStringLiteral("chien"));
     auto* position = panel.findChild<QComboBox*>(QStringLiteral("explainPosition"));
     QVERIFY(position);

@@ -66,6 +66,18 @@ std::vector<Method> methods() {
   };
 }
 
+// How to read the table (`scored`: with its ρ row), then each method's text; under the table, so
+// that the question and the table stay in view.
+QString helpText(bool scored) {
+  const QString columns = ExplainPanel::tr("Each column ranks the sentence's tokens by one method; a darker or brighter "
+                                           "cell matters more (each column scaled to its own largest value).");
+  const QString rho = ExplainPanel::tr("The last row, ρ, compares a method's ranking with token ablation's: 1 is the same "
+                                       "order, 0 no relation.");
+  QString help = QStringLiteral("<p>%1</p>").arg(scored ? columns + QLatin1Char(' ') + rho : columns);
+  for (const Method& m : methods()) help += QStringLiteral("<p><b>%1</b>: %2</p>").arg(m.name.toHtmlEscaped(), m.help.toHtmlEscaped());
+  return help;
+}
+
 // Two decimals, but small values (token ablation's |Δ log p| is often a few thousandths) to two
 // significant digits, so that a column never reads as all zeros.
 QString number(double v) {
@@ -114,13 +126,7 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
   connect(knockout_, &HeadKnockout::headsChanged, this, &ExplainPanel::headsChanged);
   connect(knockout_, &HeadKnockout::modeChanged, this, &ExplainPanel::ablateModeChanged);
   help_ = wrappedLabel(QStringLiteral("explainHelp"));
-  // How to read the table, then each method's text, under it: the question and the table stay in view.
-  QString help = QStringLiteral("<p>%1</p>").arg(
-      tr("Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each "
-         "column scaled to its own largest value). The last row, ρ, compares a method's ranking with token "
-         "ablation's: 1 is the same order, 0 no relation."));
-  for (const Method& m : methods()) help += QStringLiteral("<p><b>%1</b>: %2</p>").arg(m.name.toHtmlEscaped(), m.help.toHtmlEscaped());
-  help_->setText(help);
+  help_->setText(helpText(true));
   v->addWidget(help_);
   intro_->setText(tr("Run a model to see which tokens mattered."));
   connect(sentence_, &QComboBox::currentIndexChanged, this, [this] { showSentence(); });
@@ -261,6 +267,7 @@ void ExplainPanel::showSentence() {
     keys_ << QString::fromLatin1(m.key);
   }
   const bool scored = !cross;  // the ρ row: an encoder–decoder has no token ablation to score against
+  help_->setText(helpText(scored));
   table_->setRowCount(len + (scored ? 1 : 0));
   table_->setColumnCount(static_cast<int>(cols.size()));
   for (int j = 0; j < len; ++j)
