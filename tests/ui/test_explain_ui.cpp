@@ -131,7 +131,9 @@ class TestExplainUi : public QObject {
     auto* intro = panel.findChild<QLabel*>(QStringLiteral("explainIntro"));
     QVERIFY(intro && intro->text().contains(QStringLiteral("source tokens")) && intro->text().contains(QStringLiteral("ran")));
     const QString csv = panel.csv();  // one row per source token
-    QVERIFY2(csv.contains(QStringLiteral("1,\"chien\",0,")), qPrintable(csv));
+    QVERIFY2(csv.startsWith(QStringLiteral("position,source_token,decoder_position,attention,rollout\n")), qPrintable(csv));
+    QVERIFY2(csv.contains(QStringLiteral("\n1,\"chien\",2,")), qPrintable(csv));  // explained for "ran", position 2
+    QVERIFY(!csv.contains(QStringLiteral("spearman_rho")));
   }
 
   // In the window: the View menu's toggle shows the dock; a loss chosen adds the gradient rows.

@@ -337,13 +337,18 @@ QString ExplainPanel::csv() const {
   const auto quoted = [](QString t) { return QLatin1Char('"') + t.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"'); };
   std::vector<std::vector<double>> cols;
   for (const QString& key : keys_) cols.push_back(explained_row(shown_->cfg, shown_->trace, *ex_, key.toStdString(), b));
-  QString out = QStringLiteral("position,token,explained,") + keys_.join(QLatin1Char(',')) + QLatin1Char('\n');
+  // An encoder–decoder's rows are source tokens explained for one decoder position (every row
+  // names it), and it has no ρ; otherwise the explained row is marked and ρ follows.
+  const bool cross = shown_->cfg.cross;
+  QString out = QLatin1String(cross ? "position,source_token,decoder_position," : "position,token,explained,") +
+                keys_.join(QLatin1Char(',')) + QLatin1Char('\n');
   for (int j = 0; j < tokens.lengths[static_cast<size_t>(b)]; ++j) {
-    const bool explained = j == q && !shown_->cfg.cross;  // an encoder–decoder's rows are source tokens
-    QStringList cells{QString::number(j), quoted(QString::fromStdString(shown[static_cast<size_t>(j)])), explained ? QStringLiteral("1") : QStringLiteral("0")};
+    const QString third = cross ? QString::number(q) : j == q ? QStringLiteral("1") : QStringLiteral("0");
+    QStringList cells{QString::number(j), quoted(QString::fromStdString(shown[static_cast<size_t>(j)])), third};
     for (const auto& c : cols) cells << QString::number(c[static_cast<size_t>(j)], 'g', 7);
     out += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
   }
+  if (cross) return out;
   QStringList rho{QString(), QStringLiteral("\"spearman_rho\""), QString()};
   for (const QString& key : keys_) {
     QString v;  // empty: not scored (ablation itself) or too few keys

@@ -47,8 +47,9 @@ class ExplainPanel : public QWidget {
   HeadKnockout* knockout() const { return knockout_; }
   // The shown table: .png / .svg as drawn, anything else CSV (csv()). "" when saved.
   QString exportTo(const QString& path);
-  // One row per token (the explained one marked), one column per method, then the ρ row; empty
-  // when nothing is shown.
+  // One row per token (the explained one marked), one column per method, then the ρ row; in an
+  // encoder–decoder run one row per source token, each naming the decoder position explained, and
+  // no ρ row. Empty when nothing is shown.
   QString csv() const;
 
  signals:
