@@ -30,17 +30,13 @@ bool ranks_tokens(const std::string& step_id) {
   return false;
 }
 
-std::string weights_id(int64_t layer, const std::string& block = "encoder.layers.%.self_attn") {
+// An attention block's weights step: "%" in `block` is the layer.
+const std::string kEncoderSelf = "encoder.layers.%.self_attn", kDecoderSelf = "decoder.layers.%.self_attn",
+                  kCross = "decoder.layers.%.multihead_attn";
+std::string weights_id(int64_t layer, const std::string& block = kEncoderSelf) {
   std::string id = block;
   id.replace(id.find('%'), 1, std::to_string(layer));
   return id + ".weights";
-}
-const std::string kDecoderSelf = "decoder.layers.%.self_attn", kCross = "decoder.layers.%.multihead_attn";
-
-// The methods an encoder–decoder run has (Chefer et al. 2021's rules for it): rows are the
-// decoder's positions, columns the source tokens.
-bool defined_for_cross(ExplainMethod m) {
-  return m == ExplainMethod::Rollout || m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency;
 }
 
 // (B, S, S) or (B, S) from one sentence's results, as float.
@@ -167,7 +163,7 @@ void bind_layers(StepInfo& info, int64_t layers, bool grads) {
 // An encoder–decoder's bindings: e{l} the encoder's self-attention weights, d{l} the decoder's,
 // c{l} its cross-attention's (only the last layer's without gradients); with gradients g{var}.
 void bind_encdec(StepInfo& info, int64_t layers, bool grads) {
-  const std::pair<const char*, std::string> blocks[] = {{"e", "encoder.layers.%.self_attn"}, {"d", kDecoderSelf}, {"c", kCross}};
+  const std::pair<const char*, std::string> blocks[] = {{"e", kEncoderSelf}, {"d", kDecoderSelf}, {"c", kCross}};
   for (const auto& [var, block] : blocks)
     for (int64_t l = grads || var[0] != 'c' ? 0 : layers - 1; l < layers; ++l) {
       const std::string v = var + std::to_string(l);
@@ -201,12 +197,8 @@ StepInfo rollout_cross_info(int64_t layers) {
 
 StepInfo grad_attention_cross_info(int64_t layers, LossKind kind) {
   const bool negate = chefer_sign(kind) < 0;
-  std::string pairs = "(";  // ((d0, gd0), (c0, gc0)), … per decoder layer
-  for (int64_t l = 0; l < layers; ++l) {
-    const std::string i = std::to_string(l);
-    pairs += (l ? ", " : "") + std::string("((d") + i + ", gd" + i + "), (c" + i + ", gc" + i + "))";
-  }
-  pairs += layers == 1 ? ",)" : ")";
+  const std::string pairs =  // ((d0, gd0), (c0, gc0)), … per decoder layer
+      python_tuple(layers, [](const std::string& l) { return "((d" + l + ", gd" + l + "), (c" + l + ", gc" + l + "))"; });
   return {.title = Text(Msg::st_explain_grad_attention),
           .formula = formula_parts({maths(negate ? "Ā = mean_h((−∇A ⊙ A)⁺); R_ts += R̄_ttᵀ · Ā_cross · R̄_ss (B, T, S)"
                                                  : "Ā = mean_h((∇A ⊙ A)⁺); R_ts += R̄_ttᵀ · Ā_cross · R̄_ss (B, T, S)"),
@@ -274,9 +266,9 @@ std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfi
 // positions (from `lengths`, the decoder's) are zeroed: R_ttᵀ would hand them to real rows.
 std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, const BackwardResult* bw,
                                       const std::vector<int>& lengths) {
-  const auto layer_mats = [&](const std::string& block, int64_t b) {
+  const auto layer_mats = [&](const std::string& block, int64_t b, int64_t first) {  // layers first … L − 1
     std::vector<explain::Mat> out;
-    for (int64_t l = 0; l < cfg.layers; ++l) {
+    for (int64_t l = first; l < cfg.layers; ++l) {
       const Tensor& w = explain::needed_step(fwd, weights_id(l, block));
       if (bw)
         out.push_back(explain::grad_weighted(w, explain::needed_step(bw->steps, weights_id(l, block) + ".grad"), b, chefer_sign(bw->kind)));
@@ -289,8 +281,8 @@ std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, 
   };
   std::vector<explain::Mat> rows;
   for (int64_t b = 0; b < static_cast<int64_t>(lengths.size()); ++b) {
-    const auto enc = layer_mats("encoder.layers.%.self_attn", b), dec = layer_mats(kDecoderSelf, b);
-    auto cross = layer_mats(kCross, b);
+    const auto enc = layer_mats(kEncoderSelf, b, 0), dec = layer_mats(kDecoderSelf, b, 0);
+    auto cross = layer_mats(kCross, b, bw ? 0 : cfg.layers - 1);  // the rollout reads the last layer's only
     const int64_t real = lengths[static_cast<size_t>(b)];
     for (explain::Mat& c : cross) c.bottomRows(c.rows() - real).setZero();
     rows.push_back(bw ? explain::encdec_grad_relevance(enc, dec, cross)
@@ -300,6 +292,10 @@ std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, 
 }
 
 }  // namespace
+
+bool defined_for(const ModelConfig& cfg, ExplainMethod m) {
+  return !cfg.cross || m == ExplainMethod::Rollout || m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency;
+}
 
 std::string_view explain_name(ExplainMethod m) {
   switch (m) {
@@ -346,7 +342,7 @@ void check_explain(const ModelConfig& cfg, int64_t seq, const std::vector<Explai
                    bool has_head) {
   if (methods.empty()) return;
   for (ExplainMethod m : methods)
-    if (cfg.cross && !defined_for_cross(m)) throw ConfigError(Text(Msg::ex_cross_method, std::string(explain_name(m))));
+    if (!defined_for(cfg, m)) throw ConfigError(Text(Msg::ex_cross_method, std::string(explain_name(m))));
   for (ExplainMethod m : methods)
     if (needs_backward(m) && !has_loss) throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
   const auto asked = [&](ExplainMethod m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
@@ -364,7 +360,7 @@ std::vector<double> explained_row(const ModelConfig& cfg, const Trace& fwd, cons
                                   int64_t b) {
   const int64_t q = ex.query.at(static_cast<size_t>(b));
   if (key == "attention") {  // (B, H, S, S), or the decoder's cross-attention (B, H, T, S)
-    const Tensor& last = explain::needed_step(fwd, weights_id(cfg.layers - 1, cfg.cross ? kCross : "encoder.layers.%.self_attn"));
+    const Tensor& last = explain::needed_step(fwd, weights_id(cfg.layers - 1, cfg.cross ? kCross : kEncoderSelf));
     std::vector<double> row(static_cast<size_t>(last.size(3)), 0.0);
     for (int64_t j = 0; j < last.size(3); ++j) {
       for (int64_t h = 0; h < last.size(1); ++h) row[static_cast<size_t>(j)] += last.at({b, h, q, j});

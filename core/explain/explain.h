@@ -46,6 +46,10 @@ inline bool needs_backward(ExplainMethod m) {
   return m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency || m == ExplainMethod::Heads;
 }
 
+// Whether `m` is defined for cfg's architecture: an encoder–decoder (cfg.cross) has rollout,
+// grad-attention and saliency only (Chefer et al. 2021's rules for it); check_explain refuses the rest.
+bool defined_for(const ModelConfig& cfg, ExplainMethod m);
+
 // Attention flow solves S² max-flows over a graph of (L + 1)·S nodes and up to L·S² edges. It is
 // refused when L · S⁴ exceeds this (S 48 at 12 layers; S 67 at 3): 0.1–0.3 s at the limit on
 // 2 cores (docs/cli.md "Explanations").

@@ -164,23 +164,29 @@ class TestKnockoutUi : public QObject {
     test::settle(*w);
     HeatmapGrid* grid = w->stepPanel()->heatmaps();
     QVERIFY2(grid->noteText().contains(QStringLiteral("right-click it to knock it out")), qPrintable(grid->noteText()));
-    const auto rightClick = [&](int head) -> QAction* {
-      HeatmapView* view = nullptr;
-      for (HeatmapView* v : grid->findChildren<HeatmapView*>())
-        if (v->isVisible() && v->toolTip().startsWith(QStringLiteral("Click to enlarge head %1;").arg(head))) view = v;
+    const auto menuOf = [&](HeatmapView* view) -> QAction* {  // the head menu's action, right-clicked on `view`
       if (!view) return nullptr;
       QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(4, 4), view->mapToGlobal(QPoint(4, 4)));
       QCoreApplication::sendEvent(view, &event);  // as a right-click delivers it
       const auto menus = w->findChildren<QMenu*>(QStringLiteral("headMenu"));
       return menus.isEmpty() ? nullptr : menus.back()->findChild<QAction*>(QStringLiteral("knockHead"));
     };
+    const auto rightClick = [&](int head) {  // a head's small map
+      HeatmapView* view = nullptr;
+      for (HeatmapView* v : grid->findChildren<HeatmapView*>())
+        if (v->isVisible() && v->toolTip().startsWith(QStringLiteral("Click to enlarge head %1;").arg(head))) view = v;
+      return menuOf(view);
+    };
+    const auto choose = [&](QAction* action) {  // and the window runs again
+      action->trigger();
+      for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
+      QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+      test::settle(*w);
+    };
     QAction* knock = rightClick(2);
     QVERIFY(knock);
     QCOMPARE(knock->text(), QStringLiteral("Knock head 1.2 out"));
-    knock->trigger();
-    for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    test::settle(*w);
+    choose(knock);
     const TraceResultPtr knocked = w->controller()->current();
     QCOMPARE(knocked->ablated, (std::vector<explain::HeadRef>{{1, 2}}));
     const Weights want = explain::ablate_heads(clean->cfg, clean->weights, {{1, 2}}, explain::AblateMode::Zero, Trace(), {});
@@ -189,10 +195,7 @@ class TestKnockoutUi : public QObject {
     knock = rightClick(2);
     QVERIFY(knock);
     QCOMPARE(knock->text(), QStringLiteral("Bring head 1.2 back"));
-    knock->trigger();
-    for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    test::settle(*w);
+    choose(knock);
     QVERIFY(w->controller()->current()->ablated.empty());
     // The enlarged head offers the same: its large map, right-clicked.
     grid = w->stepPanel()->heatmaps();
@@ -201,17 +204,10 @@ class TestKnockoutUi : public QObject {
     QVERIFY(large && large->isVisible());
     QVERIFY(grid->noteText().startsWith(QStringLiteral("Right-click to knock this head out.")) ||
             grid->noteText().contains(QStringLiteral(" Right-click to knock this head out.")));
-    QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(6, 6), large->mapToGlobal(QPoint(6, 6)));
-    QCoreApplication::sendEvent(large, &event);
-    const auto menus = w->findChildren<QMenu*>(QStringLiteral("headMenu"));
-    QVERIFY(!menus.isEmpty());
-    knock = menus.back()->findChild<QAction*>(QStringLiteral("knockHead"));
+    knock = menuOf(large);
     QVERIFY(knock);
     QCOMPARE(knock->text(), QStringLiteral("Knock head 1.3 out"));
-    knock->trigger();
-    for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    test::settle(*w);
+    choose(knock);
     QCOMPARE(w->controller()->current()->ablated, (std::vector<explain::HeadRef>{{1, 3}}));
   }
 

@@ -167,9 +167,8 @@ void ExplainPanel::start() {
     Outcome out{.source = r, .chosen = chosen};
     try {
       const int64_t seq = r->batch.encoder_tokens().seq();
-      const bool cross = r->cfg.cross;  // an encoder–decoder: rollout, grad-attention and saliency only (explain.h)
       std::vector<ExplainMethod> asked{ExplainMethod::Rollout};
-      if (!cross && seq <= flow_max_tokens(r->cfg.layers)) asked.push_back(ExplainMethod::Flow);
+      if (seq <= flow_max_tokens(r->cfg.layers)) asked.push_back(ExplainMethod::Flow);
       BackwardResult bw;
       if (r->gradients) {
         asked.push_back(ExplainMethod::GradAttention);
@@ -179,8 +178,9 @@ void ExplainPanel::start() {
         const auto& steps = r->trace.steps();
         for (size_t i = static_cast<size_t>(r->gradients->firstStep); i < steps.size(); ++i) bw.steps.record(steps[i].info, steps[i].tensor);
       }
-      if (!cross && seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
-      if (!cross && r->gradients) asked.push_back(ExplainMethod::Heads);  // each head's effect on the loss
+      if (seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
+      if (r->gradients) asked.push_back(ExplainMethod::Heads);  // each head's effect on the loss
+      std::erase_if(asked, [&](ExplainMethod m) { return !defined_for(r->cfg, m); });  // an encoder–decoder's three
       check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,
