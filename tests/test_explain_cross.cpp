@@ -1,6 +1,7 @@
 // The explanations of an encoder–decoder run (core/explain, Chefer et al. 2021's rules for it):
 // a case worked on paper, the fast paths against explain_naive.h's loops on random rectangular
-// attention, the steps of a traced run with its backward pass, and the methods it refuses.
+// attention, the steps of a traced run with its backward pass, token ablation of the source
+// against whole forward passes, and the methods it refuses.
 // PyTorch reruns the steps' code in tests/cli/test_cli_explain.py.
 #include <QtTest>
 
@@ -8,6 +9,7 @@
 
 #include "backward/model_backward.h"
 #include "explain/explain.h"
+#include "explain/ablation.h"
 #include "explain/explain_naive.h"
 #include "explain/relevance.h"
 #include "forward/model.h"
@@ -130,7 +132,7 @@ class TestExplainCross : public QObject {
 
   // A traced encoder–decoder run and its backward: shapes (B, T, S) and (B, S), each value against
   // the loops fed from the trace, the explained position the decoder's last token; flow, token
-  // ablation, the head table and the lens are refused, naming the run.
+  // flow, the head table and the lens are refused, naming the run.
   void stepsOfATracedRun() {
     const ModelConfig cfg = cross_model(2);
     const Weights w = init_weights(cfg);
@@ -141,7 +143,8 @@ class TestExplainCross : public QObject {
     const BackwardResult bw = backward(cfg, w, fwd, spec);
     const std::vector<ExplainMethod> ok{ExplainMethod::Rollout, ExplainMethod::GradAttention, ExplainMethod::Saliency};
     check_explain(cfg, batch.memory.seq(), ok, true, false);
-    for (ExplainMethod m : {ExplainMethod::Flow, ExplainMethod::Ablation, ExplainMethod::Heads, ExplainMethod::LogitLens}) {
+    check_explain(cfg, batch.memory.seq(), {ExplainMethod::Ablation}, false, false);
+    for (ExplainMethod m : {ExplainMethod::Flow, ExplainMethod::Heads, ExplainMethod::LogitLens}) {
       try {
         check_explain(cfg, batch.memory.seq(), {ExplainMethod::Rollout, m}, true, true);
         QFAIL("an encoder–decoder run was explained by a one-stack method");
@@ -222,6 +225,63 @@ class TestExplainCross : public QObject {
       for (int64_t j = 0; j < s; ++j) QVERIFY(std::abs(solo.at({0, i, j}) - r.at({0, i, j})) < 1e-6);
     for (int64_t i = 3; i < t; ++i)  // and the [PAD] rows themselves are 0
       for (int64_t j = 0; j < s; ++j) QCOMPARE(r.at({0, i, j}), 0.0f);
+  }
+
+  // Token ablation of the source: masking a sentence's last real source token is the same as the
+  // model run on the source without it (a shorter text: every other token keeps its position), so
+  // its effect is the distance between two whole traced forward passes at the explained decoder
+  // position. [PAD] keys have no effect; ρ is over every real source token (a source has no token
+  // of the explained position's own); a one-token source cannot lose its only key.
+  void tokenAblationOfTheSource() {
+    const ModelConfig cfg = cross_model(2);
+    const Weights w = init_weights(cfg);
+    const std::vector<std::string> text{"the cat sat", "a dog barks at the moon"};
+    const Batch batch = make_batch(text, {"le chat noir dort", "un chien"});
+    Trace fwd;
+    const Tensor full = forward(cfg, w, batch, fwd);  // (B, T, D)
+    const std::vector<ExplainMethod> asked{ExplainMethod::Rollout, ExplainMethod::Ablation};
+    check_explain(cfg, batch.memory.seq(), asked, false, false);
+    const Explanations ex = compute_explanations(cfg, w, batch, fwd, {}, asked);
+    const Tensor& effect = ex.steps.find("explain.token_ablation")->tensor;  // (B, S)
+    QCOMPARE(effect.shape(), (Shape{2, 4}));
+    QCOMPARE(ex.query, (std::vector<int64_t>{2, 5}));
+    QVERIFY(!ex.logprob);
+    for (int64_t j = 0; j < 4; ++j) QVERIFY(effect.at({0, j}) > 0);
+    QVERIFY(effect.at({1, 0}) > 0 && effect.at({1, 1}) > 0);
+    QCOMPARE(effect.at({1, 2}), 0.0f);  // "un chien"'s [PAD] keys
+    QCOMPARE(effect.at({1, 3}), 0.0f);
+    const auto moved = [&](const std::vector<std::string>& memory, int64_t b, int64_t q) {
+      Trace shorter;
+      const Tensor out = forward(cfg, w, make_batch(text, memory), shorter);
+      double d = 0;
+      for (int64_t k = 0; k < cfg.d_model; ++k) d += std::pow(double(out.at({b, q, k})) - full.at({b, q, k}), 2);
+      return std::sqrt(d);
+    };
+    const double dort = moved({"le chat noir", "un chien"}, 0, 2), chien = moved({"le chat noir dort", "un"}, 1, 5);
+    QVERIFY2(std::abs(effect.at({0, 3}) - dort) <= 1e-5 * (1 + dort), qPrintable(QString::number(effect.at({0, 3})) + " vs " + QString::number(dort)));
+    QVERIFY2(std::abs(effect.at({1, 1}) - chien) <= 1e-5 * (1 + chien), qPrintable(QString::number(effect.at({1, 1})) + " vs " + QString::number(chien)));
+    // ρ of sentence 0 over all four source tokens (the decoder position 2 is not a source token).
+    const auto rho = [&](const std::string& name) {
+      for (const auto& [key, values] : ex.spearman)
+        if (key == name) return values;
+      return std::vector<double>{};
+    };
+    for (const std::string name : {"attention", "rollout"}) {
+      const std::vector<double> row = explained_row(cfg, fwd, ex, name, 0);
+      const std::vector<double> e{effect.at({0, 0}), effect.at({0, 1}), effect.at({0, 2}), effect.at({0, 3})};
+      QCOMPARE(rho(name).size(), size_t(2));
+      QVERIFY(std::isfinite(rho(name)[0]));
+      QCOMPARE(rho(name)[0], explain::spearman(row, e));
+      QVERIFY(std::isnan(rho(name)[1]));  // two source tokens
+    }
+    // One source token: masking it would leave the decoder nothing to read, so it stays.
+    const Batch lone = make_batch({"the cat"}, {"chat"});
+    Trace one;
+    forward(cfg, w, lone, one);
+    const Explanations lone_ex = compute_explanations(cfg, w, lone, one, {}, {ExplainMethod::Ablation});
+    const Tensor& none = lone_ex.steps.find("explain.token_ablation")->tensor;
+    QCOMPARE(none.shape(), (Shape{1, 1}));
+    QCOMPARE(none.at({0, 0}), 0.0f);
   }
 };
 

@@ -72,26 +72,70 @@ Tensor mask_without_key(const Tensor& mask, int64_t b, int64_t j) {
   return m;
 }
 
+namespace {
+
+// Key j of the source masked for every decoder position of sentence b in a cross mask m (B, T, S),
+// contiguous. A row left with no key keeps j (a softmax needs one): only a one-token source.
+void mask_source_in_place(Tensor& m, int64_t b, int64_t j) {
+  const int64_t t = m.size(1), s = m.size(2);
+  float* p = m.data() + b * t * s;
+  for (int64_t i = 0; i < t; ++i) {
+    if (p[i * s + j] == 0.0f) continue;
+    p[i * s + j] = 0.0f;
+    if (std::all_of(p + i * s, p + (i + 1) * s, [](float x) { return x == 0.0f; })) p[i * s + j] = 1.0f;
+  }
+}
+
+// The untraced re-runs token ablation compares, from the trace's inputs and masks: with key j
+// masked (j < 0: none), the explained stack's outputs (B, Q, V) or (B, Q, D). An encoder–decoder
+// masks source token j in the encoder's self-attention (as an encoder alone) and for every
+// decoder position in each layer's cross-attention, so nothing of j reaches the decoder.
+class Rerun {
+ public:
+  Rerun(const ModelConfig& cfg, const Weights& w, const Trace& fwd)
+      : cfg_(cfg), w_(w), x_(needed_step(fwd, "encoder.input")), mask_(needed_step(fwd, "encoder.mask").contiguous()) {
+    if (!cfg.cross) return;
+    y_ = needed_step(fwd, "decoder.input");
+    self_ = needed_step(fwd, "decoder.self_mask");
+    cross_ = needed_step(fwd, "decoder.cross_mask").contiguous();
+  }
+  // (B, Q, K): which of the K keys each of the Q explained positions attends to.
+  const Tensor& seen() const { return cfg_.cross ? cross_ : mask_; }
+  Tensor operator()(int64_t j) const {
+    Tensor m = j < 0 ? mask_ : mask_.clone();
+    for (int64_t b = 0; b < m.size(0) && j >= 0; ++b) mask_key_in_place(m, b, j);
+    if (!cfg_.cross) return encoder_outputs(cfg_, w_, x_, m).contiguous();
+    Tensor c = j < 0 ? cross_ : cross_.clone();
+    for (int64_t b = 0; b < c.size(0) && j >= 0; ++b) mask_source_in_place(c, b, j);
+    return encdec_outputs(cfg_, w_, x_, m, y_, self_, c).contiguous();
+  }
+
+ private:
+  const ModelConfig& cfg_;
+  const Weights& w_;
+  Tensor x_, mask_, y_, self_, cross_;
+};
+
+}  // namespace
+
 TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query,
                             const std::atomic<bool>* stop) {
   const bool trained = w.vocab() != nullptr;
-  const Tensor& x = needed_step(fwd, "encoder.input");
-  const Tensor& mask = needed_step(fwd, "encoder.mask");
+  const Rerun run(cfg, w, fwd);
+  const Tensor& seen = run.seen();  // (B, Q, K)
   // The clean run on the same (untraced CPU) path as the ablated ones, so that no backend's rounding
   // enters the differences.
-  const Tensor clean = encoder_outputs(cfg, w, x, mask).contiguous();  // (B, S, V) or (B, S, D)
-  const int64_t batch = x.size(0), s = x.size(1), width = clean.size(2);
-  TokenAblation out{.logprob = trained, .effect = Tensor({batch, s})};
-  for (int64_t j = 0; j < s; ++j) {
+  const Tensor clean = run(-1);  // (B, Q, V) or (B, Q, D)
+  const int64_t batch = seen.size(0), q_len = seen.size(1), keys = seen.size(2), width = clean.size(2);
+  TokenAblation out{.logprob = trained, .effect = Tensor({batch, keys})};
+  for (int64_t j = 0; j < keys; ++j) {
     stop_if_asked(stop);
-    Tensor m = mask.contiguous().clone();
-    for (int64_t b = 0; b < batch; ++b) mask_key_in_place(m, b, j);
-    const Tensor y = encoder_outputs(cfg, w, x, m).contiguous();
+    const Tensor y = run(j);
     for (int64_t b = 0; b < batch; ++b) {
       const int64_t q = query[static_cast<size_t>(b)];
-      if (mask.at({b, q, j}) == 0.0f) continue;  // the query never saw j
-      const float* before = clean.data() + (b * s + q) * width;
-      const float* after = y.data() + (b * s + q) * width;
+      if (seen.at({b, q, j}) == 0.0f) continue;  // the query never saw j
+      const float* before = clean.data() + (b * q_len + q) * width;
+      const float* after = y.data() + (b * q_len + q) * width;
       double e = 0;
       if (trained) {
         const int64_t top = std::max_element(before, before + width) - before;

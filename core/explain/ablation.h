@@ -5,7 +5,12 @@
 // between that and each method's row, per sentence, over the other tokens: the explained
 // position's own token keeps its residual stream whatever is masked, which every rollout-style
 // method counts, so no key mask measures it.
-//   B batch, S tokens, V vocabulary.
+// In an encoder–decoder run (cfg.cross) the keys are the S source tokens and the explained
+// position is the decoder's: source token j is masked in the encoder's self-attention as above and
+// for every decoder position in each layer's cross-attention (a decoder row left with no source key
+// keeps j: a one-token source), the whole model run again, the effect read at the decoder's
+// position; ρ is then over every source token it attends to (it has no token of its own there).
+//   B batch, S tokens, T decoder tokens, V vocabulary.
 #pragma once
 
 #include <atomic>
@@ -35,7 +40,8 @@ struct TokenAblation {
   Tensor effect;         // (B, S): key j's effect at the sentence's explained position; 0 where it cannot attend
 };
 
-// `fwd`: the traced run (its encoder.input and encoder.mask, and the logits or the last output).
+// `fwd`: the traced run (its encoder.input and encoder.mask; an encoder–decoder's decoder.input,
+// decoder.self_mask and decoder.cross_mask too). `query`: the explained position per sentence.
 // `stop` (stop.h): Cancelled before the next key's re-run once set.
 TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query,
                             const std::atomic<bool>* stop = nullptr);

@@ -225,11 +225,13 @@ StepInfo grad_attention_cross_info(int64_t layers, LossKind kind) {
           .result = "grad_attention"};
 }
 
-StepInfo ablation_info(bool logprob) {
+StepInfo ablation_info(bool logprob, bool cross) {
   return {.title = Text(Msg::st_explain_token_ablation),
           .formula = formula_parts({maths(logprob ? "e_j = |log p(ŷ | x without j) − log p(ŷ | x)| (B, S)"
                                                   : "e_j = ‖h(x without j) − h(x)‖ (B, S)"),
-                                    Text(logprob ? Msg::sf_ablation_logprob_prose : Msg::sf_ablation_output_prose)}),
+                                    Text(cross     ? Msg::sf_ablation_cross_prose
+                                         : logprob ? Msg::sf_ablation_logprob_prose
+                                                   : Msg::sf_ablation_output_prose)}),
           .code = "# one untraced forward pass per masked key (core/explain/ablation.cpp); not recomputed here",
           .result = "effect",
           .is_data = true};
@@ -239,7 +241,7 @@ StepInfo ablation_info(bool logprob) {
 // effect, over the other keys that position attends to.
 std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfig& cfg, const Trace& fwd,
                                                                 const Explanations& ex, const Tensor& effect) {
-  const Tensor& mask = explain::needed_step(fwd, "encoder.mask");
+  const Tensor& mask = explain::needed_step(fwd, cfg.cross ? "decoder.cross_mask" : "encoder.mask");  // (B, Q, K)
   std::vector<std::string> names{"attention"};
   for (const Step& s : ex.steps.steps())
     if (ranks_tokens(s.info.id)) names.push_back(s.info.id.substr(std::string("explain.").size()));
@@ -250,8 +252,8 @@ std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfi
       const int64_t q = ex.query[static_cast<size_t>(b)];
       const std::vector<double> row = explained_row(cfg, fwd, ex, name, b);
       std::vector<double> a, e;
-      for (int64_t j = 0; j < effect.size(1); ++j)  // the position's own token: see ablation.h
-        if (j != q && mask.at({b, q, j}) != 0.0f)  // saliency ranks by size: a negative s_j matters too
+      for (int64_t j = 0; j < effect.size(1); ++j)  // the position's own token: see ablation.h (a source has none)
+        if ((cfg.cross || j != q) && mask.at({b, q, j}) != 0.0f)  // saliency ranks by size: a negative s_j matters too
           a.push_back(name == "saliency" ? std::abs(row[static_cast<size_t>(j)]) : row[static_cast<size_t>(j)]),
               e.push_back(effect.at({b, j}));
       per_sentence.push_back(explain::spearman(a, e));
@@ -294,7 +296,8 @@ std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, 
 }  // namespace
 
 bool defined_for(const ModelConfig& cfg, ExplainMethod m) {
-  return !cfg.cross || m == ExplainMethod::Rollout || m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency;
+  return !cfg.cross || m == ExplainMethod::Rollout || m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency ||
+         m == ExplainMethod::Ablation;
 }
 
 std::string_view explain_name(ExplainMethod m) {
@@ -404,7 +407,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
     }
     std::vector<explain::Mat> rows;
     StepInfo info;
-    if (cfg.cross && m != ExplainMethod::Saliency) {  // rollout or grad-attention: the decoder's view of the source
+    if (cfg.cross && (m == ExplainMethod::Rollout || m == ExplainMethod::GradAttention)) {  // rollout or grad-attention: the decoder's view of the source
       rows = encdec_rows(cfg, fwd, m == ExplainMethod::GradAttention ? bw : nullptr, batch.text.lengths);
       info = m == ExplainMethod::Rollout ? rollout_cross_info(layers) : grad_attention_cross_info(layers, bw->kind);
       bind_encdec(info, layers, m == ExplainMethod::GradAttention);
@@ -436,7 +439,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
     } else {
       const auto ablation = explain::ablate_tokens(cfg, w, fwd, out.query, in.stop);
       out.logprob = ablation.logprob;
-      info = ablation_info(ablation.logprob);
+      info = ablation_info(ablation.logprob, cfg.cross);
       info.id = explain_step_id(m);
       out.steps.record(std::move(info), ablation.effect);
       continue;

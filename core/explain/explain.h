@@ -12,7 +12,8 @@
 // for the gradient methods, the backward pass of the export's --loss. In an encoder–decoder run
 // (cfg.cross) rollout and grad-attention are (B, T, S) — the decoder's T positions on the S source
 // tokens, Chefer et al. 2021's rules over the encoder's, the decoder's and the cross-attention's
-// weights (relevance.h) — and saliency is over the encoder's input; the other methods are refused.
+// weights (relevance.h) —, saliency is over the encoder's input and token ablation masks one source
+// token at a time (ablation.h); the other methods are refused.
 //   B batch, H heads, S tokens, T decoder tokens, L layers.
 #pragma once
 
@@ -47,7 +48,8 @@ inline bool needs_backward(ExplainMethod m) {
 }
 
 // Whether `m` is defined for cfg's architecture: an encoder–decoder (cfg.cross) has rollout,
-// grad-attention and saliency only (Chefer et al. 2021's rules for it); check_explain refuses the rest.
+// grad-attention and saliency (Chefer et al. 2021's rules for it) and token ablation of the source
+// only; check_explain refuses the rest.
 bool defined_for(const ModelConfig& cfg, ExplainMethod m);
 
 // Attention flow solves S² max-flows over a graph of (L + 1)·S nodes and up to L·S² edges. It is
@@ -58,7 +60,7 @@ inline constexpr double kFlowMaxCost = 12.0 * 48 * 48 * 48 * 48;
 int64_t flow_max_tokens(int64_t layers);
 
 // Before any work: ConfigError when the run cannot be explained — a method an encoder–decoder run
-// does not have (flow, ablation, heads, the lens), a
+// does not have (flow, heads, the lens), a
 // gradient method without a loss (`has_loss`), the logit lens without a trained model's head
 // (`has_head`), flow beyond kFlowMaxCost or ablation beyond kAblationMaxTokens at `seq` tokens, or
 // a method reading attention weights with a layer run tiled (not in cfg.full_layers).
@@ -71,7 +73,7 @@ struct Explanations {
   // |Δ log p| (a trained model) or ‖Δh‖, and Spearman's ρ per sentence against the effect for the
   // last layer's head-averaged attention ("attention") and each other method asked (saliency by
   // |s_j|), over the other keys the explained position attends to (ablation.h says why not its
-  // own). NaN: fewer than 3 keys, or constant.
+  // own; an encoder–decoder's: every source token it attends to). NaN: fewer than 3 keys, or constant.
   std::vector<int64_t> query;
   bool logprob = false;
   std::vector<std::pair<std::string, std::vector<double>>> spearman;

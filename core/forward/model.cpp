@@ -453,6 +453,17 @@ Tensor encoder_outputs(const ModelConfig& cfg, const Weights& w, const Tensor& x
   return head_logits(cfg, w, encoder_stack(cfg, w, x, mask, rec, be), be);
 }
 
+Tensor encdec_outputs(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& enc_mask,
+                      const Tensor& y, const Tensor& self_mask, const Tensor& cross_mask, Backend& be) {
+  NullRecorder rec;
+  const Flow memory = final_norm(cfg, w, "encoder", {encoder_stack(cfg, w, x, enc_mask, rec, be), "encoder.output"}, rec);
+  Flow out{y, "decoder.input"};
+  for (int64_t i = 0; i < cfg.layers; ++i)
+    out = decoder_layer(cfg, w, i, out, {self_mask, "decoder.self_mask"}, memory, {cross_mask, "decoder.cross_mask"}, rec, be);
+  out = final_norm(cfg, w, "decoder", out, rec);
+  return w.vocab() ? output_head(cfg, w, "decoder", out, rec, be) : out.t;
+}
+
 Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, const KeyRanges& mask, Recorder& rec,
                      Backend& be) {
   // A traced tiled run (overview_cap) reads the ranges too; other traced runs (a layer traced in

@@ -88,4 +88,11 @@ Tensor encoder_stack(const ModelConfig& cfg, const Weights& w, const Tensor& x, 
 Tensor encoder_outputs(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& mask,
                        Backend& be = cpu_backend());
 
+// The same for an encoder–decoder (cfg.cross): the encoder over x (B, S, D) under enc_mask
+// (B, S, S) and its final LayerNorm, then the decoder over y (B, T, D) under self_mask (B, T, T)
+// and cross_mask (B, T, S), its final LayerNorm and a trained head, untraced: (B, T, V) or the
+// decoder's output (B, T, D). Token ablation of a source token runs it once per token.
+Tensor encdec_outputs(const ModelConfig& cfg, const Weights& w, const Tensor& x, const Tensor& enc_mask,
+                      const Tensor& y, const Tensor& self_mask, const Tensor& cross_mask, Backend& be = cpu_backend());
+
 }  // namespace attnlab

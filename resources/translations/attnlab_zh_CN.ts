@@ -1509,8 +1509,8 @@
         <translation>--lens-top 指定 logit 透镜保留多少个词元：请在 --explain 中加入 logit-lens</translation>
     </message>
     <message>
-        <source>--explain %1 follows one stack's self-attention and is not defined for an encoder–decoder run (--memory-text): there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021)</source>
-        <translation>--explain %1 沿着单个堆栈的自注意力计算，没有为编码器–解码器运行（--memory-text）定义：这种运行请改用 rollout、grad-attention 或 saliency，它们沿着解码器看源句的视角计算（Chefer 等，2021）</translation>
+        <source>--explain %1 follows one stack's self-attention and is not defined for an encoder–decoder run (--memory-text): there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021), or ablation</source>
+        <translation>--explain %1 沿着单个堆栈的自注意力计算，没有为编码器–解码器运行（--memory-text）定义：这种运行请改用 rollout、grad-attention 或 saliency（它们沿着解码器看源句的视角计算，Chefer 等，2021），或 ablation</translation>
     </message>
 </context>
 <context>
@@ -3327,6 +3327,10 @@
         <source>∇A = ∂L/∂A for the loss %1, Ā = mean_h((∇A ⊙ A)⁺); the encoder's layers update R_ss, each decoder layer's self-attention R_tt and R_ts, its cross-attention adds R̄_ttᵀ · Ā · R̄_ss to R_ts (Ā's rows of the decoder's [PAD] positions left out), R̄ = (R − I) with rows summed to 1, + I (a row of R − I summing to 0 stays 0); R[t, j] is source token j's relevance at decoder position t for the whole loss, not for position t's prediction alone (Chefer et al. 2021, eq. 6–10)</source>
         <translation>∇A = ∂L/∂A（损失 %1），Ā = mean_h((∇A ⊙ A)⁺)；编码器各层更新 R_ss，每个解码器层的自注意力更新 R_tt 和 R_ts，其交叉注意力把 R̄_ttᵀ · Ā · R̄_ss 加到 R_ts 上（Ā 中解码器 [PAD] 位置的行不计入），R̄ = (R − I) 各行缩放到和为 1，再 + I（R − I 中和为 0 的行保持为 0）；R[t, j] 是源词元 j 在解码器位置 t 上对整个损失的相关度，而不只是对位置 t 的预测（Chefer 等 2021，式 6–10）</translation>
     </message>
+    <message>
+        <source>source token j masked for every decoder position in each cross-attention and, in the encoder, for every query but its own; the whole model run again and the change read at the decoder's explained position (one pass per source token)</source>
+        <translation>源词元 j 在每一层交叉注意力中对解码器的每个位置都被遮蔽，在编码器中对除它自己以外的每个查询也被遮蔽；整个模型重新运行一次，在解码器被解释的位置读取变化（每个源词元运行一次）</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -4027,16 +4031,16 @@
         <translation>位置：</translation>
     </message>
     <message>
-        <source>Which source tokens mattered for the decoder's &lt;b&gt;%1&lt;/b&gt; (position %2)? Rollout and gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: through the encoder's self-attention, the decoder's and the cross-attention between them — through the decoder's self-attention a row also gathers what the later positions that read it took from the source. Flow and token ablation are defined for one stack only.</source>
-        <translation>对解码器的 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些源词元重要？Rollout 和梯度加权注意力遵循 Chefer 等 2021 为编码器–解码器给出的规则：依次经过编码器的自注意力、解码器的自注意力以及两者之间的交叉注意力——经过解码器的自注意力，一行还会汇集读取它的后续位置从源句取得的内容。Flow 和词元消融只为单个堆栈定义。</translation>
-    </message>
-    <message>
         <source>Each column ranks the sentence's tokens by one method; a darker or brighter cell matters more (each column scaled to its own largest value).</source>
         <translation>每一列用一种方法给句子的词元排序；颜色越深或越亮表示越重要（每列按自己的最大值缩放）。</translation>
     </message>
     <message>
         <source>The last row, ρ, compares a method's ranking with token ablation's: 1 is the same order, 0 no relation.</source>
         <translation>最后一行 ρ 比较某方法的排序与词元消融的排序：1 表示顺序相同，0 表示毫无关系。</translation>
+    </message>
+    <message>
+        <source>Which source tokens mattered for the decoder's &lt;b&gt;%1&lt;/b&gt; (position %2)? Rollout and gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: through the encoder's self-attention, the decoder's and the cross-attention between them — through the decoder's self-attention a row also gathers what the later positions that read it took from the source. Token ablation masks one source token at a time. Flow is defined for one stack only.</source>
+        <translation>对解码器的 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些源词元重要？Rollout 和梯度加权注意力遵循 Chefer 等 2021 为编码器–解码器给出的规则：依次经过编码器的自注意力、解码器的自注意力以及两者之间的交叉注意力——经过解码器的自注意力，一行还会汇集读取它的后续位置从源句取得的内容。词元消融每次遮蔽一个源词元。Flow 只为单个堆栈定义。</translation>
     </message>
 </context>
 <context>

@@ -126,6 +126,32 @@ class Explain(lib.TempDirCase):
                 else:
                     self.assertAlmostEqual(got, want, places=5, msg=name)
 
+    def check_source_scores(self, m, a, cross):
+        """An encoder–decoder's explanation_scores: the decoder's last real token explained; source
+        token j's ablation effect is 0 on [PAD] and positive on real tokens; each method's ρ
+        recomputed here over every source token the position attends to (none is its own)."""
+        sc = m["explanation_scores"]
+        self.assertEqual(sc["effect"], "output")
+        self.assertEqual(sorted(sc["spearman"]), ["attention", "grad_attention", "rollout", "saliency"])
+        effect = a["explain.token_ablation"]
+        self.assertEqual(effect.shape, a["encoder.token_ids"].shape)
+        for b, q in enumerate(sc["query"]):
+            self.assertEqual(q, int((a["decoder.token_ids"][b] != 0).sum()) - 1)
+            real = a["encoder.token_ids"][b] != 0
+            keys = np.nonzero(a["decoder.cross_mask"][b, q])[0]
+            np.testing.assert_array_equal(keys, np.nonzero(real)[0])
+            self.assertTrue((effect[b, real] > 0).all())
+            self.assertEqual(float(np.abs(effect[b, ~real]).max(initial=0)), 0.0)
+            rows = {"attention": cross[b][:, q, keys].mean(0), "rollout": a["explain.rollout"][b, q, keys],
+                    "grad_attention": a["explain.grad_attention"][b, q, keys],
+                    "saliency": np.abs(a["explain.saliency"][b, keys])}
+            for name, row in rows.items():
+                got = sc["spearman"][name][b]
+                if len(keys) < 3:
+                    self.assertIsNone(got, name)
+                else:
+                    self.assertAlmostEqual(got, spearman(row, effect[b, keys]), places=5, msg=name)
+
     def test_every_method_reproduces(self):
         for i, args in enumerate([["--d-model", "16", "--heads", "4", "--layers", "2", "--mask", "padding"],
                                   ["--d-model", "12", "--heads", "3", "--layers", "3", "--norm", "post",
@@ -175,7 +201,7 @@ class Explain(lib.TempDirCase):
                 self.export_ok(out, "--text", "the black cat sat on the mat", "--text", "dogs bark",
                                "--memory-text", "le chat noir", "--memory-text", "les chiens aboient fort ce soir",
                                "--d-model", "16", "--heads", "2", *extra, "--loss", loss,
-                               "--explain", "rollout,grad-attention,saliency")
+                               "--explain", "rollout,grad-attention,saliency,ablation")
                 m = manifest_of(out)
                 a = arrays(out)
                 layers = max(int(k.split(".")[2]) for k in a if k.startswith("decoder.layers.")) + 1
@@ -203,7 +229,7 @@ class Explain(lib.TempDirCase):
                 self.assertTrue(lib.compare(a["explain.saliency"], (x * g).sum(-1))[0])
                 self.assertEqual(float(np.abs(a["explain.rollout"][0, :, 3:]).max()), 0.0)  # le chat noir's [PAD]
                 self.assertEqual(float(np.abs(a["explain.rollout"][1, 2:]).max()), 0.0)  # dogs bark's [PAD] rows
-                self.assertNotIn("explanation_scores", m)  # no token ablation to score against
+                self.check_source_scores(m, a, cross[-1])
                 rc, text, err = reproduce(out)
                 self.assertEqual(rc, 0, text[-3000:] + err)
                 rows = reported(text)
@@ -289,7 +315,8 @@ class Explain(lib.TempDirCase):
              "257 tokens is beyond its limit of 256"),
             (["--explain", "rollout,flow", "--memory-text", "le chat"],
              "--explain flow follows one stack's self-attention and is not defined for an encoder–decoder run"),
-            (["--explain", "ablation", "--memory-text", "le chat"], "there ask for rollout, grad-attention or saliency"),
+            (["--explain", "heads", "--loss", "sum", "--memory-text", "le chat"],
+             "there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021), or ablation"),
             (["--explain", "heads"], "--explain heads reads the gradients of a loss: add --loss"),
             (["--ablate", "1.0"], "--ablate 1.0: the model has 1 layers of 8 heads, counted from 0"),
             (["--ablate", "0.1,x"], "--ablate: 'x' is not LAYER.HEAD"),

@@ -109,9 +109,10 @@ class TestExplainUi : public QObject {
   }
 
   // An encoder–decoder run: the positions are the decoder's ("a dog ran"), the rows the source's
-  // ("le chien"), and only the methods defined for it (Chefer et al. 2021's rules) are shown.
+  // ("le chien noir"), only the methods defined for it (Chefer et al. 2021's rules, and token
+  // ablation of the source) are shown, and each is scored against the ablation.
   void anEncoderDecoderRunExplainsTheSource() {
-    auto r = std::const_pointer_cast<TraceResult>(test::makeResult({"a dog ran"}, 1, MaskKind::Causal, {"le chien"}));
+    auto r = std::const_pointer_cast<TraceResult>(test::makeResult({"a dog ran"}, 1, MaskKind::Causal, {"le chien noir"}));
     r->weights = init_weights(r->cfg);
     ExplainPanel panel;
     QSignalSpy computed(&panel, &ExplainPanel::computed);
@@ -119,21 +120,29 @@ class TestExplainUi : public QObject {
     panel.setResult(r);
     QVERIFY(computed.wait(20000));
     QVERIFY2(!panel.messageLabel()->isVisible(), qPrintable(panel.messageLabel()->text()));
-    QCOMPARE(panel.methodKeys(), (QStringList{QStringLiteral("attention"), QStringLiteral("rollout")}));
-    QCOMPARE(panel.table()->rowCount(), 2);  // le, chien: no ρ row (no token ablation to score against)
+    QCOMPARE(panel.methodKeys(), (QStringList{QStringLiteral("attention"), QStringLiteral("rollout"), QStringLiteral("token_ablation")}));
+    QTableWidget* t = panel.table();
+    QCOMPARE(t->rowCount(), 3 + 1);  // le, chien, noir, then ρ
+    QCOMPARE(t->verticalHeaderItem(1)->text(), QStringLiteral("chien"));
+    QCOMPARE(t->verticalHeaderItem(3)->text(), QStringLiteral("ρ"));
+    bool number = false;  // three source tokens: ρ is a number for the attention and the rollout
+    for (int c = 0; c < 2; ++c) {
+      const double rho = QLocale().toDouble(t->item(3, c)->text(), &number);
+      QVERIFY2(number && rho >= -1 && rho <= 1, qPrintable(t->item(3, c)->text()));
+    }
+    for (int j = 0; j < 3; ++j) QVERIFY(cellValue(t, j, 2) > 0);  // every source token moves the output
     auto* help = panel.findChild<QLabel*>(QStringLiteral("explainHelp"));
-    QVERIFY(help && !help->text().contains(QStringLiteral("ρ")) && help->text().contains(QStringLiteral("Each column ranks")));
-    QCOMPARE(panel.table()->verticalHeaderItem(1)->text(), QStringLiteral("chien"));
+    QVERIFY(help && help->text().contains(QStringLiteral("ρ")) && help->text().contains(QStringLiteral("Each column ranks")));
     auto* position = panel.findChild<QComboBox*>(QStringLiteral("explainPosition"));
     QVERIFY(position);
     QCOMPARE(position->count(), 3);
     QCOMPARE(position->currentIndex(), 2);  // the decoder's last token, "ran"
     auto* intro = panel.findChild<QLabel*>(QStringLiteral("explainIntro"));
     QVERIFY(intro && intro->text().contains(QStringLiteral("source tokens")) && intro->text().contains(QStringLiteral("ran")));
-    const QString csv = panel.csv();  // one row per source token
-    QVERIFY2(csv.startsWith(QStringLiteral("position,source_token,decoder_position,attention,rollout\n")), qPrintable(csv));
+    const QString csv = panel.csv();  // one row per source token, then ρ
+    QVERIFY2(csv.startsWith(QStringLiteral("position,source_token,decoder_position,attention,rollout,token_ablation\n")), qPrintable(csv));
     QVERIFY2(csv.contains(QStringLiteral("\n1,\"chien\",2,")), qPrintable(csv));  // explained for "ran", position 2
-    QVERIFY(!csv.contains(QStringLiteral("spearman_rho")));
+    QVERIFY2(csv.contains(QStringLiteral("\n,\"spearman_rho\",,")), qPrintable(csv));
   }
 
   // In the window: the View menu's toggle shows the dock; a loss chosen adds the gradient rows.

@@ -180,7 +180,7 @@ void ExplainPanel::start() {
       }
       if (seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
       if (r->gradients) asked.push_back(ExplainMethod::Heads);  // each head's effect on the loss
-      std::erase_if(asked, [&](ExplainMethod m) { return !defined_for(r->cfg, m); });  // an encoder–decoder's three
+      std::erase_if(asked, [&](ExplainMethod m) { return !defined_for(r->cfg, m); });  // an encoder–decoder: four
       check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,
@@ -250,8 +250,8 @@ void ExplainPanel::showSentence() {
                              "gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: "
                              "through the encoder's self-attention, the decoder's and the cross-attention between "
                              "them — through the decoder's self-attention a row also gathers what the later "
-                             "positions that read it took from the source. Flow and token ablation are defined for "
-                             "one stack only.")
+                             "positions that read it took from the source. Token ablation masks one source token "
+                             "at a time. Flow is defined for one stack only.")
                               .arg(word)
                               .arg(q)
                         : tr("Which tokens mattered for <b>%1</b> (position %2)?").arg(word).arg(q));
@@ -266,7 +266,7 @@ void ExplainPanel::showSentence() {
     cols.emplace_back(&m, std::move(row));
     keys_ << QString::fromLatin1(m.key);
   }
-  const bool scored = !cross;  // the ρ row: an encoder–decoder has no token ablation to score against
+  const bool scored = !ex_->spearman.empty();  // the ρ row: token ablation was computed to score against
   help_->setText(helpText(scored));
   table_->setRowCount(len + (scored ? 1 : 0));
   table_->setColumnCount(static_cast<int>(cols.size()));
@@ -338,7 +338,7 @@ QString ExplainPanel::csv() const {
   std::vector<std::vector<double>> cols;
   for (const QString& key : keys_) cols.push_back(explained_row(shown_->cfg, shown_->trace, *ex_, key.toStdString(), b));
   // An encoder–decoder's rows are source tokens explained for one decoder position (every row
-  // names it), and it has no ρ; otherwise the explained row is marked and ρ follows.
+  // names it); otherwise the explained row is marked. ρ follows when token ablation was computed.
   const bool cross = shown_->cfg.cross;
   QString out = QLatin1String(cross ? "position,source_token,decoder_position," : "position,token,explained,") +
                 keys_.join(QLatin1Char(',')) + QLatin1Char('\n');
@@ -348,7 +348,7 @@ QString ExplainPanel::csv() const {
     for (const auto& c : cols) cells << QString::number(c[static_cast<size_t>(j)], 'g', 7);
     out += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
   }
-  if (cross) return out;
+  if (ex_->spearman.empty()) return out;
   QStringList rho{QString(), QStringLiteral("\"spearman_rho\""), QString()};
   for (const QString& key : keys_) {
     QString v;  // empty: not scored (ablation itself) or too few keys
