@@ -314,7 +314,8 @@ void execute_export(ExportPlan p) {
   if (!p.ablate.empty()) {  // the heads knocked out on the weights, generation included (mean: of a clean traced run)
     Trace clean;
     if (p.ablate_mode == explain::AblateMode::Mean) forward(cfg, p.weights, p.batch, clean);
-    p.weights = explain::ablate_heads(cfg, p.weights, p.ablate, p.ablate_mode, clean, p.batch.encoder_tokens().lengths);
+    p.weights = explain::ablate_heads(cfg, p.weights, p.ablate, p.ablate_mode, clean, p.batch.encoder_tokens().lengths,
+                                     p.batch.text.lengths);
     if (p.checkpoint) {  // --generate draws from the knocked-out model too
       auto knocked = std::make_shared<pretrained::PretrainedModel>(*p.checkpoint);
       knocked->weights = p.weights;

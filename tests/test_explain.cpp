@@ -529,7 +529,7 @@ class TestExplain : public QObject {
     const auto a = explain::ablate_tokens(loaded.cfg, loaded.weights, fwd, query, &stop);
     const auto b = explain::ablate_tokens(loaded.cfg, loaded.weights, fwd, query);
     QCOMPARE(a.effect.to_vector(), b.effect.to_vector());
-    const auto ha = explain::head_effects(loaded.cfg, loaded.weights, fwd, spec, explain::AblateMode::Zero, batch.text.lengths, &stop);
+    const auto ha = explain::head_effects(loaded.cfg, loaded.weights, fwd, spec, explain::AblateMode::Zero, batch.text.lengths, {}, &stop);
     QCOMPARE(ha.size(), size_t(loaded.cfg.layers * loaded.cfg.heads));
   }
 };

@@ -131,8 +131,8 @@ class TestExplainCross : public QObject {
   }
 
   // A traced encoder–decoder run and its backward: shapes (B, T, S) and (B, S), each value against
-  // the loops fed from the trace, the explained position the decoder's last token; flow, token
-  // flow, the head table and the lens are refused, naming the run.
+  // the loops fed from the trace, the explained position the decoder's last token; flow and the
+  // lens are refused, naming the run (the head table is not: headsOfTheDecoderAreKnockedOut).
   void stepsOfATracedRun() {
     const ModelConfig cfg = cross_model(2);
     const Weights w = init_weights(cfg);
@@ -143,8 +143,8 @@ class TestExplainCross : public QObject {
     const BackwardResult bw = backward(cfg, w, fwd, spec);
     const std::vector<ExplainMethod> ok{ExplainMethod::Rollout, ExplainMethod::GradAttention, ExplainMethod::Saliency};
     check_explain(cfg, batch.memory.seq(), ok, true, false);
-    check_explain(cfg, batch.memory.seq(), {ExplainMethod::Ablation}, false, false);
-    for (ExplainMethod m : {ExplainMethod::Flow, ExplainMethod::Heads, ExplainMethod::LogitLens}) {
+    check_explain(cfg, batch.memory.seq(), {ExplainMethod::Ablation, ExplainMethod::Heads}, true, false);
+    for (ExplainMethod m : {ExplainMethod::Flow, ExplainMethod::LogitLens}) {
       try {
         check_explain(cfg, batch.memory.seq(), {ExplainMethod::Rollout, m}, true, true);
         QFAIL("an encoder–decoder run was explained by a one-stack method");
@@ -282,6 +282,67 @@ class TestExplainCross : public QObject {
     const Tensor& none = lone_ex.steps.find("explain.token_ablation")->tensor;
     QCOMPARE(none.shape(), (Shape{1, 1}));
     QCOMPARE(none.at({0, 0}), 0.0f);
+  }
+
+  // Heads of the decoder: named decoder.L.H and cross.L.H (read back as written), refused without a
+  // decoder; knocked out in mean mode, a cross-attention head's W_O columns go to 0 and the bias
+  // gains W_O[:, cols] · m with m its head_out averaged over the decoder's real positions only.
+  void headsOfTheDecoderAreKnockedOut() {
+    const auto heads = explain::parse_heads("1.1,decoder.0.1,cross.1.0,encoder.0.0");
+    QCOMPARE(heads.size(), size_t(4));
+    QVERIFY(heads[0] == (explain::HeadRef{1, 1, explain::HeadBlock::Encoder}));
+    QVERIFY(heads[1] == (explain::HeadRef{0, 1, explain::HeadBlock::Decoder}));
+    QVERIFY(heads[2] == (explain::HeadRef{1, 0, explain::HeadBlock::Cross}));
+    QVERIFY(heads[3] == (explain::HeadRef{0, 0, explain::HeadBlock::Encoder}));
+    QCOMPARE(explain::heads_text(heads), std::string("1.1,decoder.0.1,cross.1.0,0.0"));
+    QVERIFY(explain::head_before(heads[0], heads[1]) && explain::head_before(heads[1], heads[2]));
+    ModelConfig encoder_only = cross_model(2);
+    encoder_only.cross = false;
+    QVERIFY_THROWS_EXCEPTION(ConfigError, explain::check_heads(encoder_only, {heads[1]}));
+    explain::check_heads(encoder_only, {heads[0]});
+    const ModelConfig cfg = cross_model(2);
+    explain::check_heads(cfg, heads);
+    QVERIFY_THROWS_EXCEPTION(ConfigError, explain::check_heads(cfg, {{2, 0, explain::HeadBlock::Cross}}));
+
+    const Weights w = init_weights(cfg);
+    const Batch batch = make_batch({"the cat sat", "a dog barks at the moon"}, {"le chat noir dort", "un chien"});
+    Trace fwd;
+    forward(cfg, w, batch, fwd);
+    const explain::HeadRef cross{1, 0, explain::HeadBlock::Cross};
+    const Weights out = explain::ablate_heads(cfg, w, {cross}, explain::AblateMode::Mean, fwd, batch.memory.lengths, batch.text.lengths);
+    const std::string p = "decoder.layers.1.multihead_attn.";
+    const Tensor& head_out = fwd.find(p + "head_out")->tensor;  // (B, H, T, Dh)
+    const int64_t dh = cfg.d_model / cfg.heads;
+    std::vector<double> mean(size_t(dh), 0.0);
+    int count = 0;  // the decoder's real positions: 3 + 6 (not the source's 4 + 2)
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t i = 0; i < batch.text.lengths[size_t(b)]; ++i, ++count)
+        for (int64_t k = 0; k < dh; ++k) mean[size_t(k)] += head_out.at({b, 0, i, k});
+    QCOMPARE(count, 9);
+    const Tensor& wo = w.get(p + "out_proj.weight");
+    for (int64_t r = 0; r < cfg.d_model; ++r) {
+      double shift = 0;
+      for (int64_t k = 0; k < dh; ++k) {
+        shift += double(wo.at({r, k})) * mean[size_t(k)] / count;
+        QCOMPARE(out.get(p + "out_proj.weight").at({r, k}), 0.0f);
+        QCOMPARE(out.get(p + "out_proj.weight").at({r, dh + k}), wo.at({r, dh + k}));  // head 1 untouched
+      }
+      QVERIFY(std::abs(out.get(p + "out_proj.bias").at({r}) - (w.get(p + "out_proj.bias").at({r}) + shift)) < 1e-6);
+    }
+    for (const char* untouched : {"decoder.layers.1.self_attn.out_proj.weight", "encoder.layers.1.self_attn.out_proj.weight"})
+      QCOMPARE(out.get(untouched).at({0, 0}), w.get(untouched).at({0, 0}));
+    // The head table covers the three attentions, each row the loss of a direct re-run.
+    const LossSpec spec;
+    const auto effects = explain::head_effects(cfg, w, fwd, spec, explain::AblateMode::Zero, batch.memory.lengths, batch.text.lengths);
+    QCOMPARE(effects.size(), size_t(3 * 2 * 2));
+    for (const auto& e : effects) {
+      if (!(e.head == cross || e.head == explain::HeadRef{0, 1, explain::HeadBlock::Decoder})) continue;
+      Trace again;
+      const Weights knocked = explain::ablate_heads(cfg, w, {e.head}, explain::AblateMode::Zero, fwd, {}, {});
+      forward(cfg, knocked, batch, again);
+      const double direct = backward(cfg, knocked, again, spec).loss;
+      QVERIFY2(std::abs(e.loss - direct) <= 1e-5 * (1 + std::abs(direct)), qPrintable(QString::fromStdString(explain::head_name(e.head))));
+    }
   }
 };
 

@@ -297,7 +297,7 @@ std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, 
 
 bool defined_for(const ModelConfig& cfg, ExplainMethod m) {
   return !cfg.cross || m == ExplainMethod::Rollout || m == ExplainMethod::GradAttention || m == ExplainMethod::Saliency ||
-         m == ExplainMethod::Ablation;
+         m == ExplainMethod::Ablation || m == ExplainMethod::Heads;
 }
 
 std::string_view explain_name(ExplainMethod m) {
@@ -396,7 +396,7 @@ Explanations compute_explanations(const ModelConfig& cfg, const Weights& w, cons
     if (needs_backward(m) && (!bw || (m == ExplainMethod::Heads && !in.loss)))
       throw ConfigError(Text(Msg::ex_needs_loss, std::string(explain_name(m))));
     if (m == ExplainMethod::Heads) {
-      out.heads = explain::head_effects(cfg, w, fwd, *in.loss, in.mode, batch.encoder_tokens().lengths, in.stop);
+      out.heads = explain::head_effects(cfg, w, fwd, *in.loss, in.mode, batch.encoder_tokens().lengths, batch.text.lengths, in.stop);
       out.heads_mode = in.mode;
       out.loss = bw->loss;
       continue;

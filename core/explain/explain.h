@@ -13,7 +13,8 @@
 // (cfg.cross) rollout and grad-attention are (B, T, S) — the decoder's T positions on the S source
 // tokens, Chefer et al. 2021's rules over the encoder's, the decoder's and the cross-attention's
 // weights (relevance.h) —, saliency is over the encoder's input and token ablation masks one source
-// token at a time (ablation.h); the other methods are refused.
+// token at a time (ablation.h), the head table knocks out the heads of all three attentions; flow and
+// the lens are refused.
 //   B batch, H heads, S tokens, T decoder tokens, L layers.
 #pragma once
 
@@ -48,8 +49,8 @@ inline bool needs_backward(ExplainMethod m) {
 }
 
 // Whether `m` is defined for cfg's architecture: an encoder–decoder (cfg.cross) has rollout,
-// grad-attention and saliency (Chefer et al. 2021's rules for it) and token ablation of the source
-// only; check_explain refuses the rest.
+// grad-attention and saliency (Chefer et al. 2021's rules for it), token ablation of the source and
+// the head table over its three attentions; check_explain refuses flow and the lens.
 bool defined_for(const ModelConfig& cfg, ExplainMethod m);
 
 // Attention flow solves S² max-flows over a graph of (L + 1)·S nodes and up to L·S² edges. It is
@@ -60,7 +61,7 @@ inline constexpr double kFlowMaxCost = 12.0 * 48 * 48 * 48 * 48;
 int64_t flow_max_tokens(int64_t layers);
 
 // Before any work: ConfigError when the run cannot be explained — a method an encoder–decoder run
-// does not have (flow, heads, the lens), a
+// does not have (flow, the lens), a
 // gradient method without a loss (`has_loss`), the logit lens without a trained model's head
 // (`has_head`), flow beyond kFlowMaxCost or ablation beyond kAblationMaxTokens at `seq` tokens, or
 // a method reading attention weights with a layer run tiled (not in cfg.full_layers).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <string>
+#include <tuple>
 
 #include "backward/model_backward.h"
 #include "explain/comma_list.h"
@@ -14,7 +15,18 @@ namespace attnlab::explain {
 
 namespace {
 
-std::string prefix(int64_t layer) { return "encoder.layers." + std::to_string(layer) + ".self_attn."; }
+constexpr HeadBlock kBlocks[] = {HeadBlock::Encoder, HeadBlock::Decoder, HeadBlock::Cross};
+
+// The step and weight prefix of a head's attention: "encoder.layers.1.self_attn.", …
+std::string prefix(const HeadRef& h) {
+  const std::string layer = std::to_string(h.layer);
+  switch (h.block) {
+    case HeadBlock::Decoder: return "decoder.layers." + layer + ".self_attn.";
+    case HeadBlock::Cross: return "decoder.layers." + layer + ".multihead_attn.";
+    case HeadBlock::Encoder: break;
+  }
+  return "encoder.layers." + layer + ".self_attn.";
+}
 
 bool parse_index(std::string_view s, int64_t& out) {
   if (s.empty()) return false;
@@ -24,7 +36,23 @@ bool parse_index(std::string_view s, int64_t& out) {
 
 }  // namespace
 
-std::string head_name(const HeadRef& h) { return std::to_string(h.layer) + "." + std::to_string(h.head); }
+std::string_view block_name(HeadBlock b) {
+  switch (b) {
+    case HeadBlock::Decoder: return "decoder";
+    case HeadBlock::Cross: return "cross";
+    case HeadBlock::Encoder: break;
+  }
+  return "encoder";
+}
+
+bool head_before(const HeadRef& a, const HeadRef& b) {
+  return std::tie(a.block, a.layer, a.head) < std::tie(b.block, b.layer, b.head);
+}
+
+std::string head_name(const HeadRef& h) {
+  const std::string lh = std::to_string(h.layer) + "." + std::to_string(h.head);
+  return h.block == HeadBlock::Encoder ? lh : std::string(block_name(h.block)) + "." + lh;
+}
 
 std::string heads_text(const std::vector<HeadRef>& heads) {
   std::string out;
@@ -34,10 +62,17 @@ std::string heads_text(const std::vector<HeadRef>& heads) {
 
 std::vector<HeadRef> parse_heads(std::string_view list) {
   std::vector<HeadRef> out;
-  for (std::string_view item : split_commas(list)) {
-    const size_t dot = item.find('.');
+  for (const std::string_view item : split_commas(list)) {
     HeadRef h;
-    if (dot == std::string_view::npos || !parse_index(item.substr(0, dot), h.layer) || !parse_index(item.substr(dot + 1), h.head))
+    std::string_view rest = item;
+    for (HeadBlock b : kBlocks)
+      if (const std::string p = std::string(block_name(b)) + "."; rest.starts_with(p)) {
+        h.block = b;
+        rest.remove_prefix(p.size());
+        break;
+      }
+    const size_t dot = rest.find('.');
+    if (dot == std::string_view::npos || !parse_index(rest.substr(0, dot), h.layer) || !parse_index(rest.substr(dot + 1), h.head))
       throw ConfigError(Text(Msg::ex_ablate_not_a_head, std::string(item)));
     if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
   }
@@ -45,14 +80,15 @@ std::vector<HeadRef> parse_heads(std::string_view list) {
 }
 
 void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads) {
-  if (cfg.cross) throw ConfigError(Text(Msg::ex_ablate_cross_not_yet));
-  for (const HeadRef& h : heads)
+  for (const HeadRef& h : heads) {
+    if (h.block != HeadBlock::Encoder && !cfg.cross) throw ConfigError(Text(Msg::ex_ablate_no_decoder, head_name(h)));
     if (h.layer >= cfg.layers || h.head >= cfg.heads)
       throw ConfigError(Text(Msg::ex_ablate_no_such_head, head_name(h), cfg.layers, cfg.heads));
+  }
 }
 
 std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const std::vector<int>& lengths) {
-  const Tensor& out = needed_step(fwd, prefix(head.layer) + "head_out");  // (B, H, S, Dh)
+  const Tensor& out = needed_step(fwd, prefix(head) + "head_out");  // (B, H, S, Dh)
   const int64_t dh = out.size(3);
   std::vector<double> mean(static_cast<size_t>(dh), 0.0);
   int64_t count = 0;
@@ -64,15 +100,16 @@ std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const s
 }
 
 Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector<HeadRef>& heads, AblateMode mode,
-                     const Trace& fwd, const std::vector<int>& lengths) {
+                     const Trace& fwd, const std::vector<int>& lengths, const std::vector<int>& decoder_lengths) {
   check_heads(cfg, heads);
   Weights out = w;
   const int64_t dh = cfg.d_model / cfg.heads;
   for (const HeadRef& h : heads) {
-    const std::string p = prefix(h.layer);
+    const std::string p = prefix(h);
     Tensor wo = out.get(p + "out_proj.weight").clone();  // (D, D): column c reads context feature c
     Tensor bo = out.get(p + "out_proj.bias").clone();    // (D)
-    const std::vector<double> m = mode == AblateMode::Mean ? mean_head_out(fwd, h, lengths) : std::vector<double>();
+    const std::vector<int>& real = h.block == HeadBlock::Encoder ? lengths : decoder_lengths;  // its queries
+    const std::vector<double> m = mode == AblateMode::Mean ? mean_head_out(fwd, h, real) : std::vector<double>();
     for (int64_t r = 0; r < wo.size(0); ++r) {
       double shift = 0;
       for (int64_t k = 0; k < dh; ++k) {
@@ -89,27 +126,40 @@ Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector
 }
 
 std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
-                                     AblateMode mode, const std::vector<int>& lengths, const std::atomic<bool>* stop) {
+                                     AblateMode mode, const std::vector<int>& lengths,
+                                     const std::vector<int>& decoder_lengths, const std::atomic<bool>* stop) {
   const Tensor& x = needed_step(fwd, "encoder.input");
   const Tensor& mask = needed_step(fwd, "encoder.mask");
+  Tensor y, self_mask, cross_mask;  // an encoder–decoder's decoder input and masks
+  if (cfg.cross) {
+    y = needed_step(fwd, "decoder.input");
+    self_mask = needed_step(fwd, "decoder.self_mask");
+    cross_mask = needed_step(fwd, "decoder.cross_mask");
+  }
+  const auto outputs = [&](const Weights& run) {
+    return cfg.cross ? encdec_outputs(cfg, run, x, mask, y, self_mask, cross_mask) : encoder_outputs(cfg, run, x, mask);
+  };
   // What the loss reads, on the same untraced path for the clean run and every ablated one: the
   // logits for cross-entropy, else the stack's output (a trained model's head left out).
   const bool logits = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
   const auto loss_of = [&](Weights run) {
     const Weights scored = run;
     if (!logits) run.set_vocab(nullptr);
-    return evaluate_loss(cfg, scored, fwd, loss, encoder_outputs(cfg, run, x, mask)).value;
+    return evaluate_loss(cfg, scored, fwd, loss, outputs(run)).value;
   };
   stop_if_asked(stop);
   const double clean = loss_of(w);
   std::vector<HeadEffect> out;
-  for (int64_t l = 0; l < cfg.layers; ++l)
-    for (int64_t h = 0; h < cfg.heads; ++h) {
-      const HeadRef head{l, h};
-      stop_if_asked(stop);
-      const double value = loss_of(ablate_heads(cfg, w, {head}, mode, fwd, lengths));
-      out.push_back({head, value, value - clean});
-    }
+  for (HeadBlock block : kBlocks) {
+    if (block != HeadBlock::Encoder && !cfg.cross) break;
+    for (int64_t l = 0; l < cfg.layers; ++l)
+      for (int64_t h = 0; h < cfg.heads; ++h) {
+        const HeadRef head{l, h, block};
+        stop_if_asked(stop);
+        const double value = loss_of(ablate_heads(cfg, w, {head}, mode, fwd, lengths, decoder_lengths));
+        out.push_back({head, value, value - clean});
+      }
+  }
   std::stable_sort(out.begin(), out.end(), [](const HeadEffect& a, const HeadEffect& b) { return a.delta > b.delta; });
   return out;
 }

@@ -162,7 +162,11 @@ std::string heatmap_csv(const Tensor& w, int64_t b, int64_t h, const std::vector
 
 std::string ablation_json(const std::vector<explain::HeadRef>& heads, explain::AblateMode mode) {
   json list = json::array();
-  for (const auto& h : heads) list.push_back({h.layer, h.head});
+  for (const auto& h : heads) {  // [layer, head], a decoder head's block third: [1, 3, "cross"]
+    json e = {h.layer, h.head};
+    if (h.block != explain::HeadBlock::Encoder) e.push_back(explain::block_name(h.block));
+    list.push_back(std::move(e));
+  }
   return json{{"heads", std::move(list)}, {"mode", explain::ablate_mode_name(mode)}}.dump();
 }
 
@@ -320,8 +324,11 @@ void write_bundle(const ExportOptions& opt, const ModelConfig& cfg, const Batch&
       manifest["logit_lens"] = lens_json(ids->tensor, batch.vocab.words);
     if (const Explanations& e = *opt.explanations; !e.heads.empty()) {
       json rows = json::array();
-      for (const auto& h : e.heads)
-        rows.push_back({{"layer", h.head.layer}, {"head", h.head.head}, {"loss", h.loss}, {"delta", h.delta}});
+      for (const auto& h : e.heads) {
+        json row = {{"layer", h.head.layer}, {"head", h.head.head}, {"loss", h.loss}, {"delta", h.delta}};
+        if (cfg.cross) row["block"] = explain::block_name(h.head.block);  // encoder, decoder or cross
+        rows.push_back(std::move(row));
+      }
       manifest["head_ablation"] = {{"mode", explain::ablate_mode_name(e.heads_mode)},
                                    {"loss", e.loss}, {"heads", std::move(rows)}};
     }

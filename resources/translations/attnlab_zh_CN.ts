@@ -1477,16 +1477,8 @@
         <translation>词元消融对每个词元运行一次模型：%1 个词元超出了上限 %2；请缩短文本，或去掉 ablation</translation>
     </message>
     <message>
-        <source>--ablate: '%1' is not LAYER.HEAD, both counted from 0 (e.g. 1.3 for layer 1, head 3)</source>
-        <translation>--ablate：“%1”不是“层.头”的形式，两者都从 0 开始计数（例如 1.3 表示第 1 层的第 3 个头）</translation>
-    </message>
-    <message>
         <source>--ablate %1: the model has %2 layers of %3 heads, counted from 0</source>
         <translation>--ablate %1：模型共有 %2 层，每层 %3 个头，从 0 开始计数</translation>
-    </message>
-    <message>
-        <source>--ablate knocks out the encoder's self-attention heads; an encoder–decoder run (--memory-text) is not ablated in this version</source>
-        <translation>--ablate 移除的是编码器自注意力的头；此版本不对编码器–解码器运行（--memory-text）做消融</translation>
     </message>
     <message>
         <source>--ablate-mode says how the heads of --ablate are knocked out: it needs --ablate</source>
@@ -1509,8 +1501,16 @@
         <translation>--lens-top 指定 logit 透镜保留多少个词元：请在 --explain 中加入 logit-lens</translation>
     </message>
     <message>
-        <source>--explain %1 follows one stack's self-attention and is not defined for an encoder–decoder run (--memory-text): there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021), or ablation</source>
-        <translation>--explain %1 沿着单个堆栈的自注意力计算，没有为编码器–解码器运行（--memory-text）定义：这种运行请改用 rollout、grad-attention 或 saliency（它们沿着解码器看源句的视角计算，Chefer 等，2021），或 ablation</translation>
+        <source>--ablate: '%1' is not LAYER.HEAD, both counted from 0 (e.g. 1.3 for layer 1, head 3; decoder.1.3 and cross.1.3 for an encoder–decoder's decoder self-attention and cross-attention)</source>
+        <translation>--ablate：'%1' 不是 LAYER.HEAD（层号和头号都从 0 开始，例如 1.3 表示第 1 层第 3 个头；编码器–解码器中，decoder.1.3 和 cross.1.3 表示解码器的自注意力和交叉注意力）</translation>
+    </message>
+    <message>
+        <source>--ablate %1 names a head of the decoder (its self-attention or its cross-attention), which only an encoder–decoder run has: add --memory-text, or name an encoder head as LAYER.HEAD</source>
+        <translation>--ablate %1 指的是解码器的头（它的自注意力或交叉注意力），只有编码器–解码器运行才有：请加上 --memory-text，或用 LAYER.HEAD 指定编码器的头</translation>
+    </message>
+    <message>
+        <source>--explain %1 follows one stack's self-attention and is not defined for an encoder–decoder run (--memory-text): there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021), ablation or heads</source>
+        <translation>--explain %1 沿着单个堆栈的自注意力计算，没有为编码器–解码器运行（--memory-text）定义：这种运行请改用 rollout、grad-attention 或 saliency（它们沿着解码器看源句的视角计算，Chefer 等，2021），或 ablation、heads</translation>
     </message>
 </context>
 <context>
@@ -4314,14 +4314,6 @@
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <source>Layer %1, head %2: click to knock it out</source>
-        <translation>第 %1 层第 %2 个头：点击敲除</translation>
-    </message>
-    <message>
-        <source>Layer %1, head %2 knocked out alone: the loss goes from %3 to %4 (%5). Click to knock it out.</source>
-        <translation>单独敲除第 %1 层第 %2 个头：损失从 %3 变为 %4（%5）。点击敲除。</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -4348,6 +4340,42 @@
     <message>
         <source>Zero: the head's output is set to 0. Mean: to its average over every real position of the sentences (from a run with every head in) — the head still adds what it always adds, but no longer depends on the sentence, so only its sentence-specific work is lost.</source>
         <translation>置零：这个头的输出设为 0。平均：换成它在各句所有真实位置上的平均值（取自所有头都在的一次运行）——这个头仍然加上它总会加上的部分，但不再随句子变化，因此只失去它针对具体句子的作用。</translation>
+    </message>
+    <message>
+        <source>Decoder %1</source>
+        <translation>解码器 %1</translation>
+    </message>
+    <message>
+        <source>Cross %1</source>
+        <translation>交叉 %1</translation>
+    </message>
+    <message>
+        <source>Encoder %1</source>
+        <translation>编码器 %1</translation>
+    </message>
+    <message>
+        <source>the decoder's self-attention</source>
+        <translation>解码器的自注意力</translation>
+    </message>
+    <message>
+        <source>the cross-attention (the decoder reading the source)</source>
+        <translation>交叉注意力（解码器读取源句）</translation>
+    </message>
+    <message>
+        <source>the encoder's self-attention</source>
+        <translation>编码器的自注意力</translation>
+    </message>
+    <message>
+        <source>Layer %1 of %2</source>
+        <translation>%2 的第 %1 层</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 of %3: click to knock it out</source>
+        <translation>%3 第 %1 层第 %2 个头：点击即可敲除它</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 of %3 knocked out alone: the loss goes from %4 to %5 (%6). Click to knock it out.</source>
+        <translation>单独敲除%3第 %1 层第 %2 个头：损失从 %4 变为 %5（%6）。点击即可敲除它。</translation>
     </message>
 </context>
 <context>

@@ -307,6 +307,42 @@ class Explain(lib.TempDirCase):
                     wo = w["encoder.layers.%d.self_attn.out_proj.weight" % row["layer"]]
                     self.assertEqual(float(np.abs(wo[:, row["head"] * dh:(row["head"] + 1) * dh]).max()), 0.0)
 
+    def test_an_encoder_decoder_knocks_out_heads_of_all_three_attentions(self):
+        # The head table of an encoder–decoder: the encoder's, the decoder's and the cross-attention's
+        # heads, each row what `--ablate BLOCK.L.H` (a separate run, checked by reproduce.py) gives.
+        run = ["--text", "the black cat sat on the mat", "--text", "dogs bark", "--memory-text", "le chat noir",
+               "--memory-text", "les chiens aboient fort", "--d-model", "16", "--heads", "2", "--layers", "2",
+               "--loss", "sum"]
+        for mode in ("zero", "mean"):
+            with self.subTest(mode=mode):
+                out = self.path("cross-table-" + mode)
+                self.export_ok(out, *run, "--explain", "heads", "--ablate-mode", mode)
+                table = manifest_of(out)["head_ablation"]
+                self.assertEqual(sorted((r["block"], r["layer"], r["head"]) for r in table["heads"]),
+                                 [(b, l, h) for b in ("cross", "decoder", "encoder") for l in range(2) for h in range(2)])
+                deltas = [r["delta"] for r in table["heads"]]
+                self.assertEqual(deltas, sorted(deltas, reverse=True))
+                picked = {}
+                for r in table["heads"]:
+                    picked.setdefault(r["block"], r)  # each attention's largest effect
+                    self.assertAlmostEqual(r["delta"], r["loss"] - table["loss"], delta=1e-5 * max(1.0, abs(table["loss"])))
+                for block, row in picked.items():
+                    self.assertNotEqual(row["delta"], 0.0, block)  # every attention matters to the output's sum
+                    name = ("" if block == "encoder" else block + ".") + "%d.%d" % (row["layer"], row["head"])
+                    again = self.path("cross-ablate-%s-%s" % (mode, name))
+                    self.export_ok(again, *run, "--ablate", name, "--ablate-mode", mode)
+                    a = manifest_of(again)
+                    want = [row["layer"], row["head"]] + ([] if block == "encoder" else [block])
+                    self.assertEqual(a["ablation"], {"heads": [want], "mode": mode})
+                    self.assertAlmostEqual(a["loss"]["value"], row["loss"], delta=1e-4 * max(1.0, abs(row["loss"])))
+                    rc, text, err = reproduce(again)
+                    self.assertEqual(rc, 0, text[-3000:] + err)
+                    _, w = lib.read_safetensors(os.path.join(again, "weights.safetensors"))
+                    attn = {"encoder": "encoder.layers.%d.self_attn", "decoder": "decoder.layers.%d.self_attn",
+                            "cross": "decoder.layers.%d.multihead_attn"}[block] % row["layer"]
+                    wo = w[attn + ".out_proj.weight"]
+                    self.assertEqual(float(np.abs(wo[:, row["head"] * 8:(row["head"] + 1) * 8]).max()), 0.0)
+
     def test_refusals_name_the_problem(self):
         cases = [
             (["--explain", "saliency"], "--explain saliency reads the gradients of a loss: add --loss"),
@@ -315,14 +351,16 @@ class Explain(lib.TempDirCase):
              "257 tokens is beyond its limit of 256"),
             (["--explain", "rollout,flow", "--memory-text", "le chat"],
              "--explain flow follows one stack's self-attention and is not defined for an encoder–decoder run"),
-            (["--explain", "heads", "--loss", "sum", "--memory-text", "le chat"],
-             "there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021), or ablation"),
+            (["--explain", "logit-lens", "--memory-text", "le chat"],
+             "there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021), ablation or heads"),
             (["--explain", "heads"], "--explain heads reads the gradients of a loss: add --loss"),
             (["--ablate", "1.0"], "--ablate 1.0: the model has 1 layers of 8 heads, counted from 0"),
             (["--ablate", "0.1,x"], "--ablate: 'x' is not LAYER.HEAD"),
             (["--ablate-mode", "mean"], "--ablate-mode says how the heads of --ablate are knocked out: it needs --ablate"),
             (["--ablate-mode", "mean", "--explain", "rollout"], "--ablate-mode says how the heads of --ablate"),
-            (["--ablate", "0.0", "--memory-text", "le chat"], "an encoder–decoder run (--memory-text) is not ablated"),
+            (["--ablate", "cross.0.0"], "--ablate cross.0.0 names a head of the decoder (its self-attention or its cross-attention)"),
+            (["--ablate", "decoder.1.0", "--memory-text", "le chat"], "--ablate decoder.1.0: the model has 1 layers of 8 heads"),
+            (["--ablate", "cros.0.0", "--memory-text", "le chat"], "--ablate: 'cros.0.0' is not LAYER.HEAD"),
             (["--explain", "rollout", "--attention", "tiled", "--layers", "2", "--full-layers", "0"],
              "encoder.layers.1.self_attn.weights is not in the trace"),
             (["--explain", "flow", "--layers", "12", "--text", " ".join(["w%d" % i for i in range(49)])],

@@ -27,6 +27,7 @@
 #include "views/heatmapview.h"
 #include "views/predictionspanel.h"
 #include "window/mainwindow.h"
+#include "fixtures.h"
 #include "windowfixture.h"
 
 using namespace attnlab;
@@ -231,7 +232,7 @@ class TestKnockoutUi : public QObject {
     const auto r = w->controller()->current();
     QVERIFY(r->gradients);
     const auto effects = explain::head_effects(r->cfg, r->weights, r->trace, r->gradients->spec, explain::AblateMode::Zero,
-                                               r->batch.text.lengths);
+                                               r->batch.text.lengths, {});
     const auto& first = effects.front();
     QVERIFY(k->rankingLabel()->text().contains(QStringLiteral("%1.%2").arg(first.head.layer).arg(first.head.head)));
     QVERIFY(k->button(int(first.head.layer), int(first.head.head))->text().contains(QLatin1Char('\n')));
@@ -252,6 +253,54 @@ class TestKnockoutUi : public QObject {
 
   // The gallery's lesson opens with the previous-token head knocked out, its button pressed, and
   // the loss the lesson's text quotes.
+  // An encoder–decoder: the panel's buttons cover the decoder's self-attention and its
+  // cross-attention too (a row per layer of each, emitted in block-then-layer order), and a
+  // right-click on a decoder heatmap's head names that head.
+  void anEncoderDecoderKnocksOutDecoderHeads() {
+    using explain::HeadBlock;
+    HeadKnockout k;
+    k.setModel(2, 3, {{1, 0, HeadBlock::Cross}}, explain::AblateMode::Zero, true);
+    for (HeadBlock b : {HeadBlock::Encoder, HeadBlock::Decoder, HeadBlock::Cross}) QVERIFY(k.button(1, 2, b));
+    QVERIFY(!k.button(2, 0, HeadBlock::Cross) && !k.button(0, 3, HeadBlock::Decoder));
+    QVERIFY(k.button(1, 0, HeadBlock::Cross)->isChecked());
+    QVERIFY(!k.button(1, 0, HeadBlock::Decoder)->isChecked() && !k.button(1, 0)->isChecked());
+    QCOMPARE(k.button(0, 1, HeadBlock::Cross)->objectName(), QStringLiteral("knockout_cross_0_1"));
+    std::vector<explain::HeadRef> got;
+    connect(&k, &HeadKnockout::headsChanged, this, [&](const std::vector<explain::HeadRef>& heads) { got = heads; });
+    QTest::mouseClick(k.button(0, 1, HeadBlock::Decoder), Qt::LeftButton);
+    QCOMPARE(got, (std::vector<explain::HeadRef>{{0, 1, HeadBlock::Decoder}, {1, 0, HeadBlock::Cross}}));
+    k.setEffects({{{0, 2, HeadBlock::Encoder}, 2.5, 0.5}, {{1, 1, HeadBlock::Cross}, 2.25, 0.25}}, 2.0);
+    QVERIFY2(k.rankingLabel()->text().contains(QStringLiteral("encoder.0.2 (+0.50), cross.1.1 (+0.25)")),
+             qPrintable(k.rankingLabel()->text()));  // which attention each head is in
+    QVERIFY(k.button(1, 1, HeadBlock::Cross)->text().endsWith(QStringLiteral("+0.25")));
+    QVERIFY(!k.button(1, 1, HeadBlock::Decoder)->text().contains(QLatin1Char('\n')));
+    k.setModel(2, 3, {}, explain::AblateMode::Zero, false);  // an encoder alone: its rows only
+    QVERIFY(k.button(0, 1) && !k.button(0, 1, HeadBlock::Decoder));
+
+    const TraceResultPtr r = test::makeResult({"a dog ran"}, 1, MaskKind::Causal, {"le chien noir"});
+    HeatmapGrid grid;
+    grid.resize(900, 700);
+    grid.show();
+    explain::HeadRef asked{-1, -1};
+    connect(&grid, &HeatmapGrid::headMenuRequested, this, [&](explain::HeadRef h, QPoint) { asked = h; });
+    const auto rightClick = [&](const char* step, int head) {
+      asked = {-1, -1};
+      grid.setStep(r, r->indexOf(step), 0);
+      HeatmapView* view = grid.headView(head);
+      QVERIFY(view);
+      QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(4, 4), view->mapToGlobal(QPoint(4, 4)));
+      QCoreApplication::sendEvent(view, &event);
+    };
+    rightClick("decoder.layers.0.multihead_attn.weights", 1);
+    QVERIFY(asked == (explain::HeadRef{0, 1, HeadBlock::Cross}));
+    rightClick("decoder.layers.0.self_attn.weights", 2);
+    QVERIFY(asked == (explain::HeadRef{0, 2, HeadBlock::Decoder}));
+    rightClick("encoder.layers.0.self_attn.weights", 3);
+    QVERIFY(asked == (explain::HeadRef{0, 3, HeadBlock::Encoder}));
+    rightClick("decoder.layers.0.multihead_attn.scores", 0);  // the weights' scores are the same heads
+    QVERIFY(asked == (explain::HeadRef{0, 0, HeadBlock::Cross}));
+  }
+
   void theLessonOpensWithTheHeadOut() {
     auto w = test::openWindow(QStringLiteral("knockoutUi4"));
     QVERIFY(w);

@@ -138,9 +138,10 @@ ExplainPanel::~ExplainPanel() = default;  // job_ stops a running computation an
 void ExplainPanel::setResult(TraceResultPtr result) {
   result_ = std::move(result);
   if (result_ != asked_.lock()) job_.stop();  // a running computation for an older result: finished() starts one for this
-  const bool heads = result_ && !result_->cfg.cross;  // the encoder's self-attention heads
-  if (heads) knockout_->setModel(static_cast<int>(result_->cfg.layers), static_cast<int>(result_->cfg.heads), result_->ablated, result_->ablateMode);
-  knockoutBox_->setVisible(heads);
+  if (result_)  // the encoder's self-attention heads (an encoder–decoder's three attentions)
+    knockout_->setModel(static_cast<int>(result_->cfg.layers), static_cast<int>(result_->cfg.heads), result_->ablated,
+                        result_->ablateMode, result_->cfg.cross);
+  knockoutBox_->setVisible(result_ != nullptr);
   if (result_ && isVisible()) start();
 }
 
@@ -180,7 +181,7 @@ void ExplainPanel::start() {
       }
       if (seq <= explain::kAblationMaxTokens) asked.push_back(ExplainMethod::Ablation);
       if (r->gradients) asked.push_back(ExplainMethod::Heads);  // each head's effect on the loss
-      std::erase_if(asked, [&](ExplainMethod m) { return !defined_for(r->cfg, m); });  // an encoder–decoder: four
+      std::erase_if(asked, [&](ExplainMethod m) { return !defined_for(r->cfg, m); });  // an encoder–decoder's
       check_explain(r->cfg, seq, asked, r->gradients.has_value(), r->weights.vocab() != nullptr);
       out.ex = std::make_shared<const Explanations>(compute_explanations(
           r->cfg, r->weights, r->batch, r->trace,

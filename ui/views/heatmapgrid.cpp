@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include "backend/attention_tiled.h"
 #include "backward/model_backward.h"
@@ -30,13 +32,18 @@ namespace attnlab::ui {
 
 namespace {
 
-// The layer of an encoder self-attention step ("encoder.layers.1.self_attn.weights" → 1), else −1.
-int selfAttentionLayer(const std::string& id) {
-  const std::string pre = "encoder.layers.";
-  if (!id.starts_with(pre)) return -1;
+// The attention whose heads a step shows, for the knock-out menu: "encoder.layers.1.self_attn.weights"
+// → layer 1 of the encoder's self-attention; the decoder's self_attn and multihead_attn (its
+// cross-attention) likewise; layer −1 for any other step.
+std::pair<int, explain::HeadBlock> attentionOf(const std::string& id) {
+  const bool decoder = id.starts_with("decoder.layers.");
+  const std::string pre = decoder ? "decoder.layers." : "encoder.layers.";
   const size_t dot = id.find('.', pre.size());
-  if (dot == std::string::npos || id.compare(dot, 11, ".self_attn.") != 0) return -1;
-  return std::atoi(id.substr(pre.size(), dot - pre.size()).c_str());
+  if (!id.starts_with(pre) || dot == std::string::npos) return {-1, explain::HeadBlock::Encoder};
+  const int layer = std::atoi(id.substr(pre.size(), dot - pre.size()).c_str());
+  if (id.compare(dot, 11, ".self_attn.") == 0) return {layer, decoder ? explain::HeadBlock::Decoder : explain::HeadBlock::Encoder};
+  if (decoder && id.compare(dot, 16, ".multihead_attn.") == 0) return {layer, explain::HeadBlock::Cross};
+  return {-1, explain::HeadBlock::Encoder};
 }
 
 // The hover readout: 4 significant digits, the ASCII minus.
@@ -86,7 +93,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   large_->hide();
   large_->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(large_, &QWidget::customContextMenuRequested, this, [this](QPoint at) {
-    if (knockLayer_ >= 0 && enlarged_ >= 0) emit headMenuRequested(knockLayer_, enlarged_, large_->mapToGlobal(at));
+    if (knockLayer_ >= 0 && enlarged_ >= 0) emit headMenuRequested({knockLayer_, enlarged_, knockBlock_}, large_->mapToGlobal(at));
   });
   connect(large_, &HeatmapView::cellHovered, this, [this](int r, int c) { onHover(enlarged_, r, c); });
   connect(large_, &HeatmapView::clicked, this, [this] {
@@ -167,7 +174,7 @@ void HeatmapGrid::rebuild() {
   data_ = shownTensor_.data() + batch_ * dataSize_;
   const std::string fid = forward_id_of(s->info.id);  // a gradient's axes, tokens and mask are its tensor's
   const bool gradient = is_grad_step(s->info.id);
-  knockLayer_ = result_->cfg.cross ? -1 : selfAttentionLayer(fid);
+  std::tie(knockLayer_, knockBlock_) = attentionOf(fid);
   loadTokens(fid);
   const std::string kind = lastComponent(fid);
   // a variant's (B, H, T, T) weights-like tensors (core/variants/variants.h): weights of some kind
@@ -215,7 +222,7 @@ void HeatmapGrid::rebuild() {
                                       : tr("Click to enlarge head %1").arg(h));
     view->setCursor(Qt::PointingHandCursor);
     connect(view, &QWidget::customContextMenuRequested, this, [this, h, view](QPoint at) {
-      if (knockLayer_ >= 0) emit headMenuRequested(knockLayer_, h, view->mapToGlobal(at));
+      if (knockLayer_ >= 0) emit headMenuRequested({knockLayer_, h, knockBlock_}, view->mapToGlobal(at));
     });
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &HeatmapView::clicked, this, [this, h] {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "explain/head_ablation.h"
 #include "views/colormap.h"
 #include "views/headdrawing.h"
 #include "views/heatmapview.h"
@@ -67,9 +68,10 @@ class HeatmapGrid : public QWidget {
   void headEnlarged(int head);
   // A head's map was clicked: a small one (which enlarges it) or the enlarged one.
   void headClicked(int head);
-  // A right-click on a head of an encoder self-attention step (one the window can knock out, in a
-  // run without cross-attention): its layer and head, and where to show a menu.
-  void headMenuRequested(int layer, int head, QPoint globalPos);
+  // A right-click on a head of an attention step the window can knock out (the encoder's
+  // self-attention; an encoder–decoder's decoder self-attention and cross-attention too): the
+  // head, and where to show a menu.
+  void headMenuRequested(explain::HeadRef head, QPoint globalPos);
   void drawingDone();
 
  protected:
@@ -106,7 +108,8 @@ class HeatmapGrid : public QWidget {
 
   TraceResultPtr result_;
   int step_ = -1, batch_ = 0, enlarged_ = -1;
-  int knockLayer_ = -1;  // the shown step's encoder self-attention layer (headMenuRequested), else -1
+  int knockLayer_ = -1;  // the shown step's attention layer (headMenuRequested), else -1
+  explain::HeadBlock knockBlock_ = explain::HeadBlock::Encoder;  // and which attention
   std::vector<HeatmapView*> views_;
   QHBoxLayout *top_ = nullptr, *middle_ = nullptr;
   QWidget* gridHost_ = nullptr;  // the tile area; the enlarged head takes the same place

@@ -119,8 +119,9 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     throw OverBudget(e.text(), est.total(), tiled, r.memoryBudgetMiB);
   }
   Weights w = r.weights ? importedWeights(*r.weights, out->cfg) : cachedWeights(out->cfg);
-  for (const auto& h : r.ablate)  // an encoder–decoder run is not ablated
-    if (!out->cfg.cross && h.layer < out->cfg.layers && h.head < out->cfg.heads) out->ablated.push_back(h);
+  for (const auto& h : r.ablate)  // heads the model has (a decoder's only in an encoder–decoder)
+    if ((out->cfg.cross || h.block == explain::HeadBlock::Encoder) && h.layer < out->cfg.layers && h.head < out->cfg.heads)
+      out->ablated.push_back(h);
   out->ablateMode = r.ablateMode;
   if (!out->ablated.empty()) {
     Trace clean;  // mean mode: each head's mean output over the real positions of the clean run
@@ -130,7 +131,8 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     } else if (r.ablateMode == explain::AblateMode::Mean) {
       forward(out->cfg, w, out->batch, clean);
     }
-    w = explain::ablate_heads(out->cfg, w, out->ablated, r.ablateMode, clean, out->batch.encoder_tokens().lengths);
+    w = explain::ablate_heads(out->cfg, w, out->ablated, r.ablateMode, clean, out->batch.encoder_tokens().lengths,
+                              out->batch.text.lengths);
   }
   out->weights = w;
   BackendNote note;

@@ -1,4 +1,5 @@
-// Knocking a head out from the heatmaps: a right-click on a head of an encoder self-attention step
+// Knocking a head out from the heatmaps: a right-click on a head of an attention step (the encoder's
+// self-attention; an encoder–decoder's decoder self-attention and cross-attention too)
 // offers what the Explanations panel's buttons do (the same heads, the same run again).
 #include <QAction>
 #include <QDockWidget>
@@ -15,8 +16,7 @@
 namespace attnlab::ui {
 
 void MainWindow::connectHeadMenu() {
-  connect(panel_->heatmaps(), &HeatmapGrid::headMenuRequested, this, [this](int layer, int head, QPoint at) {
-    const explain::HeadRef ref{layer, head};
+  connect(panel_->heatmaps(), &HeatmapGrid::headMenuRequested, this, [this](explain::HeadRef ref, QPoint at) {
     const bool out = std::find(ablated_.begin(), ablated_.end(), ref) != ablated_.end();
     const QString name = QString::fromStdString(explain::head_name(ref));
     auto* menu = new QMenu(this);
@@ -35,13 +35,12 @@ void MainWindow::connectHeadMenu() {
   });
 }
 
-// In or out, kept in layer-then-head order (the panel's), and the model run again.
+// In or out, kept in block-then-layer-then-head order (the panel's), and the model run again.
 void MainWindow::toggleKnockedOut(explain::HeadRef head) {
   const auto at = std::find(ablated_.begin(), ablated_.end(), head);
   if (at != ablated_.end()) ablated_.erase(at);
   else ablated_.push_back(head);
-  std::sort(ablated_.begin(), ablated_.end(),
-            [](const auto& a, const auto& b) { return a.layer != b.layer ? a.layer < b.layer : a.head < b.head; });
+  std::sort(ablated_.begin(), ablated_.end(), explain::head_before);
   send(inputs_->currentRequest());
 }
 
