@@ -46,7 +46,7 @@ struct ExportArgs {
   bool prepend_bos = false;       // --prepend-bos: GPT-2's <|endoftext|> before each text
   std::string explain;            // --explain rollout,flow,grad-attention,saliency,ablation,heads,logit-lens
   int64_t lens_top = explain::kLensTopDefault;  // --lens-top K: the logit lens's tokens per layer and position
-  std::string ablate;             // --ablate 1.3,2.0: heads knocked out (layer.head)
+  std::string ablate;             // --ablate 1.3,cross.0.1: heads knocked out ([block.]layer.head)
   std::string ablate_mode = "zero";
 };
 
@@ -419,8 +419,9 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
                   "(default 5)")
       ->check(CLI::Range(int64_t{1}, explain::kLensTopMax));
   sub->add_option("--ablate", args->ablate,
-                  "knock heads of the encoder's self-attention out, comma-separated LAYER.HEAD from 0 (e.g. 1.3,2.0): "
-                  "their columns of W_O are zeroed before the run (mean: their mean output moved into the bias first)");
+                  "knock heads out, comma-separated LAYER.HEAD from 0 (e.g. 1.3,2.0) of the encoder's self-attention; "
+                  "with --memory-text decoder.L.H and cross.L.H name the decoder's self-attention and cross-attention "
+                  "heads: their columns of W_O are zeroed before the run (mean: their mean output moved into the bias first)");
   sub->add_option("--ablate-mode", args->ablate_mode,
                   "zero (the default) or mean: replace the head's output by its mean over the batch's real positions "
                   "(also how --explain heads knocks each head out)")

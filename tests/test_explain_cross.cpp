@@ -6,6 +6,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 #include "backward/model_backward.h"
 #include "explain/explain.h"
@@ -295,6 +297,12 @@ class TestExplainCross : public QObject {
     QVERIFY(heads[2] == (explain::HeadRef{1, 0, explain::HeadBlock::Cross}));
     QVERIFY(heads[3] == (explain::HeadRef{0, 0, explain::HeadBlock::Encoder}));
     QCOMPARE(explain::heads_text(heads), std::string("1.1,decoder.0.1,cross.1.0,0.0"));
+    QCOMPARE(explain::head_label(heads[0], true), std::string("encoder.1.1"));  // the window's name in such a run
+    QCOMPARE(explain::head_label(heads[2], true), std::string("cross.1.0"));
+    QCOMPARE(explain::head_label(heads[0], false), std::string("1.1"));
+    QCOMPARE(explain::parse_heads("cross.1.0,1.1,encoder.1.1").size(), size_t(2));  // the same head twice: once
+    for (const char* bad : {"decoder.1", "cross..1", "encoder.decoder.1.2", "decoder.", "cross.1.x", ".1.2"})
+      QVERIFY_THROWS_EXCEPTION(ConfigError, explain::parse_heads(bad));
     QVERIFY(explain::head_before(heads[0], heads[1]) && explain::head_before(heads[1], heads[2]));
     ModelConfig encoder_only = cross_model(2);
     encoder_only.cross = false;
@@ -309,28 +317,33 @@ class TestExplainCross : public QObject {
     Trace fwd;
     forward(cfg, w, batch, fwd);
     const explain::HeadRef cross{1, 0, explain::HeadBlock::Cross};
-    const Weights out = explain::ablate_heads(cfg, w, {cross}, explain::AblateMode::Mean, fwd, batch.memory.lengths, batch.text.lengths);
-    const std::string p = "decoder.layers.1.multihead_attn.";
-    const Tensor& head_out = fwd.find(p + "head_out")->tensor;  // (B, H, T, Dh)
     const int64_t dh = cfg.d_model / cfg.heads;
-    std::vector<double> mean(size_t(dh), 0.0);
-    int count = 0;  // the decoder's real positions: 3 + 6 (not the source's 4 + 2)
-    for (int64_t b = 0; b < 2; ++b)
-      for (int64_t i = 0; i < batch.text.lengths[size_t(b)]; ++i, ++count)
-        for (int64_t k = 0; k < dh; ++k) mean[size_t(k)] += head_out.at({b, 0, i, k});
-    QCOMPARE(count, 9);
-    const Tensor& wo = w.get(p + "out_proj.weight");
-    for (int64_t r = 0; r < cfg.d_model; ++r) {
-      double shift = 0;
-      for (int64_t k = 0; k < dh; ++k) {
-        shift += double(wo.at({r, k})) * mean[size_t(k)] / count;
-        QCOMPARE(out.get(p + "out_proj.weight").at({r, k}), 0.0f);
-        QCOMPARE(out.get(p + "out_proj.weight").at({r, dh + k}), wo.at({r, dh + k}));  // head 1 untouched
+    for (const auto& [head, p] : {std::pair{cross, std::string("decoder.layers.1.multihead_attn.")},
+                                  std::pair{explain::HeadRef{0, 0, explain::HeadBlock::Decoder}, std::string("decoder.layers.0.self_attn.")}}) {
+      const Weights out = explain::ablate_heads(cfg, w, {head}, explain::AblateMode::Mean, fwd, batch.memory.lengths, batch.text.lengths);
+      const Tensor& head_out = fwd.find(p + "head_out")->tensor;  // (B, H, T, Dh)
+      std::vector<double> mean(size_t(dh), 0.0);
+      int count = 0;  // the decoder's real positions: 3 + 6 (not the source's 4 + 2)
+      for (int64_t b = 0; b < 2; ++b)
+        for (int64_t i = 0; i < batch.text.lengths[size_t(b)]; ++i, ++count)
+          for (int64_t k = 0; k < dh; ++k) mean[size_t(k)] += head_out.at({b, 0, i, k});
+      QCOMPARE(count, 9);
+      const Tensor& wo = w.get(p + "out_proj.weight");
+      for (int64_t r = 0; r < cfg.d_model; ++r) {
+        double shift = 0;
+        for (int64_t k = 0; k < dh; ++k) {
+          shift += double(wo.at({r, k})) * mean[size_t(k)] / count;
+          QCOMPARE(out.get(p + "out_proj.weight").at({r, k}), 0.0f);
+          QCOMPARE(out.get(p + "out_proj.weight").at({r, dh + k}), wo.at({r, dh + k}));  // head 1 untouched
+        }
+        QVERIFY(std::abs(out.get(p + "out_proj.bias").at({r}) - (w.get(p + "out_proj.bias").at({r}) + shift)) < 1e-6);
       }
-      QVERIFY(std::abs(out.get(p + "out_proj.bias").at({r}) - (w.get(p + "out_proj.bias").at({r}) + shift)) < 1e-6);
+      for (const char* other : {"decoder.layers.1.self_attn.out_proj.weight", "decoder.layers.0.multihead_attn.out_proj.weight",
+                                "encoder.layers.1.self_attn.out_proj.weight"})
+        if (p + "out_proj.weight" != other) QCOMPARE(out.get(other).at({0, 0}), w.get(other).at({0, 0}));
     }
-    for (const char* untouched : {"decoder.layers.1.self_attn.out_proj.weight", "encoder.layers.1.self_attn.out_proj.weight"})
-      QCOMPARE(out.get(untouched).at({0, 0}), w.get(untouched).at({0, 0}));
+    // A decoder head's mean needs the decoder's lengths: none given is a programming error, named.
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, explain::ablate_heads(cfg, w, {cross}, explain::AblateMode::Mean, fwd, batch.memory.lengths));
     // The head table covers the three attentions, each row the loss of a direct re-run.
     const LossSpec spec;
     const auto effects = explain::head_effects(cfg, w, fwd, spec, explain::AblateMode::Zero, batch.memory.lengths, batch.text.lengths);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -54,6 +55,10 @@ std::string head_name(const HeadRef& h) {
   return h.block == HeadBlock::Encoder ? lh : std::string(block_name(h.block)) + "." + lh;
 }
 
+std::string head_label(const HeadRef& h, bool cross) {
+  return cross && h.block == HeadBlock::Encoder ? "encoder." + head_name(h) : head_name(h);
+}
+
 std::string heads_text(const std::vector<HeadRef>& heads) {
   std::string out;
   for (const HeadRef& h : heads) out.append(out.empty() ? "" : ",").append(head_name(h));
@@ -89,6 +94,9 @@ void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads) {
 
 std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const std::vector<int>& lengths) {
   const Tensor& out = needed_step(fwd, prefix(head) + "head_out");  // (B, H, S, Dh)
+  if (static_cast<int64_t>(lengths.size()) != out.size(0))  // e.g. a decoder head given no decoder lengths
+    throw std::logic_error("mean_head_out: " + std::to_string(lengths.size()) + " lengths for a batch of " +
+                           std::to_string(out.size(0)) + " (" + head_name(head) + ")");
   const int64_t dh = out.size(3);
   std::vector<double> mean(static_cast<size_t>(dh), 0.0);
   int64_t count = 0;

@@ -52,6 +52,9 @@ std::vector<HeadRef> parse_heads(std::string_view list);
 // parse_heads reads; "" for none).
 std::string head_name(const HeadRef& h);
 std::string heads_text(const std::vector<HeadRef>& heads);
+// The name the window shows: head_name, but in an encoder–decoder (`cross`) an encoder head too
+// with its attention in front ("encoder.0.3"), where "0.3" alone would not say which.
+std::string head_label(const HeadRef& h, bool cross);
 // ConfigError when a head does not exist in `cfg` (a decoder head without a decoder among them).
 void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads);
 
@@ -60,7 +63,8 @@ void check_heads(const ModelConfig& cfg, const std::vector<HeadRef>& heads);
 std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const std::vector<int>& lengths);
 
 // `w` with the heads knocked out (a copy; the tensors it edits are fresh). Mean mode reads `fwd`
-// and the real lengths of the encoder's (`lengths`) and the decoder's (`decoder_lengths`) texts.
+// and the real lengths of the encoder's (`lengths`) and the decoder's (`decoder_lengths`) texts,
+// one per sentence of the block's head (logic_error otherwise); zero mode reads neither.
 Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector<HeadRef>& heads, AblateMode mode,
                      const Trace& fwd, const std::vector<int>& lengths, const std::vector<int>& decoder_lengths = {});
 

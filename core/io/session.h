@@ -82,7 +82,7 @@ struct Session {
   int64_t sentence = 0, head = 0;         // the sentence and head on show (0-based; clamped when shown)
   std::string loss;                       // the backward pass's loss (loss.h names: "sum", "next-token", …), "" = none
   std::vector<std::string> answers;       // loss "per-position": one answer per sentence
-  std::string ablate;  // heads knocked out, "1.3,2.0" (explain/head_ablation.h parse_heads); "" = none
+  std::string ablate;  // heads knocked out, "1.3,cross.0.1" (explain/head_ablation.h parse_heads); "" = none
   std::string ablate_mode;  // how: "zero" or "mean" (explain::AblateMode); "" = zero
   SessionWeights weights;
   SessionTraining training;

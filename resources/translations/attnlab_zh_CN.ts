@@ -3955,10 +3955,6 @@
         <translation>词元消融（标准答案）</translation>
     </message>
     <message>
-        <source>Each token masked as a key for every other position and the model run again: how much the prediction at the explained position changes (|Δ log p| of its top guess for a trained model, how far its output vector moves otherwise). One run per token.</source>
-        <translation>依次把每个词元作为键对其他所有位置遮住，再运行一次模型：被解释位置上的预测变化了多少（训练好的模型取其首选猜测的 |Δ log p|，否则取输出向量移动的距离）。每个词元运行一次。</translation>
-    </message>
-    <message>
         <source>Sentence:</source>
         <translation>句子：</translation>
     </message>
@@ -4041,6 +4037,14 @@
     <message>
         <source>Which source tokens mattered for the decoder's &lt;b&gt;%1&lt;/b&gt; (position %2)? Rollout and gradient-weighted attention follow Chefer et al. 2021's rules for encoder–decoders: through the encoder's self-attention, the decoder's and the cross-attention between them — through the decoder's self-attention a row also gathers what the later positions that read it took from the source. Token ablation masks one source token at a time. Flow is defined for one stack only.</source>
         <translation>对解码器的 &lt;b&gt;%1&lt;/b&gt;（位置 %2）来说，哪些源词元重要？Rollout 和梯度加权注意力遵循 Chefer 等 2021 为编码器–解码器给出的规则：依次经过编码器的自注意力、解码器的自注意力以及两者之间的交叉注意力——经过解码器的自注意力，一行还会汇集读取它的后续位置从源句取得的内容。词元消融每次遮蔽一个源词元。Flow 只为单个堆栈定义。</translation>
+    </message>
+    <message>
+        <source>Each token masked as a key for every other position and the model run again: how much the prediction at the explained position changes (|Δ log p| of its top guess for a trained model, how far its output vector moves otherwise). One run per token. With a source sentence, each source token is masked in the encoder and in every cross-attention.</source>
+        <translation>依次把每个词元作为键对其他所有位置遮住，再运行一次模型：被解释位置上的预测变化了多少（训练好的模型取其首选猜测的 |Δ log p|，否则取输出向量移动的距离）。每个词元运行一次。有源句时，每个源词元在编码器和每一层交叉注意力中都被遮住。</translation>
+    </message>
+    <message>
+        <source>Spearman's ρ between the column's ranking of the source tokens and token ablation's</source>
+        <translation>该列对源词元的排序与词元消融的排序之间的 Spearman ρ</translation>
     </message>
 </context>
 <context>

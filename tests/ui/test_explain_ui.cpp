@@ -125,10 +125,15 @@ class TestExplainUi : public QObject {
     QCOMPARE(t->rowCount(), 3 + 1);  // le, chien, noir, then ρ
     QCOMPARE(t->verticalHeaderItem(1)->text(), QStringLiteral("chien"));
     QCOMPARE(t->verticalHeaderItem(3)->text(), QStringLiteral("ρ"));
-    bool number = false;  // three source tokens: ρ is a number for the attention and the rollout
+    // Three source tokens: ρ is core's for the attention and the rollout, over all three.
+    const Explanations want = compute_explanations(r->cfg, r->weights, r->batch, r->trace, {},
+                                                   {ExplainMethod::Rollout, ExplainMethod::Ablation});
+    QCOMPARE(want.spearman.size(), size_t(2));  // attention, rollout
     for (int c = 0; c < 2; ++c) {
+      bool number = false;
       const double rho = QLocale().toDouble(t->item(3, c)->text(), &number);
-      QVERIFY2(number && rho >= -1 && rho <= 1, qPrintable(t->item(3, c)->text()));
+      const double expected = want.spearman[size_t(c)].second[0];
+      QVERIFY2(number && std::abs(rho - expected) <= 0.006, qPrintable(t->item(3, c)->text() + QStringLiteral(" vs ") + QString::number(expected)));
     }
     for (int j = 0; j < 3; ++j) QVERIFY(cellValue(t, j, 2) > 0);  // every source token moves the output
     auto* help = panel.findChild<QLabel*>(QStringLiteral("explainHelp"));

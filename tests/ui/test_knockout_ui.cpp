@@ -4,8 +4,10 @@
 // head shows its effect on the loss, ranked as core's head table; a session keeps the choice.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QContextMenuEvent>
+#include <QPlainTextEdit>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -251,8 +253,6 @@ class TestKnockoutUi : public QObject {
     QCOMPARE(again->controller()->current()->gradients->loss, w->controller()->current()->gradients->loss);
   }
 
-  // The gallery's lesson opens with the previous-token head knocked out, its button pressed, and
-  // the loss the lesson's text quotes.
   // An encoder–decoder: the panel's buttons cover the decoder's self-attention and its
   // cross-attention too (a row per layer of each, emitted in block-then-layer order), and a
   // right-click on a decoder heatmap's head names that head.
@@ -283,24 +283,69 @@ class TestKnockoutUi : public QObject {
     grid.show();
     explain::HeadRef asked{-1, -1};
     connect(&grid, &HeatmapGrid::headMenuRequested, this, [&](explain::HeadRef h, QPoint) { asked = h; });
-    const auto rightClick = [&](const char* step, int head) {
+    const auto rightClick = [&](const char* step, int head) {  // false: no such view
       asked = {-1, -1};
       grid.setStep(r, r->indexOf(step), 0);
       HeatmapView* view = grid.headView(head);
-      QVERIFY(view);
+      if (!view) return false;
       QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(4, 4), view->mapToGlobal(QPoint(4, 4)));
       QCoreApplication::sendEvent(view, &event);
+      return true;
     };
-    rightClick("decoder.layers.0.multihead_attn.weights", 1);
+    QVERIFY(rightClick("decoder.layers.0.multihead_attn.weights", 1));
     QVERIFY(asked == (explain::HeadRef{0, 1, HeadBlock::Cross}));
-    rightClick("decoder.layers.0.self_attn.weights", 2);
+    QVERIFY(rightClick("decoder.layers.0.self_attn.weights", 2));
     QVERIFY(asked == (explain::HeadRef{0, 2, HeadBlock::Decoder}));
-    rightClick("encoder.layers.0.self_attn.weights", 3);
+    QVERIFY(rightClick("encoder.layers.0.self_attn.weights", 3));
     QVERIFY(asked == (explain::HeadRef{0, 3, HeadBlock::Encoder}));
-    rightClick("decoder.layers.0.multihead_attn.scores", 0);  // the weights' scores are the same heads
+    QVERIFY(rightClick("decoder.layers.0.multihead_attn.scores", 0));  // the weights' scores are the same heads
     QVERIFY(asked == (explain::HeadRef{0, 0, HeadBlock::Cross}));
   }
 
+  // In the window: a right-click on a cross-attention head runs the model again with that head of
+  // the decoder's cross-attention out (its W_O columns zeroed as core's ablate_heads does), the
+  // menu and the status bar name it with its attention, and its panel button is pressed.
+  void aCrossAttentionHeadIsKnockedOutInTheWindow() {
+    auto w = test::openWindow(QStringLiteral("knockoutCross"));
+    QVERIFY(w);
+    w->inputs()->crossBox()->setChecked(true);
+    w->inputs()->sourceEdit()->setPlainText(QStringLiteral("le chat dort"));
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat sleeps"));
+    test::settle(*w);
+    const TraceResultPtr clean = w->controller()->current();
+    QVERIFY(clean && clean->cfg.cross && clean->cfg.heads > 1);
+    w->navigator()->setCurrent(clean->indexOf("decoder.layers.0.multihead_attn.weights"));
+    test::settle(*w);
+    HeatmapView* view = w->stepPanel()->heatmaps()->headView(1);
+    QVERIFY(view);
+    QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(4, 4), view->mapToGlobal(QPoint(4, 4)));
+    QCoreApplication::sendEvent(view, &event);
+    const auto menus = w->findChildren<QMenu*>(QStringLiteral("headMenu"));
+    QVERIFY(!menus.isEmpty());
+    QAction* knock = menus.back()->findChild<QAction*>(QStringLiteral("knockHead"));
+    QVERIFY(knock);
+    QCOMPARE(knock->text(), QStringLiteral("Knock head cross.0.1 out"));
+    knock->trigger();
+    for (QMenu* m : w->findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    test::settle(*w);
+    const TraceResultPtr knocked = w->controller()->current();
+    const explain::HeadRef head{0, 1, explain::HeadBlock::Cross};
+    QCOMPARE(knocked->ablated, (std::vector<explain::HeadRef>{head}));
+    const Weights want = explain::ablate_heads(clean->cfg, clean->weights, {head}, explain::AblateMode::Zero, Trace(), {});
+    const std::string wo = "decoder.layers.0.multihead_attn.out_proj.weight";
+    QVERIFY(test::sameBits(knocked->weights.get(wo), want.get(wo)));
+    QVERIFY(!test::sameBits(knocked->weights.get(wo), clean->weights.get(wo)));
+    QVERIFY(w->explanations()->knockout()->button(0, 1, explain::HeadBlock::Cross)->isChecked());
+    QVERIFY(!w->explanations()->knockout()->button(0, 1, explain::HeadBlock::Decoder)->isChecked());
+    QVERIFY2(w->statusBar()->findChildren<QLabel*>().size() > 0, "no status");
+    bool named = false;
+    for (QLabel* l : w->statusBar()->findChildren<QLabel*>()) named = named || l->text().contains(QStringLiteral("heads knocked out: cross.0.1"));
+    QVERIFY(named);
+  }
+
+  // The gallery's lesson opens with the previous-token head knocked out, its button pressed, and
+  // the loss the lesson's text quotes.
   void theLessonOpensWithTheHeadOut() {
     auto w = test::openWindow(QStringLiteral("knockoutUi4"));
     QVERIFY(w);

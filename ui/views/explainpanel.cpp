@@ -61,7 +61,8 @@ std::vector<Method> methods() {
       {"token_ablation", ExplainPanel::tr("Token ablation (ground truth)"),
        ExplainPanel::tr("Each token masked as a key for every other position and the model run again: how much the "
                         "prediction at the explained position changes (|Δ log p| of its top guess for a trained model, "
-                        "how far its output vector moves otherwise). One run per token."),
+                        "how far its output vector moves otherwise). One run per token. With a source sentence, each "
+                        "source token is masked in the encoder and in every cross-attention."),
        ExplainPanel::tr("Ablation")},
   };
 }
@@ -276,7 +277,8 @@ void ExplainPanel::showSentence() {
                                                           QString::fromStdString(shown[static_cast<size_t>(j)])));
   if (scored) {
     auto* rhoHead = new QTableWidgetItem(tr("ρ"));
-    rhoHead->setToolTip(tr("Spearman's ρ between the column's ranking of the other tokens and token ablation's"));
+    rhoHead->setToolTip(cross ? tr("Spearman's ρ between the column's ranking of the source tokens and token ablation's")
+                              : tr("Spearman's ρ between the column's ranking of the other tokens and token ablation's"));
     table_->setVerticalHeaderItem(len, rhoHead);
   }
   for (int c = 0; c < static_cast<int>(cols.size()); ++c) {

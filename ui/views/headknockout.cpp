@@ -77,13 +77,6 @@ QString blockTip(explain::HeadBlock block) {
   return HeadKnockout::tr("the encoder's self-attention");
 }
 
-// A head in the ranking: "1.3" (--ablate's name), or with its attention in front in an
-// encoder–decoder, where "0.3" alone would not say which ("encoder.0.3", "cross.0.0").
-QString rankedName(const explain::HeadRef& h, bool cross) {
-  return cross ? QStringLiteral("%1.%2.%3").arg(QLatin1String(explain::block_name(h.block).data())).arg(h.layer).arg(h.head)
-               : headName(h);
-}
-
 QString buttonName(const explain::HeadRef& h) {
   const QString lh = QStringLiteral("%1_%2").arg(h.layer).arg(h.head);
   return h.block == explain::HeadBlock::Encoder ? QStringLiteral("knockout_") + lh
@@ -185,7 +178,7 @@ void HeadKnockout::setEffects(const std::vector<explain::HeadEffect>& effects, d
   }
   QStringList ranked;
   for (size_t i = 0; i < effects.size() && i < 5; ++i)
-    ranked << tr("%1 (%2)").arg(rankedName(effects[i].head, cross_), signedNumber(effects[i].delta));
+    ranked << tr("%1 (%2)").arg(QString::fromStdString(explain::head_label(effects[i].head, cross_)), signedNumber(effects[i].delta));
   ranking_->setText(tr("Knocked out alone, these heads raise the loss most: %1").arg(ranked.join(QStringLiteral(", "))));
   ranking_->show();
 }

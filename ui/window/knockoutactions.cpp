@@ -18,7 +18,8 @@ namespace attnlab::ui {
 void MainWindow::connectHeadMenu() {
   connect(panel_->heatmaps(), &HeatmapGrid::headMenuRequested, this, [this](explain::HeadRef ref, QPoint at) {
     const bool out = std::find(ablated_.begin(), ablated_.end(), ref) != ablated_.end();
-    const QString name = QString::fromStdString(explain::head_name(ref));
+    const TraceResultPtr shown = controller_->current();
+    const QString name = QString::fromStdString(explain::head_label(ref, shown && shown->cfg.cross));
     auto* menu = new QMenu(this);
     menu->setObjectName(QStringLiteral("headMenu"));
     menu->setAttribute(Qt::WA_DeleteOnClose);

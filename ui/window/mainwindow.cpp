@@ -347,7 +347,7 @@ void MainWindow::showResult(TraceResultPtr result) {
   if (!result->noteText.empty()) where += tr(" — %1").arg(CoreText::translate(result->noteText));
   if (!result->ablated.empty()) {
     QStringList heads;
-    for (const auto& h : result->ablated) heads << QString::fromStdString(explain::head_name(h));
+    for (const auto& h : result->ablated) heads << QString::fromStdString(explain::head_label(h, result->cfg.cross));
     where += result->ablateMode == explain::AblateMode::Mean ? tr(" — heads mean-ablated: %1").arg(heads.join(QStringLiteral(", ")))
                                                              : tr(" — heads knocked out: %1").arg(heads.join(QStringLiteral(", ")));
   }
