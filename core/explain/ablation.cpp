@@ -7,6 +7,7 @@
 #include <string>
 
 #include "explain/needed_step.h"
+#include "explain/rerun.h"
 #include "explain/stop.h"
 
 namespace attnlab::explain {
@@ -86,51 +87,33 @@ void mask_source_in_place(Tensor& m, int64_t b, int64_t j) {
   }
 }
 
-// The untraced re-runs token ablation compares, from the trace's inputs and masks: with key j
-// masked (j < 0: none), the explained stack's outputs (B, Q, V) or (B, Q, D). An encoder–decoder
-// masks source token j in the encoder's self-attention (as an encoder alone) and for every
-// decoder position in each layer's cross-attention, so nothing of j reaches the decoder.
-class Rerun {
- public:
-  Rerun(const ModelConfig& cfg, const Weights& w, const Trace& fwd)
-      : cfg_(cfg), w_(w), x_(needed_step(fwd, "encoder.input")), mask_(needed_step(fwd, "encoder.mask").contiguous()) {
-    if (!cfg.cross) return;
-    y_ = needed_step(fwd, "decoder.input");
-    self_ = needed_step(fwd, "decoder.self_mask");
-    cross_ = needed_step(fwd, "decoder.cross_mask").contiguous();
-  }
-  // (B, Q, K): which of the K keys each of the Q explained positions attends to.
-  const Tensor& seen() const { return cfg_.cross ? cross_ : mask_; }
-  Tensor operator()(int64_t j) const {
-    Tensor m = j < 0 ? mask_ : mask_.clone();
-    for (int64_t b = 0; b < m.size(0) && j >= 0; ++b) mask_key_in_place(m, b, j);
-    if (!cfg_.cross) return encoder_outputs(cfg_, w_, x_, m).contiguous();
-    Tensor c = j < 0 ? cross_ : cross_.clone();
-    for (int64_t b = 0; b < c.size(0) && j >= 0; ++b) mask_source_in_place(c, b, j);
-    return encdec_outputs(cfg_, w_, x_, m, y_, self_, c).contiguous();
-  }
-
- private:
-  const ModelConfig& cfg_;
-  const Weights& w_;
-  Tensor x_, mask_, y_, self_, cross_;
-};
+// The model again with key j masked in every sentence (rerun.h), the explained stack's outputs
+// (B, Q, V) or (B, Q, D). An encoder–decoder masks source token j in the encoder's self-attention
+// (as an encoder alone) and for every decoder position in each layer's cross-attention, so nothing
+// of j reaches the decoder.
+Tensor without_key(const ModelConfig& cfg, const Weights& w, const TraceInputs& in, int64_t j) {
+  Tensor m = in.mask.clone();
+  for (int64_t b = 0; b < m.size(0); ++b) mask_key_in_place(m, b, j);
+  Tensor c = cfg.cross ? in.cross_mask.clone() : Tensor();
+  for (int64_t b = 0; cfg.cross && b < c.size(0); ++b) mask_source_in_place(c, b, j);
+  return in.outputs(cfg, w, m, c);
+}
 
 }  // namespace
 
 TokenAblation ablate_tokens(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const std::vector<int64_t>& query,
                             const std::atomic<bool>* stop) {
   const bool trained = w.vocab() != nullptr;
-  const Rerun run(cfg, w, fwd);
-  const Tensor& seen = run.seen();  // (B, Q, K)
+  const TraceInputs in = TraceInputs::of(cfg, fwd);
+  const Tensor& seen = cfg.cross ? in.cross_mask : in.mask;  // (B, Q, K): the keys each explained position sees
   // The clean run on the same (untraced CPU) path as the ablated ones, so that no backend's rounding
   // enters the differences.
-  const Tensor clean = run(-1);  // (B, Q, V) or (B, Q, D)
+  const Tensor clean = in.outputs(cfg, w);  // (B, Q, V) or (B, Q, D)
   const int64_t batch = seen.size(0), q_len = seen.size(1), keys = seen.size(2), width = clean.size(2);
   TokenAblation out{.logprob = trained, .effect = Tensor({batch, keys})};
   for (int64_t j = 0; j < keys; ++j) {
     stop_if_asked(stop);
-    const Tensor y = run(j);
+    const Tensor y = without_key(cfg, w, in, j);
     for (int64_t b = 0; b < batch; ++b) {
       const int64_t q = query[static_cast<size_t>(b)];
       if (seen.at({b, q, j}) == 0.0f) continue;  // the query never saw j

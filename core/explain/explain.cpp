@@ -30,13 +30,10 @@ bool ranks_tokens(const std::string& step_id) {
   return false;
 }
 
-// An attention block's weights step: "%" in `block` is the layer.
-const std::string kEncoderSelf = "encoder.layers.%.self_attn", kDecoderSelf = "decoder.layers.%.self_attn",
-                  kCross = "decoder.layers.%.multihead_attn";
-std::string weights_id(int64_t layer, const std::string& block = kEncoderSelf) {
-  std::string id = block;
-  id.replace(id.find('%'), 1, std::to_string(layer));
-  return id + ".weights";
+// An attention block's weights step (head_ablation.h names the blocks): "encoder.layers.1.self_attn.weights".
+using explain::HeadBlock;
+std::string weights_id(int64_t layer, HeadBlock block = HeadBlock::Encoder) {
+  return explain::attention_id(block, layer) + ".weights";
 }
 
 // (B, S, S) or (B, S) from one sentence's results, as float.
@@ -163,7 +160,7 @@ void bind_layers(StepInfo& info, int64_t layers, bool grads) {
 // An encoder–decoder's bindings: e{l} the encoder's self-attention weights, d{l} the decoder's,
 // c{l} its cross-attention's (only the last layer's without gradients); with gradients g{var}.
 void bind_encdec(StepInfo& info, int64_t layers, bool grads) {
-  const std::pair<const char*, std::string> blocks[] = {{"e", kEncoderSelf}, {"d", kDecoderSelf}, {"c", kCross}};
+  const std::pair<const char*, HeadBlock> blocks[] = {{"e", HeadBlock::Encoder}, {"d", HeadBlock::Decoder}, {"c", HeadBlock::Cross}};
   for (const auto& [var, block] : blocks)
     for (int64_t l = grads || var[0] != 'c' ? 0 : layers - 1; l < layers; ++l) {
       const std::string v = var + std::to_string(l);
@@ -268,13 +265,13 @@ std::vector<std::pair<std::string, std::vector<double>>> scores(const ModelConfi
 // positions (from `lengths`, the decoder's) are zeroed: R_ttᵀ would hand them to real rows.
 std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, const BackwardResult* bw,
                                       const std::vector<int>& lengths) {
-  const auto layer_mats = [&](const std::string& block, int64_t b, int64_t first) {  // layers first … L − 1
+  const auto layer_mats = [&](HeadBlock block, int64_t b, int64_t first) {  // layers first … L − 1
     std::vector<explain::Mat> out;
     for (int64_t l = first; l < cfg.layers; ++l) {
       const Tensor& w = explain::needed_step(fwd, weights_id(l, block));
       if (bw)
         out.push_back(explain::grad_weighted(w, explain::needed_step(bw->steps, weights_id(l, block) + ".grad"), b, chefer_sign(bw->kind)));
-      else if (block == kCross)
+      else if (block == HeadBlock::Cross)
         out.push_back(explain::head_mean(w, b));
       else
         out.push_back(explain::residual_attention(w, b));
@@ -283,8 +280,8 @@ std::vector<explain::Mat> encdec_rows(const ModelConfig& cfg, const Trace& fwd, 
   };
   std::vector<explain::Mat> rows;
   for (int64_t b = 0; b < static_cast<int64_t>(lengths.size()); ++b) {
-    const auto enc = layer_mats(kEncoderSelf, b, 0), dec = layer_mats(kDecoderSelf, b, 0);
-    auto cross = layer_mats(kCross, b, bw ? 0 : cfg.layers - 1);  // the rollout reads the last layer's only
+    const auto enc = layer_mats(HeadBlock::Encoder, b, 0), dec = layer_mats(HeadBlock::Decoder, b, 0);
+    auto cross = layer_mats(HeadBlock::Cross, b, bw ? 0 : cfg.layers - 1);  // the rollout reads the last layer's only
     const int64_t real = lengths[static_cast<size_t>(b)];
     for (explain::Mat& c : cross) c.bottomRows(c.rows() - real).setZero();
     rows.push_back(bw ? explain::encdec_grad_relevance(enc, dec, cross)
@@ -363,7 +360,7 @@ std::vector<double> explained_row(const ModelConfig& cfg, const Trace& fwd, cons
                                   int64_t b) {
   const int64_t q = ex.query.at(static_cast<size_t>(b));
   if (key == "attention") {  // (B, H, S, S), or the decoder's cross-attention (B, H, T, S)
-    const Tensor& last = explain::needed_step(fwd, weights_id(cfg.layers - 1, cfg.cross ? kCross : kEncoderSelf));
+    const Tensor& last = explain::needed_step(fwd, weights_id(cfg.layers - 1, cfg.cross ? HeadBlock::Cross : HeadBlock::Encoder));
     std::vector<double> row(static_cast<size_t>(last.size(3)), 0.0);
     for (int64_t j = 0; j < last.size(3); ++j) {
       for (int64_t h = 0; h < last.size(1); ++h) row[static_cast<size_t>(j)] += last.at({b, h, q, j});

@@ -9,6 +9,7 @@
 #include "backward/model_backward.h"
 #include "explain/comma_list.h"
 #include "explain/needed_step.h"
+#include "explain/rerun.h"
 #include "explain/stop.h"
 #include "text/errors.h"
 
@@ -19,15 +20,7 @@ namespace {
 constexpr HeadBlock kBlocks[] = {HeadBlock::Encoder, HeadBlock::Decoder, HeadBlock::Cross};
 
 // The step and weight prefix of a head's attention: "encoder.layers.1.self_attn.", …
-std::string prefix(const HeadRef& h) {
-  const std::string layer = std::to_string(h.layer);
-  switch (h.block) {
-    case HeadBlock::Decoder: return "decoder.layers." + layer + ".self_attn.";
-    case HeadBlock::Cross: return "decoder.layers." + layer + ".multihead_attn.";
-    case HeadBlock::Encoder: break;
-  }
-  return "encoder.layers." + layer + ".self_attn.";
-}
+std::string prefix(const HeadRef& h) { return attention_id(h.block, h.layer) + "."; }
 
 bool parse_index(std::string_view s, int64_t& out) {
   if (s.empty()) return false;
@@ -44,6 +37,16 @@ std::string_view block_name(HeadBlock b) {
     case HeadBlock::Encoder: break;
   }
   return "encoder";
+}
+
+std::string attention_id(HeadBlock b, int64_t layer) {
+  const std::string l = std::to_string(layer);
+  switch (b) {
+    case HeadBlock::Decoder: return "decoder.layers." + l + ".self_attn";
+    case HeadBlock::Cross: return "decoder.layers." + l + ".multihead_attn";
+    case HeadBlock::Encoder: break;
+  }
+  return "encoder.layers." + l + ".self_attn";
 }
 
 bool head_before(const HeadRef& a, const HeadRef& b) {
@@ -136,24 +139,14 @@ Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector
 std::vector<HeadEffect> head_effects(const ModelConfig& cfg, const Weights& w, const Trace& fwd, const LossSpec& loss,
                                      AblateMode mode, const std::vector<int>& lengths,
                                      const std::vector<int>& decoder_lengths, const std::atomic<bool>* stop) {
-  const Tensor& x = needed_step(fwd, "encoder.input");
-  const Tensor& mask = needed_step(fwd, "encoder.mask");
-  Tensor y, self_mask, cross_mask;  // an encoder–decoder's decoder input and masks
-  if (cfg.cross) {
-    y = needed_step(fwd, "decoder.input");
-    self_mask = needed_step(fwd, "decoder.self_mask");
-    cross_mask = needed_step(fwd, "decoder.cross_mask");
-  }
-  const auto outputs = [&](const Weights& run) {
-    return cfg.cross ? encdec_outputs(cfg, run, x, mask, y, self_mask, cross_mask) : encoder_outputs(cfg, run, x, mask);
-  };
+  const TraceInputs in = TraceInputs::of(cfg, fwd);  // every run from the trace's inputs under its masks (rerun.h)
   // What the loss reads, on the same untraced path for the clean run and every ablated one: the
   // logits for cross-entropy, else the stack's output (a trained model's head left out).
   const bool logits = loss.kind == LossKind::NextToken || loss.kind == LossKind::PerPosition;
   const auto loss_of = [&](Weights run) {
     const Weights scored = run;
     if (!logits) run.set_vocab(nullptr);
-    return evaluate_loss(cfg, scored, fwd, loss, outputs(run)).value;
+    return evaluate_loss(cfg, scored, fwd, loss, in.outputs(cfg, run)).value;
   };
   stop_if_asked(stop);
   const double clean = loss_of(w);

@@ -30,6 +30,9 @@ namespace attnlab::explain {
 enum class HeadBlock : uint8_t { Encoder, Decoder, Cross };
 // "encoder", "decoder", "cross": the prefixes --ablate, sessions and manifests write.
 std::string_view block_name(HeadBlock b);
+// The block's step ids and weight names at `layer`: "encoder.layers.1.self_attn",
+// "decoder.layers.1.self_attn", "decoder.layers.1.multihead_attn".
+std::string attention_id(HeadBlock b, int64_t layer);
 
 struct HeadRef {
   int64_t layer = 0, head = 0;
