@@ -39,6 +39,7 @@ struct ExportArgs {
   VariantOptions variant;
   std::string out, text_file, weights, checkpoint, format = "npz", loss, target, attention = "full";
   std::vector<int64_t> full_layers;  // --attention tiled: the layers traced in full
+  std::string full_heads;            // --attention tiled: heads of tiled layers kept whole ("0.3,1.0")
   std::vector<std::string> texts, memory_texts, faults;
   bool force = false;
   pretrained::Sampling sampling;  // --generate N … (with --model)
@@ -231,9 +232,12 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
     if (!cfg.faults.empty() || cfg.variant.on()) throw ConfigError(Text(Msg::cli_tiled_beside_fault_or_variant));
     cfg.overview_cap = kOverviewCap;
     cfg.full_layers = a.full_layers;
-    cfg.validate();  // the layers exist, each named once
+    cfg.full_heads = parse_full_heads(a.full_heads);
+    cfg.validate();  // the layers and heads exist, each named once
   } else if (!a.full_layers.empty()) {
     throw ConfigError(Text(Msg::cli_full_layers_need_tiled));
+  } else if (!a.full_heads.empty()) {
+    throw ConfigError(Text(Msg::cli_full_heads_need_tiled));
   }
   const TrainedVocab* trained = p.weights.vocab().get();
   if (p.loss) check_backward(trained != nullptr, p.loss->kind);  // before any work, as backward() would
@@ -434,6 +438,9 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
                   "with --attention tiled: the layers (from 0, comma-separated, ascending) still traced in full, "
                   "every score step of every head, while the others run tiled")
       ->delimiter(',');
+  sub->add_option("--full-heads", args->full_heads,
+                  "with --attention tiled: heads of tiled layers (layer.head, from 0, comma-separated, ascending) whose "
+                  "weights are kept whole, one (B, 1, S, S) step each, beside their layer's overview");
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
   sub->callback([sub, args, &chosen] {

@@ -65,16 +65,21 @@ class TestModel : public QObject {
     QTest::addColumn<int>("positional");
     QTest::addColumn<int>("cap");
     QTest::addColumn<int>("full");  // a layer traced in full among tiled ones; -1: none
-    QTest::newRow("encoder") << false << 4 << int(Positional::Sinusoidal) << 0 << -1;
-    QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal) << 0 << -1;
-    QTest::newRow("no positions") << false << 2 << int(Positional::None) << 0 << -1;
-    QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal) << 0 << -1;
-    QTest::newRow("learned positions") << false << 4 << int(Positional::Learned) << 0 << -1;
-    QTest::newRow("learned, cross") << true << 2 << int(Positional::Learned) << 0 << -1;
-    QTest::newRow("tiled, overview in bins of 2") << false << 4 << int(Positional::Sinusoidal) << 3 << -1;
-    QTest::newRow("tiled cross, overview of every weight") << true << 4 << int(Positional::Sinusoidal) << 64 << -1;
-    QTest::newRow("tiled, layer 1 in full") << false << 4 << int(Positional::Sinusoidal) << 3 << 1;
-    QTest::newRow("tiled cross, layer 0 in full") << true << 2 << int(Positional::Sinusoidal) << 2 << 0;
+    QTest::addColumn<QString>("kept");  // heads of tiled layers kept whole (full_heads), "" none
+    QTest::newRow("encoder") << false << 4 << int(Positional::Sinusoidal) << 0 << -1 << QString();
+    QTest::newRow("one head") << false << 1 << int(Positional::Sinusoidal) << 0 << -1 << QString();
+    QTest::newRow("no positions") << false << 2 << int(Positional::None) << 0 << -1 << QString();
+    QTest::newRow("cross") << true << 4 << int(Positional::Sinusoidal) << 0 << -1 << QString();
+    QTest::newRow("learned positions") << false << 4 << int(Positional::Learned) << 0 << -1 << QString();
+    QTest::newRow("learned, cross") << true << 2 << int(Positional::Learned) << 0 << -1 << QString();
+    QTest::newRow("tiled, overview in bins of 2") << false << 4 << int(Positional::Sinusoidal) << 3 << -1 << QString();
+    QTest::newRow("tiled cross, overview of every weight") << true << 4 << int(Positional::Sinusoidal) << 64 << -1 << QString();
+    QTest::newRow("tiled, layer 1 in full") << false << 4 << int(Positional::Sinusoidal) << 3 << 1 << QString();
+    QTest::newRow("tiled cross, layer 0 in full") << true << 2 << int(Positional::Sinusoidal) << 2 << 0 << QString();
+    QTest::newRow("tiled, heads 0.1 and 1.3 whole") << false << 4 << int(Positional::Sinusoidal) << 3 << -1
+                                                    << QStringLiteral("0.1,1.3");
+    QTest::newRow("tiled cross, head 1.1 whole, layer 0 in full") << true << 2 << int(Positional::Sinusoidal) << 2 << 0
+                                                                   << QStringLiteral("1.1");
   }
   void memoryEstimateMatchesTheTrace() {
     QFETCH(bool, cross);
@@ -82,11 +87,13 @@ class TestModel : public QObject {
     QFETCH(int, positional);
     QFETCH(int, cap);
     QFETCH(int, full);
+    QFETCH(QString, kept);
     ModelConfig c = small(cross);
     c.heads = heads;
     c.positional = static_cast<Positional>(positional);
     c.overview_cap = cap;
     if (full >= 0) c.full_layers = {full};
+    c.full_heads = parse_full_heads(kept.toStdString());
     const Batch b = make_batch({"one two three four five", "six"}, cross ? std::vector<std::string>{"p q", "r s t"}
                                                                          : std::vector<std::string>{});
     Trace trace;
@@ -175,6 +182,98 @@ class TestModel : public QObject {
       QFAIL("layer 1 listed twice was accepted");
     } catch (const ConfigError& e) {
       QVERIFY2(std::string(e.what()).find("layer 1 is listed twice") != std::string::npos, e.what());
+    }
+  }
+
+  // With the overview, a head in full_heads keeps its whole weights, (B, 1, Tq, Tk), in each
+  // attention of its (tiled) layer: that head of a run traced in full, bit for bit where the input
+  // is the same (layer 0), and within the tiled tolerance after tiled layers; nothing else changes.
+  void fullHeadsAmongTiledOnes() {
+    ModelConfig full = small(true);
+    full.layers = 3;
+    ModelConfig tiled = full;
+    tiled.overview_cap = 2;
+    ModelConfig mixed = tiled;
+    mixed.full_layers = {1};
+    mixed.full_heads = {{0, 2}, {2, 0}, {2, 3}};
+    QCOMPARE(mixed.full_heads_of(0), (std::vector<int64_t>{2}));
+    QCOMPARE(mixed.full_heads_of(1), (std::vector<int64_t>{}));
+    QCOMPARE(mixed.full_heads_of(2), (std::vector<int64_t>{0, 3}));
+    const Batch b = make_batch({"one two three four five", "six"}, {"p q r", "s t u v w x y"});
+    const Weights w = init_weights(full);
+    Trace f, t, plain;
+    forward(full, w, b, f);
+    forward(mixed, w, b, t);
+    ModelConfig without = mixed;
+    without.full_heads.clear();
+    forward(without, w, b, plain);
+    const char* blocks[] = {"encoder.layers.%1.self_attn.", "decoder.layers.%1.self_attn.", "decoder.layers.%1.multihead_attn."};
+    int kept = 0;
+    for (const char* block : blocks)
+      for (int layer = 0; layer < 3; ++layer)
+        for (int head = 0; head < 4; ++head) {
+          const std::string p = QString::fromLatin1(block).arg(layer).toStdString();
+          const Step* s = t.find(p + "weights_head_" + std::to_string(head));
+          const bool want = (layer == 0 && head == 2) || (layer == 2 && (head == 0 || head == 3));
+          QCOMPARE(s != nullptr, want);
+          if (!s) continue;
+          ++kept;
+          const Tensor& all = f.find(p + "weights")->tensor;  // (B, H, Tq, Tk)
+          QCOMPARE(s->tensor.shape(), (Shape{all.size(0), 1, all.size(2), all.size(3)}));
+          for (int64_t bb = 0; bb < all.size(0); ++bb)
+            for (int64_t i = 0; i < all.size(2); ++i)
+              for (int64_t j = 0; j < all.size(3); ++j) {
+                const float x = s->tensor.at({bb, 0, i, j}), y = all.at({bb, head, i, j});
+                if (layer == 0 && block == blocks[0]) QCOMPARE(x, y);  // the same input: the same numbers
+                else QVERIFY2(std::abs(x - y) <= 1e-5f + 1e-4f * std::abs(y), p.c_str());
+              }
+          QCOMPARE(s->info.title.english(), "Head " + std::to_string(head) + "'s weights, cell by cell");
+        }
+    QCOMPARE(kept, 9);
+    // every other step is the run's without the kept heads, bit for bit
+    QCOMPARE(t.steps().size(), plain.steps().size() + 9);
+    for (const Step& s : plain.steps()) QVERIFY2(t.find(s.info.id)->tensor.to_vector() == s.tensor.to_vector(), s.info.id.c_str());
+    QCOMPARE(count_steps(mixed), static_cast<int64_t>(t.steps().size()));
+    // not traced tiled (no overview): no kept head, whatever the list says
+    ModelConfig untiled = full;
+    untiled.full_heads = {{0, 2}};
+    QCOMPARE(untiled.full_heads_of(0), (std::vector<int64_t>{}));
+
+    // named once each, in order, heads the model has, none in a layer traced in full
+    const std::pair<std::vector<ModelConfig::LayerHead>, std::string> bad[] = {
+        {{{3, 0}}, "head 3.0 is not in this model, whose layers run from 0 to 2 and heads from 0 to 3"},
+        {{{0, 4}}, "head 0.4 is not in this model"},
+        {{{-1, 0}}, "head -1.0 is not in this model"},
+        {{{0, 1}, {0, 1}}, "head 0.1 is listed twice or out of order"},
+        {{{2, 0}, {0, 1}}, "head 0.1 is listed twice or out of order"},
+        {{{1, 0}}, "head 1.0 is in layer 1, which --full-layers traces in full already"}};
+    for (const auto& [heads, message] : bad) {
+      ModelConfig c = mixed;
+      c.full_heads = heads;
+      try {
+        c.validate();
+        QFAIL(message.c_str());
+      } catch (const ConfigError& e) {
+        QVERIFY2(std::string(e.what()).find(message) != std::string::npos, e.what());
+      }
+    }
+  }
+
+  // "layer.head" lists: parsed and written back; anything else named in the refusal.
+  void fullHeadsTextRoundTrips() {
+    const auto h = parse_full_heads("0.3,12.11");
+    QCOMPARE(h.size(), size_t(2));
+    QCOMPARE(h[1].layer, int64_t(12));
+    QCOMPARE(h[1].head, int64_t(11));
+    QCOMPARE(full_heads_text(h), std::string("0.3,12.11"));
+    QVERIFY(parse_full_heads("").empty());
+    for (const char* bad : {"1", "1.", ".2", "a.b", "1.2.3", "1.2,", ",1.2", "1.-2", "1.2x", " 1.2"}) {
+      try {
+        parse_full_heads(bad);
+        QFAIL(bad);
+      } catch (const ConfigError& e) {
+        QVERIFY2(std::string(e.what()).find("is not a head") != std::string::npos, e.what());
+      }
     }
   }
 

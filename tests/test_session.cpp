@@ -82,6 +82,9 @@ class TestSession : public QObject {
     t.cfg.overview_cap = kOverviewCap;
     t.cfg.full_layers = {0, 2};
     QVERIFY(parse_session(session_json(t), "x").cfg.full_layers == (std::vector<int64_t>{0, 2}));
+    t.cfg.full_heads = {{1, 0}, {1, 3}};  // heads of the tiled layer 1 kept whole
+    QVERIFY(parse_session(session_json(t), "x").cfg.full_heads == t.cfg.full_heads);
+    QVERIFY(session_json(a).find("full_heads") == std::string::npos);  // absent when none, as before
     QVERIFY(b.cfg.full_layers.empty());
     QVERIFY(b.cfg.cross);
     // The same trace, bit for bit: the weights follow from the configuration and its seed.
@@ -214,6 +217,16 @@ class TestSession : public QObject {
                                           << "\"config.full_layers\": should be a list";
     QTest::newRow("a full layer beyond the model")
         << head + "\"config\": {\"layers\": 2, \"overview_cap\": 256, \"full_layers\": [2]}}" << "--full-layers: 2 is outside 0 … 1";
+    QTest::newRow("full heads not pairs") << head + "\"config\": {\"full_heads\": [1, 2]}}"
+                                          << "\"config.full_heads\": should be a list of at most 4096 heads, each [layer, head]";
+    QTest::newRow("a full head of three numbers") << head + "\"config\": {\"full_heads\": [[0, 1, 2]]}}"
+                                                  << "\"config.full_heads\": should be a list";
+    QTest::newRow("a full head beyond the model")
+        << head + "\"config\": {\"layers\": 2, \"heads\": 2, \"overview_cap\": 256, \"full_heads\": [[1, 2]]}}"
+        << "--full-heads: head 1.2 is not in this model, whose layers run from 0 to 1 and heads from 0 to 1";
+    QTest::newRow("a full head in a full layer")
+        << head + "\"config\": {\"layers\": 2, \"overview_cap\": 256, \"full_layers\": [1], \"full_heads\": [[1, 0]]}}"
+        << "head 1.0 is in layer 1, which --full-layers traces in full already";
     QTest::newRow("a seed below zero") << head + "\"config\": {\"seed\": -1}}" << "\"config.seed\": should be a whole number 0";
     QTest::newRow("a whole number past 2^63") << head + "\"config\": {\"layers\": 9223372036854775808}}"
                                               << "\"config.layers\": should be a whole number";

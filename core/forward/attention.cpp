@@ -258,6 +258,42 @@ Flow head_outputs(const Ctx& c, const Flow& weights, const Flow& v) {
   return {ho, ho_id};
 }
 
+// Head h of a (B, H, T, Dh) tensor as a C-order (B, 1, T, Dh) copy: t[:, h:h+1].
+Tensor head_slice(const Tensor& t, int64_t h) {
+  const int64_t b = t.size(0), n = t.size(2), dh = t.size(3);
+  const Shape& st = t.strides();
+  Tensor out = Tensor::empty({b, 1, n, dh});
+  float* dst = out.data();
+  const float* src = t.data();
+  for (int64_t bb = 0; bb < b; ++bb)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < dh; ++j) *dst++ = src[bb * st[0] + h * st[1] + i * st[2] + j * st[3]];
+  return out;
+}
+
+// One head of a tiled layer kept whole (ModelConfig::full_heads): its weights (B, 1, Tq, Tk)
+// computed as the full path computes every head's — QₕKₕᵀ, / √Dh, −∞ where masked, softmax
+// over the keys — with only this head's (Tq, Tk) matrix ever made.
+void whole_head_weights(const Ctx& c, const Flow& q, const Flow& k, int64_t h) {
+  Tensor w = c.be().matmul(head_slice(q.t, h), head_slice(k.t, h).transpose(-2, -1));
+  const float r = static_cast<float>(std::sqrt(static_cast<double>(c.dh)));
+  float* p = w.data();
+  for (int64_t i = 0, n = w.numel(); i < n; ++i) p[i] = p[i] / r;
+  masked_fill_neg_inf_inplace(w, c.a.ranges ? c.a.ranges->dense() : c.a.mask->t.contiguous());
+  c.be().softmax_lastdim_inplace(w);
+  const std::string n = std::to_string(h), slice = "[:, " + n + ":" + std::to_string(h + 1) + "]";
+  record_step(c.rec, c.id("weights_head_" + n), w, [&] {
+    return StepInfo{.title = Text(Msg::st_head_weights_cell_by_cell, h),
+                    .formula = formula_parts({maths("Aₕ = softmax(QₕKₕᵀ / √Dh), h = " + n),
+                                              Text(Msg::sf_only_this_head_kept, query_axis(c), key_axis(c))}),
+                    .code = "weights_head_" + n + " = torch.softmax((q" + slice + " @ k" + slice +
+                            ".transpose(-2, -1) / math.sqrt(" + std::to_string(c.dh) +
+                            ")).masked_fill(mask.unsqueeze(1) == 0, float('-inf')), dim=-1)",
+                    .result = "weights_head_" + n,
+                    .bindings = {step_var("q", q.id), step_var("k", k.id), step_var("mask", c.a.mask->id)}};
+  });
+}
+
 // The traced run's tiled attention (ModelConfig::overview_cap): no score tensor; the overview
 // of the weights (B, H, R, C) and the head outputs (B, H, Tq, Dh), both from the tiles.
 Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& v) {
@@ -283,6 +319,7 @@ Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& 
         .result = "weights_overview",
         .bindings = bindings};
   });
+  for (int64_t h : c.a.full_heads) whole_head_weights(c, q, k, h);
   auto ho_id = record_step(c.rec, c.id("head_out"), t.out, [&] {
     auto b = bindings;
     b.push_back(step_var("v", v.id));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "backend/backend.h"
 #include "model/faults.h"
@@ -30,6 +31,9 @@ struct AttentionArgs {
   const VariantConfig* variant = nullptr;
   uint64_t seed = 0;
   bool causal = false;
+  // With the overview: the heads whose weights are kept whole beside it (ModelConfig::full_heads),
+  // each a step "<prefix>weights_head_<h>" (B, 1, Tq, Tk).
+  std::vector<int64_t> full_heads;
 };
 
 // Returns the output projection (B, Tq, D) and its step id.

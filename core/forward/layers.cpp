@@ -88,7 +88,7 @@ Flow attention(const LayerCtx& c, const std::string& name, const Flow& x, const 
   return multi_head_attention(
       {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges,
        c.cfg.tiled_layer(c.index) ? c.cfg.overview_cap : 0, variant, c.cfg.seed,
-       m == MaskKind::Causal || m == MaskKind::PaddingCausal},
+       m == MaskKind::Causal || m == MaskKind::PaddingCausal, c.cfg.full_heads_of(c.index)},
       c.w, c.rec);
 }
 

@@ -79,6 +79,9 @@ MemoryEstimate estimate_memory(const ModelConfig& c, int64_t b_, int64_t s, int6
     f += layers(tiled, dec_layer, true) + layers(full, dec_layer, false);
     largest = max(largest, max(score_tensor_floats(c, !any_full, b, t, t), score_tensor_floats(c, !any_full, b, t, s)));
   }
+  // Heads of tiled layers kept whole (full_heads): (B, 1, Tq, Tk) in each attention of the layer.
+  const Count whole = c.traces_overview() ? Count(static_cast<int64_t>(c.full_heads.size())) : Count(0);
+  f += whole * b * s * s + (c.cross ? whole * (b * t * t + b * t * s) : Count(0));
   if (c.final_norm) f += b * s * d + (c.cross ? b * t * d : Count(0));  // {stack}.norm
   if (c.token_types > 0) f += Count(s) * d;                  // encoder.token_type (S, D)
   if (c.embedding_norm) f += b * s * d;                      // the sum before the embedding LayerNorm

@@ -195,6 +195,11 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
   if (!cfg.ffn) m["config"]["ffn"] = "none";  // attention-only layers; absent: the feed-forward sub-layer is there
   if (cfg.traces_overview()) m["config"]["overview_cap"] = cfg.overview_cap;  // absent on the full path
   if (cfg.traces_overview() && !cfg.full_layers.empty()) m["config"]["full_layers"] = cfg.full_layers;  // traced in full
+  if (cfg.traces_overview() && !cfg.full_heads.empty()) {  // heads of tiled layers kept whole: [[layer, head], …]
+    json heads = json::array();
+    for (const auto& h : cfg.full_heads) heads.push_back({h.layer, h.head});
+    m["config"]["full_heads"] = std::move(heads);
+  }
   m["tokens"] = batch.text.tokens;
   if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
   m["vocabulary"] = batch.vocab.words;

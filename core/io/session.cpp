@@ -67,6 +67,19 @@ class Fields {
     }
     return out;
   }
+  // A list of [layer, head] pairs (config.full_heads), each a whole number; their range is validate()'s.
+  std::vector<ModelConfig::LayerHead> heads(const json& obj, const std::string& path, const char* key) const {
+    const json* v = find(obj, key);
+    if (!v) return {};
+    if (!v->is_array() || v->size() > 4096) fail(path + key, Text(Msg::should_list_of_heads));
+    std::vector<ModelConfig::LayerHead> out;
+    for (const json& e : *v) {
+      if (!e.is_array() || e.size() != 2 || !fits_int64(e[0]) || !fits_int64(e[1]))
+        fail(path + key, Text(Msg::should_list_of_heads));
+      out.push_back({e[0].get<int64_t>(), e[1].get<int64_t>()});
+    }
+    return out;
+  }
   uint64_t unsigned_integer(const json& obj, const std::string& path, const char* key, uint64_t fallback) const {
     const json* v = find(obj, key);
     if (!v) return fallback;
@@ -153,6 +166,7 @@ ModelConfig read_config(const Fields& f, const json& c, bool cross) {
     cfg.seed = f.unsigned_integer(c, "config.", "seed", 0);
     cfg.overview_cap = f.integer(c, "config.", "overview_cap", 0);
     cfg.full_layers = f.layers(c, "config.", "full_layers");
+    cfg.full_heads = f.heads(c, "config.", "full_heads");
     cfg.mask = parse_mask(f.text(c, "mask", std::string(mask_name(cfg.mask)), "config."));
     cfg.norm = parse_norm(f.text(c, "norm", std::string(norm_name(cfg.norm)), "config."));
     cfg.activation = parse_activation(f.text(c, "activation", std::string(activation_name(cfg.activation)), "config."));
@@ -230,6 +244,11 @@ std::string session_json(const Session& s) {
   if (!s.ablate.empty()) j["view"]["ablate"] = s.ablate;  // absent: every head in, as before
   if (!s.ablate.empty() && s.ablate_mode == "mean") j["view"]["ablate_mode"] = s.ablate_mode;  // absent: zero
   if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
+  if (!c.full_heads.empty()) {  // absent: no head of a tiled layer kept whole, as before
+    json heads = json::array();
+    for (const auto& h : c.full_heads) heads.push_back({h.layer, h.head});
+    j["config"]["full_heads"] = std::move(heads);
+  }
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
     j["weights"] = {{"name", s.weights.name}};

@@ -1,7 +1,9 @@
 #include "model/config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "text/errors.h"
 
@@ -12,6 +14,21 @@ void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi) {
   if (v < lo || v > hi)
     throw ConfigError(verbatim(std::string(opt) + ": ") + Text(Msg::outside, v, lo, hi));
 }
+
+// full_heads: heads the model has, ascending, each once, none in a layer traced in full.
+void validate_full_heads(const ModelConfig& c) {
+  for (size_t i = 0; i < c.full_heads.size(); ++i) {
+    const ModelConfig::LayerHead& h = c.full_heads[i];
+    const std::string name = std::to_string(h.layer) + "." + std::to_string(h.head);
+    if (h.layer < 0 || h.layer >= c.layers || h.head < 0 || h.head >= c.heads)
+      throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_head_outside, name, c.layers - 1, c.heads - 1));
+    if (i > 0 && h <= c.full_heads[i - 1])
+      throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_heads_not_ascending, name));
+    if (std::binary_search(c.full_layers.begin(), c.full_layers.end(), h.layer))
+      throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_head_in_full_layer, name, h.layer));
+  }
+}
+
 }  // namespace
 
 void ModelConfig::validate() const {
@@ -34,11 +51,57 @@ void ModelConfig::validate() const {
     if (i > 0 && full_layers[i] <= full_layers[i - 1])
       throw ConfigError(verbatim("--full-layers: ") + Text(Msg::full_layers_not_ascending, full_layers[i]));
   }
+  validate_full_heads(*this);
+}
+
+std::vector<int64_t> ModelConfig::full_heads_of(int64_t i) const {
+  std::vector<int64_t> out;
+  if (!tiled_layer(i)) return out;
+  for (const LayerHead& h : full_heads)
+    if (h.layer == i) out.push_back(h.head);
+  return out;
 }
 
 int64_t ModelConfig::tiled_layers() const {
   if (!traces_overview()) return 0;
   return layers - static_cast<int64_t>(full_layers.size());
+}
+
+namespace {
+// A whole number from 0 that is all of `s`, or nullopt.
+std::optional<int64_t> whole_number(std::string_view s) {
+  int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < 0) return std::nullopt;
+  return v;
+}
+}  // namespace
+
+std::vector<ModelConfig::LayerHead> parse_full_heads(std::string_view text) {
+  std::vector<ModelConfig::LayerHead> out;
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    const std::string_view piece = text.substr(0, comma);
+    const size_t dot = piece.find('.');
+    const auto layer = dot == std::string_view::npos ? std::nullopt : whole_number(piece.substr(0, dot));
+    const auto head = dot == std::string_view::npos ? std::nullopt : whole_number(piece.substr(dot + 1));
+    if (!layer || !head)
+      throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_head_malformed, std::string(piece)));
+    out.push_back({*layer, *head});
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+    if (text.empty()) throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_head_malformed, std::string()));
+  }
+  return out;
+}
+
+std::string full_heads_text(const std::vector<ModelConfig::LayerHead>& heads) {
+  std::string out;
+  for (const auto& h : heads) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(h.layer) + "." + std::to_string(h.head);
+  }
+  return out;
 }
 
 std::string_view norm_name(Norm n) { return n == Norm::Pre ? "pre" : "post"; }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -71,6 +72,16 @@ struct ModelConfig {
   // cell by cell in a text whose whole trace would not fit (GPT-2 small at S 1024: 3.4 GB in
   // full, one layer's scores 192 MiB). Ascending, each in [0, layers).
   std::vector<int64_t> full_layers;
+  // With the overview: single heads of the tiled layers (layer and head, in every stack) whose
+  // weights are still kept whole, each as one more step "<A>.weights_head_<h>" (B, 1, Tq, Tk),
+  // while the layer's other heads stay tiled (GPT-2 small at S 1024: 4 MiB a head against
+  // 192 MiB for a layer's score steps). Ascending (layer, then head), each once, none in a
+  // full layer.
+  struct LayerHead {
+    int64_t layer = 0, head = 0;
+    auto operator<=>(const LayerHead&) const = default;
+  };
+  std::vector<LayerHead> full_heads;
   // Traced runs only: an attention variant run beside one encoder self-attention block
   // (variants.h). Skipped with faults or the overview, which have no full score tensors.
   VariantConfig variant;
@@ -84,6 +95,9 @@ struct ModelConfig {
   }
   // How many layers of a stack run tiled in a traced run.
   int64_t tiled_layers() const;
+  // The heads of layer `i` whose weights a traced tiled run keeps whole (full_heads), ascending;
+  // none when the layer is not traced tiled.
+  std::vector<int64_t> full_heads_of(int64_t i) const;
   // Whether a traced run records the variant's steps.
   bool traces_variant() const { return variant.on() && faults.empty() && !traces_overview(); }
   // The encoder's self-attention mask (cross mode: padding; `mask` is then the decoder's).
@@ -96,6 +110,12 @@ struct ModelConfig {
   // Fault::IndivisibleHeads lets through to fail in the forward pass as PyTorch's view would).
   void validate() const;
 };
+
+// "0.3,1.0" → {{0, 3}, {1, 0}} (--full-heads); a ConfigError naming the piece for anything but
+// whole numbers joined by '.' and ','. The range and order are validate()'s.
+std::vector<ModelConfig::LayerHead> parse_full_heads(std::string_view text);
+// The inverse: "0.3,1.0".
+std::string full_heads_text(const std::vector<ModelConfig::LayerHead>& heads);
 
 std::string_view norm_name(Norm n);
 Norm parse_norm(std::string_view s);

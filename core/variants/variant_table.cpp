@@ -222,6 +222,8 @@ bool is_attention_matrix(std::string_view id, const Tensor& t, MatrixSteps which
     const std::optional<StepMatch> m = variant_step_of(id);
     return m && m->step->matrix();
   }
+  // a head of a tiled layer kept whole: "<A>.weights_head_<h>", (B, 1, Tq, Tk)
+  if (id.find(".weights_head_") != std::string_view::npos && !id.ends_with(".grad")) return true;
   // and their gradients (core/backward: "<id>.grad", the same shape)
   return ends_with_any(id, {".qk", ".scores", ".masked_scores", ".weights", ".weights_overview", ".qk.grad",
                             ".scores.grad", ".masked_scores.grad", ".unmasked_weights.grad", ".weights.grad",

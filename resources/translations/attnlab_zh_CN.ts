@@ -1512,6 +1512,30 @@
         <source>--explain %1 follows one stack's self-attention and is not defined for an encoder–decoder run (--memory-text): there ask for rollout, grad-attention or saliency, which follow the decoder's view of the source (Chefer et al. 2021), ablation or heads</source>
         <translation>--explain %1 沿着单个堆栈的自注意力计算，没有为编码器–解码器运行（--memory-text）定义：这种运行请改用 rollout、grad-attention 或 saliency（它们沿着解码器看源句的视角计算，Chefer 等，2021），或 ablation、heads</translation>
     </message>
+    <message>
+        <source>should be a list of at most 4096 heads, each [layer, head] as two whole numbers</source>
+        <translation>应为至多 4096 个头组成的列表，每个写作 [层, 头]，两个都是整数</translation>
+    </message>
+    <message>
+        <source>head %1 is listed twice or out of order; list each head once as layer.head, in ascending order (e.g. 0.3,1.0)</source>
+        <translation>头 %1 重复列出或顺序不对；每个头按 层.头 只列一次，并按升序排列（例如 0.3,1.0）</translation>
+    </message>
+    <message>
+        <source>head %1 is not in this model, whose layers run from 0 to %2 and heads from 0 to %3</source>
+        <translation>头 %1 不在这个模型里：它的层从 0 到 %2，头从 0 到 %3</translation>
+    </message>
+    <message>
+        <source>head %1 is in layer %2, which --full-layers traces in full already; drop one of the two</source>
+        <translation>头 %1 在第 %2 层，而 --full-layers 已经完整记录这一层；请去掉两者之一</translation>
+    </message>
+    <message>
+        <source>'%1' is not a head; name each as layer.head, both whole numbers counted from 0 (e.g. 1.3)</source>
+        <translation>“%1”不是一个头；每个头写作 层.头，两个都是从 0 数起的整数（例如 1.3）</translation>
+    </message>
+    <message>
+        <source>--full-heads chooses heads traced cell by cell in layers that run tiled: it needs --attention tiled</source>
+        <translation>--full-heads 在分块计算的层里选择逐格记录的头：它需要 --attention tiled</translation>
+    </message>
 </context>
 <context>
     <name>ExerciseCatalog</name>
@@ -3331,6 +3355,18 @@
         <source>source token j masked for every decoder position in each cross-attention and, in the encoder, for every query but its own; the whole model run again and the change read at the decoder's explained position (one pass per source token)</source>
         <translation>源词元 j 在每一层交叉注意力中对解码器的每个位置都被遮蔽，在编码器中对除它自己以外的每个查询也被遮蔽；整个模型重新运行一次，在解码器被解释的位置读取变化（每个源词元运行一次）</translation>
     </message>
+    <message>
+        <source>One head of a tiled layer, kept whole because you asked for it: the same softmax of its scaled, masked scores as in a layer traced in full, every query against every key, while the layer's other heads stay an overview. One (S, S) matrix costs far less memory than the layer's four score steps for every head.</source>
+        <translation>分块计算的层中的一个头，按你的要求完整保留：与完整记录的层相同，是它缩放并加掩码后的分数的 softmax，每个查询对每个键；这一层的其他头仍然只是概览。一个 (S, S) 矩阵所占的内存远少于整层所有头的四个分数步骤。</translation>
+    </message>
+    <message>
+        <source>Head %1's weights, cell by cell</source>
+        <translation>头 %1 的权重（逐格）</translation>
+    </message>
+    <message>
+        <source>only this head's (%1, %2) matrix is kept; the layer's other heads stay tiled</source>
+        <translation>只保留这个头的 (%1, %2) 矩阵；这一层的其他头仍然分块计算</translation>
+    </message>
 </context>
 <context>
     <name>VariantText</name>
@@ -4631,6 +4667,10 @@
         <source>Right-click to knock this head out. Esc or “All heads” shows every head again.</source>
         <translation>右键点击可敲除这个头。按 Esc 或点击“所有头”可重新显示所有头。</translation>
     </message>
+    <message>
+        <source>head %1 of %2</source>
+        <translation>%2 个头中的头 %1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>
@@ -5619,6 +5659,14 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Show every head's knock-out button</source>
         <translation>显示每个头的敲除按钮</translation>
+    </message>
+    <message>
+        <source>Show only the overview of layer %1, head %2 again</source>
+        <translation>第 %1 层第 %2 个头重新只显示概览</translation>
+    </message>
+    <message>
+        <source>Show layer %1, head %2 cell by cell (its whole weights, beside the overview)</source>
+        <translation>逐格显示第 %1 层第 %2 个头（完整权重，与概览并列）</translation>
     </message>
 </context>
 <context>

@@ -163,6 +163,68 @@ class Gradients(lib.TempDirCase):
             self.assertIn(message, r.err)
             self.assertFalse(os.path.exists(self.path("no")))
 
+    def test_full_heads_among_tiled_ones(self):
+        # --full-heads 0.1,2.0: those heads of tiled layers keep their whole weights (B, 1, Tq, Tk),
+        # equal to that head of the full run's, in every attention of the layer; the backward still
+        # runs (nothing flows through such a step) and reproduce.py recomputes each from q, k, mask.
+        full, mixed = self.path("full"), self.path("mixed")
+        model = [*TEXTS, "--memory-text", "le chat noir", "--d-model", "16", "--heads", "4", "--layers", "3",
+                 "--loss", "sum"]
+        self.export_ok(full, *model)
+        self.export_ok(mixed, *model, "--attention", "tiled", "--full-layers", "1", "--full-heads", "0.1,2.0")
+        m = json.load(open(os.path.join(mixed, "manifest.json"), encoding="utf-8"))
+        self.assertEqual(m["config"]["full_heads"], [[0, 1], [2, 0]])
+        a, f = arrays(mixed), arrays(full)
+        kept = {(0, 1), (2, 0)}
+        blocks = ("encoder.layers.{}.self_attn.", "decoder.layers.{}.self_attn.", "decoder.layers.{}.multihead_attn.")
+        for block in blocks:
+            for layer in range(3):
+                p = block.format(layer)
+                for head in range(4):
+                    step = f"{p}weights_head_{head}"
+                    self.assertEqual(step in a, (layer, head) in kept, step)
+                    if (layer, head) in kept:
+                        self.assertEqual(a[step].shape, f[p + "weights"][:, head:head + 1].shape, step)
+                        np.testing.assert_allclose(a[step], f[p + "weights"][:, head:head + 1], rtol=1e-5,
+                                                   atol=1e-6, err_msg=step)
+                        self.assertNotIn(step + ".grad", a)
+                        self.assertIn(p + "weights_overview", a)  # the layer's other heads stay tiled
+        steps = {s["id"]: s for s in m["steps"]}
+        s = steps["encoder.layers.0.self_attn.weights_head_1"]
+        self.assertIn("q[:, 1:2] @ k[:, 1:2]", s["code"])
+        # the overview and the tiled backward are those of a run without --full-heads
+        plain = self.path("plain")
+        self.export_ok(plain, *model, "--attention", "tiled", "--full-layers", "1")
+        b = arrays(plain)
+        for step in ("encoder.layers.0.self_attn.weights_overview", "encoder.input.grad", "decoder.layers.2.output"):
+            np.testing.assert_array_equal(a[step], b[step], err_msg=step)
+        rc, text, err = reproduce(mixed)
+        self.assertEqual(rc, 0, text[-3000:] + err)
+        got = reported(text)
+        for block in blocks:
+            for step in (block.format(0) + "weights_head_1", block.format(2) + "weights_head_0"):
+                self.assertEqual(got.get(step), "ok", step)
+        # a wrong kept head is caught by reproduce.py, naming the step
+        rewrite_npz(mixed, "encoder.layers.2.self_attn.weights_head_0", lambda t: t[..., ::-1].copy())
+        rc, text, err = reproduce(mixed)
+        self.assertNotEqual(rc, 0, text[-3000:])
+        self.assertNotEqual(reported(text).get("encoder.layers.2.self_attn.weights_head_0"), "ok")
+        for args, message in ((["--full-heads", "0.1"], "--full-heads chooses heads traced cell by cell"),
+                              (["--attention", "tiled", "--full-heads", "0.4"], "head 0.4 is not in this model"),
+                              (["--attention", "tiled", "--full-heads", "3.0"], "head 3.0 is not in this model"),
+                              (["--attention", "tiled", "--full-heads", "1.0,0.2"], "head 0.2 is listed twice or out of order"),
+                              (["--attention", "tiled", "--full-heads", "0.1,0.1"], "head 0.1 is listed twice"),
+                              (["--attention", "tiled", "--full-layers", "1", "--full-heads", "1.2"],
+                               "head 1.2 is in layer 1, which --full-layers traces in full already"),
+                              (["--attention", "tiled", "--full-heads", "1"], "'1' is not a head"),
+                              (["--attention", "tiled", "--full-heads", "0.-1"], "'0.-1' is not a head"),
+                              (["--attention", "tiled", "--full-heads", "0.1,"], "is not a head")):
+            r = run_attnlab(["export", "--out", self.path("no"), *TEXTS, "--layers", "3", "--heads", "4", *args],
+                            timeout=60)
+            self.assertEqual(r.rc, 2, r.describe())
+            self.assertIn(message, r.err)
+            self.assertFalse(os.path.exists(self.path("no")))
+
     def test_next_token_on_a_trained_model(self):
         # The shipped English model on its own examples (two or more sentences: [PAD] targets ignored).
         here = os.path.dirname(os.path.abspath(__file__))

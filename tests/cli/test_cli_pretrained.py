@@ -361,6 +361,24 @@ class Pretrained(lib.CheckpointCase):
         self.assertEqual(r.rc, 2, r.describe())
         self.assertIn("--prepend-bos needs --model", r.err)
 
+    def test_one_head_kept_whole_in_a_tiled_trace(self):
+        # --attention tiled --full-heads 1.2: GPT-2's layer 1, head 2 cell by cell — the reference
+        # architecture's head 2 — while every other head of both layers is an overview
+        params = random_parameters(5)
+        folder = self.path("heads")
+        write_folder(folder, params)
+        _, trace, manifest = self.export(folder, "--attention", "tiled", "--full-heads", "1.2")
+        self.assertEqual(manifest["config"]["full_heads"], [[1, 2]])
+        rows = [reference_ids(t) for t in TEXTS]
+        longest = max(map(len, rows))
+        ref = reference_gpt2(params, torch.tensor([r + [EOS] * (longest - len(r)) for r in rows]))
+        got = trace["encoder.layers.1.self_attn.weights_head_2"]
+        self.assertEqual(got.shape, (3, 1, longest, longest))
+        self.assert_close(got, ref["weights"][1][:, 2:3].numpy(), "layer 1, head 2")
+        self.assertEqual([k for k in trace if "weights_head" in k], ["encoder.layers.1.self_attn.weights_head_2"])
+        self.assertNotIn("encoder.layers.1.self_attn.weights", trace)
+        self.assert_close(trace["encoder.output_head.logits"], ref["logits"].numpy(), "logits", atol=1e-3)
+
     def test_half_and_bfloat16_checkpoints_are_widened(self):
         params = random_parameters(3)
         for dtype in ("F16", "BF16"):

@@ -148,6 +148,12 @@ const std::map<std::string, const char*>& explanations() {
                          "The tiled path never holds a whole (S, S) weight matrix, so this heatmap is an "
                          "overview: each cell is the average weight a group of queries gives a group of keys. "
                          "Rows still sum to 1.")},
+      {"weights_head",
+       QT_TRANSLATE_NOOP("StepText",
+                         "One head of a tiled layer, kept whole because you asked for it: the same softmax of its "
+                         "scaled, masked scores as in a layer traced in full, every query against every key, while "
+                         "the layer's other heads stay an overview. One (S, S) matrix costs far less memory than the "
+                         "layer's four score steps for every head.")},
       {"head_out",
        QT_TRANSLATE_NOOP("StepText",
                          "Each query's output is the weighted average of the value vectors, using its row of "
@@ -309,6 +315,7 @@ QString StepText::explanation(const std::string& id) {
     return text ? tr(text) : QString();
   }
   if (k == "k_view" || k == "v_view" || k == "k" || k == "v") k[0] = 'q';  // K and V read as Q does
+  if (k.starts_with("weights_head_")) k = "weights_head";  // every kept head reads alike
   const auto it = explanations().find(k);
   if (it == explanations().end()) return {};
   QString text = tr(it->second);

@@ -17,8 +17,6 @@ namespace attnlab::ui {
 
 namespace {
 
-QString headName(const explain::HeadRef& h) { return QString::fromStdString(explain::head_name(h)); }
-
 QString signedNumber(double v) {
   return (v > 0 ? QStringLiteral("+") : QString()) + QLocale().toString(v, 'f', std::abs(v) < 0.1 ? 3 : 2);
 }

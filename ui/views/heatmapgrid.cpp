@@ -51,6 +51,13 @@ QString num(float v) { return formatNumber(v, {.digits = 4, .minusSign = false, 
 
 std::string lastComponent(const std::string& id) { return id.substr(id.rfind('.') + 1); }  // npos + 1 = 0: all
 
+// A head of a tiled layer kept whole (ModelConfig::full_heads): "weights_head_3" → 3; else −1.
+int keptHead(const std::string& kind) {
+  constexpr std::string_view prefix = "weights_head_";
+  if (!kind.starts_with(prefix)) return -1;
+  return std::atoi(kind.c_str() + prefix.size());
+}
+
 std::string blockOf(const std::string& id) {
   const auto dot = id.rfind('.');
   return dot == std::string::npos ? std::string() : id.substr(0, dot);
@@ -93,7 +100,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   large_->hide();
   large_->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(large_, &QWidget::customContextMenuRequested, this, [this](QPoint at) {
-    if (knockLayer_ >= 0 && enlarged_ >= 0) emit headMenuRequested({knockLayer_, enlarged_, knockBlock_}, large_->mapToGlobal(at));
+    if (knockLayer_ >= 0 && enlarged_ >= 0) emit headMenuRequested({knockLayer_, firstHead_ + enlarged_, knockBlock_}, large_->mapToGlobal(at));
   });
   connect(large_, &HeatmapView::cellHovered, this, [this](int r, int c) { onHover(enlarged_, r, c); });
   connect(large_, &HeatmapView::clicked, this, [this] {
@@ -154,6 +161,7 @@ void HeatmapGrid::rebuild() {
   dataSize_ = 0;
   rowMax_.clear();
   knockLayer_ = -1;
+  firstHead_ = 0;
   drawn_.reset();
   latest_->store(++generation_);  // a drawing still under way is for another step now
   const Step* s = shownStep();
@@ -177,9 +185,10 @@ void HeatmapGrid::rebuild() {
   std::tie(knockLayer_, knockBlock_) = attentionOf(fid);
   loadTokens(fid);
   const std::string kind = lastComponent(fid);
+  firstHead_ = std::max(0, keptHead(kind));
   // a variant's (B, H, T, T) weights-like tensors (core/variants/variants.h): weights of some kind
   const bool variantWeights = kind == "row_weights" || kind == "col_weights" || kind == "effective" || kind == "quadratic";
-  const bool weights = !gradient && (kind == "weights" || kind == "weights_overview" || variantWeights);
+  const bool weights = !gradient && (kind == "weights" || kind == "weights_overview" || keptHead(kind) >= 0 || variantWeights);
   probabilities_ = weights || (!gradient && kind.ends_with("pattern"));
   scaleBox_->setVisible(weights);
   scale_ = weights ? static_cast<ColorScale>(std::max(0, scaleBox_->currentIndex())) : ColorScale::Linear;
@@ -201,7 +210,9 @@ void HeatmapGrid::rebuild() {
                     : kind.ends_with("pattern")   ? tr("1 computed, 0 skipped")
                     : kind == "qk"                ? tr("raw score")
                                                   : tr("score"));
-  const QString heads = heads_ == 1 ? tr("1 head") : tr("%1 heads").arg(heads_);
+  const QString heads = keptHead(kind) >= 0 ? tr("head %1 of %2").arg(firstHead_).arg(result_->cfg.heads)
+                        : heads_ == 1          ? tr("1 head")
+                                               : tr("%1 heads").arg(heads_);
   caption_->setText(tr("%1 · sentence %2 · %3 · rows: queries, columns: keys").arg(StepText::title(s->info)).arg(batch_).arg(heads));
   const std::shared_ptr<const HeadDrawing> cached = largeStep_ ? fromCache() : nullptr;
   if (largeStep_) {
@@ -216,13 +227,13 @@ void HeatmapGrid::rebuild() {
   legend_->setMap(map_);
   for (int h = 0; h < heads_; ++h) {
     auto* view = new HeatmapView(gridHost_);
-    view->setTitle(tr("Head %1").arg(h));
+    view->setTitle(tr("Head %1").arg(firstHead_ + h));
     fillView(view, h, true);
-    view->setToolTip(knockLayer_ >= 0 ? tr("Click to enlarge head %1; right-click to knock it out").arg(h)
-                                      : tr("Click to enlarge head %1").arg(h));
+    view->setToolTip(knockLayer_ >= 0 ? tr("Click to enlarge head %1; right-click to knock it out").arg(firstHead_ + h)
+                                      : tr("Click to enlarge head %1").arg(firstHead_ + h));
     view->setCursor(Qt::PointingHandCursor);
     connect(view, &QWidget::customContextMenuRequested, this, [this, h, view](QPoint at) {
-      if (knockLayer_ >= 0) emit headMenuRequested({knockLayer_, h, knockBlock_}, view->mapToGlobal(at));
+      if (knockLayer_ >= 0) emit headMenuRequested({knockLayer_, firstHead_ + h, knockBlock_}, view->mapToGlobal(at));
     });
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &HeatmapView::clicked, this, [this, h] {
@@ -406,7 +417,7 @@ void HeatmapGrid::enlargeHead(int head) {
   enlarged_ = head;
   if (head >= 0) {
     fillView(large_, head, true);
-    large_->setTitle(tr("Head %1").arg(head));
+    large_->setTitle(tr("Head %1").arg(firstHead_ + head));
   }
   gridHost_->setVisible(head < 0);
   large_->setVisible(head >= 0);

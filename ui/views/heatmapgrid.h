@@ -109,6 +109,7 @@ class HeatmapGrid : public QWidget {
   TraceResultPtr result_;
   int step_ = -1, batch_ = 0, enlarged_ = -1;
   int knockLayer_ = -1;  // the shown step's attention layer (headMenuRequested), else -1
+  int firstHead_ = 0;    // the model's head number of the shown tensor's head 0 (a kept head: "weights_head_<h>")
   explain::HeadBlock knockBlock_ = explain::HeadBlock::Encoder;  // and which attention
   std::vector<HeatmapView*> views_;
   QHBoxLayout *top_ = nullptr, *middle_ = nullptr;

@@ -1,6 +1,7 @@
 // Knocking a head out from the heatmaps: a right-click on a head of an attention step (the encoder's
 // self-attention; an encoder–decoder's decoder self-attention and cross-attention too)
-// offers what the Explanations panel's buttons do (the same heads, the same run again).
+// offers what the Explanations panel's buttons do (the same heads, the same run again). In a
+// layer run tiled it also keeps the head's whole weights beside the overview (full_heads).
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
@@ -32,6 +33,17 @@ void MainWindow::connectHeadMenu() {
     connect(knock, &QAction::triggered, this, [this, ref] { toggleKnockedOut(ref); });
     QAction* panel = menu->addAction(tr("Show every head's knock-out button"));
     connect(panel, &QAction::triggered, this, [this] { raiseDock(explainDock_); });
+    if (shown && shown->cfg.tiled_layer(ref.layer)) {  // the overview only: the whole (S, S) map on request
+      const bool kept = std::find(fullHeads_.begin(), fullHeads_.end(), ModelConfig::LayerHead{ref.layer, ref.head}) !=
+                        fullHeads_.end();
+      menu->addSeparator();
+      QAction* whole = menu->addAction(kept ? tr("Show only the overview of layer %1, head %2 again").arg(ref.layer).arg(ref.head)
+                                            : tr("Show layer %1, head %2 cell by cell (its whole weights, beside the overview)")
+                                                  .arg(ref.layer)
+                                                  .arg(ref.head));
+      whole->setObjectName(QStringLiteral("wholeHead"));
+      connect(whole, &QAction::triggered, this, [this, ref] { toggleWholeHead(ref); });
+    }
     menu->popup(at);
   });
 }
@@ -42,6 +54,21 @@ void MainWindow::toggleKnockedOut(explain::HeadRef head) {
   if (at != ablated_.end()) ablated_.erase(at);
   else ablated_.push_back(head);
   std::sort(ablated_.begin(), ablated_.end(), explain::head_before);
+  send(inputs_->currentRequest());
+}
+
+// Kept or not, in layer-then-head order (validate's), the view moved to the kept head's step
+// (or back to the overview), and the model run again. The pair holds in every stack, as the
+// layers traced in full do.
+void MainWindow::toggleWholeHead(explain::HeadRef head) {
+  const ModelConfig::LayerHead h{head.layer, head.head};
+  const auto at = std::find(fullHeads_.begin(), fullHeads_.end(), h);
+  const bool keep = at == fullHeads_.end();
+  if (keep) fullHeads_.push_back(h);
+  else fullHeads_.erase(at);
+  std::sort(fullHeads_.begin(), fullHeads_.end());
+  const std::string block = explain::attention_id(head.block, head.layer) + ".";
+  currentId_ = keep ? block + "weights_head_" + std::to_string(head.head) : block + "weights_overview";
   send(inputs_->currentRequest());
 }
 

@@ -112,6 +112,9 @@ class MainWindow : public QMainWindow {
   void buildVariantDock();
   void connectHeadMenu();  // knockoutactions.cpp: a heatmap head's right-click menu
   void toggleKnockedOut(explain::HeadRef head);
+  // A head of a tiled layer kept whole (ModelConfig::full_heads) or back to the overview only,
+  // and the model run again, showing the kept head's step.
+  void toggleWholeHead(explain::HeadRef head);
   QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName);
   void offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
   void showStep(int index);
@@ -130,6 +133,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* predictionsDock_;
   class ExplainPanel* explain_;  // which tokens mattered (View ▸ Explanations panel)
   QDockWidget* explainDock_;
+  std::vector<ModelConfig::LayerHead> fullHeads_;  // heads of tiled layers kept whole, sent with each request
   std::vector<explain::HeadRef> ablated_;  // heads knocked out (Explanations panel, heatmaps), sent with each request
   explain::AblateMode ablateMode_ = explain::AblateMode::Zero;  // how (the panel's Knocked out as)
   class LensPanel* lens_;  // what each layer would predict (View ▸ Logit lens panel), beside the predictions

@@ -151,6 +151,7 @@ QString MainWindow::saveSession(const QString& path) {
   s.memory_texts = toStdStrings(r.memoryTexts);
   s.cfg = r.cfg;
   s.cfg.faults.clear();
+  s.cfg.full_heads = r.cfg.overview_cap > 0 ? fullHeads_ : std::vector<ModelConfig::LayerHead>{};
   s.step = currentId_;
   s.backend = r.backend;
   s.memory_budget_mib = r.memoryBudgetMiB;
@@ -241,6 +242,7 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
   r.memoryBudgetMiB = s.memory_budget_mib;
   if (!s.loss.empty()) r.loss = parse_loss(s.loss);  // checked by parse_session
   r.answers = toQStrings(s.answers);
+  fullHeads_ = s.cfg.full_heads;  // checked by parse_session (validate)
   ablated_ = s.ablate.empty() ? std::vector<explain::HeadRef>{} : explain::parse_heads(s.ablate);  // checked by parse_session
   ablateMode_ = explain::ablate_mode_of(s.ablate_mode);  // checked by parse_session
   currentId_ = s.step;

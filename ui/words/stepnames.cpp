@@ -425,7 +425,7 @@ QString computedSentence(const Step& out, const std::vector<const Step*>& in) {
   if ((n == "qk" || n == "head_out") && in.size() == 2) return matmulSentence(out, *in[0], *in[1]);
   if (n == "scores" && in.size() == 1) return scaleSentence(out, *in[0]);
   if (n == "masked_scores" && !in.empty()) return maskedSentence(out, *in[0]);
-  if (n == "weights") return softmaxSentence(out);
+  if (n == "weights" || n.starts_with("weights_head_")) return softmaxSentence(out);
   if (n.starts_with("norm") && !in.empty()) return normSentence(out, *in[0]);
   if (n.starts_with("residual") && in.size() == 2) return residualSentence(out, *in[1]);
   if (n == "hidden" && !in.empty()) return activationSentence(out, *in[0]);
@@ -515,6 +515,7 @@ QStringList StepNames::axisNames(const std::string& id, int dims) {
     else if (n == "q" || n == "k" || n == "v" || n == "head_out") r = {B, H, seq, Dh};
     else if (n == "k_t") r = {B, H, Dh, k};
     else if (n == "weights_overview") r = {B, H, tr("%1 bins").arg(q), tr("%1 bins").arg(k)};
+    else if (n.starts_with("weights_head_")) r = {B, QStringLiteral("1"), q, k};  // one kept head
     else r = {B, H, q, k};  // qk, scores, masked_scores, weights
   } else if (p.block == "output_head" && !n.starts_with("transform")) r = {B, own, QStringLiteral("V")};  // logits, probs
   else if (n == "linear1" || n == "hidden") r = {B, own, QStringLiteral("F")};

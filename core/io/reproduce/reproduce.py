@@ -93,6 +93,7 @@ class Checker:
         self.rows, self.failed = [], []
         self.live = {}  # step id -> the tensor on the computation's own path (for autograd)
         self.dot_bounds = False  # a trained model: scores also within float32's dot-product bound
+        self.overview_cap = 0  # config.overview_cap: the tiled path's overview bins
 
     def keep(self, step_id, t):
         """The path's tensor of a step whose checked value is the module's own."""
@@ -166,6 +167,10 @@ def attention(chk, a, xq, xkv, mask, mha, heads, attn_mask, kpm):
     context = merged_c.view(b, tq, d)
     out = F.linear(context, mha.out_proj.weight, mha.out_proj.bias)
     chk.keep(a + "weights", weights)  # the path autograd follows; the module's values are checked
+    for h in range(heads):  # a head of a tiled layer kept whole (config.full_heads): that head's weights
+        chk[a + f"weights_head_{h}"] = weights[:, h:h + 1]
+    if chk.overview_cap:  # a tiled layer's overview of the weights (a step the bundle has only then)
+        chk.compare(a + "weights_overview", overview_of(weights.nan_to_num(0.0), chk.overview_cap))
     chk.keep(a + "out", out)
     # PyTorch's own module: its per-head weights and its output.
     m_out, m_w = mha(xq, xkv, xkv, attn_mask=attn_mask, key_padding_mask=kpm, need_weights=True,
@@ -637,6 +642,7 @@ def run(folder):
     weights = read_safetensors(folder / "weights.safetensors")
     atol, rtol = TOLERANCE.get(manifest.get("backend", "cpu"), TOLERANCE["cpu"])
     chk = Checker(trace, atol, rtol)
+    chk.overview_cap = cfg.get("overview_cap", 0)
     cross = bool(cfg.get("cross_attention"))
     grads = "loss" in manifest  # the backward pass too: follow this computation's own path
     torch.set_grad_enabled(grads)

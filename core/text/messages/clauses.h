@@ -13,6 +13,7 @@ ATTNLAB_MESSAGE(should_list_most_4096_sentences, QT_TRANSLATE_NOOP("ErrorText", 
 ATTNLAB_MESSAGE(should_object_en_zh, QT_TRANSLATE_NOOP("ErrorText", "should be an object with \"en\" and \"zh\""))
 ATTNLAB_MESSAGE(should_object, QT_TRANSLATE_NOOP("ErrorText", "should be an object"))
 ATTNLAB_MESSAGE(should_list_of_layers, QT_TRANSLATE_NOOP("ErrorText", "should be a list of at most 64 layer numbers"))
+ATTNLAB_MESSAGE(should_list_of_heads, QT_TRANSLATE_NOOP("ErrorText", "should be a list of at most 4096 heads, each [layer, head] as two whole numbers"))
 ATTNLAB_MESSAGE(should_string, QT_TRANSLATE_NOOP("ErrorText", "should be a string"))
 ATTNLAB_MESSAGE(should_whole_number_0_64, QT_TRANSLATE_NOOP("ErrorText", "should be a whole number 0 … 2^64 − 1"))
 ATTNLAB_MESSAGE(should_whole_number, QT_TRANSLATE_NOOP("ErrorText", "should be a whole number"))

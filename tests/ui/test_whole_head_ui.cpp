@@ -1,0 +1,140 @@
+// A head of a tiled layer kept whole, as a user asks for it: a right-click on a head of the
+// overview, "Show layer L, head H cell by cell", and the window shows that head's (S, S) weights
+// (the head of a run traced in full) beside the overview; a second right-click gives it back; a
+// session keeps it.
+#include <QtTest>
+
+#include <QAction>
+#include <QComboBox>
+#include <QContextMenuEvent>
+#include <QFile>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include "forward/model.h"
+#include "input/inputpanel.h"
+#include "step/stepnavigator.h"
+#include "step/steppanel.h"
+#include "views/heatmapgrid.h"
+#include "views/heatmapview.h"
+#include "window/mainwindow.h"
+#include "fixtures.h"
+#include "windowfixture.h"
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+// Right-click head `head` of the shown heatmaps and return the menu's "cell by cell" action, or null.
+QAction* wholeHeadAction(MainWindow& w, int head) {
+  for (QMenu* m : w.findChildren<QMenu*>(QStringLiteral("headMenu"))) m->deleteLater();
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+  HeatmapView* view = w.stepPanel()->heatmaps()->headView(head);
+  if (!view) return nullptr;
+  QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(4, 4), view->mapToGlobal(QPoint(4, 4)));
+  QCoreApplication::sendEvent(view, &event);
+  const auto menus = w.findChildren<QMenu*>(QStringLiteral("headMenu"));
+  return menus.isEmpty() ? nullptr : menus.back()->findChild<QAction*>(QStringLiteral("wholeHead"));
+}
+
+void trigger(MainWindow& w, QAction* a) {
+  a->trigger();
+  for (QMenu* m : w.findChildren<QMenu*>(QStringLiteral("headMenu"))) m->close();
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+  test::settle(w);
+}
+
+}  // namespace
+
+class TestWholeHeadUi : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { test::isolateSettings(); }
+
+  void aHeadOfTheOverviewIsShownCellByCell() {
+    auto w = test::openWindow(QStringLiteral("wholeHeadUi"));
+    QVERIFY(w);
+    w->inputs()->layersBox()->setValue(2);
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat sat on the mat\nit was warm"));
+    w->inputs()->attentionBox()->setCurrentIndex(1);  // tiled: overview heatmaps
+    test::settle(*w);
+    const TraceResultPtr tiled = w->controller()->current();
+    QVERIFY(tiled && tiled->cfg.overview_cap > 0 && tiled->cfg.heads > 2);
+    w->navigator()->setCurrent(tiled->indexOf("encoder.layers.1.self_attn.weights_overview"));
+    test::settle(*w);
+
+    QAction* whole = wholeHeadAction(*w, 2);
+    QVERIFY(whole);
+    QCOMPARE(whole->text(), QStringLiteral("Show layer 1, head 2 cell by cell (its whole weights, beside the overview)"));
+    trigger(*w, whole);
+    const TraceResultPtr kept = w->controller()->current();
+    QVERIFY(kept != tiled);
+    QCOMPARE(kept->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{1, 2}}));
+    // the view moved to the kept head: one map, named with the model's head number
+    const std::string id = "encoder.layers.1.self_attn.weights_head_2";
+    QCOMPARE(w->navigator()->current(), kept->indexOf(id));
+    HeatmapGrid* grid = w->stepPanel()->heatmaps();
+    QVERIFY(w->stepPanel()->showingHeatmaps());
+    QCOMPARE(grid->headCount(), 1);
+    QVERIFY2(grid->headView(0)->toolTip().contains(QStringLiteral("head 2;")), qPrintable(grid->headView(0)->toolTip()));
+    QCOMPARE(grid->headView(0)->rows(), static_cast<int>(kept->batch.text.seq()));
+    // its numbers: head 2 of the same model traced in full
+    ModelConfig full = kept->cfg;
+    full.overview_cap = 0;
+    full.full_heads.clear();
+    Trace f;
+    forward(full, kept->weights, kept->batch, f);
+    const Tensor& all = f.find("encoder.layers.1.self_attn.weights")->tensor;
+    const Tensor& one = kept->trace.find(id)->tensor;
+    QCOMPARE(one.shape(), (Shape{2, 1, all.size(2), all.size(3)}));
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t i = 0; i < all.size(2); ++i)
+        for (int64_t j = 0; j < all.size(3); ++j)
+          QVERIFY(std::abs(one.at({b, 0, i, j}) - all.at({b, 2, i, j})) <= 1e-5f + 1e-4f * std::abs(all.at({b, 2, i, j})));
+    // the right-click on the kept map names head 2, not the tensor's head 0
+    QAction* back = wholeHeadAction(*w, 0);
+    QVERIFY(back);
+    QCOMPARE(back->text(), QStringLiteral("Show only the overview of layer 1, head 2 again"));
+
+    // a session keeps it, and opens with it
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("whole.attnlab"));
+    QCOMPARE(w->saveSession(path), QString());
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(saved.readAll()).remove(QRegularExpression(QStringLiteral("\\s"))).contains(
+        QStringLiteral("\"full_heads\":[[1,2]]")));
+    auto again = test::openWindow(QStringLiteral("wholeHeadUi2"));
+    QVERIFY(again);
+    QCOMPARE(again->openSession(path, false), QString());
+    test::settle(*again);
+    QCOMPARE(again->controller()->current()->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{1, 2}}));
+    QVERIFY(again->controller()->current()->trace.find(id));
+
+    // given back: the overview only, and the view back on it
+    again.reset();
+    back = wholeHeadAction(*w, 0);
+    QVERIFY(back);
+    trigger(*w, back);
+    const TraceResultPtr plain = w->controller()->current();
+    QVERIFY(plain->cfg.full_heads.empty());
+    QVERIFY(!plain->trace.find(id));
+    QCOMPARE(w->navigator()->current(), plain->indexOf("encoder.layers.1.self_attn.weights_overview"));
+    QCOMPARE(grid->headCount(), plain->cfg.heads);
+
+    // a layer traced in full offers no such item (every head is whole there)
+    w->inputs()->attentionBox()->setCurrentIndex(0);
+    test::settle(*w);
+    w->navigator()->setCurrent(w->controller()->current()->indexOf("encoder.layers.1.self_attn.weights"));
+    test::settle(*w);
+    QVERIFY(!wholeHeadAction(*w, 2));
+  }
+};
+
+QTEST_MAIN(TestWholeHeadUi)
+#include "test_whole_head_ui.moc"
