@@ -440,7 +440,7 @@ void add_export_command(CLI::App& app, Chosen& chosen) {
       ->delimiter(',');
   sub->add_option("--full-heads", args->full_heads,
                   "with --attention tiled: heads of tiled layers (layer.head, from 0, comma-separated, ascending) whose "
-                  "weights are kept whole, one (B, 1, S, S) step each, beside their layer's overview");
+                  "weights are kept whole, one (B, 1, Tq, Tk) step each, beside their layer's overview");
   sub->add_flag("--force", args->force, "replace the output folder if it exists");
   add_model_options(*sub, args->model);
   sub->callback([sub, args, &chosen] {

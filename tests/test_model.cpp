@@ -186,8 +186,8 @@ class TestModel : public QObject {
   }
 
   // With the overview, a head in full_heads keeps its whole weights, (B, 1, Tq, Tk), in each
-  // attention of its (tiled) layer: that head of a run traced in full, bit for bit where the input
-  // is the same (layer 0), and within the tiled tolerance after tiled layers; nothing else changes.
+  // attention of its (tiled) layer: that head of a run traced in full (to float rounding where the
+  // input is the same, layer 0; within the tiled tolerance after tiled layers); nothing else changes.
   void fullHeadsAmongTiledOnes() {
     ModelConfig full = small(true);
     full.layers = 3;
@@ -224,8 +224,11 @@ class TestModel : public QObject {
             for (int64_t i = 0; i < all.size(2); ++i)
               for (int64_t j = 0; j < all.size(3); ++j) {
                 const float x = s->tensor.at({bb, 0, i, j}), y = all.at({bb, head, i, j});
-                if (layer == 0 && block == blocks[0]) QCOMPARE(x, y);  // the same input: the same numbers
-                else QVERIFY2(std::abs(x - y) <= 1e-5f + 1e-4f * std::abs(y), p.c_str());
+                // layer 0 reads the same input: the same products (one GEMM per head either way), up
+                // to the rounding a BLAS may order differently; later layers within the tiled tolerance
+                const float tol = layer == 0 && block == blocks[0] ? 1e-6f * std::max(1.0f, std::abs(y))
+                                                                   : 1e-5f + 1e-4f * std::abs(y);
+                QVERIFY2(std::abs(x - y) <= tol, p.c_str());
               }
           QCOMPARE(s->info.title.english(), "Head " + std::to_string(head) + "'s weights, cell by cell");
         }

@@ -1,5 +1,6 @@
 #include "forward/attention.h"
 
+#include <charconv>
 #include <cmath>
 
 #include "backend/attention_tiled.h"
@@ -397,6 +398,16 @@ Flow detached(const Ctx& c, const Flow& out) {
 }
 
 }  // namespace
+
+int64_t kept_head(std::string_view step_id) {
+  constexpr std::string_view mark = ".weights_head_";
+  const size_t at = step_id.rfind(mark);
+  if (at == std::string_view::npos) return -1;
+  const std::string_view digits = step_id.substr(at + mark.size());
+  int64_t h = -1;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), h);
+  return ec == std::errc() && end == digits.data() + digits.size() && h >= 0 ? h : -1;
+}
 
 Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& rec) {
   const Shape& qs = a.query->t.shape();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/backend.h"
@@ -38,5 +39,9 @@ struct AttentionArgs {
 
 // Returns the output projection (B, Tq, D) and its step id.
 Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& rec);
+
+// The model's head number of a kept head's step ("…self_attn.weights_head_3" → 3,
+// ModelConfig::full_heads); −1 for any other step id. Its tensor's head axis holds that head alone.
+int64_t kept_head(std::string_view step_id);
 
 }  // namespace attnlab

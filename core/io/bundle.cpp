@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "forward/attention.h"
 #include "io/files.h"
 #include "io/npz.h"
 #include "io/weights_file.h"
@@ -124,12 +125,13 @@ void write_heatmaps(const fs::path& dir, const Batch& batch, const Trace& trace)
   fs::create_directory(dir / "heatmaps");
   for (const auto& s : trace.steps()) {
     const std::string& id = s.info.id;
-    if (!id.ends_with(".weights")) continue;
-    const std::string block = id.substr(0, id.size() - std::string(".weights").size());
+    const int64_t kept = kept_head(id);  // a head of a tiled layer kept whole: (B, 1, Tq, Tk)
+    if (!id.ends_with(".weights") && kept < 0) continue;
+    const std::string block = id.substr(0, id.rfind('.'));
     for (int64_t b = 0; b < s.tensor.size(0); ++b) {
       const AxisTokens tok = attention_tokens(batch, id, b);
       for (int64_t h = 0; h < s.tensor.size(1); ++h)
-        write_file(dir / "heatmaps" / (block + ".b" + std::to_string(b) + ".head" + std::to_string(h) + ".csv"),
+        write_file(dir / "heatmaps" / (block + ".b" + std::to_string(b) + ".head" + std::to_string(kept >= 0 ? kept : h) + ".csv"),
                    heatmap_csv(s.tensor, b, h, tok.query, tok.key));
     }
   }

@@ -204,6 +204,17 @@ class Gradients(lib.TempDirCase):
         for block in blocks:
             for step in (block.format(0) + "weights_head_1", block.format(2) + "weights_head_0"):
                 self.assertEqual(got.get(step), "ok", step)
+        # --format csv,png: the kept head's map is a heatmap file like a full layer's, named by its head
+        pics = self.path("pics")
+        self.export_ok(pics, *TEXTS, "--layers", "3", "--heads", "4", "--attention", "tiled", "--full-heads", "2.3",
+                       "--format", "npz,csv,png")
+        files = sorted(os.listdir(os.path.join(pics, "heatmaps")))
+        self.assertEqual(files, ["encoder.layers.2.self_attn.b%d.head3.%s" % (b, e) for b in (0, 1) for e in ("csv", "png")])
+        rows = open(os.path.join(pics, "heatmaps", "encoder.layers.2.self_attn.b1.head3.csv"), encoding="utf-8").read().splitlines()
+        kept = arrays(pics)["encoder.layers.2.self_attn.weights_head_3"][1, 0]
+        self.assertEqual(len(rows), kept.shape[0] + 1)  # a header row of key tokens, then one row per query
+        got = np.array([[float(v) for v in r.split(",")[1:]] for r in rows[1:]])
+        np.testing.assert_allclose(got, kept, rtol=1e-6, atol=1e-7)
         # a wrong kept head is caught by reproduce.py, naming the step
         rewrite_npz(mixed, "encoder.layers.2.self_attn.weights_head_0", lambda t: t[..., ::-1].copy())
         rc, text, err = reproduce(mixed)

@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 
 #include "forward/model.h"
+#include "input/fulllayerbox.h"
 #include "input/inputpanel.h"
 #include "step/stepnavigator.h"
 #include "step/steppanel.h"
@@ -60,6 +61,7 @@ class TestWholeHeadUi : public QObject {
     auto w = test::openWindow(QStringLiteral("wholeHeadUi"));
     QVERIFY(w);
     w->inputs()->layersBox()->setValue(2);
+    w->inputs()->maskBox()->setCurrentText(QStringLiteral("padding+causal"));
     w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat sat on the mat\nit was warm"));
     w->inputs()->attentionBox()->setCurrentIndex(1);  // tiled: overview heatmaps
     test::settle(*w);
@@ -83,6 +85,11 @@ class TestWholeHeadUi : public QObject {
     QCOMPARE(grid->headCount(), 1);
     QVERIFY2(grid->headView(0)->toolTip().contains(QStringLiteral("head 2;")), qPrintable(grid->headView(0)->toolTip()));
     QCOMPARE(grid->headView(0)->rows(), static_cast<int>(kept->batch.text.seq()));
+    // the causal mask's cells are hatched (the step's own mask: no masked_scores in a tiled layer)
+    QVERIFY(kept->cfg.mask == MaskKind::PaddingCausal);
+    QVERIFY(grid->headView(0)->cellMasked(0, 1));
+    QVERIFY(!grid->headView(0)->cellMasked(1, 0));
+    QVERIFY(!grid->headView(0)->cellMasked(1, 1));
     // its numbers: head 2 of the same model traced in full
     ModelConfig full = kept->cfg;
     full.overview_cap = 0;
@@ -96,6 +103,11 @@ class TestWholeHeadUi : public QObject {
       for (int64_t i = 0; i < all.size(2); ++i)
         for (int64_t j = 0; j < all.size(3); ++j)
           QVERIFY(std::abs(one.at({b, 0, i, j}) - all.at({b, 2, i, j})) <= 1e-5f + 1e-4f * std::abs(all.at({b, 2, i, j})));
+    // a click on the kept map chooses head 2 (the Lines and Charts tabs, exercises), not the tensor's 0
+    QTest::mouseClick(grid->headView(0), Qt::LeftButton, {}, grid->headView(0)->cellRect(1, 0).center().toPoint());
+    QCOMPARE(w->stepPanel()->selection().head, 2);
+    QCOMPARE(grid->enlargedHead(), 0);
+    grid->enlargeHead(-1);
     // the right-click on the kept map names head 2, not the tensor's head 0
     QAction* back = wholeHeadAction(*w, 0);
     QVERIFY(back);
@@ -115,6 +127,23 @@ class TestWholeHeadUi : public QObject {
     test::settle(*again);
     QCOMPARE(again->controller()->current()->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{1, 2}}));
     QVERIFY(again->controller()->current()->trace.find(id));
+
+    // layer 1 traced in full holds head 1.2 anyway: the session saved then names no kept head (it
+    // would not open), and the list comes back with the layer tiled again
+    w->inputs()->fullLayerBox()->setCurrentIndex(2);  // no layer, layer 0, layer 1
+    test::settle(*w);
+    QVERIFY(w->controller()->current()->cfg.full_heads.empty());
+    const QString inFull = dir.filePath(QStringLiteral("in-full.attnlab"));
+    QCOMPARE(w->saveSession(inFull), QString());
+    QFile infile(inFull);
+    QVERIFY(infile.open(QIODevice::ReadOnly));
+    QVERIFY(!QString::fromUtf8(infile.readAll()).contains(QStringLiteral("full_heads")));
+    QCOMPARE(again->openSession(inFull, false), QString());
+    w->inputs()->fullLayerBox()->setCurrentIndex(0);
+    test::settle(*w);
+    QCOMPARE(w->controller()->current()->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{1, 2}}));
+    w->navigator()->setCurrent(w->controller()->current()->indexOf(id));
+    test::settle(*w);
 
     // given back: the overview only, and the view back on it
     again.reset();

@@ -17,6 +17,7 @@
 #include "export/exportdialog.h"
 #include "export/exporter.h"
 #include "export/widgetexport.h"
+#include "forward/attention.h"
 #include "io/bundle.h"
 #include "variants/variant_table.h"
 #include "step/stepnavigator.h"
@@ -92,7 +93,8 @@ bool MainWindow::currentPicture(HeatmapPicture& pic, int& stepIndex, int& b, int
   if (stepIndex < 0) return false;
   b = sel.batch;
   const int enlarged = panel_->heatmaps()->enlargedHead();
-  h = enlarged >= 0 ? enlarged : sel.head;
+  h = enlarged >= 0 ? enlarged : sel.head;  // the tensor's head index
+  if (kept_head(r->trace.steps()[static_cast<size_t>(stepIndex)].info.id) >= 0) h = 0;  // a kept head's step holds it alone
   pic = headPicture(r->batch, r->trace, stepIndex, b, h);
   return true;
 }
@@ -104,7 +106,8 @@ void MainWindow::exportCurrent(const QString& format) {
   const TraceResultPtr r = controller_->current();
   if (format == QLatin1String("clipboard")) {
     warn(tr("Copying the heatmap"), copyImageToClipboard(pic));
-    status_->setText(tr("Copied head %1 of sentence %2 to the clipboard.").arg(h).arg(b));  // from 0, as the file name b{b}.head{h}
+    const int64_t kept = kept_head(r->trace.steps()[static_cast<size_t>(step)].info.id);
+    status_->setText(tr("Copied head %1 of sentence %2 to the clipboard.").arg(kept >= 0 ? kept : h).arg(b));  // as the file name b{b}.head{h}
     return;
   }
   const QString base = QString::fromStdString(heatmapFileBase(r->trace.steps()[static_cast<size_t>(step)].info.id, b, h));

@@ -5,7 +5,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 
-#include <algorithm>
 #include <memory>
 
 #include "input/inputpanel.h"
@@ -79,11 +78,7 @@ void MainWindow::send(Request r) {
   r.cfg.faults.insert(exerciseFaults_.begin(), exerciseFaults_.end());
   r.hideFaults = exerciseHideFaults_;
   if (!exercises_->active()) r.ablate = ablated_;  // an exercise runs its own setup, every head in
-  r.cfg.full_heads.clear();  // heads of tiled layers kept whole: those this model has, outside full layers
-  for (const ModelConfig::LayerHead& h : fullHeads_)
-    if (h.layer < r.cfg.layers && h.head < r.cfg.heads &&
-        !std::binary_search(r.cfg.full_layers.begin(), r.cfg.full_layers.end(), h.layer))
-      r.cfg.full_heads.push_back(h);
+  r.cfg.full_heads = keptHeadsFor(r.cfg);  // heads of tiled layers kept whole
   r.ablateMode = ablateMode_;  // the panel's box and its head table follow it either way
   lastRequest_ = r;
   controller_->request(r);

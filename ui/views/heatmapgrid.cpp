@@ -22,6 +22,7 @@
 #include "backend/attention_tiled.h"
 #include "backward/model_backward.h"
 #include "variants/variant_table.h"
+#include "forward/attention.h"
 #include "forward/model.h"
 #include "views/heatmapview.h"
 #include "views/tilegrid.h"
@@ -50,13 +51,6 @@ std::pair<int, explain::HeadBlock> attentionOf(const std::string& id) {
 QString num(float v) { return formatNumber(v, {.digits = 4, .minusSign = false, .plusOnInfinity = true}); }
 
 std::string lastComponent(const std::string& id) { return id.substr(id.rfind('.') + 1); }  // npos + 1 = 0: all
-
-// A head of a tiled layer kept whole (ModelConfig::full_heads): "weights_head_3" → 3; else −1.
-int keptHead(const std::string& kind) {
-  constexpr std::string_view prefix = "weights_head_";
-  if (!kind.starts_with(prefix)) return -1;
-  return std::atoi(kind.c_str() + prefix.size());
-}
 
 std::string blockOf(const std::string& id) {
   const auto dot = id.rfind('.');
@@ -104,7 +98,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
   });
   connect(large_, &HeatmapView::cellHovered, this, [this](int r, int c) { onHover(enlarged_, r, c); });
   connect(large_, &HeatmapView::clicked, this, [this] {
-    if (enlarged_ >= 0) emit headClicked(enlarged_);
+    if (enlarged_ >= 0) emit headClicked(firstHead_ + enlarged_);
   });
   legend_ = new ColorLegend(this);
   info_ = new QLabel(this);
@@ -185,10 +179,10 @@ void HeatmapGrid::rebuild() {
   std::tie(knockLayer_, knockBlock_) = attentionOf(fid);
   loadTokens(fid);
   const std::string kind = lastComponent(fid);
-  firstHead_ = std::max(0, keptHead(kind));
+  firstHead_ = static_cast<int>(std::max<int64_t>(0, kept_head(fid)));
   // a variant's (B, H, T, T) weights-like tensors (core/variants/variants.h): weights of some kind
   const bool variantWeights = kind == "row_weights" || kind == "col_weights" || kind == "effective" || kind == "quadratic";
-  const bool weights = !gradient && (kind == "weights" || kind == "weights_overview" || keptHead(kind) >= 0 || variantWeights);
+  const bool weights = !gradient && (kind == "weights" || kind == "weights_overview" || kept_head(fid) >= 0 || variantWeights);
   probabilities_ = weights || (!gradient && kind.ends_with("pattern"));
   scaleBox_->setVisible(weights);
   scale_ = weights ? static_cast<ColorScale>(std::max(0, scaleBox_->currentIndex())) : ColorScale::Linear;
@@ -210,7 +204,7 @@ void HeatmapGrid::rebuild() {
                     : kind.ends_with("pattern")   ? tr("1 computed, 0 skipped")
                     : kind == "qk"                ? tr("raw score")
                                                   : tr("score"));
-  const QString heads = keptHead(kind) >= 0 ? tr("head %1 of %2").arg(firstHead_).arg(result_->cfg.heads)
+  const QString heads = kept_head(fid) >= 0 ? tr("head %1 of %2").arg(firstHead_).arg(result_->cfg.heads)
                         : heads_ == 1          ? tr("1 head")
                                                : tr("%1 heads").arg(heads_);
   caption_->setText(tr("%1 · sentence %2 · %3 · rows: queries, columns: keys").arg(StepText::title(s->info)).arg(batch_).arg(heads));
@@ -238,7 +232,7 @@ void HeatmapGrid::rebuild() {
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &HeatmapView::clicked, this, [this, h] {
       enlargeHead(h);
-      emit headClicked(h);
+      emit headClicked(firstHead_ + h);
     });
     connect(view, &HeatmapView::cellHovered, this, [this, h](int r, int c) { onHover(h, r, c); });
     view->show();
@@ -374,6 +368,7 @@ void HeatmapGrid::loadMask(const std::string& id, size_t n, bool gradient) {
   if (loadSkipped(id, n)) return;
   const std::string kind = lastComponent(id);
   if (!gradient && (kind == "qk" || kind == "scores")) return;  // before the mask: nothing is hidden yet
+  if (kept_head(id) >= 0) return loadKeptHeadMask(n);
   const int idx = result_->indexOf(blockOf(id) + ".masked_scores");
   if (idx < 0) return;
   const Tensor m = result_->trace.steps()[static_cast<size_t>(idx)].tensor.contiguous();
@@ -392,6 +387,21 @@ void HeatmapGrid::loadMask(const std::string& id, size_t n, bool gradient) {
                      "numbers like the others.")
                       .arg(hidden / heads_)
                       .arg(static_cast<long long>(tq_) * tk_);
+}
+
+// A kept head (one (Tq, Tk) map, no masked_scores beside it in a tiled layer): the cells its
+// step's own mask (B, Tq, Tk) hides.
+void HeatmapGrid::loadKeptHeadMask(size_t n) {
+  const Step* s = shownStep();
+  for (const auto& b : s->info.bindings) {
+    const Step* mask = b.var == "mask" && !b.weight ? result_->trace.find(b.source) : nullptr;
+    if (!mask || !mask->tensor.defined() || mask->tensor.numel() != static_cast<int64_t>(n) * mask->tensor.size(0)) continue;
+    const Tensor m = mask->tensor.contiguous();
+    const float* p = m.data() + static_cast<size_t>(batch_) * n;
+    masked_.resize(n);
+    for (size_t i = 0; i < n; ++i) masked_[i] = p[i] == 0.0f;
+    return;
+  }
 }
 
 // A variant's pattern (1 computed, 0 skipped) and the weights under it: "pattern" → "weights",
@@ -424,7 +434,7 @@ void HeatmapGrid::enlargeHead(int head) {
   back_->setVisible(head >= 0);
   updateNote();
   if (head >= 0) setFocus(Qt::OtherFocusReason);  // so that Esc comes here
-  if (changed) emit headEnlarged(head);
+  if (changed) emit headEnlarged(head < 0 ? head : firstHead_ + head);
 }
 
 int HeatmapGrid::headCount() const { return heads_; }

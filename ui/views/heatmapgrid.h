@@ -41,7 +41,8 @@ class HeatmapGrid : public QWidget {
   // stepIndex into result->trace.steps(); the step must be 4-D (B, H, Tq, Tk).
   void setStep(TraceResultPtr result, int stepIndex, int batchIndex);
   void enlargeHead(int head);  // -1 = show all heads
-  int enlargedHead() const { return enlarged_; }
+  int enlargedHead() const { return enlarged_; }  // the shown tensor's head index, −1 when none
+  int firstHead() const { return firstHead_; }     // the model's head number of the tensor's head 0
   int headCount() const;
   HeatmapView* headView(int head) const;  // the view showing that head (the large one when enlarged)
   QString hoverText() const;               // the last hover description (for tests)
@@ -66,7 +67,8 @@ class HeatmapGrid : public QWidget {
 
  signals:
   void headEnlarged(int head);
-  // A head's map was clicked: a small one (which enlarges it) or the enlarged one.
+  // A head's map was clicked: a small one (which enlarges it) or the enlarged one. Both signals
+  // give the model's head number (a kept head's step holds one head: firstHead()).
   void headClicked(int head);
   // A right-click on a head of an attention step the window can knock out (the encoder's
   // self-attention; an encoder–decoder's decoder self-attention and cross-attention too): the
@@ -87,6 +89,7 @@ class HeatmapGrid : public QWidget {
   void placeLegend();  // right of the heads or over them, whichever gives larger cells
   void loadMask(const std::string& id, size_t n, bool gradient);
   bool loadSkipped(const std::string& id, size_t n);  // a variant's pattern: pairs it skips
+  void loadKeptHeadMask(size_t n);                    // a kept head (weights_head_<h>): its mask's hidden cells
   void clearViews();
   void loadTokens(const std::string& id);
   void fillView(HeatmapView* view, int head, bool labels) const;

@@ -1,5 +1,6 @@
 #include "views/heatmaprender.h"
 
+#include "forward/attention.h"
 #include "views/headdrawing.h"
 #include "words/steptext.h"
 
@@ -414,19 +415,37 @@ std::vector<int> attentionWeightSteps(const Trace& trace) {
   std::vector<int> out;
   const auto& steps = trace.steps();
   for (size_t i = 0; i < steps.size(); ++i)
-    if (steps[i].info.id.ends_with(".weights") && steps[i].tensor.dim() == 4) out.push_back(static_cast<int>(i));
+    if ((steps[i].info.id.ends_with(".weights") || kept_head(steps[i].info.id) >= 0) && steps[i].tensor.dim() == 4)
+      out.push_back(static_cast<int>(i));
   return out;
 }
 
 std::string heatmapFileBase(const std::string& stepId, int b, int h) {
   const auto dot = stepId.rfind('.');
   const std::string block = dot == std::string::npos ? stepId : stepId.substr(0, dot);
-  return block + ".b" + std::to_string(b) + ".head" + std::to_string(h);
+  const int64_t kept = kept_head(stepId);  // a kept head: the model's head number, as a full layer's file has it
+  return block + ".b" + std::to_string(b) + ".head" + std::to_string(kept >= 0 ? kept + h : h);
+}
+
+// The cells a kept head's own mask (its step's "mask" binding, (B, Tq, Tk)) hides in sentence b.
+std::vector<char> keptHeadMask(const Trace& trace, const Step& s, int b, size_t plane) {
+  for (const auto& bind : s.info.bindings)
+    if (const Step* m = bind.var == "mask" && !bind.weight ? trace.find(bind.source) : nullptr;
+        m && m->tensor.defined() && m->tensor.dim() == 3 && static_cast<size_t>(m->tensor.size(1) * m->tensor.size(2)) == plane) {
+      const Tensor t = m->tensor.contiguous();
+      const float* p = t.data() + static_cast<size_t>(b) * plane;
+      std::vector<char> out(plane);
+      for (size_t i = 0; i < plane; ++i) out[i] = p[i] == 0.0f;
+      return out;
+    }
+  return {};
 }
 
 HeatmapPicture headPicture(const Batch& batch, const Trace& trace, int stepIndex, int b, int h) {
   HeatmapPicture pic;
   const Step& s = trace.steps().at(static_cast<size_t>(stepIndex));
+  const int64_t kept = kept_head(s.info.id);  // a kept head's step holds that head alone, at index 0
+  const int64_t head = kept >= 0 ? kept + h : h;  // the model's head number
   if (s.tensor.dim() != 4 || b < 0 || b >= s.tensor.size(0) || h < 0 || h >= s.tensor.size(1)) return pic;
   const Tensor t = s.tensor.contiguous();
   const auto heads = static_cast<size_t>(t.size(1)), plane = static_cast<size_t>(t.size(2) * t.size(3));
@@ -437,7 +456,8 @@ HeatmapPicture headPicture(const Batch& batch, const Trace& trace, int stepIndex
   const std::string& id = s.info.id;
   const auto dot = id.rfind('.');
   const std::string block = dot == std::string::npos ? id : id.substr(0, dot), kind = id.substr(dot + 1);
-  pic.map = ColorMap::fitted(sentence, static_cast<long long>(heads * plane), kind == "weights");
+  const bool weights = kind == "weights" || kept >= 0;
+  pic.map = ColorMap::fitted(sentence, static_cast<long long>(heads * plane), weights);
   try {
     AxisTokens a = attention_tokens(batch, id, b);
     pic.rowLabels = std::move(a.query);
@@ -454,11 +474,13 @@ HeatmapPicture headPicture(const Batch& batch, const Trace& trace, int stepIndex
     const float* p = m.data() + (static_cast<size_t>(b) * heads + h) * plane;
     pic.masked.resize(plane);
     for (size_t i = 0; i < plane; ++i) pic.masked[i] = isNegInf(p[i]);
+  } else if (kept >= 0) {
+    pic.masked = keptHeadMask(trace, s, b, plane);
   }
   // Titled by the step's name as the navigator shows it (the file name keeps the block's id);
   // sentence and head from 0, as in the file name (b{b}.head{h}).
-  pic.title = HeatmapRenderer::tr("%1 · sentence %2 · head %3").arg(StepText::title(s.info)).arg(b).arg(h);
-  pic.legendTitle = kind == "weights" ? HeatmapRenderer::tr("weight")
+  pic.title = HeatmapRenderer::tr("%1 · sentence %2 · head %3").arg(StepText::title(s.info)).arg(b).arg(head);
+  pic.legendTitle = weights ? HeatmapRenderer::tr("weight")
                     : kind == "qk"    ? HeatmapRenderer::tr("raw score")
                                       : HeatmapRenderer::tr("score");
   pic.rowAxis = HeatmapRenderer::tr("query");

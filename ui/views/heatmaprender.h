@@ -93,9 +93,11 @@ class HeatmapRenderer {
   static void paintNanMarks(QPainter& p, const std::vector<QRectF>& cells);
 };
 
-// Indices into trace.steps() of every attention-weights step ((B, H, Tq, Tk), id "….weights").
+// Indices into trace.steps() of every attention-weights step ((B, H, Tq, Tk), id "….weights"),
+// and of every head of a tiled layer kept whole ((B, 1, Tq, Tk), "….weights_head_<h>").
 std::vector<int> attentionWeightSteps(const Trace& trace);
-// "encoder.layers.0.self_attn.b0.head3": the file name of a head's heatmap, without extension.
+// "encoder.layers.0.self_attn.b0.head3": the file name of a head's heatmap, without extension
+// (h: the step's head index; a kept head's file has the model's head number).
 std::string heatmapFileBase(const std::string& stepId, int b, int h);
 // Head h of sentence b of an attention step (B, H, Tq, Tk): its values, query and key tokens,
 // masked cells from the block's masked_scores, and a map fitted to every head of that sentence

@@ -57,6 +57,17 @@ void MainWindow::toggleKnockedOut(explain::HeadRef head) {
   send(inputs_->currentRequest());
 }
 
+// The kept heads a run of `cfg` can keep: those the model has, outside the layers traced in full
+// (what send() asks for and a session saves, so that the session opens again).
+std::vector<ModelConfig::LayerHead> MainWindow::keptHeadsFor(const ModelConfig& cfg) const {
+  std::vector<ModelConfig::LayerHead> out;
+  for (const ModelConfig::LayerHead& h : fullHeads_)
+    if (h.layer < cfg.layers && h.head < cfg.heads &&
+        !std::binary_search(cfg.full_layers.begin(), cfg.full_layers.end(), h.layer))
+      out.push_back(h);
+  return out;
+}
+
 // Kept or not, in layer-then-head order (validate's), the view moved to the kept head's step
 // (or back to the overview), and the model run again. The pair holds in every stack, as the
 // layers traced in full do.

@@ -115,6 +115,7 @@ class MainWindow : public QMainWindow {
   // A head of a tiled layer kept whole (ModelConfig::full_heads) or back to the overview only,
   // and the model run again, showing the kept head's step.
   void toggleWholeHead(explain::HeadRef head);
+  std::vector<ModelConfig::LayerHead> keptHeadsFor(const ModelConfig& cfg) const;
   QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName);
   void offerTiled(qint64 needBytes, qint64 tiledBytes, qint64 budgetMiB);
   void showStep(int index);

@@ -151,7 +151,7 @@ QString MainWindow::saveSession(const QString& path) {
   s.memory_texts = toStdStrings(r.memoryTexts);
   s.cfg = r.cfg;
   s.cfg.faults.clear();
-  s.cfg.full_heads = r.cfg.overview_cap > 0 ? fullHeads_ : std::vector<ModelConfig::LayerHead>{};
+  s.cfg.full_heads = r.cfg.overview_cap > 0 ? keptHeadsFor(r.cfg) : std::vector<ModelConfig::LayerHead>{};
   s.step = currentId_;
   s.backend = r.backend;
   s.memory_budget_mib = r.memoryBudgetMiB;
