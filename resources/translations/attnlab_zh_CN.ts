@@ -4671,6 +4671,14 @@
         <source>head %1 of %2</source>
         <translation>%2 个头中的头 %1</translation>
     </message>
+    <message>
+        <source>Click a head to enlarge it; right-click it to knock it out or to see it cell by cell.</source>
+        <translation>点击某个头可将其放大；右键点击可将其敲除，或逐格查看它。</translation>
+    </message>
+    <message>
+        <source>Right-click to knock this head out or to see it cell by cell. Esc or “All heads” shows every head again.</source>
+        <translation>右键点击可敲除这个头，或逐格查看它。按 Esc 或点击“所有头”可重新显示所有头。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>

@@ -70,6 +70,8 @@ class TestWholeHeadUi : public QObject {
     w->navigator()->setCurrent(tiled->indexOf("encoder.layers.1.self_attn.weights_overview"));
     test::settle(*w);
 
+    QVERIFY2(w->stepPanel()->heatmaps()->noteText().contains(QStringLiteral("or to see it cell by cell")),
+             qPrintable(w->stepPanel()->heatmaps()->noteText()));
     QAction* whole = wholeHeadAction(*w, 2);
     QVERIFY(whole);
     QCOMPARE(whole->text(), QStringLiteral("Show layer 1, head 2 cell by cell (its whole weights, beside the overview)"));

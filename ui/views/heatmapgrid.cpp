@@ -535,7 +535,11 @@ QString HeatmapGrid::noteText() const { return note_->text(); }
 
 void HeatmapGrid::updateNote() {
   const bool knock = knockLayer_ >= 0;  // an encoder self-attention step: a right-click knocks the head out
-  const QString hint = heads_ == 0     ? QString()
+  // a tiled layer's overview: the same menu keeps a head whole (MainWindow::toggleWholeHead)
+  const bool overview = knock && shownStep() && shownStep()->info.id.ends_with(".weights_overview");
+  const QString hint = heads_ == 0 ? QString()
+                       : overview  ? (enlarged_ < 0 ? tr("Click a head to enlarge it; right-click it to knock it out or to see it cell by cell.")
+                                                    : tr("Right-click to knock this head out or to see it cell by cell. Esc or “All heads” shows every head again."))
                        : enlarged_ < 0 ? (knock ? tr("Click a head to enlarge it; right-click it to knock it out.")
                                                 : tr("Click a head to enlarge it."))
                                        : (knock ? tr("Right-click to knock this head out. Esc or “All heads” shows every head again.")
