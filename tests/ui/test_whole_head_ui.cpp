@@ -129,6 +129,11 @@ class TestWholeHeadUi : public QObject {
     test::settle(*again);
     QCOMPARE(again->controller()->current()->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{1, 2}}));
     QVERIFY(again->controller()->current()->trace.find(id));
+    // and so does the next start of the window (its settings)
+    auto next = test::openWindow(QStringLiteral("wholeHeadUi"));
+    QVERIFY(next);
+    QCOMPARE(next->controller()->current()->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{1, 2}}));
+    next.reset();
 
     // layer 1 traced in full holds head 1.2 anyway: the session saved then names no kept head (it
     // would not open), and the list comes back with the layer tiled again

@@ -435,6 +435,9 @@ void MainWindow::saveSettings() const {
   s.setValue(QStringLiteral("backend"), static_cast<int>(r.backend));
   s.setValue(QStringLiteral("tiled"), r.cfg.overview_cap > 0);
   s.setValue(QStringLiteral("fullLayers"), layerList(r.cfg.full_layers));
+  s.setValue(QStringLiteral("fullHeads"),  // the heads kept whole that this run can keep ("1.2,3.0")
+             QString::fromStdString(full_heads_text(r.cfg.overview_cap > 0 ? keptHeadsFor(r.cfg)
+                                                                           : std::vector<ModelConfig::LayerHead>{})));
   s.setValue(QStringLiteral("loss"), r.loss ? QString::fromUtf8(loss_name(*r.loss).data()) : QString());
   s.setValue(QStringLiteral("answers"), r.answers);
   s.setValue(QStringLiteral("variant"), QString::fromUtf8(variant_name(r.cfg.variant.kind).data()));
@@ -489,6 +492,11 @@ void MainWindow::restoreSettings() {
     r.cfg.seed = s.value(QStringLiteral("seed"), 0).toULongLong();
     r.cfg.overview_cap = s.value(QStringLiteral("tiled"), false).toBool() ? kOverviewCap : 0;
     if (r.cfg.overview_cap > 0) r.cfg.full_layers = layerListFrom(s.value(QStringLiteral("fullLayers")).toString(), r.cfg.layers);
+    try {  // a damaged list: no head kept whole, the rest restored
+      fullHeads_ = parse_full_heads(s.value(QStringLiteral("fullHeads")).toString().toStdString());
+    } catch (const ConfigError&) {
+      fullHeads_.clear();
+    }
     r.cfg.variant.kind = parse_variant(s.value(QStringLiteral("variant"), QStringLiteral("none")).toString().toStdString());
     r.cfg.variant.layer = s.value(QStringLiteral("variantLayer"), 0).toLongLong();
     for (VariantKind k : all_variants())
