@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "explain/ablation.h"
-#include "explain/comma_list.h"
 #include "explain/logit_lens.h"
 #include "explain/needed_step.h"
 #include "explain/relevance.h"
+#include "model/comma_list.h"
 #include "model/step_builder.h"
 #include "text/errors.h"
 
@@ -322,7 +322,7 @@ std::string explain_step_id(ExplainMethod m) {
 
 std::vector<ExplainMethod> parse_explain(std::string_view list) {
   std::vector<ExplainMethod> out;
-  for (std::string_view word : explain::split_commas(list)) {
+  for (std::string_view word : split_commas(list)) {
     const auto* m = std::find_if(std::begin(kMethods), std::end(kMethods), [&](ExplainMethod k) { return word == explain_name(k); });
     if (m == std::end(kMethods)) throw ConfigError(Text(Msg::ex_not_a_method, std::string(word)));
     if (std::find(out.begin(), out.end(), *m) == out.end()) out.push_back(*m);

@@ -1,16 +1,15 @@
 #include "explain/head_ablation.h"
 
 #include <algorithm>
-#include <charconv>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 
 #include "backward/model_backward.h"
-#include "explain/comma_list.h"
 #include "explain/needed_step.h"
 #include "explain/rerun.h"
 #include "explain/stop.h"
+#include "model/comma_list.h"
 #include "text/errors.h"
 
 namespace attnlab::explain {
@@ -21,12 +20,6 @@ constexpr HeadBlock kBlocks[] = {HeadBlock::Encoder, HeadBlock::Decoder, HeadBlo
 
 // The step and weight prefix of a head's attention: "encoder.layers.1.self_attn.", …
 std::string prefix(const HeadRef& h) { return attention_id(h.block, h.layer) + "."; }
-
-bool parse_index(std::string_view s, int64_t& out) {
-  if (s.empty()) return false;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size() && out >= 0;
-}
 
 }  // namespace
 

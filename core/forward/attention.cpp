@@ -1,9 +1,9 @@
 #include "forward/attention.h"
 
-#include <charconv>
 #include <cmath>
 
 #include "backend/attention_tiled.h"
+#include "model/comma_list.h"
 #include "text/errors.h"
 #include "variants/variants.h"
 
@@ -274,13 +274,14 @@ Tensor head_slice(const Tensor& t, int64_t h) {
 
 // One head of a tiled layer kept whole (ModelConfig::full_heads): its weights (B, 1, Tq, Tk)
 // computed as the full path computes every head's — QₕKₕᵀ, / √Dh, −∞ where masked, softmax
-// over the keys — with only this head's (Tq, Tk) matrix ever made.
-void whole_head_weights(const Ctx& c, const Flow& q, const Flow& k, int64_t h) {
+// over the keys — with only this head's (Tq, Tk) matrix ever made. `mask`: the block's (B, Tq, Tk),
+// contiguous.
+void whole_head_weights(const Ctx& c, const Flow& q, const Flow& k, const Tensor& mask, int64_t h) {
   Tensor w = c.be().matmul(head_slice(q.t, h), head_slice(k.t, h).transpose(-2, -1));
   const float r = static_cast<float>(std::sqrt(static_cast<double>(c.dh)));
   float* p = w.data();
   for (int64_t i = 0, n = w.numel(); i < n; ++i) p[i] = p[i] / r;
-  masked_fill_neg_inf_inplace(w, c.a.ranges ? c.a.ranges->dense() : c.a.mask->t.contiguous());
+  masked_fill_neg_inf_inplace(w, mask);
   c.be().softmax_lastdim_inplace(w);
   const std::string n = std::to_string(h), slice = "[:, " + n + ":" + std::to_string(h + 1) + "]";
   record_step(c.rec, c.id("weights_head_" + n), w, [&] {
@@ -320,7 +321,10 @@ Flow tiled_head_outputs(const Ctx& c, const Flow& q, const Flow& k, const Flow& 
         .result = "weights_overview",
         .bindings = bindings};
   });
-  for (int64_t h : c.a.full_heads) whole_head_weights(c, q, k, h);
+  if (!c.a.full_heads.empty()) {  // the dense mask once for the block's kept heads (the ranges make none)
+    const Tensor mask = c.a.ranges ? c.a.ranges->dense() : c.a.mask->t.contiguous();
+    for (int64_t h : c.a.full_heads) whole_head_weights(c, q, k, mask, h);
+  }
   auto ho_id = record_step(c.rec, c.id("head_out"), t.out, [&] {
     auto b = bindings;
     b.push_back(step_var("v", v.id));
@@ -403,10 +407,8 @@ int64_t kept_head(std::string_view step_id) {
   constexpr std::string_view mark = ".weights_head_";
   const size_t at = step_id.rfind(mark);
   if (at == std::string_view::npos) return -1;
-  const std::string_view digits = step_id.substr(at + mark.size());
   int64_t h = -1;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), h);
-  return ec == std::errc() && end == digits.data() + digits.size() && h >= 0 ? h : -1;
+  return parse_index(step_id.substr(at + mark.size()), h) ? h : -1;
 }
 
 Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& rec) {

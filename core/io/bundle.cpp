@@ -197,11 +197,7 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
   if (!cfg.ffn) m["config"]["ffn"] = "none";  // attention-only layers; absent: the feed-forward sub-layer is there
   if (cfg.traces_overview()) m["config"]["overview_cap"] = cfg.overview_cap;  // absent on the full path
   if (cfg.traces_overview() && !cfg.full_layers.empty()) m["config"]["full_layers"] = cfg.full_layers;  // traced in full
-  if (cfg.traces_overview() && !cfg.full_heads.empty()) {  // heads of tiled layers kept whole: [[layer, head], …]
-    json heads = json::array();
-    for (const auto& h : cfg.full_heads) heads.push_back({h.layer, h.head});
-    m["config"]["full_heads"] = std::move(heads);
-  }
+  if (cfg.traces_overview() && !cfg.full_heads.empty()) m["config"]["full_heads"] = full_heads_json(cfg.full_heads);
   m["tokens"] = batch.text.tokens;
   if (batch.cross()) m["memory_tokens"] = batch.memory.tokens;
   m["vocabulary"] = batch.vocab.words;
@@ -213,6 +209,12 @@ json manifest_json(const ModelConfig& cfg, const Batch& batch, const Trace& trac
   m["steps"] = std::move(steps);
   m["timings_ms"] = {{"forward", run.forward_ms}, {"export", export_ms}};
   return m;
+}
+
+json full_heads_json(const std::vector<ModelConfig::LayerHead>& heads) {
+  json out = json::array();
+  for (const auto& h : heads) out.push_back({h.layer, h.head});
+  return out;
 }
 
 json variant_config_json(const VariantConfig& v) {

@@ -77,6 +77,8 @@ nlohmann::json manifest_json(const ModelConfig& cfg, const Batch& batch, const T
 // The variant's configuration (config.variant) and what it cost and changed (manifest "variant";
 // docs/cli.md, "Attention variants"); null when the trace holds no variant.
 nlohmann::json variant_config_json(const VariantConfig& v);
+// config.full_heads as the manifest and sessions write it: [[layer, head], …].
+nlohmann::json full_heads_json(const std::vector<ModelConfig::LayerHead>& heads);
 nlohmann::json variant_json(const ModelConfig& cfg, const Trace& trace);
 nlohmann::json model_json(const TrainedVocab& vocab, const Batch& batch, const Trace& trace);
 

@@ -244,11 +244,7 @@ std::string session_json(const Session& s) {
   if (!s.ablate.empty()) j["view"]["ablate"] = s.ablate;  // absent: every head in, as before
   if (!s.ablate.empty() && s.ablate_mode == "mean") j["view"]["ablate_mode"] = s.ablate_mode;  // absent: zero
   if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
-  if (!c.full_heads.empty()) {  // absent: no head of a tiled layer kept whole, as before
-    json heads = json::array();
-    for (const auto& h : c.full_heads) heads.push_back({h.layer, h.head});
-    j["config"]["full_heads"] = std::move(heads);
-  }
+  if (!c.full_heads.empty()) j["config"]["full_heads"] = full_heads_json(c.full_heads);  // absent: none, as before
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
     j["version"] = kSessionVersion;
     j["weights"] = {{"name", s.weights.name}};

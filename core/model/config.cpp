@@ -1,10 +1,9 @@
 #include "model/config.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <optional>
 
+#include "model/comma_list.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -19,7 +18,7 @@ void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi) {
 void validate_full_heads(const ModelConfig& c) {
   for (size_t i = 0; i < c.full_heads.size(); ++i) {
     const ModelConfig::LayerHead& h = c.full_heads[i];
-    const std::string name = std::to_string(h.layer) + "." + std::to_string(h.head);
+    const std::string name = full_heads_text({h});
     if (h.layer < 0 || h.layer >= c.layers || h.head < 0 || h.head >= c.heads)
       throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_head_outside, name, c.layers - 1, c.heads - 1));
     if (i > 0 && h <= c.full_heads[i - 1])
@@ -67,30 +66,15 @@ int64_t ModelConfig::tiled_layers() const {
   return layers - static_cast<int64_t>(full_layers.size());
 }
 
-namespace {
-// A whole number from 0 that is all of `s`, or nullopt.
-std::optional<int64_t> whole_number(std::string_view s) {
-  int64_t v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < 0) return std::nullopt;
-  return v;
-}
-}  // namespace
-
 std::vector<ModelConfig::LayerHead> parse_full_heads(std::string_view text) {
   std::vector<ModelConfig::LayerHead> out;
-  while (!text.empty()) {
-    const size_t comma = text.find(',');
-    const std::string_view piece = text.substr(0, comma);
+  if (text.empty()) return out;
+  for (const std::string_view piece : split_commas(text)) {
     const size_t dot = piece.find('.');
-    const auto layer = dot == std::string_view::npos ? std::nullopt : whole_number(piece.substr(0, dot));
-    const auto head = dot == std::string_view::npos ? std::nullopt : whole_number(piece.substr(dot + 1));
-    if (!layer || !head)
+    ModelConfig::LayerHead h;
+    if (dot == std::string_view::npos || !parse_index(piece.substr(0, dot), h.layer) || !parse_index(piece.substr(dot + 1), h.head))
       throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_head_malformed, std::string(piece)));
-    out.push_back({*layer, *head});
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-    if (text.empty()) throw ConfigError(verbatim("--full-heads: ") + Text(Msg::full_head_malformed, std::string()));
+    out.push_back(h);
   }
   return out;
 }

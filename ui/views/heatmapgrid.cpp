@@ -24,6 +24,7 @@
 #include "variants/variant_table.h"
 #include "forward/attention.h"
 #include "forward/model.h"
+#include "views/heatmaprender.h"
 #include "views/heatmapview.h"
 #include "views/tilegrid.h"
 #include "words/numbers.h"
@@ -179,10 +180,11 @@ void HeatmapGrid::rebuild() {
   std::tie(knockLayer_, knockBlock_) = attentionOf(fid);
   loadTokens(fid);
   const std::string kind = lastComponent(fid);
-  firstHead_ = static_cast<int>(std::max<int64_t>(0, kept_head(fid)));
+  const int64_t kept = kept_head(fid);  // a head of a tiled layer kept whole: its step holds it alone
+  firstHead_ = static_cast<int>(std::max<int64_t>(0, kept));
   // a variant's (B, H, T, T) weights-like tensors (core/variants/variants.h): weights of some kind
   const bool variantWeights = kind == "row_weights" || kind == "col_weights" || kind == "effective" || kind == "quadratic";
-  const bool weights = !gradient && (kind == "weights" || kind == "weights_overview" || kept_head(fid) >= 0 || variantWeights);
+  const bool weights = !gradient && (kind == "weights" || kind == "weights_overview" || kept >= 0 || variantWeights);
   probabilities_ = weights || (!gradient && kind.ends_with("pattern"));
   scaleBox_->setVisible(weights);
   scale_ = weights ? static_cast<ColorScale>(std::max(0, scaleBox_->currentIndex())) : ColorScale::Linear;
@@ -204,9 +206,9 @@ void HeatmapGrid::rebuild() {
                     : kind.ends_with("pattern")   ? tr("1 computed, 0 skipped")
                     : kind == "qk"                ? tr("raw score")
                                                   : tr("score"));
-  const QString heads = kept_head(fid) >= 0 ? tr("head %1 of %2").arg(firstHead_).arg(result_->cfg.heads)
-                        : heads_ == 1          ? tr("1 head")
-                                               : tr("%1 heads").arg(heads_);
+  const QString heads = kept >= 0    ? tr("head %1 of %2").arg(firstHead_).arg(result_->cfg.heads)
+                        : heads_ == 1 ? tr("1 head")
+                                      : tr("%1 heads").arg(heads_);
   caption_->setText(tr("%1 · sentence %2 · %3 · rows: queries, columns: keys").arg(StepText::title(s->info)).arg(batch_).arg(heads));
   const std::shared_ptr<const HeadDrawing> cached = largeStep_ ? fromCache() : nullptr;
   if (largeStep_) {
@@ -368,7 +370,10 @@ void HeatmapGrid::loadMask(const std::string& id, size_t n, bool gradient) {
   if (loadSkipped(id, n)) return;
   const std::string kind = lastComponent(id);
   if (!gradient && (kind == "qk" || kind == "scores")) return;  // before the mask: nothing is hidden yet
-  if (kept_head(id) >= 0) return loadKeptHeadMask(n);
+  if (kept_head(id) >= 0) {  // no masked_scores beside a kept head in a tiled layer: its own mask
+    masked_ = keptHeadMask(result_->trace, *shownStep(), batch_, n);
+    return;
+  }
   const int idx = result_->indexOf(blockOf(id) + ".masked_scores");
   if (idx < 0) return;
   const Tensor m = result_->trace.steps()[static_cast<size_t>(idx)].tensor.contiguous();
@@ -387,21 +392,6 @@ void HeatmapGrid::loadMask(const std::string& id, size_t n, bool gradient) {
                      "numbers like the others.")
                       .arg(hidden / heads_)
                       .arg(static_cast<long long>(tq_) * tk_);
-}
-
-// A kept head (one (Tq, Tk) map, no masked_scores beside it in a tiled layer): the cells its
-// step's own mask (B, Tq, Tk) hides.
-void HeatmapGrid::loadKeptHeadMask(size_t n) {
-  const Step* s = shownStep();
-  for (const auto& b : s->info.bindings) {
-    const Step* mask = b.var == "mask" && !b.weight ? result_->trace.find(b.source) : nullptr;
-    if (!mask || !mask->tensor.defined() || mask->tensor.numel() != static_cast<int64_t>(n) * mask->tensor.size(0)) continue;
-    const Tensor m = mask->tensor.contiguous();
-    const float* p = m.data() + static_cast<size_t>(batch_) * n;
-    masked_.resize(n);
-    for (size_t i = 0; i < n; ++i) masked_[i] = p[i] == 0.0f;
-    return;
-  }
 }
 
 // A variant's pattern (1 computed, 0 skipped) and the weights under it: "pattern" → "weights",

@@ -89,7 +89,6 @@ class HeatmapGrid : public QWidget {
   void placeLegend();  // right of the heads or over them, whichever gives larger cells
   void loadMask(const std::string& id, size_t n, bool gradient);
   bool loadSkipped(const std::string& id, size_t n);  // a variant's pattern: pairs it skips
-  void loadKeptHeadMask(size_t n);                    // a kept head (weights_head_<h>): its mask's hidden cells
   void clearViews();
   void loadTokens(const std::string& id);
   void fillView(HeatmapView* view, int head, bool labels) const;

@@ -427,7 +427,6 @@ std::string heatmapFileBase(const std::string& stepId, int b, int h) {
   return block + ".b" + std::to_string(b) + ".head" + std::to_string(kept >= 0 ? kept + h : h);
 }
 
-// The cells a kept head's own mask (its step's "mask" binding, (B, Tq, Tk)) hides in sentence b.
 std::vector<char> keptHeadMask(const Trace& trace, const Step& s, int b, size_t plane) {
   for (const auto& bind : s.info.bindings)
     if (const Step* m = bind.var == "mask" && !bind.weight ? trace.find(bind.source) : nullptr;

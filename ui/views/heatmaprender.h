@@ -99,6 +99,9 @@ std::vector<int> attentionWeightSteps(const Trace& trace);
 // "encoder.layers.0.self_attn.b0.head3": the file name of a head's heatmap, without extension
 // (h: the step's head index; a kept head's file has the model's head number).
 std::string heatmapFileBase(const std::string& stepId, int b, int h);
+// A kept head's step (ModelConfig::full_heads, "….weights_head_<h>"): the cells its own mask (the
+// step's "mask" binding, (B, Tq, Tk)) hides in sentence b, `plane` = Tq·Tk; empty when it has none.
+std::vector<char> keptHeadMask(const Trace& trace, const Step& s, int b, size_t plane);
 // Head h of sentence b of an attention step (B, H, Tq, Tk): its values, query and key tokens,
 // masked cells from the block's masked_scores, and a map fitted to every head of that sentence
 // (as the GUI's grid does, so heads compare).
