@@ -4679,6 +4679,10 @@
         <source>Right-click to knock this head out or to see it cell by cell. Esc or “All heads” shows every head again.</source>
         <translation>右键点击可敲除这个头，或逐格查看它。按 Esc 或点击“所有头”可重新显示所有头。</translation>
     </message>
+    <message>
+        <source>Right-click this head to knock it out, or to show only its layer's overview again.</source>
+        <translation>右键点击这个头可将其敲除，或重新只显示它所在层的概览。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::HeatmapView</name>
@@ -5675,6 +5679,14 @@ Esc：从放大的头返回</translation>
     <message>
         <source>Show layer %1, head %2 cell by cell (its whole weights, beside the overview)</source>
         <translation>逐格显示第 %1 层第 %2 个头（完整权重，与概览并列）</translation>
+    </message>
+    <message>
+        <source>Show only the overviews of layer %1, head %2 again (encoder, decoder and cross-attention)</source>
+        <translation>第 %1 层第 %2 个头重新只显示概览（编码器、解码器和交叉注意力）</translation>
+    </message>
+    <message>
+        <source>Show layer %1, head %2 cell by cell in the encoder, decoder and cross-attention (beside their overviews)</source>
+        <translation>在编码器、解码器和交叉注意力中逐格显示第 %1 层第 %2 个头（与各自的概览并列）</translation>
     </message>
 </context>
 <context>

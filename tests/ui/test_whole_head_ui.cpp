@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QContextMenuEvent>
 #include <QFile>
@@ -86,6 +87,8 @@ class TestWholeHeadUi : public QObject {
     QVERIFY(w->stepPanel()->showingHeatmaps());
     QCOMPARE(grid->headCount(), 1);
     QVERIFY2(grid->headView(0)->toolTip().contains(QStringLiteral("head 2;")), qPrintable(grid->headView(0)->toolTip()));
+    // its hint says how to give it back (the same right-click)
+    QVERIFY2(grid->noteText().contains(QStringLiteral("show only its layer's overview again")), qPrintable(grid->noteText()));
     QCOMPARE(grid->headView(0)->rows(), static_cast<int>(kept->batch.text.seq()));
     // the causal mask's cells are hatched (the step's own mask: no masked_scores in a tiled layer)
     QVERIFY(kept->cfg.mask == MaskKind::PaddingCausal);
@@ -169,6 +172,41 @@ class TestWholeHeadUi : public QObject {
     w->navigator()->setCurrent(w->controller()->current()->indexOf("encoder.layers.1.self_attn.weights"));
     test::settle(*w);
     QVERIFY(!wholeHeadAction(*w, 2));
+  }
+
+  // An encoder–decoder keeps the pair in every stack, as --full-heads does: the item says so, and
+  // a right-click on a cross-attention head keeps that head of the encoder's self-attention, the
+  // decoder's self-attention and the cross-attention; the same item gives all three back.
+  void anEncoderDecoderKeepsTheHeadInEveryBlock() {
+    auto w = test::openWindow(QStringLiteral("wholeHeadCross"));
+    QVERIFY(w);
+    w->inputs()->crossBox()->setChecked(true);
+    w->inputs()->sourceEdit()->setPlainText(QStringLiteral("le chat dort"));
+    w->inputs()->sentencesEdit()->setPlainText(QStringLiteral("the cat sleeps"));
+    w->inputs()->attentionBox()->setCurrentIndex(1);
+    test::settle(*w);
+    const TraceResultPtr tiled = w->controller()->current();
+    QVERIFY(tiled && tiled->cfg.cross && tiled->cfg.overview_cap > 0 && tiled->cfg.heads > 1);
+    w->navigator()->setCurrent(tiled->indexOf("decoder.layers.0.multihead_attn.weights_overview"));
+    test::settle(*w);
+    QAction* whole = wholeHeadAction(*w, 1);
+    QVERIFY(whole);
+    QCOMPARE(whole->text(), QStringLiteral("Show layer 0, head 1 cell by cell in the encoder, decoder and cross-attention (beside their overviews)"));
+    trigger(*w, whole);
+    const TraceResultPtr kept = w->controller()->current();
+    QCOMPARE(kept->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{0, 1}}));
+    for (const char* id : {"encoder.layers.0.self_attn.weights_head_1", "decoder.layers.0.self_attn.weights_head_1",
+                           "decoder.layers.0.multihead_attn.weights_head_1"})
+      QVERIFY2(kept->trace.find(id), id);
+    QVERIFY(!kept->trace.find("decoder.layers.0.multihead_attn.weights_head_0"));
+    QCOMPARE(w->navigator()->current(), kept->indexOf("decoder.layers.0.multihead_attn.weights_head_1"));
+    QAction* back = wholeHeadAction(*w, 0);  // the kept map holds head 1 alone: its first view
+    QVERIFY(back);
+    QCOMPARE(back->text(), QStringLiteral("Show only the overviews of layer 0, head 1 again (encoder, decoder and cross-attention)"));
+    trigger(*w, back);
+    const TraceResultPtr plain = w->controller()->current();
+    QVERIFY(plain->cfg.full_heads.empty());
+    QVERIFY(!plain->trace.find("encoder.layers.0.self_attn.weights_head_1"));
   }
 };
 

@@ -106,8 +106,8 @@ void MainWindow::exportCurrent(const QString& format) {
   const TraceResultPtr r = controller_->current();
   if (format == QLatin1String("clipboard")) {
     warn(tr("Copying the heatmap"), copyImageToClipboard(pic));
-    const int64_t kept = kept_head(r->trace.steps()[static_cast<size_t>(step)].info.id);
-    status_->setText(tr("Copied head %1 of sentence %2 to the clipboard.").arg(kept >= 0 ? kept : h).arg(b));  // as the file name b{b}.head{h}
+    const int64_t head = modelHead(r->trace.steps()[static_cast<size_t>(step)].info.id, h);
+    status_->setText(tr("Copied head %1 of sentence %2 to the clipboard.").arg(head).arg(b));  // as the file name b{b}.head{h}
     return;
   }
   const QString base = QString::fromStdString(heatmapFileBase(r->trace.steps()[static_cast<size_t>(step)].info.id, b, h));

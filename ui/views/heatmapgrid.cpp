@@ -527,9 +527,12 @@ void HeatmapGrid::updateNote() {
   const bool knock = knockLayer_ >= 0;  // an encoder self-attention step: a right-click knocks the head out
   // a tiled layer's overview: the same menu keeps a head whole (MainWindow::toggleWholeHead)
   const bool overview = knock && shownStep() && shownStep()->info.id.ends_with(".weights_overview");
+  // a head kept whole beside the overview: the same menu gives it back
+  const bool kept = knock && shownStep() && kept_head(shownStep()->info.id) >= 0;
   const QString hint = heads_ == 0 ? QString()
                        : overview  ? (enlarged_ < 0 ? tr("Click a head to enlarge it; right-click it to knock it out or to see it cell by cell.")
                                                     : tr("Right-click to knock this head out or to see it cell by cell. Esc or “All heads” shows every head again."))
+                       : kept      ? tr("Right-click this head to knock it out, or to show only its layer's overview again.")
                        : enlarged_ < 0 ? (knock ? tr("Click a head to enlarge it; right-click it to knock it out.")
                                                 : tr("Click a head to enlarge it."))
                                        : (knock ? tr("Right-click to knock this head out. Esc or “All heads” shows every head again.")

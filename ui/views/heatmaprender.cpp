@@ -420,11 +420,15 @@ std::vector<int> attentionWeightSteps(const Trace& trace) {
   return out;
 }
 
+int64_t modelHead(const std::string& stepId, int h) {
+  const int64_t kept = kept_head(stepId);
+  return kept >= 0 ? kept + h : h;
+}
+
 std::string heatmapFileBase(const std::string& stepId, int b, int h) {
   const auto dot = stepId.rfind('.');
   const std::string block = dot == std::string::npos ? stepId : stepId.substr(0, dot);
-  const int64_t kept = kept_head(stepId);  // a kept head: the model's head number, as a full layer's file has it
-  return block + ".b" + std::to_string(b) + ".head" + std::to_string(kept >= 0 ? kept + h : h);
+  return block + ".b" + std::to_string(b) + ".head" + std::to_string(modelHead(stepId, h));  // as a full layer's file
 }
 
 std::vector<char> keptHeadMask(const Trace& trace, const Step& s, int b, size_t plane) {

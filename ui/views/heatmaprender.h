@@ -96,8 +96,11 @@ class HeatmapRenderer {
 // Indices into trace.steps() of every attention-weights step ((B, H, Tq, Tk), id "….weights"),
 // and of every head of a tiled layer kept whole ((B, 1, Tq, Tk), "….weights_head_<h>").
 std::vector<int> attentionWeightSteps(const Trace& trace);
+// The model's head number of the step's head index h: h itself, or a kept head's own number (its
+// step, "….weights_head_<k>", holds head k alone).
+int64_t modelHead(const std::string& stepId, int h);
 // "encoder.layers.0.self_attn.b0.head3": the file name of a head's heatmap, without extension
-// (h: the step's head index; a kept head's file has the model's head number).
+// (h: the step's head index; the file has the model's head number, modelHead).
 std::string heatmapFileBase(const std::string& stepId, int b, int h);
 // A kept head's step (ModelConfig::full_heads, "….weights_head_<h>"): the cells its own mask (the
 // step's "mask" binding, (B, Tq, Tk)) hides in sentence b, `plane` = Tq·Tk; empty when it has none.

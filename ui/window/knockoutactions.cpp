@@ -37,10 +37,14 @@ void MainWindow::connectHeadMenu() {
       const bool kept = std::find(fullHeads_.begin(), fullHeads_.end(), ModelConfig::LayerHead{ref.layer, ref.head}) !=
                         fullHeads_.end();
       menu->addSeparator();
-      QAction* whole = menu->addAction(kept ? tr("Show only the overview of layer %1, head %2 again").arg(ref.layer).arg(ref.head)
-                                            : tr("Show layer %1, head %2 cell by cell (its whole weights, beside the overview)")
-                                                  .arg(ref.layer)
-                                                  .arg(ref.head));
+      // an encoder–decoder keeps the pair in the encoder, the decoder and the cross-attention, as the
+      // layers traced in full are chosen: the item says so there
+      const bool every = shown->cfg.cross;
+      const QString text = kept ? (every ? tr("Show only the overviews of layer %1, head %2 again (encoder, decoder and cross-attention)")
+                                         : tr("Show only the overview of layer %1, head %2 again"))
+                                : (every ? tr("Show layer %1, head %2 cell by cell in the encoder, decoder and cross-attention (beside their overviews)")
+                                         : tr("Show layer %1, head %2 cell by cell (its whole weights, beside the overview)"));
+      QAction* whole = menu->addAction(text.arg(ref.layer).arg(ref.head));
       whole->setObjectName(QStringLiteral("wholeHead"));
       connect(whole, &QAction::triggered, this, [this, ref] { toggleWholeHead(ref); });
     }
