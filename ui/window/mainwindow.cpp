@@ -38,6 +38,7 @@
 #include "traininglab/trainingpanel.h"
 #include "window/busyindicator.h"
 #include "window/dockfit.h"
+#include "window/wheelguard.h"
 #include "window/presenter.h"
 #include "words/coretext.h"
 
@@ -167,6 +168,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   presenter_ = new PresenterMode(this);
   buildMenus();
   qApp->installEventFilter(this);
+  qApp->installEventFilter(new WheelGuard(this));  // the wheel scrolls a scrolling panel, not its boxes
   restoreSettings();
   nameDockTabs();
   send(inputs_->currentRequest());
