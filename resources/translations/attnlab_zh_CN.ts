@@ -5681,12 +5681,12 @@ Esc：从放大的头返回</translation>
         <translation>逐格显示第 %1 层第 %2 个头（完整权重，与概览并列）</translation>
     </message>
     <message>
-        <source>Show only the overviews of layer %1, head %2 again (encoder, decoder and cross-attention)</source>
+        <source>Overviews only for layer %1, head %2 again (encoder, decoder and cross-attention)</source>
         <translation>第 %1 层第 %2 个头重新只显示概览（编码器、解码器和交叉注意力）</translation>
     </message>
     <message>
-        <source>Show layer %1, head %2 cell by cell in the encoder, decoder and cross-attention (beside their overviews)</source>
-        <translation>在编码器、解码器和交叉注意力中逐格显示第 %1 层第 %2 个头（与各自的概览并列）</translation>
+        <source>Show layer %1, head %2 cell by cell (encoder, decoder and cross-attention)</source>
+        <translation>逐格显示第 %1 层第 %2 个头（编码器、解码器和交叉注意力）</translation>
     </message>
 </context>
 <context>

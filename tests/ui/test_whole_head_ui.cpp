@@ -23,6 +23,7 @@
 #include "views/heatmapgrid.h"
 #include "views/heatmapview.h"
 #include "window/mainwindow.h"
+#include "window/presenter.h"
 #include "fixtures.h"
 #include "windowfixture.h"
 
@@ -189,9 +190,21 @@ class TestWholeHeadUi : public QObject {
     QVERIFY(tiled && tiled->cfg.cross && tiled->cfg.overview_cap > 0 && tiled->cfg.heads > 1);
     w->navigator()->setCurrent(tiled->indexOf("decoder.layers.0.multihead_attn.weights_overview"));
     test::settle(*w);
+    // on a 1024 × 768 projector in presenter mode (larger text) the menu still fits the screen
+    w->presenter()->setActive(true);
+    w->setWindowState(Qt::WindowNoState);
+    w->resize(1024, 768);
+    test::settle(*w);
+    QAction* shown = wholeHeadAction(*w, 1);
+    QVERIFY(shown);
+    const auto* menu = qobject_cast<QMenu*>(shown->parent());
+    QVERIFY(menu);
+    QVERIFY2(menu->sizeHint().width() <= 1024, qPrintable(QString::number(menu->sizeHint().width())));
+    w->presenter()->setActive(false);
+    test::settle(*w);
     QAction* whole = wholeHeadAction(*w, 1);
     QVERIFY(whole);
-    QCOMPARE(whole->text(), QStringLiteral("Show layer 0, head 1 cell by cell in the encoder, decoder and cross-attention (beside their overviews)"));
+    QCOMPARE(whole->text(), QStringLiteral("Show layer 0, head 1 cell by cell (encoder, decoder and cross-attention)"));
     trigger(*w, whole);
     const TraceResultPtr kept = w->controller()->current();
     QCOMPARE(kept->cfg.full_heads, (std::vector<ModelConfig::LayerHead>{{0, 1}}));
@@ -202,7 +215,7 @@ class TestWholeHeadUi : public QObject {
     QCOMPARE(w->navigator()->current(), kept->indexOf("decoder.layers.0.multihead_attn.weights_head_1"));
     QAction* back = wholeHeadAction(*w, 0);  // the kept map holds head 1 alone: its first view
     QVERIFY(back);
-    QCOMPARE(back->text(), QStringLiteral("Show only the overviews of layer 0, head 1 again (encoder, decoder and cross-attention)"));
+    QCOMPARE(back->text(), QStringLiteral("Overviews only for layer 0, head 1 again (encoder, decoder and cross-attention)"));
     trigger(*w, back);
     const TraceResultPtr plain = w->controller()->current();
     QVERIFY(plain->cfg.full_heads.empty());

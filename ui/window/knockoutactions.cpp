@@ -40,9 +40,9 @@ void MainWindow::connectHeadMenu() {
       // an encoder–decoder keeps the pair in the encoder, the decoder and the cross-attention, as the
       // layers traced in full are chosen: the item says so there
       const bool every = shown->cfg.cross;
-      const QString text = kept ? (every ? tr("Show only the overviews of layer %1, head %2 again (encoder, decoder and cross-attention)")
+      const QString text = kept ? (every ? tr("Overviews only for layer %1, head %2 again (encoder, decoder and cross-attention)")
                                          : tr("Show only the overview of layer %1, head %2 again"))
-                                : (every ? tr("Show layer %1, head %2 cell by cell in the encoder, decoder and cross-attention (beside their overviews)")
+                                : (every ? tr("Show layer %1, head %2 cell by cell (encoder, decoder and cross-attention)")
                                          : tr("Show layer %1, head %2 cell by cell (its whole weights, beside the overview)"));
       QAction* whole = menu->addAction(text.arg(ref.layer).arg(ref.head));
       whole->setObjectName(QStringLiteral("wholeHead"));
