@@ -39,7 +39,7 @@ SORT = dict(name="sort-digits", seed=7, d_model=64, heads=4, d_ff=256, layers=2,
             title="Sort the digits", title_zh="数字排序",
             examples=["3 1 4 1 5", "9 8 7 6 5 4 3 2 1 0", "2 7 1 8 2 8", "5 0 5 0", "6"])
 ENGLISH = dict(name="english-next-word", seed=11, d_model=64, heads=4, d_ff=256, layers=2, norm="post",
-               dropout=0.1, steps=8000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
+               dropout=0.1, embedding_std=0.02, steps=8000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
                vocab_size=2000, max_len=32, min_word_share=0.5, dtype="F16", unit="word", unit_zh="词",
                manual_package="manpages",
                title="English next word", title_zh="英文下一个词",
@@ -48,7 +48,7 @@ ENGLISH = dict(name="english-next-word", seed=11, d_model=64, heads=4, d_ff=256,
                          "There is no such thing as a free lunch.",
                          "If you can read this, you are too close."])
 CHINESE = dict(name="chinese-next-char", seed=13, d_model=64, heads=4, d_ff=128, layers=2, norm="post",
-               dropout=0.1, steps=8000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
+               dropout=0.1, embedding_std=0.02, steps=8000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
                vocab_size=3000, max_len=32, min_word_share=0.5, dtype="F16", unit="character", unit_zh="字",
                files=("chinese", "tang300", "song100"), manual_package="manpages-zh", min_cjk_share=0.5,
                title="Chinese next character", title_zh="中文下一个字",
@@ -60,9 +60,18 @@ SMOKE_STEPS = 12
 
 
 def make_model(cfg, vocab_size, causal):
+    """embedding_std (when set): the embedding drawn from N(0, std²) instead of nn.Embedding's N(0, 1),
+    so that the position code, not the token, dominates layer 0's input at first (positional heads,
+    such as the previous-token head, form earlier and sharper). An initialisation only: the model
+    the app runs is the same E[ids] + PE."""
     torch.manual_seed(cfg["seed"])
-    return L.AttnLabModel(vocab_size, cfg["d_model"], cfg["heads"], cfg["d_ff"], cfg["layers"],
-                          cfg["norm"] == "pre", cfg["dropout"], causal)
+    model = L.AttnLabModel(vocab_size, cfg["d_model"], cfg["heads"], cfg["d_ff"], cfg["layers"],
+                           cfg["norm"] == "pre", cfg["dropout"], causal)
+    if cfg.get("embedding_std"):
+        with torch.no_grad():
+            model.embedding.weight.normal_(0.0, cfg["embedding_std"])
+            model.embedding.weight[0].zero_()  # [PAD], as nn.Embedding's padding_idx keeps it
+    return model
 
 
 def train_loop(model, cfg, steps, next_batch, loss_of, tag):
