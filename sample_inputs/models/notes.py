@@ -182,8 +182,8 @@ def _recipe_rows(cfg, steps, train_s, smoke):
     rows = [("layers / d_model / heads / d_ff", f"{cfg['layers']} / {cfg['d_model']} / {cfg['heads']} / {cfg['d_ff']}"),
             ("norm / activation / LayerNorm eps", f"{cfg['norm']} / relu / 1e-05"),
             ("positions", "sinusoidal (float64, then float32), added to E[ids], no embedding scaling"),
-            ("embedding initialised", f"N(0, {cfg['embedding_std']}²), [PAD] row zero" if cfg.get("embedding_std")
-                                      else "N(0, 1) (nn.Embedding's default), [PAD] row zero"),
+            *([("embedding initialised", f"N(0, {cfg['embedding_std']}²), [PAD] row zero")]
+              if cfg.get("embedding_std") else []),  # else nn.Embedding's N(0, 1)
             ("dropout while training", str(cfg["dropout"])),
             ("steps / batch", f"{steps} / {cfg['batch']} sequences"),
             ("optimiser", f"AdamW, lr {cfg['lr']}, betas (0.9, 0.98), weight decay {cfg['weight_decay']}, "

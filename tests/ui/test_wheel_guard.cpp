@@ -49,6 +49,15 @@ class TestWheelGuard : public QObject {
     QComboBox* mask = w->inputs()->maskBox();
     QSpinBox* layers = w->inputs()->layersBox();
     QVERIFY(!mask->hasFocus() && !layers->hasFocus());
+    // a real wheel turn would first give a Qt::WheelFocus box the focus (before any filter sees the
+    // turn): the guarded boxes take it by click or Tab only — the window's own, and one polished later
+    QCOMPARE(mask->focusPolicy(), Qt::StrongFocus);
+    QCOMPARE(layers->focusPolicy(), Qt::StrongFocus);
+    auto* later = new QSpinBox(w->inputs());
+    QCOMPARE(later->focusPolicy(), Qt::WheelFocus);  // Qt's default
+    later->ensurePolished();
+    QCOMPARE(later->focusPolicy(), Qt::StrongFocus);
+    delete later;
     QScrollBar* bar = dockScrollBar(mask);
     QVERIFY2(bar && bar->maximum() > 0, "the inputs' dock should scroll at 1024 × 600");
     QCOMPARE(dockScrollBar(layers), bar);
@@ -61,7 +70,9 @@ class TestWheelGuard : public QObject {
     wheelDown(layers);
     QCOMPARE(layers->value(), layerCount);
     QVERIFY(bar->value() > scrolled || bar->value() == bar->maximum());
+    test::settle(*w);
     QCOMPARE(w->controller()->current()->cfg.layers, static_cast<int64_t>(layerCount));  // nothing ran again
+    QCOMPARE(mask->currentIndex(), maskIndex);
 
     // clicked into (focused), the box takes the wheel as Qt's boxes do
     w->activateWindow();
@@ -77,8 +88,7 @@ class TestWheelGuard : public QObject {
 
   // A box in no scrolling area (or in one that fits, with nothing to scroll) keeps its wheel.
   void aBoxOutsideAScrollingAreaKeepsItsWheel() {
-    WheelGuard guard;
-    qApp->installEventFilter(&guard);
+    WheelGuard::install();
     QWidget host;  // the focus on a line edit beside the box, as in a dialog
     auto* edit = new QLineEdit(&host);
     auto* box = new QComboBox(&host);
@@ -94,11 +104,13 @@ class TestWheelGuard : public QObject {
 
     QScrollArea roomy;  // a scroll area larger than its content: nothing to scroll
     auto* inner = new QComboBox;
+    inner->setFocusPolicy(Qt::NoFocus);  // shown alone it would take the focus, and a focused box keeps its wheel anyway
     inner->addItems({QStringLiteral("a"), QStringLiteral("b")});
     roomy.setWidget(inner);
     roomy.resize(400, 300);
     roomy.show();
     QVERIFY(QTest::qWaitForWindowExposed(&roomy));
+    QVERIFY(!inner->hasFocus());
     QVERIFY(!WheelGuard::scrollsInstead(inner));
     wheelDown(inner);
     QCOMPARE(inner->currentIndex(), 1);

@@ -168,7 +168,7 @@ MainWindow::MainWindow(const QString& settingsKey, QWidget* parent)
   presenter_ = new PresenterMode(this);
   buildMenus();
   qApp->installEventFilter(this);
-  qApp->installEventFilter(new WheelGuard(this));  // the wheel scrolls a scrolling panel, not its boxes
+  WheelGuard::install();  // the wheel scrolls a scrolling panel, not its boxes (one guard per application)
   restoreSettings();
   nameDockTabs();
   send(inputs_->currentRequest());
