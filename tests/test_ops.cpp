@@ -47,6 +47,7 @@ class TestOps : public QObject {
     QTest::newRow("odd") << 7 << 13 << 5;
     QTest::newRow("model") << 30 << 64 << 192;
     QTest::newRow("wide") << 16 << 512 << 2048;
+    QTest::newRow("split between threads") << 301 << 96 << 333;  // 2 · 301 · 333 outputs: the bias fill in blocks
   }
   void linearMatchesNaive() {
     QFETCH(int, rows);
@@ -176,6 +177,28 @@ class TestOps : public QObject {
     QCOMPARE(pe.at({1, 0}), static_cast<float>(std::sin(1.0)));
     QCOMPARE(pe.at({3, 3}), static_cast<float>(std::cos(3.0 / std::pow(10000.0, 2.0 / 6.0))));
     QCOMPARE(pe.at({2, 5}), static_cast<float>(std::cos(2.0 / std::pow(10000.0, 4.0 / 6.0))));
+  }
+
+  // Past 2¹⁶ elements the elementwise ops and the copy of a strided view split their rows between
+  // OpenMP's threads in blocks (600 rows of 300: blocks of 54 rows and a short last one); every
+  // element must be the one a plain loop gives, bit for bit.
+  void largeElementwiseOpsMatchAPlainLoop() {
+    const Tensor a = randn({2, 300, 300}, "a"), b = randn({2, 300, 300}, "b");
+    const Tensor r = relu(a), sum = add(a, b), scaled = scale(a, 0.37f);
+    for (int64_t i = 0; i < a.numel(); ++i) {
+      const float x = a.data()[i], y = b.data()[i];
+      if (r.data()[i] != (x > 0.0f ? x : 0.0f) || sum.data()[i] != x + y || scaled.data()[i] != x * 0.37f)
+        QFAIL(qPrintable(QString("element %1: relu %2, add %3, scale %4 of %5 and %6")
+                             .arg(i).arg(r.data()[i]).arg(sum.data()[i]).arg(scaled.data()[i]).arg(x).arg(y)));
+    }
+    // (2, 300, 300) seen as (300, 2, 300) and as its transpose: runs of 300 and of stride 300.
+    for (const Tensor& view : {a.transpose(0, 1), a.transpose(1, 2), a.transpose(0, 2)}) {
+      const Tensor c = view.contiguous();
+      QVERIFY(c.is_contiguous());
+      QCOMPARE(c.shape(), view.shape());
+      for (int64_t i = 0; i < c.numel(); ++i)
+        if (c.data()[i] != view.at_linear(i)) QFAIL(qPrintable(QString("copy element %1").arg(i)));
+    }
   }
 
   void generatorIsPortableAndDocumented() {

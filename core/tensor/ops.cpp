@@ -28,6 +28,17 @@ MatMap rows_of(Tensor& t) {
   return MatMap(t.data(), t.numel() / std::max<int64_t>(cols, 1), cols);
 }
 
+// f(r0, n) on every block of rows of a (rows, cols) elementwise job, the blocks split between
+// OpenMP's threads once the job is worth waking them (2¹⁶ elements; a classroom tensor stays on
+// one thread). Elementwise work gives the same bits on any split.
+template <class F>
+void row_blocks(int64_t rows, int64_t cols, F&& f) {
+  const int64_t block = std::max<int64_t>(1, 16384 / std::max<int64_t>(cols, 1));
+  const int64_t blocks = (rows + block - 1) / block;
+#pragma omp parallel for schedule(static) if (rows * cols >= 65536)
+  for (int64_t i = 0; i < blocks; ++i) f(i * block, std::min(block, rows - i * block));
+}
+
 Shape with_last(Shape s, int64_t last) {
   s.back() = last;
   return s;
@@ -88,7 +99,8 @@ Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t ro
   Tensor out = Tensor::empty(with_last(x.shape(), rows));
   const int64_t in = w.size(1);
   auto o = rows_of(out);
-  o.rowwise() = ConstVecMap(b.data() + row0, rows);  // the bias, then += x · wᵀ
+  const ConstVecMap bias(b.data() + row0, rows);
+  row_blocks(o.rows(), rows, [&](int64_t r0, int64_t n) { o.middleRows(r0, n).rowwise() = bias; });  // then += x · wᵀ
   sgemm(o.rows(), rows, in, {x.data(), false, in}, {w.data() + row0 * in, true, in}, out.data(), rows, true);
   return out;
 }
@@ -138,8 +150,11 @@ Tensor softmax_lastdim(const Tensor& x) {
 }
 
 Tensor relu(const Tensor& x) {
+  const Tensor xc = x.contiguous();
   Tensor out = Tensor::empty(x.shape());
-  rows_of(out) = rows_of(x.contiguous()).cwiseMax(0.0f);
+  auto o = rows_of(out);
+  const auto in = rows_of(xc);
+  row_blocks(o.rows(), o.cols(), [&](int64_t r0, int64_t n) { o.middleRows(r0, n) = in.middleRows(r0, n).cwiseMax(0.0f); });
   return out;
 }
 
@@ -182,14 +197,20 @@ Tensor activate(const Tensor& x, Activation a) {
 
 Tensor add(const Tensor& a, const Tensor& b) {
   require(a.shape() == b.shape(), "add", shape_str(a.shape()) + " vs " + shape_str(b.shape()));
+  const Tensor ac = a.contiguous(), bc = b.contiguous();
   Tensor out = Tensor::empty(a.shape());
-  rows_of(out) = rows_of(a.contiguous()) + rows_of(b.contiguous());
+  auto o = rows_of(out);
+  const auto x = rows_of(ac), y = rows_of(bc);
+  row_blocks(o.rows(), o.cols(), [&](int64_t r0, int64_t n) { o.middleRows(r0, n) = x.middleRows(r0, n) + y.middleRows(r0, n); });
   return out;
 }
 
 Tensor scale(const Tensor& a, float s) {
+  const Tensor ac = a.contiguous();
   Tensor out = Tensor::empty(a.shape());
-  rows_of(out) = rows_of(a.contiguous()) * s;
+  auto o = rows_of(out);
+  const auto x = rows_of(ac);
+  row_blocks(o.rows(), o.cols(), [&](int64_t r0, int64_t n) { o.middleRows(r0, n) = x.middleRows(r0, n) * s; });
   return out;
 }
 

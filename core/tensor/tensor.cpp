@@ -175,19 +175,28 @@ void Tensor::copy_to(float* out) const {
     std::copy_n(data(), total, out);
     return;
   }
-  // Odometer over the logical shape; the innermost dimension is a strided run.
+  // Runs of the innermost dimension (strided), each placed by its index's odometer digits; a
+  // large copy (a merge of heads) is split between OpenMP's threads in blocks of runs.
   const size_t nd = shape_.size();
-  std::vector<int64_t> idx(nd, 0);
-  const int64_t inner = shape_[nd - 1], inner_stride = strides_[nd - 1];
+  const int64_t inner = shape_[nd - 1], inner_stride = strides_[nd - 1], runs = total / inner;
+  const int64_t block = std::max<int64_t>(1, 4096 / inner);
   const float* base = storage_->data() + offset_;
-  int64_t o = 0;
-  while (o < total) {
-    int64_t off = 0;
-    for (size_t d = 0; d + 1 < nd; ++d) off += idx[d] * strides_[d];
-    for (int64_t j = 0; j < inner; ++j) out[o++] = base[off + j * inner_stride];
-    for (size_t d = nd - 1; d-- > 0;) {
-      if (++idx[d] < shape_[d]) break;
-      idx[d] = 0;
+#pragma omp parallel for schedule(static) if (total >= 65536)
+  for (int64_t r0 = 0; r0 < runs; r0 += block) {
+    std::vector<int64_t> idx(nd, 0);
+    for (int64_t rest = r0, d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
+      idx[static_cast<size_t>(d)] = rest % shape_[static_cast<size_t>(d)];
+      rest /= shape_[static_cast<size_t>(d)];
+    }
+    for (int64_t r = r0; r < std::min(runs, r0 + block); ++r) {
+      int64_t off = 0;
+      for (size_t d = 0; d + 1 < nd; ++d) off += idx[d] * strides_[d];
+      float* dst = out + r * inner;
+      for (int64_t j = 0; j < inner; ++j) dst[j] = base[off + j * inner_stride];
+      for (size_t d = nd - 1; d-- > 0;) {
+        if (++idx[d] < shape_[d]) break;
+        idx[d] = 0;
+      }
     }
   }
 }
