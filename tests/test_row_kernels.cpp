@@ -3,6 +3,7 @@
 // fast ops that use them (layer_norm, softmax_lastdim) against ops_naive.h.
 #include <QtTest>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -122,6 +123,31 @@ class TestRowKernels : public QObject {
       QCOMPARE(row[3], 0.0f);
       QCOMPARE(row[200], 0.0f);
       QVERIFY2(std::fabs(sum - want_sum) <= 305 * std::ldexp(1.0, -24) * want_sum, name(isa));
+    }
+  }
+
+  // The fused form the tiled loop calls: the division by √Dh inside the exponential's pass gives
+  // the very bits of a division pass followed by exp_shifted_sum, and the same sum.
+  void expScaledSumIsDivisionThenExpBitForBit() {
+    std::vector<float> x = randoms(301, "scaled", 40.0f);
+    x[0] = x[150] = kNegInf;
+    for (const float divisor : {8.0f, 1.0f, 5.656854f, 0.75f}) {
+      float hi = kNegInf;
+      for (float v : x) hi = std::max(hi, v);
+      const float shift = hi / divisor;  // the row's maximum, as update_row takes it
+      for (Isa isa : variants()) {
+        // Both rows 64-byte aligned: a vectorised sum may split head and tail by the address.
+        alignas(64) std::array<float, 301> fused, divided;
+        std::copy(x.begin(), x.end(), fused.begin());
+        std::copy(x.begin(), x.end(), divided.begin());
+        for (float& v : divided) v /= divisor;
+        const float fused_sum = exp_scaled_sum(isa, fused.data(), 301, divisor, shift);
+        const float want_sum = exp_shifted_sum(isa, divided.data(), 301, shift);
+        QCOMPARE(fused_sum, want_sum);
+        for (size_t i = 0; i < x.size(); ++i)
+          QVERIFY2(fused[i] == divided[i], qPrintable(QString("%1, ÷%2: element %3").arg(name(isa)).arg(divisor).arg(i)));
+        QCOMPARE(fused[150], 0.0f);
+      }
     }
   }
 

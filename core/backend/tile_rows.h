@@ -59,20 +59,21 @@ inline float update_row(float* s, int64_t n, const RowKeys& k, float root, float
     row.setZero();
     return 1.0f;
   }
+  // The scores are divided by root inside the exponential's pass; their maximum is the raw
+  // maximum divided (a float quotient is monotonic in its numerator, root > 0).
   auto x = row.segment(k.a, k.e - k.a);
-  x /= root;  // as the full path: (q·k) / √Dh
   if (k.mask)
     for (int64_t j = k.a; j < k.e; ++j)
       if (k.mask[j] == 0.0f) s[j] = kNegInf;
-  const float row_max = x.maxCoeff();
+  const float row_max = x.maxCoeff() / root;
   if (row_max == kNegInf) {  // every visible key of the block is masked by hand
     row.setZero();
     return 1.0f;
   }
   const float m_new = std::max(m, row_max);
   const float rescale = m == kNegInf ? 0.0f : std::exp(m - m_new);
-  // e^(x − m_new) on the widest vector unit this CPU has (row_kernels.h); −∞ (masked) gives 0.
-  const float block_sum = exp_shifted_sum(best_isa(), s + k.a, k.e - k.a, m_new);
+  // e^(x / root − m_new) on the widest vector unit this CPU has (row_kernels.h); −∞ (masked) gives 0.
+  const float block_sum = exp_scaled_sum(best_isa(), s + k.a, k.e - k.a, root, m_new);
   row.head(k.a).setZero();
   row.tail(n - k.e).setZero();
   l = l * rescale + block_sum;

@@ -58,6 +58,20 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   return sum;
 }
 
+// The same for the tiled attention's raw scores: x[i] / divisor (the √Dh scaling, the rounded
+// quotient the separate division gave) then e^(· − shift), in one pass.
+[[gnu::always_inline]] inline float exp_scaled_sum_body(float* x, int64_t n, float divisor, float shift) {
+  float sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i] / divisor;
+    const float e = v == kNegInf ? 0.0f : exp_nonpositive(v - shift);
+    x[i] = e;
+    sum += e;
+  }
+  return sum;
+}
+
 [[gnu::always_inline]] inline void softmax_body(float* row, int64_t n) {
   float mx = kNegInf;
 #pragma omp simd reduction(max : mx)
@@ -82,6 +96,7 @@ ATTNLAB_VARIANTS(void, layer_norm,
                  (x, w, b, out, d, eps))
 ATTNLAB_VARIANTS(void, softmax, (float* row, int64_t n), (row, n))
 ATTNLAB_VARIANTS(float, exp_shifted_sum, (float* x, int64_t n, float shift), (x, n, shift))
+ATTNLAB_VARIANTS(float, exp_scaled_sum, (float* x, int64_t n, float divisor, float shift), (x, n, divisor, shift))
 #undef ATTNLAB_VARIANTS
 
 }  // namespace
@@ -128,6 +143,15 @@ float exp_shifted_sum(Isa isa, float* x, int64_t n, float shift) {
     case Isa::Default: break;
   }
   return exp_shifted_sum_default(x, n, shift);
+}
+
+float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift) {
+  switch (isa) {
+    case Isa::Avx512: return exp_scaled_sum_avx512(x, n, divisor, shift);
+    case Isa::Avx2: return exp_scaled_sum_avx2(x, n, divisor, shift);
+    case Isa::Default: break;
+  }
+  return exp_scaled_sum_default(x, n, divisor, shift);
 }
 
 void softmax_row(Isa isa, float* row, int64_t n) {

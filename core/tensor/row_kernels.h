@@ -29,4 +29,8 @@ void softmax_row(Isa isa, float* row, int64_t n);
 // online softmax's step in the tiled attention (backend/tile_rows.h).
 float exp_shifted_sum(Isa isa, float* x, int64_t n, float shift);
 
+// x[i] ← e^(x[i] / divisor − shift), the quotient rounded to float first (bit for bit a division
+// pass, then exp_shifted_sum); returns Σ of the new x. divisor > 0, x[i] / divisor ≤ shift.
+float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift);
+
 }  // namespace attnlab
