@@ -136,17 +136,21 @@ class TestRowKernels : public QObject {
       for (float v : x) hi = std::max(hi, v);
       const float shift = hi / divisor;  // the row's maximum, as update_row takes it
       for (Isa isa : variants()) {
-        // Both rows 64-byte aligned: a vectorised sum may split head and tail by the address.
-        alignas(64) std::array<float, 301> fused, divided;
-        std::copy(x.begin(), x.end(), fused.begin());
-        std::copy(x.begin(), x.end(), divided.begin());
-        for (float& v : divided) v /= divisor;
-        const float fused_sum = exp_scaled_sum(isa, fused.data(), 301, divisor, shift);
-        const float want_sum = exp_shifted_sum(isa, divided.data(), 301, shift);
-        QCOMPARE(fused_sum, want_sum);
-        for (size_t i = 0; i < x.size(); ++i)
-          QVERIFY2(fused[i] == divided[i], qPrintable(QString("%1, ÷%2: element %3").arg(name(isa)).arg(divisor).arg(i)));
-        QCOMPARE(fused[150], 0.0f);
+        // Both rows at the same offset from a 64-byte boundary (a vectorised sum may split head
+        // and tail by the address; the tiled loop calls it at any key offset), every offset.
+        for (size_t off = 0; off < 16; ++off) {
+          alignas(64) std::array<float, 320> fused, divided;
+          std::copy(x.begin(), x.end(), fused.begin() + off);
+          std::copy(x.begin(), x.end(), divided.begin() + off);
+          for (size_t i = off; i < off + x.size(); ++i) divided[i] /= divisor;
+          const float fused_sum = exp_scaled_sum(isa, fused.data() + off, 301, divisor, shift);
+          const float want_sum = exp_shifted_sum(isa, divided.data() + off, 301, shift);
+          QCOMPARE(fused_sum, want_sum);
+          for (size_t i = off; i < off + x.size(); ++i)
+            QVERIFY2(fused[i] == divided[i],
+                     qPrintable(QString("%1, ÷%2, offset %3: element %4").arg(name(isa)).arg(divisor).arg(off).arg(i - off)));
+          QCOMPARE(fused[off + 150], 0.0f);
+        }
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 #include "backend/attention_tiled.h"
 #include "backend/backend.h"
@@ -238,6 +239,12 @@ class TestTiled : public QObject {
     QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, make_mask(MaskKind::None, {5}, 5, 5), 2.0f));
     QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, make_mask(MaskKind::None, {6}, 5, 6), 2.0f, {0, 4}));
     QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, key_ranges(MaskKind::None, {5}, 5, 5), 2.0f));
+    // The scaling divides inside the exponential and the row's maximum is the raw one divided:
+    // only a positive √Dh keeps that the maximum.
+    const KeyRanges all = key_ranges(MaskKind::None, {6}, 5, 6);
+    for (float root : {0.0f, -2.0f, std::numeric_limits<float>::quiet_NaN()})
+      QVERIFY_THROWS_EXCEPTION(ShapeError, attention_tiled(q, k, k, all, root));
+    QCOMPARE(attention_tiled(q, k, k, all, 2.0f).shape(), q.shape());
   }
 };
 

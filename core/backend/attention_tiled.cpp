@@ -106,10 +106,12 @@ Tensor run(const Inputs& in) {
   const Tensor &q = in.q, &k = in.k, &v = in.v;
   if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
       q.size(3) != k.size(3) || in.ranges.shape() != Shape{q.size(0), q.size(2), k.size(2)} ||
-      q.strides()[3] != 1 || k.strides()[3] != 1 || v.strides()[3] != 1 || in.tiles.queries < 1 || in.tiles.keys < 1)
+      q.strides()[3] != 1 || k.strides()[3] != 1 || v.strides()[3] != 1 || in.tiles.queries < 1 || in.tiles.keys < 1 ||
+      !(in.root > 0.0f))
     throw ShapeError("attention_tiled: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " +
                      shape_str(v.shape()) + ", mask " + shape_str(in.ranges.shape()) +
-                     " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk))");
+                     ", root " + std::to_string(in.root) +
+                     " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk); root > 0)");
   const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3), bq = in.tiles.queries;
   Tensor out = Tensor::empty({B, H, tq, dh});
   const int64_t blocks = (tq + bq - 1) / bq;

@@ -120,10 +120,10 @@ TiledAttentionGrads run(const Tensor& q, const Tensor& k, const Tensor& v, const
   if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
       q.size(3) != k.size(3) || out.shape() != q.shape() || dout.shape() != q.shape() ||
       ranges.shape() != Shape{q.size(0), q.size(2), k.size(2)} || q.strides()[3] != 1 || k.strides()[3] != 1 ||
-      v.strides()[3] != 1 || cap < 1 || tiles.queries < 1 || tiles.keys < 1)
+      v.strides()[3] != 1 || cap < 1 || tiles.queries < 1 || tiles.keys < 1 || !(root > 0.0f))
     throw ShapeError("attention_tiled_backward: q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " +
                      shape_str(v.shape()) + ", mask " + shape_str(ranges.shape()) + ", out " + shape_str(out.shape()) +
-                     ", dout " + shape_str(dout.shape()));
+                     ", dout " + shape_str(dout.shape()) + ", root " + std::to_string(root) + " (root > 0)");
   const Tensor oc = out.contiguous(), gc = dout.contiguous();
   const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), tk = k.size(2);
   const int64_t bin_q = overview_bin(tq, cap), bin_k = overview_bin(tk, cap);
