@@ -90,7 +90,7 @@ class TestGemm : public QObject {
     QTest::newRow("classroom head 16x16x64") << 16 << 16 << 64 << 0;
     QTest::newRow("few rows, split by columns 8x256x64") << 8 << 256 << 64 << 5;
     QTest::newRow("split by rows, ragged 133x70x129") << 133 << 70 << 129 << 1;
-    QTest::newRow("projection 64x256x256") << 64 << 256 << 256 << 0;
+    QTest::newRow("projection, split by columns 64x256x256") << 64 << 256 << 256 << 0;
   }
   void everyEngineEveryLayout() {
     QFETCH(int, m);
