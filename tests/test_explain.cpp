@@ -363,8 +363,10 @@ class TestExplain : public QObject {
   void aTrainedModelsEffectIsTheChangeInLogProbability() {
     const auto loaded = load_weights_file(std::string(ATTNLAB_TEST_DATA) + "/../sample_inputs/models/english-next-word.safetensors",
                                           ModelConfig{}, {});
+    // The last three: sentences where hiding one word changes the model's own guess (for the
+    // shipped model since its 16000-step training; the first five no longer have one).
     const Batch batch = make_batch({"you will be married within a year", "the best way to", "there is no such thing as a",
-                                    "a dog", "you"},
+                                    "a dog", "you", "He said that", "The answer is", "To be or not to"},
                                    {}, loaded.weights.vocab().get());
     Trace fwd;
     forward(loaded.cfg, loaded.weights, batch, fwd);
