@@ -84,6 +84,10 @@ bool shootLanguage(const QString& dir, const QString& lang) {
     QTest::qWait(50);
     w->explainDock()->toggleViewAction()->trigger();  // as View ▸ Explanations panel does it
     QTest::qWait(50);
+    // The right-hand docks 440 px wide, as the window gives them on an idle machine: on a busy
+    // one the layout could settle with them narrow and the panel scrolled sideways.
+    w->resizeDocks({w->explainDock()}, {440}, Qt::Horizontal);
+    QTest::qWait(50);
     w->explanations()->waitForIdle();
     QTest::qWait(50);
     ok = ok && shoot(w.get(), name("explain"));
