@@ -48,7 +48,7 @@ ENGLISH = dict(name="english-next-word", seed=11, d_model=64, heads=4, d_ff=256,
                          "There is no such thing as a free lunch.",
                          "If you can read this, you are too close."])
 CHINESE = dict(name="chinese-next-char", seed=13, d_model=64, heads=4, d_ff=128, layers=2, norm="post",
-               dropout=0.1, embedding_std=0.02, steps=16000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
+               dropout=0.1, embedding_std=0.02, steps=24000, batch=128, lr=2e-3, warmup=200, weight_decay=0.01,
                vocab_size=3000, max_len=32, min_word_share=0.5, dtype="F16", unit="character", unit_zh="字",
                files=("chinese", "tang300", "song100"), manual_package="manpages-zh", min_cjk_share=0.5,
                title="Chinese next character", title_zh="中文下一个字",
