@@ -106,14 +106,15 @@ class TestRowKernels : public QObject {
     }
   }
 
-  // The tiled attention's step: e^(x − shift) in place and its sum, −∞ exactly 0, every variant.
-  void expShiftedSumEveryVariant() {
+  // The tiled attention's step: e^(x − shift) in place and its sum, −∞ exactly 0, every variant
+  // (divisor 1: the quotient is x itself).
+  void expScaledSumEveryVariant() {
     std::vector<float> x = randoms(301, "block", 5.0f);
     x[3] = x[200] = kNegInf;
     const float shift = 20.0f;  // above every score
     for (Isa isa : variants()) {
       std::vector<float> row = x;
-      const float sum = exp_shifted_sum(isa, row.data(), 301, shift);
+      const float sum = exp_scaled_sum(isa, row.data(), 301, 1.0f, shift);
       double want_sum = 0;
       for (size_t i = 0; i < x.size(); ++i) {
         const double want = x[i] == kNegInf ? 0.0 : std::exp(double(x[i] - shift));
@@ -127,7 +128,7 @@ class TestRowKernels : public QObject {
   }
 
   // The fused form the tiled loop calls: the division by √Dh inside the exponential's pass gives
-  // the very bits of a division pass followed by exp_shifted_sum, and the same sum.
+  // the very bits of a division pass followed by the exponential alone (divisor 1), and the same sum.
   void expScaledSumIsDivisionThenExpBitForBit() {
     std::vector<float> x = randoms(301, "scaled", 40.0f);
     x[0] = x[150] = kNegInf;
@@ -144,7 +145,7 @@ class TestRowKernels : public QObject {
           std::copy(x.begin(), x.end(), divided.begin() + off);
           for (size_t i = off; i < off + x.size(); ++i) divided[i] /= divisor;
           const float fused_sum = exp_scaled_sum(isa, fused.data() + off, 301, divisor, shift);
-          const float want_sum = exp_shifted_sum(isa, divided.data() + off, 301, shift);
+          const float want_sum = exp_scaled_sum(isa, divided.data() + off, 301, 1.0f, shift);
           QCOMPARE(fused_sum, want_sum);
           for (size_t i = off; i < off + x.size(); ++i)
             QVERIFY2(fused[i] == divided[i],

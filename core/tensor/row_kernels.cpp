@@ -47,29 +47,24 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   return x < -87.0f ? 0.0f : y * two_n;
 }
 
-[[gnu::always_inline]] inline float exp_shifted_sum_body(float* x, int64_t n, float shift) {
+// x[i] ← e^(op(x[i]) − shift) in place, −∞ exactly 0; returns Σ of the new x. op is the identity
+// for the softmax, the division by √Dh for the tiled attention's raw scores (the rounded quotient
+// a separate division pass gave, so the same bits).
+template <class Op>
+[[gnu::always_inline]] inline float exp_sum_body(float* x, int64_t n, float shift, Op op) {
   float sum = 0;
 #pragma omp simd reduction(+ : sum)
   for (int64_t i = 0; i < n; ++i) {
-    const float e = x[i] == kNegInf ? 0.0f : exp_nonpositive(x[i] - shift);
+    const float v = op(x[i]);
+    const float e = v == kNegInf ? 0.0f : exp_nonpositive(v - shift);
     x[i] = e;
     sum += e;
   }
   return sum;
 }
 
-// The same for the tiled attention's raw scores: x[i] / divisor (the √Dh scaling, the rounded
-// quotient the separate division gave) then e^(· − shift), in one pass.
 [[gnu::always_inline]] inline float exp_scaled_sum_body(float* x, int64_t n, float divisor, float shift) {
-  float sum = 0;
-#pragma omp simd reduction(+ : sum)
-  for (int64_t i = 0; i < n; ++i) {
-    const float v = x[i] / divisor;
-    const float e = v == kNegInf ? 0.0f : exp_nonpositive(v - shift);
-    x[i] = e;
-    sum += e;
-  }
-  return sum;
+  return exp_sum_body(x, n, shift, [divisor](float v) { return v / divisor; });
 }
 
 [[gnu::always_inline]] inline void softmax_body(float* row, int64_t n) {
@@ -81,7 +76,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
     for (int64_t i = 0; i < n; ++i) row[i] = std::numeric_limits<float>::quiet_NaN();
     return;
   }
-  const float sum = exp_shifted_sum_body(row, n, mx);
+  const float sum = exp_sum_body(row, n, mx, [](float v) { return v; });
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) row[i] /= sum;
 }
@@ -95,7 +90,6 @@ ATTNLAB_VARIANTS(void, layer_norm,
                  (const float* x, const float* w, const float* b, float* out, int64_t d, double eps),
                  (x, w, b, out, d, eps))
 ATTNLAB_VARIANTS(void, softmax, (float* row, int64_t n), (row, n))
-ATTNLAB_VARIANTS(float, exp_shifted_sum, (float* x, int64_t n, float shift), (x, n, shift))
 ATTNLAB_VARIANTS(float, exp_scaled_sum, (float* x, int64_t n, float divisor, float shift), (x, n, divisor, shift))
 #undef ATTNLAB_VARIANTS
 
@@ -134,15 +128,6 @@ void layer_norm_row(Isa isa, const float* x, const float* w, const float* b, flo
     case Isa::Default: break;
   }
   layer_norm_default(x, w, b, out, d, eps);
-}
-
-float exp_shifted_sum(Isa isa, float* x, int64_t n, float shift) {
-  switch (isa) {
-    case Isa::Avx512: return exp_shifted_sum_avx512(x, n, shift);
-    case Isa::Avx2: return exp_shifted_sum_avx2(x, n, shift);
-    case Isa::Default: break;
-  }
-  return exp_shifted_sum_default(x, n, shift);
 }
 
 float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift) {

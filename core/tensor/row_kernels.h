@@ -25,12 +25,9 @@ void layer_norm_row(Isa isa, const float* x, const float* w, const float* b, flo
 // exponential is Cephes' expf (about 1 ulp; e^x below e^−87 is 0).
 void softmax_row(Isa isa, float* row, int64_t n);
 
-// x[i] ← e^(x[i] − shift) for x[i] ≤ shift (−∞ gives exactly 0); returns Σ of the new x — the
-// online softmax's step in the tiled attention (backend/tile_rows.h).
-float exp_shifted_sum(Isa isa, float* x, int64_t n, float shift);
-
 // x[i] ← e^(x[i] / divisor − shift), the quotient rounded to float first (bit for bit a division
-// pass, then exp_shifted_sum); returns Σ of the new x. divisor > 0, x[i] / divisor ≤ shift.
+// pass, then the exponential), −∞ exactly 0; returns Σ of the new x — the online softmax's step
+// in the tiled attention (backend/tile_rows.h). divisor > 0, x[i] / divisor ≤ shift.
 float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift);
 
 }  // namespace attnlab
