@@ -115,7 +115,7 @@ int thread_count() {
 }
 
 // Seconds for every thread to run `iters` rounds at once (the slowest thread's time).
-double timed_round(const Kernel& k, int64_t iters, int threads, volatile float* sink) {
+double timed_round(const Kernel& k, int64_t iters, [[maybe_unused]] int threads, volatile float* sink) {  // unused without OpenMP
   const auto t0 = std::chrono::steady_clock::now();
 #pragma omp parallel num_threads(threads)
   {

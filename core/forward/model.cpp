@@ -8,6 +8,7 @@
 #include "forward/layers.h"
 #include "forward/resident_stack.h"
 #include "model/step_builder.h"
+#include "tensor/parallel.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
 #include "variants/variant_table.h"
@@ -105,7 +106,7 @@ Batch make_piece_batch(std::vector<std::vector<std::string>> rows, const Trained
 Tensor embedding_table(const Vocabulary& vocab, int64_t d, uint64_t seed) {
   const int64_t v = static_cast<int64_t>(vocab.words.size());
   Tensor table({v, d});
-#pragma omp parallel for if (v * d > 65536)
+#pragma omp parallel for if (v * d >= kParallelElements)
   for (int64_t r = 1; r < v; ++r) {
     const Stream s("tok:" + vocab.words[static_cast<size_t>(r)], seed);
     for (int64_t c = 0; c < d; ++c) table.data()[r * d + c] = static_cast<float>(s.normal(static_cast<uint64_t>(c)));

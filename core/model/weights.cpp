@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "tensor/parallel.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
 
@@ -118,7 +119,7 @@ Weights init_weights(const ModelConfig& cfg) {
       const Stream s("param:" + name, cfg.seed);
       float* p = t.data();
       const int64_t n = t.numel();
-#pragma omp parallel for schedule(static) if (n > 65536)
+#pragma omp parallel for schedule(static) if (n >= kParallelElements)
       for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(s.normal(static_cast<uint64_t>(i)));
     } else if (is_norm) {
       if (!is_bias) std::fill_n(t.data(), t.numel(), 1.0f);
@@ -129,7 +130,7 @@ Weights init_weights(const ModelConfig& cfg) {
       const Stream s("param:" + name, cfg.seed);
       float* p = t.data();
       const int64_t n = t.numel();
-#pragma omp parallel for schedule(static) if (n > 65536)
+#pragma omp parallel for schedule(static) if (n >= kParallelElements)
       for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(a * (2.0 * s.uniform(static_cast<uint64_t>(i)) - 1.0));
     }
     w.set(name, std::move(t));

@@ -81,7 +81,7 @@ void* allocate_block(std::size_t bytes) {
   return ::operator new(bytes, kAlign);
 }
 
-void release_block(void* b, std::size_t bytes) noexcept {
+void release_block(void* b, [[maybe_unused]] std::size_t bytes) noexcept {  // unused with the pool off
   if (!b) return;
 #ifndef ATTNLAB_POOL_OFF
   if (bytes >= kLarge) {

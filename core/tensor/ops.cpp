@@ -7,6 +7,7 @@
 
 #include "tensor/eigen_types.h"
 #include "tensor/gemm.h"
+#include "tensor/parallel.h"
 #include "tensor/row_kernels.h"
 #include "text/errors.h"
 
@@ -29,13 +30,13 @@ MatMap rows_of(Tensor& t) {
 }
 
 // f(r0, n) on every block of rows of a (rows, cols) elementwise job, the blocks split between
-// OpenMP's threads once the job is worth waking them (2¹⁶ elements; a classroom tensor stays on
-// one thread). Elementwise work gives the same bits on any split.
+// OpenMP's threads once the job is worth waking them (tensor/parallel.h). Elementwise work gives
+// the same bits on any split.
 template <class F>
 void row_blocks(int64_t rows, int64_t cols, F&& f) {
   const int64_t block = std::max<int64_t>(1, 16384 / std::max<int64_t>(cols, 1));
   const int64_t blocks = (rows + block - 1) / block;
-#pragma omp parallel for schedule(static) if (rows * cols >= 65536)
+#pragma omp parallel for schedule(static) if (rows * cols >= kParallelElements)
   for (int64_t i = 0; i < blocks; ++i) f(i * block, std::min(block, rows - i * block));
 }
 
@@ -164,7 +165,7 @@ Tensor gelu(const Tensor& x) {
   const float* in = xc.data();
   float* o = out.data();
   const int64_t n = x.numel();
-#pragma omp parallel for if (n > 65536)
+#pragma omp parallel for if (n >= kParallelElements)
   for (int64_t i = 0; i < n; ++i)
     o[i] = 0.5f * in[i] * (1.0f + std::erf(in[i] * static_cast<float>(std::numbers::sqrt2 / 2)));
   return out;
@@ -178,7 +179,7 @@ Tensor gelu_tanh(const Tensor& x) {
   float* o = out.data();
   const int64_t n = x.numel();
   const double beta = std::sqrt(2.0 / std::numbers::pi);
-#pragma omp parallel for if (n > 65536)
+#pragma omp parallel for if (n >= kParallelElements)
   for (int64_t i = 0; i < n; ++i) {
     const double v = in[i];
     o[i] = static_cast<float>(0.5 * v * (1.0 + std::tanh(beta * (v + 0.044715 * v * v * v))));

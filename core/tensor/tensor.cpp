@@ -4,6 +4,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "tensor/parallel.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -181,7 +182,7 @@ void Tensor::copy_to(float* out) const {
   const int64_t inner = shape_[nd - 1], inner_stride = strides_[nd - 1], runs = total / inner;
   const int64_t block = std::max<int64_t>(1, 4096 / inner);
   const float* base = storage_->data() + offset_;
-#pragma omp parallel for schedule(static) if (total >= 65536)
+#pragma omp parallel for schedule(static) if (total >= kParallelElements)
   for (int64_t r0 = 0; r0 < runs; r0 += block) {
     std::vector<int64_t> idx(nd, 0);
     for (int64_t rest = r0, d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
