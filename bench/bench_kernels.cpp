@@ -118,15 +118,18 @@ void BM_Attention(benchmark::State& state) {
 BENCHMARK(BM_Attention<false>)->Arg(128)->Arg(512)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Attention<true>)->Arg(128)->Arg(512)->Arg(2048)->Unit(benchmark::kMillisecond);
 
-// The tiled loop's block sizes (Bq query rows, Bk keys) at B 1, H 4, Dh 64, S 2048, no mask — the
-// shape where the layer lags its own products most (README) — beside those products alone
-// (Bq 0: Q·Kᵀ and P·V on the whole (S, S) score matrix per head, as attnlab bench's gemms_alone).
+// The tiled loop's block sizes (Bq query rows, Bk keys) at B 1, H 4, Dh 64, no mask or the
+// causal one (args: S, Bq, Bk, causal) — S 2048 is the shape where the layer lags its own products
+// most (README) — beside those products alone (Bq 0: Q·Kᵀ and P·V on the whole (S, S) score
+// matrix per head, as attnlab bench's gemms_alone). A causal mask makes the blocks on the
+// diagonal part waste (their hidden keys are multiplied, then dropped), more for larger blocks.
 void BM_AttentionTiles(benchmark::State& state) {
   const int64_t s = state.range(0), bq = state.range(1), bk = state.range(2), h = 4, dh = 64;
+  const bool causal = state.range(3) != 0;
   const Tensor q = normals({1, s, h, dh}, "q").transpose(1, 2), k = normals({1, s, h, dh}, "k").transpose(1, 2),
                v = normals({1, s, h, dh}, "v").transpose(1, 2), p({1, h, s, s}, 1.0f / float(s));
   const std::vector<int> len{static_cast<int>(s)};
-  const KeyRanges ranges = key_ranges(MaskKind::None, len, s, s);
+  const KeyRanges ranges = key_ranges(causal ? MaskKind::Causal : MaskKind::None, len, s, s);
   for (auto _ : state) {
     if (bq == 0) {
       benchmark::DoNotOptimize(matmul(q, k.transpose(2, 3)));
@@ -135,17 +138,17 @@ void BM_AttentionTiles(benchmark::State& state) {
       benchmark::DoNotOptimize(attention_tiled(q, k, v, ranges, 8.0f, {.queries = bq, .keys = bk}));
     }
   }
-  gflops(state, 4.0 * double(h) * double(s) * double(s) * double(dh));
+  gflops(state, 4.0 * double(h) * double(s) * double(s) * double(dh));  // the full (S, S) products' work
 }
-BENCHMARK(BM_AttentionTiles)
-    ->Args({2048, 0, 0})
-    ->Args({2048, 64, 256})
-    ->Args({2048, 128, 256})
-    ->Args({2048, 64, 512})
-    ->Args({2048, 128, 512})
-    ->Args({2048, 256, 256})
-    ->Args({2048, 32, 256})
-    ->Unit(benchmark::kMillisecond);
+void tile_args(benchmark::internal::Benchmark* b) {
+  for (const int64_t s : {512, 2048}) {
+    b->Args({s, 0, 0, 0});
+    for (const int64_t causal : {0, 1})
+      for (const auto& [bq, bk] : {std::pair{64, 256}, {128, 256}, {64, 512}, {128, 512}, {256, 256}, {32, 256}})
+        b->Args({s, bq, bk, causal});
+  }
+}
+BENCHMARK(BM_AttentionTiles)->Apply(tile_args)->Unit(benchmark::kMillisecond);
 
 ModelConfig classroom() {
   ModelConfig c;
