@@ -7,6 +7,10 @@
 #include <cmath>
 #include <limits>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "backend/attention_tiled.h"
 #include "backend/backend.h"
 #include "forward/model.h"
@@ -56,7 +60,8 @@ class TestTiled : public QObject {
     QTest::newRow("padding + causal") << 2LL << 4LL << 129LL << 129LL << 32LL << both << 64LL << 32LL;
     QTest::newRow("cross: 9 queries, 300 keys") << 2LL << 2LL << 9LL << 300LL << 16LL << pad << 4LL << 64LL;
     QTest::newRow("Dh 1") << 1LL << 8LL << 33LL << 33LL << 1LL << none << 8LL << 8LL;
-    QTest::newRow("default tiles, S 600, Dh 64") << 1LL << 2LL << 600LL << 600LL << 64LL << causal << 64LL << 256LL;
+    QTest::newRow("the default tiles (128 × 256), S 600, Dh 64") << 2LL << 2LL << 600LL << 600LL << 64LL << both << 128LL << 256LL;
+    QTest::newRow("the old default tiles (64 × 256), S 600, Dh 64") << 1LL << 2LL << 600LL << 600LL << 64LL << causal << 64LL << 256LL;
   }
 
   void equalsTheFullPath() {
@@ -129,6 +134,30 @@ class TestTiled : public QObject {
       QVERIFY2(why.empty(), why.c_str());
     }
     QVERIFY(std::isnan(full.at({0, 0, 3, 0})));  // row 3 of the first batch row is hidden whole
+  }
+
+  // Fewer query rows where the blocks would not give each thread two tasks, never below 64.
+  void queryRowsKeepTwoTasksPerThread() {
+    QCOMPARE(TileSizes{}.queries, 128);
+    QCOMPARE(tiled_query_rows({}, 8, 2048, 2), 128);         // 128 tasks for 2 threads
+    QCOMPARE(tiled_query_rows({}, 4, 512, 8), 128);          // 16 tasks: two per thread
+    QCOMPARE(tiled_query_rows({}, 4, 512, 16), 64);          // 16 → 32 tasks
+    QCOMPARE(tiled_query_rows({}, 1, 128, 16), 64);          // one task → two, and no further
+    QCOMPARE(tiled_query_rows({256, 256}, 1, 1024, 8), 64);  // 4 → 8 → 16 tasks
+    QCOMPARE(tiled_query_rows({5, 7}, 1, 10, 16), 5);        // a caller's small blocks stay
+    // The rows halved in a run: one head at S 300 (3 blocks of 128) on 16 threads — the same attention.
+    const Tensor q = random({1, 1, 300, 16}, "q"), k = random({1, 1, 300, 16}, "k"), v = random({1, 1, 300, 16}, "v");
+    const KeyRanges r = key_ranges(MaskKind::Causal, {300}, 300, 300);
+#ifdef _OPENMP
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(16);
+#endif
+    const Tensor tiled = attention_tiled(q, k, v, r, 4.0f);
+#ifdef _OPENMP
+    omp_set_num_threads(before);
+#endif
+    const std::string why = compare(tiled, cpu_backend().attention(q, k, v, r.dense(), 4.0f));
+    QVERIFY2(why.empty(), why.c_str());
   }
 
   void rowWithEveryKeyMaskedIsNaN() {

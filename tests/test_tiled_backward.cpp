@@ -103,6 +103,7 @@ class TestTiledBackward : public QObject {
     QTest::newRow("hand-drawn mask (dense path)") << "holes" << 9 << 10 << 2 << 3 << 256;
     QTest::newRow("cross-shaped, binned overview") << "padding" << 7 << 12 << 3 << 5 << 4;
     QTest::newRow("one block") << "causal" << 6 << 6 << 64 << 256 << 2;
+    QTest::newRow("the default blocks (128 × 256), several of each") << "causal" << 300 << 300 << 128 << 256 << 256;
   }
   void matchesTheFullBackward() {
     QFETCH(QString, mask);

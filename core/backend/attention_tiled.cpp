@@ -4,6 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "backend/tile_rows.h"
 #include "tensor/eigen_types.h"
 #include "tensor/gemm.h"
@@ -102,6 +106,14 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
   }
 }
 
+int threads_available() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 Tensor run(const Inputs& in) {
   const Tensor &q = in.q, &k = in.k, &v = in.v;
   if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
@@ -112,7 +124,8 @@ Tensor run(const Inputs& in) {
                      shape_str(v.shape()) + ", mask " + shape_str(in.ranges.shape()) +
                      ", root " + std::to_string(in.root) +
                      " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk); root > 0)");
-  const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3), bq = in.tiles.queries;
+  const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3);
+  const int64_t bq = tiled_query_rows(in.tiles, B * H, tq, threads_available());
   Tensor out = Tensor::empty({B, H, tq, dh});
   const int64_t blocks = (tq + bq - 1) / bq;
   const int64_t tasks = B * H * blocks;
@@ -125,6 +138,13 @@ Tensor run(const Inputs& in) {
 }
 
 }  // namespace
+
+int64_t tiled_query_rows(TileSizes tiles, int64_t batch_heads, int64_t tq, int threads) {
+  int64_t bq = tiles.queries;
+  const auto tasks = [&](int64_t rows) { return batch_heads * ((tq + rows - 1) / rows); };
+  while (bq > 64 && tasks(bq) < 2 * int64_t{threads}) bq = std::max<int64_t>(64, bq / 2);
+  return bq;
+}
 
 Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,
                        TileSizes tiles) {

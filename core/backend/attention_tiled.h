@@ -24,6 +24,11 @@ struct TileSizes {
   int64_t keys = 256;     // Bk: keys per block
 };
 
+// The query rows per block a run uses: tiles.queries, halved (not below 64, the size before 128
+// was measured best on 2 threads) while B·H·⌈Tq / Bq⌉ blocks would give fewer than two tasks per
+// thread — a many-core CPU at a classroom length would otherwise leave threads idle.
+int64_t tiled_query_rows(TileSizes tiles, int64_t batch_heads, int64_t tq, int threads);
+
 // A mask given by ranges only: nothing of size Tq × Tk is read or made.
 Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,
                        TileSizes tiles = {});
