@@ -4,13 +4,10 @@
 #include <cmath>
 #include <limits>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "backend/tile_rows.h"
 #include "tensor/eigen_types.h"
 #include "tensor/gemm.h"
+#include "tensor/parallel.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -106,14 +103,6 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
   }
 }
 
-int threads_available() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 Tensor run(const Inputs& in) {
   const Tensor &q = in.q, &k = in.k, &v = in.v;
   if (q.dim() != 4 || k.dim() != 4 || k.shape() != v.shape() || q.size(0) != k.size(0) || q.size(1) != k.size(1) ||
@@ -125,7 +114,7 @@ Tensor run(const Inputs& in) {
                      ", root " + std::to_string(in.root) +
                      " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk); root > 0)");
   const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3);
-  const int64_t bq = tiled_query_rows(in.tiles, B * H, tq, threads_available());
+  const int64_t bq = tiled_query_rows(in.tiles, B * H, tq, parallel_threads());
   Tensor out = Tensor::empty({B, H, tq, dh});
   const int64_t blocks = (tq + bq - 1) / bq;
   const int64_t tasks = B * H * blocks;

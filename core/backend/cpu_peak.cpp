@@ -11,6 +11,7 @@
 #include <omp.h>
 #endif
 
+#include "tensor/parallel.h"
 #include "tensor/row_kernels.h"
 
 namespace attnlab {
@@ -106,14 +107,6 @@ Kernel widest_kernel() {
   return {mul_add_sse2, 4};
 }
 
-int thread_count() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 // Seconds for every thread to run `iters` rounds at once (the slowest thread's time).
 double timed_round(const Kernel& k, int64_t iters, [[maybe_unused]] int threads, volatile float* sink) {  // unused without OpenMP
   const auto t0 = std::chrono::steady_clock::now();
@@ -138,7 +131,7 @@ std::string widest_fma_isa() {
 
 CpuPeak measure_cpu_peak(double ms) {
   const Kernel k = widest_kernel();
-  const int threads = thread_count();
+  const int threads = parallel_threads();
   std::vector<float> sink(static_cast<size_t>(threads));
   // Size one repeat at about a tenth of the budget from a short calibration round.
   int64_t iters = 20000;

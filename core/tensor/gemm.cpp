@@ -133,7 +133,7 @@ GemmEngine gemm_engine_for(int64_t m, int64_t n, int64_t k) {
 namespace {
 
 // One product on this thread alone. false: the library refused (oneDNN out of memory).
-// (Every parameter is unused in a build with neither library: hence [[maybe_unused]].)
+// (Every parameter but e is unused in a build with neither library: hence [[maybe_unused]].)
 bool library_gemm(GemmEngine e, [[maybe_unused]] int64_t m, [[maybe_unused]] int64_t n, [[maybe_unused]] int64_t k,
                   [[maybe_unused]] GemmOperand a, [[maybe_unused]] GemmOperand b, [[maybe_unused]] float* c,
                   [[maybe_unused]] int64_t ldc, [[maybe_unused]] float beta) {

@@ -6,8 +6,21 @@
 
 #include <cstdint>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace attnlab {
 
 inline constexpr int64_t kParallelElements = int64_t{1} << 16;
+
+// The threads a parallel region started here would get: OpenMP's count, 1 in a build without it.
+inline int parallel_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
 
 }  // namespace attnlab
