@@ -24,6 +24,7 @@
 #include "pretrained/generate.h"
 #include "pretrained/kv_decode.h"
 #include "pretrained/pretrained_model.h"
+#include "pretrained/shard_index.h"
 #include "subword/bpe.h"
 #include "subword/wordpiece.h"
 #include "tensor/block_pool.h"
@@ -35,6 +36,18 @@ using namespace attnlab;
 namespace fs = std::filesystem;
 
 namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
 
 // The largest resident set this process has had, in bytes (VmHWM), and a way to restart it.
 int64_t peak_rss_bytes() {
@@ -238,16 +251,74 @@ class TestPretrained : public QObject {
     QVERIFY(!pretrained::kv_cacheable(faulty));
   }
 
+  // The index keeps its weight_map only: entries in order, each shard named once; whatever else
+  // it holds (metadata, a weight_map nested deeper) is dropped; every refusal names the file.
+  void shardIndexKeepsTheMapAndRefusesByName() {
+    QTemporaryDir tmp;
+    const fs::path p = fs::path(tmp.path().toStdString()) / "model.safetensors.index.json";
+    write(p, R"({"metadata": {"total_size": 12, "weight_map": {"z": "c.safetensors"}, "x": [[1, {}], null]},
+                 "weight_map": {"h.0.w": "b.safetensors", "wte": "a.safetensors", "h.0.b": "b.safetensors"}})");
+    const auto index = pretrained::read_shard_index(p, 1 << 20);
+    QCOMPARE(index.files, (std::vector<std::string>{"b.safetensors", "a.safetensors"}));
+    const std::vector<std::pair<std::string, uint32_t>> placement{{"h.0.w", 0}, {"wte", 1}, {"h.0.b", 0}};
+    QCOMPARE(index.placement, placement);
+    const auto refused = [&](const std::string& body, const char* expected) {
+      write(p, body);
+      try {
+        pretrained::read_shard_index(p, 1 << 20);
+      } catch (const DataError& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(p.string()) != std::string::npos, what.c_str());
+        QVERIFY2(what.find(expected) != std::string::npos, what.c_str());
+        return;
+      }
+      QFAIL(("accepted: " + body).c_str());
+    };
+    refused("[]", "not a JSON object (array)");
+    refused("\"weight_map\"", "not a JSON object (string)");
+    refused(R"({"weight_map": {"a": "a.safetensors"})", "is not valid JSON");
+    refused("", "is not valid JSON");
+    refused(R"({"metadata": {"weight_map": {"z": "c.safetensors"}}})", "no 'weight_map' object");
+    refused(R"({"weight_map": ["a.safetensors"]})", "no 'weight_map' object");
+    refused(R"({"weight_map": 3})", "no 'weight_map' object");
+    refused(R"({"weight_map": {"wte": "../a.safetensors"}})", "'wte' is placed in '../a.safetensors'");
+    refused(R"({"weight_map": {"wte": "a.bin"}})", "'wte' is placed in 'a.bin'");
+    refused(R"({"weight_map": {"wte": 7}})", "'wte' is placed in '7'");
+    refused(R"({"weight_map": {"wte": {"file": "a.safetensors"}}})", "'wte' is placed in '{…}'");
+    refused(R"({"weight_map": {"wte": null}})", "'wte' is placed in 'null'");
+  }
+
+  // A hostile index of 16 MiB of empty arrays: as a JSON document it takes about 17 times its size
+  // (a value and a vector for every three bytes: 272 MiB, measured with nlohmann::json::parse);
+  // streamed, the text and nlohmann's lexer, which keeps a run of brackets and commas as one token
+  // until the next literal (at most twice the text): 48 MiB measured.
+  void aHostileShardIndexCostsAFewTimesItsText() {
+    if (kAddressSanitizer)
+      QSKIP("AddressSanitizer keeps freed memory in quarantine and shadows every byte: no peak to measure");
+    QTemporaryDir tmp;
+    const fs::path p = fs::path(tmp.path().toStdString()) / "model.safetensors.index.json";
+    constexpr int64_t kBytes = 16 << 20;
+    {
+      std::string body = R"({"metadata": [)";
+      while (static_cast<int64_t>(body.size()) < kBytes - 64) body += "[],";
+      body += R"([]], "weight_map": {"wte": "a.safetensors"}})";
+      write(p, body);
+    }
+    malloc_trim(0);
+    if (!reset_peak_rss()) QSKIP("/proc/self/clear_refs cannot be written here: the peak cannot be measured");
+    const int64_t before = current_rss_bytes();
+    const auto index = pretrained::read_shard_index(p, kBytes);
+    const int64_t grown = peak_rss_bytes() - before;
+    QCOMPARE(index.placement.size(), size_t{1});
+    qInfo("index %.1f MiB, peak growth while reading %.1f MiB", double(kBytes) / (1 << 20), double(grown) / (1 << 20));
+    QVERIFY2(grown <= 4 * kBytes, qPrintable(QStringLiteral("grew %1 MiB for a 16 MiB index").arg(grown >> 20)));
+  }
+
   // GPT-2 small's embedding width with fewer layers: a 330 MB file. Read whole and then widened, the
   // peak would be twice that; read a tensor at a time it is the tensors and little more.
   void loadingPeaksWithinTheFileAnd200MiB() {
-#if defined(__SANITIZE_ADDRESS__)
-    QSKIP("AddressSanitizer keeps freed memory in quarantine and shadows every byte: no peak to measure");
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    QSKIP("AddressSanitizer keeps freed memory in quarantine and shadows every byte: no peak to measure");
-#endif
-#endif
+    if (kAddressSanitizer)
+      QSKIP("AddressSanitizer keeps freed memory in quarantine and shadows every byte: no peak to measure");
     QTemporaryDir tmp;
     const fs::path dir = fs::path(tmp.path().toStdString()) / "wide";
     fs::create_directories(dir);

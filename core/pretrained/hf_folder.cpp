@@ -6,6 +6,7 @@
 
 #include "io/files.h"
 #include "io/json_file.h"
+#include "pretrained/shard_index.h"
 #include "text/errors.h"
 
 namespace attnlab::pretrained {
@@ -24,13 +25,6 @@ std::string shown(const nlohmann::json& v) {
 }
 
 Text folder_prefix(const std::string& folder) { return Text(Msg::pt_model_folder, printable_name(folder)); }
-
-
-// A shard's name as the index gives it: a plain .safetensors file name, never a path.
-bool plain_shard_name(const std::string& name) {
-  return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
-         name != "." && name != ".." && name.ends_with(".safetensors") && name.find('\0') == std::string::npos;
-}
 
 void add_file(CheckpointTensors& out, const fs::path& path, const SkipTensor& skip,
               std::map<std::string, std::string>& origin_of) {
@@ -73,23 +67,15 @@ CheckpointTensors read_checkpoint_tensors(const std::string& folder, const SkipT
     add_file(out, single, skip, origin_of);
     return out;
   }
-  const auto j = read_json_object(index, kMaxIndexBytes, Msg::pt_shard_index_file);
-  const Text at = Text(Msg::pt_shard_index_file, printable_name(index.string()));
-  const auto map = j.find("weight_map");
-  if (map == j.end() || !map->is_object()) throw DataError(at + Text(Msg::pt_index_no_weight_map));
-  std::set<std::string> shards;  // read in name order, each once
-  for (const auto& [name, file] : map->items()) {
-    if (!file.is_string() || !plain_shard_name(file.get<std::string>()))
-      throw DataError(at + Text(Msg::pt_index_bad_shard_name, printable_name(name),
-                                printable_name(file.is_string() ? file.get<std::string>() : file.dump())));
-    shards.insert(file.get<std::string>());
-  }
-  for (const auto& shard : shards) add_file(out, dir / shard, skip, origin_of);
-  for (const auto& [name, file] : map->items()) {
+  const ShardIndex map = read_shard_index(index, kMaxIndexBytes);
+  for (const auto& shard : std::set<std::string>(map.files.begin(), map.files.end()))  // name order
+    add_file(out, dir / shard, skip, origin_of);
+  for (const auto& [name, file] : map.placement) {
     const auto it = origin_of.find(name);
     const bool skipped = skip && skip(name);
-    if (!skipped && (it == origin_of.end() || it->second != file.get<std::string>()))
-      throw DataError(at + Text(Msg::pt_index_tensor_absent, printable_name(name), printable_name(file.get<std::string>())));
+    if (!skipped && (it == origin_of.end() || it->second != map.files[file]))
+      throw DataError(Text(Msg::pt_shard_index_file, printable_name(index.string())) +
+                      Text(Msg::pt_index_tensor_absent, printable_name(name), printable_name(map.files[file])));
   }
   return out;
 }
