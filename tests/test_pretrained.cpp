@@ -11,6 +11,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -22,6 +23,7 @@
 #include "model/trace.h"
 #include "model/trained.h"
 #include "pretrained/generate.h"
+#include "pretrained/kv_check.h"
 #include "pretrained/kv_decode.h"
 #include "pretrained/pretrained_model.h"
 #include "pretrained/shard_index.h"
@@ -249,6 +251,75 @@ class TestPretrained : public QObject {
     ModelConfig faulty = m.cfg;
     faulty.faults.insert(Fault::NoScaling);
     QVERIFY(!pretrained::kv_cacheable(faulty));
+  }
+
+  // The window's check after "append and continue": the padded sentence's last piece decoded with
+  // the cache gives the traced pass's attention rows (every head of a full layer; a tiled layer's
+  // kept head) and logits at its position; with other weights it does not; the multiply-adds are
+  // the header's formulas (D 8, F 32, 2 layers, V 300, 4 keys seen).
+  void kvCheckOfTheLastPieceMatchesTheTrace() {
+    QTemporaryDir tmp;
+    const auto m = small_gpt2(fs::path(tmp.path().toStdString()) / "gpt2");
+    const auto& words = m.weights.vocab()->words();
+    const auto pieces = [&](std::initializer_list<int> ids) {
+      std::vector<std::string> out;
+      for (int id : ids) out.push_back(words[static_cast<size_t>(id)]);
+      return out;
+    };
+    const Batch batch = make_piece_batch({pieces({40, 120, 7, 250, 33, 299, 5}), pieces({61, 180, 2, 90})}, *m.weights.vocab());
+    Trace trace;
+    forward(m.cfg, m.weights, batch, trace);
+    const auto check = pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 1);
+    QCOMPARE(check.position, int64_t{3});
+    QCOMPARE(check.heads_compared, m.cfg.layers * m.cfg.heads);
+    QVERIFY(check.logits_scale > 1.0);
+    QVERIFY2(check.agrees(), qPrintable(QStringLiteral("weights %1 off, logits %2 off of %3")
+                                            .arg(check.attention_difference).arg(check.logits_difference).arg(check.logits_scale)));
+    QCOMPARE(check.decode_macs, int64_t{2 * (4 * 64 + 2 * 8 * 32 + 2 * 4 * 8) + 300 * 8});
+    QCOMPARE(check.full_macs, int64_t{2 * (4 * (4 * 64 + 2 * 8 * 32) + 2 * 16 * 8) + 4 * 300 * 8});
+    QCOMPARE(pretrained::kv_check_bytes(m.cfg, 4), int64_t{(2 * 2 * 4 * 8 + 4 * 4 + 2 * 4 * 4) * 4});
+
+    Weights other = m.weights;  // layer 1's query bias moved (a key bias would not: softmax ignores a shift)
+    Tensor bias = other.get("encoder.layers.1.self_attn.in_proj_bias").clone();
+    for (int64_t i = 0; i < 8; ++i) bias.data()[i] += 0.5f * static_cast<float>(i % 3);
+    other.set("encoder.layers.1.self_attn.in_proj_bias", bias);
+    const auto wrong = pretrained::check_kv_decode(m.cfg, other, batch, trace, 1);
+    QVERIFY(wrong.attention_difference > 1e-3 && !wrong.agrees());
+
+    const std::atomic<bool> stop{true};  // a cancel between the chunks of the text before the piece
+    QVERIFY_THROWS_EXCEPTION(Cancelled, pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 1, 1e-5, &stop));
+
+    ModelConfig tiled = m.cfg;  // layer 0 tiled with head 2 kept whole, layer 1 in full
+    tiled.overview_cap = 256;
+    tiled.full_layers = {1};
+    tiled.full_heads = {{0, 2}};
+    Trace overview;
+    forward(tiled, m.weights, batch, overview);
+    QVERIFY(overview.find("encoder.layers.0.self_attn.weights_head_2"));
+    const auto part = pretrained::check_kv_decode(tiled, m.weights, batch, overview, 0);
+    QCOMPARE(part.heads_compared, m.cfg.heads + 1);
+    QVERIFY(part.agrees());
+  }
+
+  // A text of 290 pieces: the 289 before the checked one are fed 256, then 33 at a time — the
+  // cache holds them all the same.
+  void kvCheckFeedsALongTextInChunks() {
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "long";
+    fs::create_directories(dir);
+    write(dir / "model.safetensors", serialize_safetensors(gpt2_tensors(300, 8, 2, 300), {{"format", "pt"}}));
+    write(dir / "config.json", config(300, 8, 2, 300));
+    write_tokenizer(dir, 300);
+    const auto m = pretrained::load_pretrained(dir.string());
+    std::vector<std::string> pieces;
+    for (int i = 0; i < 290; ++i) pieces.push_back(m.weights.vocab()->words()[static_cast<size_t>((i * 37) % 299)]);
+    const Batch batch = make_piece_batch({pieces}, *m.weights.vocab());
+    Trace trace;
+    forward(m.cfg, m.weights, batch, trace);
+    const auto check = pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 0);
+    QCOMPARE(check.position, int64_t{289});
+    QVERIFY2(check.agrees(), qPrintable(QStringLiteral("weights %1 off, logits %2 off of %3")
+                                            .arg(check.attention_difference).arg(check.logits_difference).arg(check.logits_scale)));
   }
 
   // The index keeps its weight_map only: entries in order, each shard named once; whatever else

@@ -81,7 +81,7 @@ Tensor KvDecoder::embed(const std::vector<int>& ids) const {
   return x;
 }
 
-Tensor KvDecoder::attention(int64_t layer, const Tensor& h) {
+Tensor KvDecoder::attention(int64_t layer, const Tensor& h, Tensor* row) {
   const std::string p = layer_prefix(layer) + "self_attn.";
   const Tensor& w = w_.get(p + "in_proj_weight");  // (3D, D): rows Q | K | V
   const Tensor& b = w_.get(p + "in_proj_bias");
@@ -96,11 +96,13 @@ Tensor KvDecoder::attention(int64_t layer, const Tensor& h) {
   const float* keys = keys_[static_cast<size_t>(layer)].data();
   const float* values = values_[static_cast<size_t>(layer)].data();
   RowMajor scores(n, seen);
+  if (row) *row = Tensor::empty({cfg_.heads, seen});
   for (int64_t head = 0; head < cfg_.heads; ++head) {
     const int64_t c = head * dh;  // the head's columns of every (…, D) row
     sgemm(n, seen, dh, {q.data() + c, false, d}, {keys + c, true, d}, scores.data(), seen);  // q_h·K_hᵀ (n, seen)
     scores /= root;
     causal_softmax(scores, first);
+    if (row) std::copy_n(scores.data() + (n - 1) * seen, seen, row->data() + head * seen);  // the last query's row
     sgemm(n, dh, seen, {scores.data(), false, seen}, {values + c, false, d}, ctx.data() + c, d);  // a·V_h (n, Dh)
   }
   return be_.linear(ctx, w_.get(p + "out_proj.weight"), w_.get(p + "out_proj.bias"));
@@ -120,13 +122,15 @@ std::vector<float> KvDecoder::logits(const Tensor& x) const {
   return be_.linear(last, w_.get("output_head.weight"), head_bias_).to_vector();  // (V, D) · …
 }
 
-std::vector<float> KvDecoder::feed(const std::vector<int>& ids) {
+std::vector<float> KvDecoder::feed(const std::vector<int>& ids, KvProbe* probe) {
   const auto n = static_cast<int64_t>(ids.size());
   if (n == 0 || length_ + n > capacity_) throw std::logic_error("KvDecoder: no piece, or past the capacity");
   Tensor x = embed(ids);
+  if (probe) probe->attention.assign(static_cast<size_t>(cfg_.layers), Tensor());
   for (int64_t i = 0; i < cfg_.layers; ++i) {
     const std::string p = layer_prefix(i);
-    x = add(x, attention(i, layer_norm(x, w_.get(p + "norm1.weight"), w_.get(p + "norm1.bias"), cfg_.eps)));
+    Tensor* row = probe ? &probe->attention[static_cast<size_t>(i)] : nullptr;
+    x = add(x, attention(i, layer_norm(x, w_.get(p + "norm1.weight"), w_.get(p + "norm1.bias"), cfg_.eps), row));
     x = add(x, feed_forward(i, x));
   }
   length_ += n;

@@ -32,22 +32,30 @@ namespace attnlab::pretrained {
 // parts and no injected fault. Any other runs the whole forward pass per piece.
 bool kv_cacheable(const ModelConfig& cfg);
 
+// What feed() can show of its last piece: per layer, the attention the last query gave every key
+// it sees, (H, seen) — the one row of the weights that the cache computes for a new piece.
+struct KvProbe {
+  std::vector<Tensor> attention;  // [layer] (H, seen)
+};
+
 class KvDecoder {
  public:
   // capacity: the most positions this decoder will hold (prompt + pieces to add), at most
   // cfg.max_positions. Needs kv_cacheable(cfg) and a trained head (logic_error otherwise).
   KvDecoder(const ModelConfig& cfg, const Weights& w, int64_t capacity, Backend& be = cpu_backend());
 
-  // Runs the pieces `ids` at the next positions; returns the logits (V) at the last of them.
+  // Runs the pieces `ids` at the next positions; returns the logits (V) at the last of them, and
+  // fills `probe` (when given) with each layer's attention row of that last piece.
   // logic_error for no piece, an id outside the vocabulary or a position past capacity.
-  std::vector<float> feed(const std::vector<int>& ids);
+  std::vector<float> feed(const std::vector<int>& ids, KvProbe* probe = nullptr);
 
   int64_t length() const { return length_; }  // positions held
   int64_t cache_bytes() const;                 // the K and V rows held, every layer
 
  private:
   Tensor embed(const std::vector<int>& ids) const;        // (1, n, D)
-  Tensor attention(int64_t layer, const Tensor& h);       // norm1(x) (1, n, D) → out_proj(ctx) (1, n, D)
+  // norm1(x) (1, n, D) → out_proj(ctx) (1, n, D); the last query's weights (H, seen) into `row` when given
+  Tensor attention(int64_t layer, const Tensor& h, Tensor* row);
   Tensor feed_forward(int64_t layer, const Tensor& x);    // x (1, n, D) → ffn(norm2(x)) (1, n, D)
   std::vector<float> logits(const Tensor& x) const;       // x (1, n, D) → (V) at row n − 1
 

@@ -22,7 +22,8 @@ struct ShardIndex {
 // The index file at `path` (a regular file of at most max_bytes). DataError naming the file when
 // it is not valid JSON, not an object, has no `weight_map` object, or places a tensor in anything
 // but a plain .safetensors file name of the same folder (a path, a number, an object …). A name the
-// map gives twice keeps both placements: the caller checks each against the shards.
+// map gives twice keeps both placements, and an index with two weight_map keys both maps' entries
+// (a JSON document would keep the last): the caller checks each placement against the shards.
 ShardIndex read_shard_index(const std::filesystem::path& path, uint64_t max_bytes);
 
 }  // namespace attnlab::pretrained

@@ -3746,6 +3746,34 @@
         <source>Draw %1 for sentence %2: “%3” (p = %4)</source>
         <translation>句子 %2 的第 %1 次抽取：“%3”（p = %4）</translation>
     </message>
+    <message>
+        <source>Same numbers as the whole pass: attention rows within %1, logits within %2.</source>
+        <translation>与完整前向计算的数值相同：注意力行相差不超过 %1，logits 相差不超过 %2。</translation>
+    </message>
+    <message>
+        <source>Not the whole pass's numbers: attention rows differ by %1, logits by %2.</source>
+        <translation>与完整前向计算的数值不同：注意力行相差 %1，logits 相差 %2。</translation>
+    </message>
+    <message>
+        <source>Same logits as the whole pass, within %1 (no attention rows traced: tiled layers).</source>
+        <translation>与完整前向计算的 logits 相同，相差不超过 %1（分块计算的层没有记录注意力行）。</translation>
+    </message>
+    <message>
+        <source>Not the whole pass's logits: they differ by %1.</source>
+        <translation>与完整前向计算的 logits 不同：相差 %1。</translation>
+    </message>
+    <message>
+        <source>KV cache: “%1” decoded alone at position %2. In each of the %3 layers its one query row %4 meets the cached keys and values %5: %6 multiply-adds instead of %7 for the whole text again.</source>
+        <translation>KV 缓存：“%1”在位置 %2 单独解码。在 %3 层中的每一层，它唯一的一行查询 %4 与缓存的键和值 %5 相遇：只需 %6 次乘加，而整段文字重算需要 %7 次。</translation>
+    </message>
+    <message>
+        <source>The KV cache does not serve this model as it is now (it serves GPT-2's order as published: pre-norm, the causal mask, learned positions), so the whole text ran again.</source>
+        <translation>KV 缓存不适用于当前这个模型（它适用于按原样发布的 GPT-2 结构：前置归一化、因果掩码、学习到的位置编码），所以整段文字重新运行了一遍。</translation>
+    </message>
+    <message>
+        <source>The KV-cache check of the drawn piece could not run (%1); every step above is complete.</source>
+        <translation>无法用 KV 缓存检查抽到的片段（%1）；上面的每一步都已完整计算。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ui::ExercisePanel</name>

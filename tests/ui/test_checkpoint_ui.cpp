@@ -384,6 +384,22 @@ class TestCheckpointUi : public QObject {
     test::settle(*w);
     QVERIFY(box->appendButton()->isEnabled());
     QVERIFY(box->drawnLabel()->text().contains(QStringLiteral("1")));
+    // the appended piece decoded again with the KV cache, checked against this trace and shown
+    const auto appended = w->controller()->current();
+    QCOMPARE(appended->kvDecodeState, TraceResult::KvDecode::Checked);
+    QVERIFY(appended->kvDecode);
+    const pretrained::KvDecodeCheck& check = *appended->kvDecode;
+    QCOMPARE(check.sentence, int64_t{0});
+    QCOMPARE(check.position, static_cast<int64_t>(start.size()));
+    QCOMPARE(check.heads_compared, appended->cfg.layers * appended->cfg.heads);
+    QVERIFY(check.agrees());
+    QVERIFY(check.decode_macs < check.full_macs);
+    const QString shown = box->kvCheckLabel()->text().replace(QChar(0x00A0), QLatin1Char(' '));  // shapes kept whole
+    const QString heads = QString::number(appended->cfg.heads), dh = QString::number(appended->cfg.d_head());
+    QVERIFY2(shown.contains(QStringLiteral("(1, %1, 1, %2)").arg(heads, dh)) &&
+                 shown.contains(QStringLiteral("(1, %1, %2, %3)").arg(heads).arg(start.size() + 1).arg(dh)) &&
+                 shown.contains(QStringLiteral("Same numbers")),
+             qPrintable(shown));
 
     // the second draw reads the new result's logits with u = uniform(1): the count went on
     const auto r = w->controller()->current();
@@ -403,6 +419,8 @@ class TestCheckpointUi : public QObject {
 
     // a drawn line break is not appended: a sentence is one line
     test::settle(*w);
+    QCOMPARE(w->controller()->current()->kvDecodeState, TraceResult::KvDecode::None);  // the undo is an edit: no check
+    QVERIFY(box->kvCheckLabel()->text().isEmpty());
     const QString now = edit->toPlainText();
     const QString why = appendPiece(edit, 0, *w->controller()->current(), w->inputs()->importedWeights().get(),
                                     m.tokenizer->id("Ċ"));  // byte 0x0A's symbol
@@ -410,6 +428,27 @@ class TestCheckpointUi : public QObject {
     QCOMPARE(edit->toPlainText(), now);
     QCOMPARE(QString::fromStdString(subword::display_piece("ĉ", true)), QStringLiteral("⇥"));
     QCOMPARE(QString::fromStdString(subword::display_piece("č", true)), QStringLiteral("⟨0D⟩"));  // \r would not show
+
+    // the check runs only where the sentence cut into the pieces the draw made, and only on a model
+    // the cache serves (a planted bug makes it another model); each state is said under the button
+    Request req = w->inputs()->currentRequest();
+    const auto current = w->controller()->current();
+    const auto& row = current->batch.text.tokens[0];
+    req.appended = AppendedPiece{.sentence = 0, .pieces = {row.begin(), row.begin() + current->batch.text.lengths[0]}};
+    QCOMPARE(compute(req, 1)->kvDecodeState, TraceResult::KvDecode::Checked);
+    req.appended->pieces.back() = "x";  // the text cut differently once joined
+    QCOMPARE(compute(req, 1)->kvDecodeState, TraceResult::KvDecode::None);
+    req.appended->pieces = {row.begin(), row.begin() + current->batch.text.lengths[0]};
+    req.cfg.faults.insert(Fault::NoScaling);
+    const auto faulty = compute(req, 1);
+    QCOMPARE(faulty->kvDecodeState, TraceResult::KvDecode::NotServed);
+    box->setResult(faulty);
+    QVERIFY2(box->kvCheckLabel()->text().contains(QStringLiteral("does not serve")), qPrintable(box->kvCheckLabel()->text()));
+    auto failed = std::make_shared<TraceResult>(*faulty);
+    failed->kvDecodeState = TraceResult::KvDecode::Failed;
+    failed->kvDecodeFailure = QStringLiteral("std::bad_alloc");
+    box->setResult(failed);
+    QVERIFY2(box->kvCheckLabel()->text().contains(QStringLiteral("could not run (std::bad_alloc)")), qPrintable(box->kvCheckLabel()->text()));
   }
 
   void pickleOnlyFolderIsRefusedByName() {

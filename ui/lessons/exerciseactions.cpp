@@ -6,6 +6,7 @@
 #include <QScrollBar>
 
 #include <memory>
+#include <utility>
 
 #include "input/inputpanel.h"
 #include "lessons/exercisepanel.h"
@@ -80,6 +81,7 @@ void MainWindow::send(Request r) {
   if (!exercises_->active()) r.ablate = ablated_;  // an exercise runs its own setup, every head in
   r.cfg.full_heads = keptHeadsFor(r.cfg);  // heads of tiled layers kept whole
   r.ablateMode = ablateMode_;  // the panel's box and its head table follow it either way
+  r.appended = std::exchange(appended_, std::nullopt);  // only the next request; it checks the pieces
   lastRequest_ = r;
   controller_->request(r);
 }

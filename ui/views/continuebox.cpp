@@ -52,6 +52,8 @@ ContinueBox::ContinueBox(QWidget* parent) : QWidget(parent) {
   v->addWidget(append_);
   drawn_ = wrappedLabel(QStringLiteral("continueDrawn"));
   v->addWidget(drawn_);
+  kvCheck_ = wrappedLabel(QStringLiteral("continueKvCheck"));
+  v->addWidget(kvCheck_);
   connect(append_, &QPushButton::clicked, this, &ContinueBox::appendRequested);
   for (auto* box : {temperature_, topP_}) connect(box, &QDoubleSpinBox::valueChanged, this, &ContinueBox::restart);
   for (auto* box : {topK_, seed_}) connect(box, &QSpinBox::valueChanged, this, &ContinueBox::restart);
@@ -73,6 +75,38 @@ void ContinueBox::setResult(TraceResultPtr result) {
     }
   result_ = std::move(result);
   append_->setEnabled(result_ != nullptr);  // one draw per result: the next reads the text it made
+  showKvCheck();
+}
+
+void ContinueBox::showKvCheck() {
+  using State = TraceResult::KvDecode;
+  const State state = result_ ? result_->kvDecodeState : State::None;
+  if (state == State::None) return kvCheck_->clear();
+  if (state == State::NotServed)
+    return kvCheck_->setText(tr("The KV cache does not serve this model as it is now (it serves GPT-2's order as "
+                                "published: pre-norm, the causal mask, learned positions), so the whole text ran again."));
+  if (state == State::Failed)
+    return kvCheck_->setText(tr("The KV-cache check of the drawn piece could not run (%1); every step above is complete.")
+                                 .arg(result_->kvDecodeFailure));
+  const auto& c = *result_->kvDecode;
+  const auto& cfg = result_->cfg;
+  const QString piece = QString::fromStdString(result_->batch.text.shown_row(c.sentence)[static_cast<size_t>(c.position)]);
+  // shapes kept on one line: a comma and a no-break space
+  const auto shape = [](const Shape& s) { return QString::fromStdString(shape_str(s)).replace(QStringLiteral(", "), QStringLiteral(",\u00A0")); };
+  const QString text = tr("KV cache: “%1” decoded alone at position %2. In each of the %3 layers its one query row %4 "
+                          "meets the cached keys and values %5: %6 multiply-adds instead of %7 for the whole text again.")
+                           .arg(piece, QString::number(c.position), QString::number(cfg.layers),
+                                shape({1, cfg.heads, 1, cfg.d_head()}), shape({1, cfg.heads, c.position + 1, cfg.d_head()}),
+                                locale().toString(c.decode_macs), locale().toString(c.full_macs));
+  const QString rows = QString::number(c.attention_difference, 'g', 2), logits = QString::number(c.logits_difference, 'g', 2);
+  QString verdict;
+  if (c.heads_compared == 0)  // every layer tiled: no weights in the trace to compare
+    verdict = c.agrees() ? tr("Same logits as the whole pass, within %1 (no attention rows traced: tiled layers).").arg(logits)
+                         : tr("Not the whole pass's logits: they differ by %1.").arg(logits);
+  else
+    verdict = c.agrees() ? tr("Same numbers as the whole pass: attention rows within %1, logits within %2.").arg(rows, logits)
+                         : tr("Not the whole pass's numbers: attention rows differ by %1, logits by %2.").arg(rows, logits);
+  kvCheck_->setText(text + QLatin1Char('\n') + verdict);
 }
 
 pretrained::Sampling ContinueBox::sampling() const {
@@ -111,11 +145,10 @@ bool ContinueBox::drawFor(int b) {
   ++k;
   append_->setEnabled(false);
   const TrainedVocab& vocab = *result_->vocab();
-  drawn_->setText(tr("Draw %1 for sentence %2: “%3” (p = %4)")
-                      .arg(k)
-                      .arg(b)
-                      .arg(QString::fromStdString(subword::display_piece(vocab.words()[static_cast<size_t>(id)], vocab.byte_level)))
-                      .arg(p, 0, 'g', 3));
+  drawn_->setText(tr("Draw %1 for sentence %2: “%3” (p = %4)")  // one arg(): a piece may hold "%2"
+                      .arg(QString::number(k), QString::number(b),
+                           QString::fromStdString(subword::display_piece(vocab.words()[static_cast<size_t>(id)], vocab.byte_level)),
+                           QString::number(p, 'g', 3)));
   emit pieceDrawn(b, id, p);
   return true;
 }

@@ -4,7 +4,9 @@
 // trace, by docs/cli.md's rule (pretrained/generate.h: draw_piece with u = uniform(k) of the stream
 // "generate:<sentence>", k the pieces drawn for that sentence since the controls last changed) —
 // so the window's k-th draw is the command line's k-th, as long as the appended text cuts back into
-// the same pieces.
+// the same pieces. After an append, the new result's KV-cache check (pretrained/kv_check.h): the
+// drawn piece decoded alone against the cached keys and values, what that saves, and whether it
+// gives the whole pass's numbers.
 #pragma once
 
 #include <QWidget>
@@ -41,6 +43,7 @@ class ContinueBox : public QWidget {
   QSpinBox* seedBox() const { return seed_; }
   QPushButton* appendButton() const { return append_; }
   QLabel* drawnLabel() const { return drawn_; }
+  QLabel* kvCheckLabel() const { return kvCheck_; }
 
  signals:
   void appendRequested();                              // the button: the panel says which sentence
@@ -48,12 +51,13 @@ class ContinueBox : public QWidget {
 
  private:
   void restart();  // a control changed: every sentence's draws count from 0 again
+  void showKvCheck();  // result_'s check of the appended piece by the KV cache, or nothing
 
   TraceResultPtr result_;
   QDoubleSpinBox *temperature_, *topP_;
   QSpinBox *topK_, *seed_;
   QPushButton* append_;
-  QLabel* drawn_;
+  QLabel *drawn_, *kvCheck_;
   std::map<int, int64_t> drawnSoFar_;  // sentence → pieces drawn for it (the stream's next step)
 };
 

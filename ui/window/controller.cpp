@@ -10,6 +10,7 @@
 #include "forward/overflow.h"
 #include "io/bundle.h"
 #include "model/weights.h"
+#include "pretrained/kv_decode.h"
 #include "text/errors.h"
 #include "words/coretext.h"
 #include "words/qtstrings.h"
@@ -86,6 +87,32 @@ void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers
   out.gradients = info;
 }
 
+// Request::appended: the drawn piece decoded with the KV cache, on the CPU (the decoder's engine),
+// against the trace just made — when the sentence cut into the pieces the draw made and the model is
+// the stack the cache serves. A GPU's trace is held to a wider tolerance (its own rounding).
+void decodeAppendedPiece(TraceResult& out, const std::optional<AppendedPiece>& appended, const Watch* watch) {
+  using State = TraceResult::KvDecode;
+  if (!appended || appended->sentence >= out.batch.text.batch()) return;
+  const auto b = static_cast<size_t>(appended->sentence);
+  const auto& row = out.batch.text.tokens[b];
+  const auto n = static_cast<size_t>(out.batch.text.lengths[b]);
+  if (n != appended->pieces.size() || !std::equal(row.begin(), row.begin() + static_cast<long>(n), appended->pieces.begin()))
+    return;  // edited, or the joined text cut into other pieces
+  out.kvDecodeState = State::NotServed;
+  if (!out.vocab() || !pretrained::kv_cacheable(out.cfg) || !out.trace.find("encoder.output_head.logits")) return;
+  const double tolerance = out.backend == QLatin1String("cpu") ? 1e-5 : 1e-3;
+  try {
+    out.kvDecode = pretrained::check_kv_decode(out.cfg, out.weights, out.batch, out.trace, appended->sentence, tolerance,
+                                               watch ? watch->cancel : nullptr);
+    out.kvDecodeState = State::Checked;
+  } catch (const Cancelled&) {
+    throw;
+  } catch (const std::exception& e) {  // the trace stands; the check says why it is missing
+    out.kvDecodeState = State::Failed;
+    out.kvDecodeFailure = QString::fromUtf8(e.what());
+  }
+}
+
 }  // namespace
 
 TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch) {
@@ -102,6 +129,8 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
   if (r.loss) est = with_gradients(est);  // the backward's steps too
+  if (r.appended && pretrained::kv_cacheable(out->cfg))  // the check runs beside the finished trace
+    est.working_bytes += pretrained::kv_check_bytes(out->cfg, b.text.seq());
   out->estimateBytes = est.total();
   try {
     check_memory_budget(est, r.memoryBudgetMiB);
@@ -175,6 +204,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
     if (r.loss) appendGradients(clean, *r.loss, r.answers, model, r.prependBos);
     out->trace = without_fault_labels(out->trace, clean.trace);
   }
+  decodeAppendedPiece(*out, r.appended, watch);
   out->generation = generation;
   return out;
 }

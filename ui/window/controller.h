@@ -32,6 +32,12 @@ struct ImportedWeights {
 };
 using ImportedWeightsPtr = std::shared_ptr<const ImportedWeights>;
 
+// A piece "append and continue" added to a sentence: the pieces the sentence should now cut into.
+struct AppendedPiece {
+  int sentence = 0;
+  std::vector<std::string> pieces;
+};
+
 struct Request {
   ModelConfig cfg;           // cfg.cross follows whether memoryTexts is non-empty
   QStringList texts;         // the batch
@@ -54,6 +60,10 @@ struct Request {
   // How: zero (their output set to 0) or mean (to its mean over the batch's real positions in a
   // clean run, which the controller runs first).
   explain::AblateMode ablateMode = explain::AblateMode::Zero;
+  // After "append and continue": the drawn piece decoded again with the KV cache and compared with
+  // the traced pass (pretrained/kv_check.h) — when sentence `appended->sentence` still cuts into
+  // exactly `appended->pieces` (the text before it and the piece).
+  std::optional<AppendedPiece> appended;
 };
 
 // A request over its memory budget: what it needs with every score tensor kept, and what the

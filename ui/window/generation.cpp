@@ -39,4 +39,11 @@ QString appendPiece(QPlainTextEdit* edit, int b, const TraceResult& r, const Imp
   return QCoreApplication::translate("Generation", "There is no sentence %1 any more: nothing was appended.").arg(b);
 }
 
+AppendedPiece appendedPieces(const TraceResult& r, int b, int id) {
+  const auto& row = r.batch.text.tokens[static_cast<size_t>(b)];
+  AppendedPiece out{.sentence = b, .pieces = {row.begin(), row.begin() + r.batch.text.lengths[static_cast<size_t>(b)]}};
+  out.pieces.push_back(r.vocab()->words()[static_cast<size_t>(id)]);
+  return out;
+}
+
 }  // namespace attnlab::ui

@@ -22,4 +22,8 @@ QString continuedSentence(const QString& line, const TraceResult& r, const Impor
 // or why nothing was appended: a drawn line break (a sentence is one line), or no such sentence.
 QString appendPiece(QPlainTextEdit* edit, int b, const TraceResult& r, const ImportedWeights* weights, int id);
 
+// The pieces sentence b should cut into once `id` is appended: its pieces in `r`, then the piece
+// (what the next request checks with the KV cache: Request::appended).
+AppendedPiece appendedPieces(const TraceResult& r, int b, int id);
+
 }  // namespace attnlab::ui

@@ -306,6 +306,7 @@ void MainWindow::appendDrawnPiece(int sentence, int id) {
   if (!r) return;
   const QString refused = appendPiece(inputs_->sentencesEdit(), sentence, *r, inputs_->importedWeights().get(), id);
   if (!refused.isEmpty()) predictions_->continueBox()->refuse(refused);
+  else appended_ = appendedPieces(*r, sentence, id);  // the edit's request (after the typing pause) checks it
 }
 
 void MainWindow::showResult(TraceResultPtr result) {

@@ -146,6 +146,7 @@ class MainWindow : public QMainWindow {
   FaultSet exerciseFaults_;     // planted by a find-the-bug exercise, added to every request
   bool exerciseHideFaults_ = false;  // until it is answered, the steps carry no fault labels
   Request lastRequest_;
+  std::optional<AppendedPiece> appended_;  // a drawn piece was appended: the next request checks it (Request::appended)
   QLabel* status_;
   BusyIndicator* busy_;
   QMenu* recentMenu_ = nullptr;

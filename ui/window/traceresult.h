@@ -14,6 +14,7 @@
 #include "model/trace.h"
 #include "model/trained.h"
 #include "model/weights.h"
+#include "pretrained/kv_check.h"
 #include "text/message.h"
 
 namespace attnlab::ui {
@@ -49,6 +50,11 @@ struct TraceResult {
   std::vector<explain::HeadRef> ablated;
   explain::AblateMode ablateMode = explain::AblateMode::Zero;  // how they were knocked out
   bool prependBos = false;  // a GPT-2 checkpoint's sentences began with <|endoftext|> (Request::prependBos)
+  // Request::appended's check of the drawn piece by the KV cache (pretrained/kv_check.h).
+  enum class KvDecode { None, Checked, NotServed, Failed };  // none: no piece appended (or re-cut)
+  KvDecode kvDecodeState = KvDecode::None;
+  std::optional<pretrained::KvDecodeCheck> kvDecode;  // Checked
+  QString kvDecodeFailure;  // Failed: the library's words, in English
   // A trained model's vocabulary (its output head's predictions are in the trace); null otherwise.
   const std::shared_ptr<const TrainedVocab>& vocab() const { return weights.vocab(); }
 
