@@ -77,6 +77,11 @@ class TestSession : public QObject {
     const Session n = parse_session(session_json(m), "x");
     QCOMPARE(n.ablate, m.ablate);
     QCOMPARE(n.ablate_mode, std::string("mean"));
+    QVERIFY(session_json(a).find("sampling") == std::string::npos);  // absent: the defaults, as before
+    Session d = a;  // the continue box's controls
+    d.sampling = {.temperature = 0.7, .top_p = 0.9, .top_k = 40, .seed = 3};
+    QVERIFY(parse_session(session_json(d), "x").sampling == d.sampling);
+    QVERIFY(parse_session(session_json(a), "x").sampling == SessionSampling{});
     Session t = a;  // tiled, one layer in full
     t.cfg.layers = 3;
     t.cfg.overview_cap = kOverviewCap;
@@ -180,6 +185,17 @@ class TestSession : public QObject {
     QTest::newRow("unknown tab") << head + "\"view\": {\"tab\": \"graphs\"}}" << "\"view.tab\": 'graphs' is not one of";
     QTest::newRow("unknown ablate mode") << head + "\"view\": {\"ablate\": \"0.1\", \"ablate_mode\": \"half\"}}"
                                          << "\"view.ablate_mode\": 'half' is not one of";
+    QTest::newRow("sampling not an object") << head + "\"view\": {\"sampling\": 3}}" << "\"view.sampling\": should be an object";
+    QTest::newRow("sampling: temperature a string")
+        << head + "\"view\": {\"sampling\": {\"temperature\": \"hot\"}}}" << "\"view.sampling.temperature\": expected a number";
+    QTest::newRow("sampling: top_p 0") << head + "\"view\": {\"sampling\": {\"top_p\": 0}}}"
+                                       << "\"view.sampling.top_p\": 0 is out of range (0.01 to 1.0)";
+    QTest::newRow("sampling: temperature above 100") << head + "\"view\": {\"sampling\": {\"temperature\": 101}}}"
+                                                     << "\"view.sampling.temperature\": 101 is out of range";
+    QTest::newRow("sampling: negative seed") << head + "\"view\": {\"sampling\": {\"seed\": -1}}}"
+                                             << "\"view.sampling.seed\": -1 is out of range (0 to 1000000)";
+    QTest::newRow("sampling: top_k a fraction") << head + "\"view\": {\"sampling\": {\"top_k\": 2.5}}}"
+                                                << "\"view.sampling.top_k\": should be a whole number";
     QTest::newRow("unknown loss") << head + "\"view\": {\"loss\": \"l2\"}}" << "\"view.loss\": unknown loss 'l2'";
     QTest::newRow("sentence past the batch") << head + "\"view\": {\"sentence\": 1}}" << "\"view.sentence\"";
     QTest::newRow("head past the heads") << head + "\"view\": {\"head\": 8}}" << "\"view.head\"";

@@ -153,6 +153,30 @@ SessionKnobs read_knobs(const Fields& f, const json& k) {
   return out;
 }
 
+// "view.sampling": the continue box's controls, each a number within its range (a field left out
+// keeps its default).
+SessionSampling read_sampling(const Fields& f, const json& v) {
+  const std::string at = "view.sampling.";
+  if (!v.is_object()) f.fail("view.sampling", Text(Msg::should_object));
+  SessionSampling out;
+  const auto real = [&](const char* key, double& x, double lo, double hi) {
+    const json* j = f.find(v, key);
+    if (!j) return;
+    if (!j->is_number()) f.fail(at + key, Text(Msg::ls_expected_found, Text(Msg::ls_json_number), json_kind(*j)));
+    x = j->get<double>();
+    if (!(x >= lo && x <= hi)) f.fail(at + key, Text(Msg::ls_out_of_range, j->dump(), json(lo).dump(), json(hi).dump()));
+  };
+  const auto whole = [&](const char* key, int64_t& x, KnobRange r) {
+    x = f.integer(v, at, key, x);
+    if (x < r.lo || x > r.hi) f.fail(at + key, Text(Msg::ls_out_of_range, x, r.lo, r.hi));
+  };
+  real("temperature", out.temperature, 0, kSamplingTemperatureMax);
+  real("top_p", out.top_p, kSamplingTopPMin, 1);
+  whole("top_k", out.top_k, kSamplingTopK);
+  whole("seed", out.seed, kSamplingSeed);
+  return out;
+}
+
 // The session's "config" object → a ModelConfig, each knob checked as the command line does.
 ModelConfig read_config(const Fields& f, const json& c, bool cross) {
   if (!c.is_object()) f.fail("config", Text(Msg::should_object));
@@ -243,6 +267,8 @@ std::string session_json(const Session& s) {
   if (!s.answers.empty()) j["view"]["answers"] = s.answers;
   if (!s.ablate.empty()) j["view"]["ablate"] = s.ablate;  // absent: every head in, as before
   if (!s.ablate.empty() && s.ablate_mode == "mean") j["view"]["ablate_mode"] = s.ablate_mode;  // absent: zero
+  if (const SessionSampling& g = s.sampling; g != SessionSampling{})  // absent: the defaults, as before
+    j["view"]["sampling"] = {{"temperature", g.temperature}, {"top_k", g.top_k}, {"top_p", g.top_p}, {"seed", g.seed}};
   if (c.variant.on()) j["config"]["variant"] = variant_config_json(c.variant);
   if (!c.full_heads.empty()) j["config"]["full_heads"] = full_heads_json(c.full_heads);  // absent: none, as before
   if (!s.weights.empty()) {  // version 2: an older reader refuses instead of showing seeded weights
@@ -328,6 +354,7 @@ Session parse_session(std::string_view text, const std::string& origin) {
     s.ablate_mode = f.text(*v, "ablate_mode", "", "view.");
     if (!s.ablate_mode.empty() && s.ablate_mode != "zero" && s.ablate_mode != "mean")
       f.fail("view.ablate_mode", Text(Msg::not_one_of, s.ablate_mode, "zero, mean"));
+    if (const json* g = f.find(*v, "sampling")) s.sampling = read_sampling(f, *g);
   }
   if (const json* w = f.find(j, "weights")) s.weights = read_weights(f, *w);
   if (const json* t = f.find(j, "training")) {

@@ -60,6 +60,16 @@ struct SessionKnobs {
   bool operator==(const SessionKnobs&) const = default;
 };
 
+// The Predictions panel's "append and continue" controls (docs/sessions.md "view.sampling"), each
+// within the panel's range: temperature 0 … 100, top-k 0 (all) … 10⁶, top-p 0.01 … 1, seed 0 … 10⁶.
+inline constexpr KnobRange kSamplingTopK{0, 1000000}, kSamplingSeed{0, 1000000};
+inline constexpr double kSamplingTemperatureMax = 100, kSamplingTopPMin = 0.01;
+struct SessionSampling {
+  double temperature = 1, top_p = 1;
+  int64_t top_k = 0, seed = 0;
+  bool operator==(const SessionSampling&) const = default;
+};
+
 struct SessionTraining {
   std::string run;    // "" = the panel had no run
   int64_t step = -1;  // the timeline's step (the latest snapshot at or before it); −1 = the last
@@ -84,6 +94,7 @@ struct Session {
   std::vector<std::string> answers;       // loss "per-position": one answer per sentence
   std::string ablate;  // heads knocked out, "1.3,cross.0.1" (explain/head_ablation.h parse_heads); "" = none
   std::string ablate_mode;  // how: "zero" or "mean" (explain::AblateMode); "" = zero
+  SessionSampling sampling;  // written only when it is not the defaults
   SessionWeights weights;
   SessionTraining training;
   LessonText title, description;          // lessons in sample_inputs/lessons have them

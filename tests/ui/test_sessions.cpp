@@ -10,12 +10,15 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QSignalSpy>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
 #include "input/inputpanel.h"
 #include "io/session.h"
 #include "step/stepnavigator.h"
+#include "views/continuebox.h"
+#include "views/predictionspanel.h"
 #include "window/dialogfolders.h"
 #include "step/steppanel.h"
 #include "window/controller.h"
@@ -72,6 +75,11 @@ class TestSessions : public QObject {
     a->stepPanel()->setCurrentTabId(QStringLiteral("lines"));
     a->stepPanel()->setSentence(1);
     a->stepPanel()->setHead(2);
+    ContinueBox* continuing = a->predictions()->continueBox();  // the append controls go with it
+    continuing->temperatureBox()->setValue(0.35);
+    continuing->topKBox()->setValue(12);
+    continuing->topPBox()->setValue(0.8);
+    continuing->seedBox()->setValue(77);
     QCOMPARE(a->saveSession(path), QString());
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("lesson.attnlab")});
 
@@ -91,6 +99,8 @@ class TestSessions : public QObject {
     QCOMPARE(b->stepPanel()->currentTabId(), QStringLiteral("lines"));
     QCOMPARE(b->stepPanel()->sentence(), 1);
     QCOMPARE(b->stepPanel()->selection().head, 2);
+    const SessionSampling restored = b->predictions()->continueBox()->sessionSampling();
+    QVERIFY(restored == (SessionSampling{.temperature = 0.35, .top_p = 0.8, .top_k = 12, .seed = 77}));
     const QStringList recent = QSettings().value(QStringLiteral("sessions-b/recentSessions")).toStringList();
     QCOMPARE(recent.value(0), path);
   }

@@ -22,24 +22,24 @@ ContinueBox::ContinueBox(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout;
   temperature_ = new QDoubleSpinBox;
   temperature_->setObjectName(QStringLiteral("continueTemperature"));
-  temperature_->setRange(0, 100);
+  temperature_->setRange(0, kSamplingTemperatureMax);
   temperature_->setDecimals(2);
   temperature_->setSingleStep(0.1);
   temperature_->setValue(1);
   temperature_->setToolTip(tr("0 always takes the most probable piece; above 1 the guesses spread out"));
   topK_ = new QSpinBox;
   topK_->setObjectName(QStringLiteral("continueTopK"));
-  topK_->setRange(0, 1000000);
+  topK_->setRange(static_cast<int>(kSamplingTopK.lo), static_cast<int>(kSamplingTopK.hi));
   topK_->setSpecialValueText(tr("all"));
   topP_ = new QDoubleSpinBox;
   topP_->setObjectName(QStringLiteral("continueTopP"));
-  topP_->setRange(0.01, 1);
+  topP_->setRange(kSamplingTopPMin, 1);
   topP_->setDecimals(2);
   topP_->setSingleStep(0.05);
   topP_->setValue(1);
   seed_ = new QSpinBox;
   seed_->setObjectName(QStringLiteral("continueSeed"));
-  seed_->setRange(0, 1000000);
+  seed_->setRange(static_cast<int>(kSamplingSeed.lo), static_cast<int>(kSamplingSeed.hi));
   form->addRow(tr("Temperature:"), temperature_);
   form->addRow(tr("Top-k:"), topK_);
   form->addRow(tr("Top-p:"), topP_);
@@ -117,6 +117,17 @@ pretrained::Sampling ContinueBox::sampling() const {
   s.top_p = topP_->value();
   s.seed = static_cast<uint64_t>(seed_->value());
   return s;
+}
+
+SessionSampling ContinueBox::sessionSampling() const {
+  return {.temperature = temperature_->value(), .top_p = topP_->value(), .top_k = topK_->value(), .seed = seed_->value()};
+}
+
+void ContinueBox::restoreSampling(const SessionSampling& s) {  // within the ranges: parse_session checked them
+  temperature_->setValue(s.temperature);
+  topP_->setValue(s.top_p);
+  topK_->setValue(static_cast<int>(s.top_k));
+  seed_->setValue(static_cast<int>(s.seed));
 }
 
 void ContinueBox::refuse(const QString& why) {

@@ -13,6 +13,7 @@
 
 #include <map>
 
+#include "io/session.h"
 #include "pretrained/generate.h"
 #include "window/traceresult.h"
 
@@ -32,6 +33,9 @@ class ContinueBox : public QWidget {
   // grows by what was drawn.
   void setResult(TraceResultPtr result);
   pretrained::Sampling sampling() const;  // steps 1, as the controls say
+  // The controls as a session keeps them (io/session.h), and set back from one.
+  SessionSampling sessionSampling() const;
+  void restoreSampling(const SessionSampling& s);
   // Draws the next piece of sentence b (from 0) and emits pieceDrawn; false when b has no logits.
   bool drawFor(int b);
   // The drawn piece was not appended (why): said under the button, which may draw again.

@@ -20,6 +20,8 @@
 #include "io/session.h"
 #include "step/steppanel.h"
 #include "traininglab/trainingpanel.h"
+#include "views/continuebox.h"
+#include "views/predictionspanel.h"
 #include "text/errors.h"
 #include "window/mainwindow.h"
 #include "words/coretext.h"
@@ -160,6 +162,7 @@ QString MainWindow::saveSession(const QString& path) {
   s.answers = toStdStrings(r.answers);
   s.ablate = explain::heads_text(ablated_);
   if (ablateMode_ == explain::AblateMode::Mean) s.ablate_mode = explain::ablate_mode_name(ablateMode_);
+  s.sampling = predictions_->continueBox()->sessionSampling();
   // The view of the last result, within the sentences and heads being saved (they may differ
   // while a recompute is pending or has failed).
   s.sentence = std::clamp<int64_t>(panel_->sentence(), 0, static_cast<int64_t>(s.texts.size()) - 1);
@@ -245,6 +248,7 @@ QString MainWindow::openSession(const QString& path, bool dialog) {
   fullHeads_ = s.cfg.full_heads;  // checked by parse_session (validate)
   ablated_ = s.ablate.empty() ? std::vector<explain::HeadRef>{} : explain::parse_heads(s.ablate);  // checked by parse_session
   ablateMode_ = explain::ablate_mode_of(s.ablate_mode);  // checked by parse_session
+  predictions_->continueBox()->restoreSampling(s.sampling);  // checked by parse_session
   currentId_ = s.step;
   pendingView_ = ViewState{QString::fromStdString(s.view_tab), static_cast<int>(s.sentence), static_cast<int>(s.head)};
   inputs_->setBackendKind(r.backend);
