@@ -13,11 +13,17 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
+#include "../tests/gpt2_checkpoint.h"
 #include "backend/attention_tiled.h"
 #include "backend/backend.h"
 #include "forward/model.h"
 #include "input/samplemodels.h"
+#include "model/trained.h"
 #include "model/weights.h"
+#include "pretrained/gpt2.h"
+#include "pretrained/kv_check.h"
 #include "tensor/key_ranges.h"
 #include "tensor/ops.h"
 #include "tensor/ops_naive.h"
@@ -237,6 +243,67 @@ void BM_CheckWeights(benchmark::State& state) {
   for (auto _ : state) check_weights(c, w);
 }
 BENCHMARK(BM_CheckWeights)->Unit(benchmark::kMillisecond);
+
+// GPT-2 small's shape (12 layers, 12 heads, D 768, 1024 positions, vocabulary 50257; weights
+// uniform, made once in memory through the checkpoint mapping, pretrained/gpt2.h) for "Append the
+// next piece": the window computes the longer text's whole trace again, then (since the KV-cache
+// check) decodes the drawn piece with the cache and compares. Arg 0: S; arg 1: 0 the traced forward,
+// 1 the check of its last piece against it, the cache seeded with the trace's keys and values (the
+// window's way), 2 the same with the text before the piece fed again (pretrained/kv_check.h).
+struct Gpt2Small {
+  ModelConfig cfg;
+  Weights w;
+};
+const Gpt2Small& gpt2_small() {
+  static const Gpt2Small m = [] {
+    const auto shape = pretrained::gpt2_config(nlohmann::json::object(), "bench");
+    uint64_t state = 1;
+    const auto fill = [&](const Shape& s, float scale, float offset) {
+      Tensor t(s);
+      for (int64_t i = 0; i < t.numel(); ++i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        t.data()[i] = offset + 0.05f * scale * (static_cast<float>(state >> 40) / float(1 << 24) - 0.5f);
+      }
+      return t;
+    };
+    pretrained::CheckpointTensors t;
+    for (auto& [name, x] : fixtures::gpt2_tensors(shape.vocab_size, shape.cfg.d_model, shape.cfg.layers,
+                                                  shape.cfg.max_positions, fill))
+      t.tensors.emplace(name, std::move(x));
+    Gpt2Small g{shape.cfg, pretrained::gpt2_weights(shape, std::move(t), "bench")};
+    std::vector<std::string> words;
+    for (int64_t i = 0; i < shape.vocab_size; ++i) words.push_back("p" + std::to_string(i));
+    auto vocab = std::make_shared<TrainedVocab>(pretrained_vocab(std::move(words), int(shape.vocab_size - 1), -1, false));
+    vocab->task = Task::NextToken;
+    vocab->mask = MaskKind::Causal;
+    g.w.set_vocab(vocab);
+    return g;
+  }();
+  return m;
+}
+
+void BM_AppendCheck(benchmark::State& state) {
+  const Gpt2Small& m = gpt2_small();
+  std::vector<std::string> pieces;
+  for (int64_t i = 0; i < state.range(0); ++i) pieces.push_back("p" + std::to_string((i * 7919) % 50000));
+  const Batch batch = make_piece_batch({pieces}, *m.w.vocab());
+  Trace trace;
+  forward(m.cfg, m.w, batch, trace);
+  for (auto _ : state) {
+    if (state.range(1) == 0) {
+      Trace again;
+      forward(m.cfg, m.w, batch, again);
+      benchmark::DoNotOptimize(again);
+    } else {
+      const auto check = pretrained::check_kv_decode(m.cfg, m.w, batch, trace, 0, {.from_trace = state.range(1) == 1});
+      if (!check.agrees()) state.SkipWithError("the cache's numbers are not the trace's");
+      state.counters["decode_MMAC"] = double(check.decode_macs) * 1e-6;
+      state.counters["full_MMAC"] = double(check.full_macs) * 1e-6;
+    }
+  }
+  state.SetLabel(state.range(1) == 0 ? "traced forward" : state.range(1) == 1 ? "check, cache from the trace" : "check, text fed");
+}
+BENCHMARK(BM_AppendCheck)->ArgsProduct({{64, 256}, {0, 1, 2}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

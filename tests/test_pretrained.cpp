@@ -269,7 +269,8 @@ class TestPretrained : public QObject {
     const Batch batch = make_piece_batch({pieces({40, 120, 7, 250, 33, 299, 5}), pieces({61, 180, 2, 90})}, *m.weights.vocab());
     Trace trace;
     forward(m.cfg, m.weights, batch, trace);
-    const auto check = pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 1);
+    const auto check = pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 1);  // the trace's k, v rows
+    QVERIFY(check.from_trace);
     QCOMPARE(check.position, int64_t{3});
     QCOMPARE(check.heads_compared, m.cfg.layers * m.cfg.heads);
     QVERIFY(check.logits_scale > 1.0);
@@ -285,9 +286,23 @@ class TestPretrained : public QObject {
     other.set("encoder.layers.1.self_attn.in_proj_bias", bias);
     const auto wrong = pretrained::check_kv_decode(m.cfg, other, batch, trace, 1);
     QVERIFY(wrong.attention_difference > 1e-3 && !wrong.agrees());
+    const auto fed = pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 1, {.from_trace = false});
+    QVERIFY(!fed.from_trace && fed.agrees());  // the text before it fed again, as generation makes the rows
+    Trace shifted;  // the trace's layer-0 key rows moved: the cache seeded from them disagrees
+    for (const Step& step : trace.steps()) {
+      Tensor t = step.tensor;
+      if (step.info.id == "encoder.layers.0.self_attn.k_proj") {
+        t = t.clone();
+        for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] += 0.3f * static_cast<float>(i % 5);
+      }
+      shifted.record(step.info, t);
+    }
+    const auto moved = pretrained::check_kv_decode(m.cfg, m.weights, batch, shifted, 1);
+    QVERIFY(moved.from_trace && moved.attention_difference > 1e-3 && !moved.agrees());
 
     const std::atomic<bool> stop{true};  // a cancel between the chunks of the text before the piece
-    QVERIFY_THROWS_EXCEPTION(Cancelled, pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 1, 1e-5, &stop));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 1,
+                                                                     {.from_trace = false, .cancel = &stop}));
 
     ModelConfig tiled = m.cfg;  // layer 0 tiled with head 2 kept whole, layer 1 in full
     tiled.overview_cap = 256;
@@ -316,7 +331,7 @@ class TestPretrained : public QObject {
     const Batch batch = make_piece_batch({pieces}, *m.weights.vocab());
     Trace trace;
     forward(m.cfg, m.weights, batch, trace);
-    const auto check = pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 0);
+    const auto check = pretrained::check_kv_decode(m.cfg, m.weights, batch, trace, 0, {.from_trace = false});
     QCOMPARE(check.position, int64_t{289});
     QVERIFY2(check.agrees(), qPrintable(QStringLiteral("weights %1 off, logits %2 off of %3")
                                             .arg(check.attention_difference).arg(check.logits_difference).arg(check.logits_scale)));

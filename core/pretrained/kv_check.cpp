@@ -31,6 +31,28 @@ double row_difference(const Tensor& a, const Tensor& t, int64_t b, int64_t p, in
   return worst;
 }
 
+// Rows [0, n) of sentence b in every layer's k_proj and v_proj (B, S, D) → the cache; false (the
+// cache untouched) when a layer's projections are not in the trace.
+bool seed_from_trace(KvDecoder& cache, const ModelConfig& cfg, const Trace& trace, int64_t b, int64_t n) {
+  std::vector<Tensor> keys, values;
+  for (int64_t i = 0; i < cfg.layers; ++i) {
+    const std::string at = "encoder.layers." + std::to_string(i) + ".self_attn.";
+    const Step *k = trace.find(at + "k_proj"), *v = trace.find(at + "v_proj");
+    if (!k || !v || k->tensor.dim() != 3 || v->tensor.dim() != 3) return false;
+    const auto rows = [&](const Tensor& t) {  // (B, S, D) → sentence b's first n rows, (n, D)
+      const Tensor c = t.contiguous();
+      const int64_t d = c.size(2);
+      Tensor out = Tensor::empty({n, d});
+      std::copy_n(c.data() + b * c.size(1) * d, n * d, out.data());
+      return out;
+    };
+    keys.push_back(rows(k->tensor));
+    values.push_back(rows(v->tensor));
+  }
+  cache.seed(keys, values, n);
+  return true;
+}
+
 }  // namespace
 
 int64_t kv_decode_macs(const ModelConfig& cfg, int64_t vocab, int64_t seen) {
@@ -50,7 +72,7 @@ int64_t kv_check_bytes(const ModelConfig& cfg, int64_t seen) {
 }
 
 KvDecodeCheck check_kv_decode(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& trace,
-                              int64_t b, double tolerance, const std::atomic<bool>* cancel, Backend& be) {
+                              int64_t b, const KvCheckOptions& how, Backend& be) {
   const Step* logits = trace.find("encoder.output_head.logits");
   if (!logits || !w.vocab() || b < 0 || b >= batch.text.batch())
     throw std::logic_error("check_kv_decode: no logits in the trace, or no such sentence");
@@ -60,8 +82,9 @@ KvDecodeCheck check_kv_decode(const ModelConfig& cfg, const Weights& w, const Ba
   for (int64_t i = 0; i < seen; ++i) ids.push_back(w.vocab()->id(pieces[static_cast<size_t>(i)]));
 
   KvDecoder cache(cfg, w, seen, be);
-  for (int64_t at = 0; at + 1 < seen; at += kPrefixChunk) {  // the text before the piece, a chunk at a time
-    if (cancel && cancel->load()) throw Cancelled();
+  const bool from_trace = how.from_trace && seed_from_trace(cache, cfg, trace, b, seen - 1);
+  for (int64_t at = 0; !from_trace && at + 1 < seen; at += kPrefixChunk) {  // the text before the piece, in chunks
+    if (how.cancel && how.cancel->load()) throw Cancelled();
     const int64_t n = std::min(kPrefixChunk, seen - 1 - at);
     cache.feed({ids.begin() + at, ids.begin() + at + n});
   }
@@ -69,7 +92,8 @@ KvDecodeCheck check_kv_decode(const ModelConfig& cfg, const Weights& w, const Ba
   const std::vector<float> got = cache.feed({ids.back()}, &probe);  // the piece alone
 
   KvDecodeCheck out;
-  out.tolerance = tolerance;
+  out.tolerance = how.tolerance;
+  out.from_trace = from_trace;
   out.sentence = b;
   out.position = seen - 1;
   for (int64_t i = 0; i < cfg.layers; ++i) {

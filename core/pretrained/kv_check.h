@@ -28,6 +28,7 @@ struct KvDecodeCheck {
   double logits_scale = 0;            // largest |logit_trace| there
   int64_t decode_macs = 0, full_macs = 0;  // multiply-adds: the piece with the cache, the whole text again
   double tolerance = 1e-5;  // see agrees()
+  bool from_trace = false;  // the earlier rows were the trace's k_proj / v_proj (KvCheckOptions), not fed again
 
   // Equal as floats computed in a different order can be: the weights within `tolerance`, the logits
   // within `tolerance` of their scale — 1e-5 against a trace made on the CPU (kv_decode's tests hold
@@ -40,19 +41,28 @@ struct KvDecodeCheck {
 int64_t kv_decode_macs(const ModelConfig& cfg, int64_t vocab, int64_t seen);
 int64_t full_pass_macs(const ModelConfig& cfg, int64_t vocab, int64_t seen);
 
-// Memory the check takes beside the trace at `seen` positions: the cache's key and value rows
-// (2·layers·seen·D floats), one head's scores while the text before the piece is fed (at most
+// Memory the check takes beside the trace at `seen` positions, at most: the cache's key and value
+// rows (2·layers·seen·D floats), one head's scores while the text before the piece is fed (at most
 // 256 pieces at a time: min(seen, 256)·seen) and the probe's rows (layers·H·seen).
 int64_t kv_check_bytes(const ModelConfig& cfg, int64_t seen);
+
+// Where the cache's rows for the positions before the piece come from: the trace's own k_proj and
+// v_proj (B, S, D) rows — what a cache holds, since a causal pass never changes an earlier row, and
+// the window's way (the check then costs one piece's pass) — or fed again piece by piece, as
+// generation makes them (at most 256 pieces at a time; `cancel`, when set between them, stops it).
+// A trace without a layer's projections is fed.
+struct KvCheckOptions {
+  bool from_trace = true;
+  double tolerance = 1e-5;  // KvDecodeCheck::tolerance
+  const std::atomic<bool>* cancel = nullptr;
+};
 
 // Sentence b's last real piece decoded with the cache and compared with `trace` (the whole pass
 // of `batch` with `w`: "encoder.layers.{i}.self_attn.weights" (B, H, S, S) where traced in full,
 // "….weights_head_{h}" (B, 1, S, S) for a tiled layer's kept heads, "encoder.output_head.logits"
-// (B, S, V)). Needs kv_cacheable(cfg) and the logits step
-// (logic_error otherwise); a one-piece sentence is decoded from an empty cache. `cancel`, when set
-// between the chunks of the text before the piece, stops it (Cancelled).
+// (B, S, V)). Needs kv_cacheable(cfg) and the logits step (logic_error otherwise); a one-piece
+// sentence is decoded from an empty cache.
 KvDecodeCheck check_kv_decode(const ModelConfig& cfg, const Weights& w, const Batch& batch, const Trace& trace,
-                              int64_t b, double tolerance = 1e-5, const std::atomic<bool>* cancel = nullptr,
-                              Backend& be = cpu_backend());
+                              int64_t b, const KvCheckOptions& how = {}, Backend& be = cpu_backend());
 
 }  // namespace attnlab::pretrained

@@ -390,6 +390,7 @@ class TestCheckpointUi : public QObject {
     QVERIFY(appended->kvDecode);
     const pretrained::KvDecodeCheck& check = *appended->kvDecode;
     QCOMPARE(check.sentence, int64_t{0});
+    QVERIFY(check.from_trace);  // the earlier rows are the trace's own keys and values
     QCOMPARE(check.position, static_cast<int64_t>(start.size()));
     QCOMPARE(check.heads_compared, appended->cfg.layers * appended->cfg.heads);
     QVERIFY(check.agrees());

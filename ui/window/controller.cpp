@@ -102,8 +102,8 @@ void decodeAppendedPiece(TraceResult& out, const std::optional<AppendedPiece>& a
   if (!out.vocab() || !pretrained::kv_cacheable(out.cfg) || !out.trace.find("encoder.output_head.logits")) return;
   const double tolerance = out.backend == QLatin1String("cpu") ? 1e-5 : 1e-3;
   try {
-    out.kvDecode = pretrained::check_kv_decode(out.cfg, out.weights, out.batch, out.trace, appended->sentence, tolerance,
-                                               watch ? watch->cancel : nullptr);
+    out.kvDecode = pretrained::check_kv_decode(out.cfg, out.weights, out.batch, out.trace, appended->sentence,
+                                               {.tolerance = tolerance, .cancel = watch ? watch->cancel : nullptr});
     out.kvDecodeState = State::Checked;
   } catch (const Cancelled&) {
     throw;
