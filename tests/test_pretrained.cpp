@@ -311,9 +311,18 @@ class TestPretrained : public QObject {
     Trace overview;
     forward(tiled, m.weights, batch, overview);
     QVERIFY(overview.find("encoder.layers.0.self_attn.weights_head_2"));
-    const auto part = pretrained::check_kv_decode(tiled, m.weights, batch, overview, 0);
-    QCOMPARE(part.heads_compared, m.cfg.heads + 1);
-    QVERIFY(part.agrees());
+    for (const bool from_trace : {true, false}) {  // fed again, the tiled pass's earlier rows are checked too
+      const auto part = pretrained::check_kv_decode(tiled, m.weights, batch, overview, 0, {.from_trace = from_trace});
+      QCOMPARE(part.from_trace, from_trace);
+      QCOMPARE(part.heads_compared, m.cfg.heads + 1);
+      QVERIFY(part.agrees());
+    }
+
+    Trace lacking;  // a trace without layer 1's keys: the text before the piece is fed instead
+    for (const Step& step : trace.steps())
+      if (step.info.id != "encoder.layers.1.self_attn.k_proj") lacking.record(step.info, step.tensor);
+    const auto fallback = pretrained::check_kv_decode(m.cfg, m.weights, batch, lacking, 1);
+    QVERIFY(!fallback.from_trace && fallback.agrees());
   }
 
   // A text of 290 pieces: the 289 before the checked one are fed 256, then 33 at a time — the

@@ -194,6 +194,10 @@ class TestSession : public QObject {
                                                      << "\"view.sampling.temperature\": 101 is out of range";
     QTest::newRow("sampling: negative seed") << head + "\"view\": {\"sampling\": {\"seed\": -1}}}"
                                              << "\"view.sampling.seed\": -1 is out of range (0 to 1000000)";
+    QTest::newRow("sampling: top_k past the box") << head + "\"view\": {\"sampling\": {\"top_k\": 1000001}}}"
+                                                  << "\"view.sampling.top_k\": 1000001 is out of range (0 to 1000000)";
+    QTest::newRow("sampling: seed past the box") << head + "\"view\": {\"sampling\": {\"seed\": 1000001}}}"
+                                                 << "\"view.sampling.seed\": 1000001 is out of range (0 to 1000000)";
     QTest::newRow("sampling: top_k a fraction") << head + "\"view\": {\"sampling\": {\"top_k\": 2.5}}}"
                                                 << "\"view.sampling.top_k\": should be a whole number";
     QTest::newRow("unknown loss") << head + "\"view\": {\"loss\": \"l2\"}}" << "\"view.loss\": unknown loss 'l2'";

@@ -31,23 +31,22 @@ double row_difference(const Tensor& a, const Tensor& t, int64_t b, int64_t p, in
   return worst;
 }
 
-// Rows [0, n) of sentence b in every layer's k_proj and v_proj (B, S, D) → the cache; false (the
-// cache untouched) when a layer's projections are not in the trace.
+// Rows [0, n) of sentence b in every layer's k_proj and v_proj (B, S, D), contiguous → the cache,
+// copied straight from the trace; false (the cache untouched) when a layer's projections are not in
+// the trace or not of that shape.
 bool seed_from_trace(KvDecoder& cache, const ModelConfig& cfg, const Trace& trace, int64_t b, int64_t n) {
-  std::vector<Tensor> keys, values;
+  std::vector<const float*> keys, values;
+  const auto rows = [&](const Step* s) -> const float* {  // sentence b's first row, or null
+    if (!s) return nullptr;
+    const Tensor& t = s->tensor;
+    if (t.dim() != 3 || t.size(0) <= b || t.size(1) < n || t.size(2) != cfg.d_model || !t.is_contiguous()) return nullptr;
+    return t.data() + b * t.size(1) * t.size(2);
+  };
   for (int64_t i = 0; i < cfg.layers; ++i) {
     const std::string at = "encoder.layers." + std::to_string(i) + ".self_attn.";
-    const Step *k = trace.find(at + "k_proj"), *v = trace.find(at + "v_proj");
-    if (!k || !v || k->tensor.dim() != 3 || v->tensor.dim() != 3) return false;
-    const auto rows = [&](const Tensor& t) {  // (B, S, D) → sentence b's first n rows, (n, D)
-      const Tensor c = t.contiguous();
-      const int64_t d = c.size(2);
-      Tensor out = Tensor::empty({n, d});
-      std::copy_n(c.data() + b * c.size(1) * d, n * d, out.data());
-      return out;
-    };
-    keys.push_back(rows(k->tensor));
-    values.push_back(rows(v->tensor));
+    keys.push_back(rows(trace.find(at + "k_proj")));
+    values.push_back(rows(trace.find(at + "v_proj")));
+    if (!keys.back() || !values.back()) return false;
   }
   cache.seed(keys, values, n);
   return true;

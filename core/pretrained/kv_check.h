@@ -48,9 +48,10 @@ int64_t kv_check_bytes(const ModelConfig& cfg, int64_t seen);
 
 // Where the cache's rows for the positions before the piece come from: the trace's own k_proj and
 // v_proj (B, S, D) rows — what a cache holds, since a causal pass never changes an earlier row, and
-// the window's way (the check then costs one piece's pass) — or fed again piece by piece, as
-// generation makes them (at most 256 pieces at a time; `cancel`, when set between them, stops it).
-// A trace without a layer's projections is fed.
+// the window's way (the check then costs one piece's pass, and checks that piece's position only:
+// the earlier rows are taken as the trace made them) — or fed again piece by piece, as generation
+// makes them, which checks them too (at most 256 pieces at a time; `cancel`, when set between
+// them, stops it). A trace without a layer's projections is fed.
 struct KvCheckOptions {
   bool from_trace = true;
   double tolerance = 1e-5;  // KvDecodeCheck::tolerance

@@ -61,16 +61,13 @@ KvDecoder::KvDecoder(const ModelConfig& cfg, const Weights& w, int64_t capacity,
   }
 }
 
-void KvDecoder::seed(const std::vector<Tensor>& keys, const std::vector<Tensor>& values, int64_t n) {
+void KvDecoder::seed(const std::vector<const float*>& keys, const std::vector<const float*>& values, int64_t n) {
   const auto layers = static_cast<size_t>(cfg_.layers);
   if (length_ != 0 || n < 0 || n > capacity_ || keys.size() != layers || values.size() != layers)
     throw std::logic_error("KvDecoder::seed: a used cache, or rows that do not fit it");
   for (size_t i = 0; i < layers; ++i) {
-    if (keys[i].numel() != n * cfg_.d_model || values[i].numel() != n * cfg_.d_model || !keys[i].is_contiguous() ||
-        !values[i].is_contiguous())
-      throw std::logic_error("KvDecoder::seed: rows of another shape");
-    std::copy_n(keys[i].data(), n * cfg_.d_model, keys_[i].data());
-    std::copy_n(values[i].data(), n * cfg_.d_model, values_[i].data());
+    std::copy_n(keys[i], n * cfg_.d_model, keys_[i].data());
+    std::copy_n(values[i], n * cfg_.d_model, values_[i].data());
   }
   length_ = n;
 }

@@ -51,8 +51,9 @@ class KvDecoder {
 
   // Takes rows [0, n) of each layer's keys and values as computed elsewhere — k_proj, v_proj of a
   // causal whole pass, whose earlier rows a later piece never changes — instead of feeding those
-  // pieces: keys[i], values[i] (n, D) contiguous. Needs an empty cache and n ≤ capacity.
-  void seed(const std::vector<Tensor>& keys, const std::vector<Tensor>& values, int64_t n);
+  // pieces: keys[i], values[i] point at n rows of D floats, one after another (copied; nothing else
+  // is allocated). Needs an empty cache, one pointer pair per layer and n ≤ capacity.
+  void seed(const std::vector<const float*>& keys, const std::vector<const float*>& values, int64_t n);
 
   int64_t length() const { return length_; }  // positions held
   int64_t cache_bytes() const;                 // the K and V rows held, every layer

@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
@@ -103,6 +104,18 @@ class TestSessions : public QObject {
     QVERIFY(restored == (SessionSampling{.temperature = 0.35, .top_p = 0.8, .top_k = 12, .seed = 77}));
     const QStringList recent = QSettings().value(QStringLiteral("sessions-b/recentSessions")).toStringList();
     QCOMPARE(recent.value(0), path);
+    {  // a session saved without them (an older one) sets the defaults back
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      Session older = parse_session(f.readAll().toStdString(), "lesson");
+      older.sampling = {};
+      QFile g(dir.filePath(QStringLiteral("older.attnlab")));
+      QVERIFY(g.open(QIODevice::WriteOnly));
+      QVERIFY(session_json(older).find("sampling") == std::string::npos);
+      g.write(QByteArray::fromStdString(session_json(older)));
+    }
+    QCOMPARE(b->openSession(dir.filePath(QStringLiteral("older.attnlab"))), QString());
+    QVERIFY(b->predictions()->continueBox()->sessionSampling() == SessionSampling{});
   }
 
   // Learned positions from the knobs: the rows box appears with "learned", the position step is

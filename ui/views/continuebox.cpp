@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -124,10 +125,14 @@ SessionSampling ContinueBox::sessionSampling() const {
 }
 
 void ContinueBox::restoreSampling(const SessionSampling& s) {  // within the ranges: parse_session checked them
-  temperature_->setValue(s.temperature);
-  topP_->setValue(s.top_p);
-  topK_->setValue(static_cast<int>(s.top_k));
-  seed_->setValue(static_cast<int>(s.seed));
+  {
+    const QSignalBlocker a(temperature_), b(topP_), c(topK_), d(seed_);
+    temperature_->setValue(s.temperature);
+    topP_->setValue(s.top_p);
+    topK_->setValue(static_cast<int>(s.top_k));
+    seed_->setValue(static_cast<int>(s.seed));
+  }
+  restart();  // a session's draws count from 0, as a fresh window's and the command line's do
 }
 
 void ContinueBox::refuse(const QString& why) {

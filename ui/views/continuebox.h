@@ -33,7 +33,8 @@ class ContinueBox : public QWidget {
   // grows by what was drawn.
   void setResult(TraceResultPtr result);
   pretrained::Sampling sampling() const;  // steps 1, as the controls say
-  // The controls as a session keeps them (io/session.h), and set back from one.
+  // The controls as a session keeps them (io/session.h), and set back from one (every sentence's
+  // draws then count from 0).
   SessionSampling sessionSampling() const;
   void restoreSampling(const SessionSampling& s);
   // Draws the next piece of sentence b (from 0) and emits pieceDrawn; false when b has no logits.
