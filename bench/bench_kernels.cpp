@@ -11,6 +11,9 @@
 #include <cblas.h>
 #endif
 
+#include <Eigen/Core>
+
+#include <bit>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -250,12 +253,14 @@ BENCHMARK(BM_CheckWeights)->Unit(benchmark::kMillisecond);
 // check) decodes the drawn piece with the cache and compares. Arg 0: S; arg 1: 0 the traced forward,
 // 1 the check of its last piece against it, the cache seeded with the trace's keys and values (the
 // window's way), 2 the same with the text before the piece fed again (pretrained/kv_check.h).
+// Arg 2: 1 with the weights as an F16 checkpoint keeps them (widened on use), 0 in F32.
 struct Gpt2Small {
   ModelConfig cfg;
   Weights w;
 };
-const Gpt2Small& gpt2_small() {
-  static const Gpt2Small m = [] {
+// GPT-2 small with uniform random weights, in F32 or (f16) as a 16-bit checkpoint's: every tensor
+// rounded to F16 and kept in 16 bits, widened on use (model/half_tensor.h).
+Gpt2Small make_gpt2_small(bool f16) {
     const auto shape = pretrained::gpt2_config(nlohmann::json::object(), "bench");
     uint64_t state = 1;
     const auto fill = [&](const Shape& s, float scale, float offset) {
@@ -268,8 +273,16 @@ const Gpt2Small& gpt2_small() {
     };
     pretrained::CheckpointTensors t;
     for (auto& [name, x] : fixtures::gpt2_tensors(shape.vocab_size, shape.cfg.d_model, shape.cfg.layers,
-                                                  shape.cfg.max_positions, fill))
-      t.tensors.emplace(name, std::move(x));
+                                                  shape.cfg.max_positions, fill)) {
+      pretrained::StoredTensor stored{.f32 = std::move(x), .half = {}};
+      if (f16) {
+        auto bits = std::make_shared<std::vector<uint16_t>>(stored.f32.numel());
+        for (int64_t i = 0; i < stored.f32.numel(); ++i)
+          (*bits)[i] = std::bit_cast<uint16_t>(Eigen::half(stored.f32.data()[i]));
+        stored = {.f32 = {}, .half = {.format = HalfTensor::Format::F16, .shape = stored.f32.shape(), .bits = bits}};
+      }
+      t.tensors.emplace(name, std::move(stored));
+    }
     Gpt2Small g{shape.cfg, pretrained::gpt2_weights(shape, std::move(t), "bench")};
     std::vector<std::string> words;
     for (int64_t i = 0; i < shape.vocab_size; ++i) words.push_back("p" + std::to_string(i));
@@ -278,12 +291,19 @@ const Gpt2Small& gpt2_small() {
     vocab->mask = MaskKind::Causal;
     g.w.set_vocab(vocab);
     return g;
-  }();
+}
+
+const Gpt2Small& gpt2_small(bool f16 = false) {
+  if (f16) {
+    static const Gpt2Small m = make_gpt2_small(true);
+    return m;
+  }
+  static const Gpt2Small m = make_gpt2_small(false);
   return m;
 }
 
 void BM_AppendCheck(benchmark::State& state) {
-  const Gpt2Small& m = gpt2_small();
+  const Gpt2Small& m = gpt2_small(state.range(2) == 1);
   std::vector<std::string> pieces;
   for (int64_t i = 0; i < state.range(0); ++i) pieces.push_back("p" + std::to_string((i * 7919) % 50000));
   const Batch batch = make_piece_batch({pieces}, *m.w.vocab());
@@ -301,9 +321,10 @@ void BM_AppendCheck(benchmark::State& state) {
       state.counters["full_MMAC"] = double(check.full_macs) * 1e-6;
     }
   }
-  state.SetLabel(state.range(1) == 0 ? "traced forward" : state.range(1) == 1 ? "check, cache from the trace" : "check, text fed");
+  state.SetLabel(std::string(state.range(1) == 0 ? "traced forward" : state.range(1) == 1 ? "check, cache from the trace" : "check, text fed") +
+                 (state.range(2) == 1 ? ", F16 weights" : ", F32 weights"));
 }
-BENCHMARK(BM_AppendCheck)->ArgsProduct({{64, 256}, {0, 1, 2}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AppendCheck)->ArgsProduct({{64, 256}, {0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

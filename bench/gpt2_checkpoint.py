@@ -38,21 +38,23 @@ import torch
 D, H, L, P, V = 768, 12, 12, 1024, 50257
 
 
-def write_safetensors(path, tensors):
-    """F32 tensors in the safetensors layout, streamed (the file is 498 MB)."""
+def write_safetensors(path, tensors, dtype="f32"):
+    """F32 (or F16) tensors in the safetensors layout, streamed (the F32 file is 498 MB)."""
     header, offset = {"__metadata__": {"format": "pt"}}, 0
+    width = 2 if dtype == "f16" else 4
     for name, a in tensors.items():
-        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [offset, offset + a.nbytes]}
-        offset += a.nbytes
+        header[name] = {"dtype": dtype.upper(), "shape": list(a.shape), "data_offsets": [offset, offset + a.size * width]}
+        offset += a.size * width
     head = json.dumps(header).encode("utf-8")
     head += b" " * ((8 - len(head) % 8) % 8)
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(head)) + head)
         for a in tensors.values():
-            f.write(np.ascontiguousarray(a, dtype="<f4").tobytes())
+            f.write(np.ascontiguousarray(a, dtype="<f2" if dtype == "f16" else "<f4").tobytes())
 
 
-def write_checkpoint(folder, seed=0):
+def write_checkpoint(folder, seed=0, dtype="f32"):
+    """The checkpoint's tensors as the file holds them (F16 ones widened back to float32)."""
     g = np.random.default_rng(seed)
     n = lambda *shape, s=0.02: (g.standard_normal(shape, dtype=np.float32) * s)
     t = {"wte.weight": n(V, D), "wpe.weight": n(P, D, s=0.01)}
@@ -63,7 +65,9 @@ def write_checkpoint(folder, seed=0):
                   h + "ln_2.weight": 1 + n(D), h + "ln_2.bias": n(D), h + "mlp.c_fc.weight": n(D, 4 * D),
                   h + "mlp.c_fc.bias": n(4 * D), h + "mlp.c_proj.weight": n(4 * D, D), h + "mlp.c_proj.bias": n(D)})
     t["ln_f.weight"], t["ln_f.bias"] = 1 + n(D), n(D)
-    write_safetensors(os.path.join(folder, "model.safetensors"), {"transformer." + k: v for k, v in t.items()})
+    if dtype == "f16":
+        t = {k: v.astype(np.float16).astype(np.float32) for k, v in t.items()}
+    write_safetensors(os.path.join(folder, "model.safetensors"), {"transformer." + k: v for k, v in t.items()}, dtype)
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump({"model_type": "gpt2"}, f)  # every size from GPT2Config's defaults: GPT-2 small
     # a byte-level vocabulary of V pieces: the 256 byte symbols, filler pieces, <|endoftext|>
@@ -182,6 +186,8 @@ def main():
                     "\"--attention tiled --full-layers 5\"")
     ap.add_argument("--skip-plain", action="store_true", help="time only the variants (the full trace of a long "
                     "text may not fit)")
+    ap.add_argument("--dtype", choices=("f32", "f16"), default="f32", help="the checkpoint's dtype (F16: attnlab "
+                    "keeps it in 16 bits and widens on use; PyTorch runs the widened values in float32)")
     ap.add_argument("--generate", type=int, default=0, help="time greedy generation of N pieces after each S-piece "
                     "prompt instead, with and without the KV cache, beside PyTorch's")
     a = ap.parse_args()
@@ -190,7 +196,7 @@ def main():
     try:
         folder = os.path.join(tmp, "gpt2")
         os.makedirs(folder)
-        t = {k: torch.from_numpy(v) for k, v in write_checkpoint(folder).items()}
+        t = {k: torch.from_numpy(v) for k, v in write_checkpoint(folder, dtype=a.dtype).items()}
         size = os.path.getsize(os.path.join(folder, "model.safetensors")) / 2 ** 20
         rows = generation_rows(a, t, folder, tmp) if a.generate else []
         for s in ([] if a.generate else a.seq):
@@ -211,7 +217,7 @@ def main():
                 rows.append({"seq": s, "options": options, "attnlab_export_s": statistics.median(ours),
                              "attnlab_peak_rss_mib": max(peaks), "torch_forward_s": statistics.median(theirs),
                              "ratio": statistics.median(ours) / statistics.median(theirs)})
-        print(json.dumps({"checkpoint_mib": round(size, 1), "threads": torch.get_num_threads(),
+        print(json.dumps({"dtype": a.dtype, "checkpoint_mib": round(size, 1), "threads": torch.get_num_threads(),
                           "torch_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                           "runs": rows}, indent=1))
     finally:

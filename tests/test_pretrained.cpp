@@ -93,6 +93,15 @@ std::string config(int64_t vocab, int64_t d, int64_t layers, int64_t positions) 
          ", \"n_head\": 4, \"n_layer\": " + std::to_string(layers) + ", \"n_positions\": " + std::to_string(positions) + "}";
 }
 
+// A GPT-2 folder in `dir`: the weights file's bytes, its config.json and a tokenizer.
+void write_gpt2_folder(const fs::path& dir, const std::string& weights, int64_t vocab, int64_t d, int64_t layers,
+                       int64_t positions) {
+  fs::create_directories(dir);
+  write(dir / "model.safetensors", weights);
+  write(dir / "config.json", config(vocab, d, layers, positions));
+  write_tokenizer(dir, vocab);
+}
+
 // A 2-layer GPT-2 folder of 300 pieces, D 8, 4 heads, 16 positions, in `dir`.
 pretrained::PretrainedModel small_gpt2(const fs::path& dir) {
   fs::create_directories(dir);
@@ -407,6 +416,141 @@ class TestPretrained : public QObject {
     QCOMPARE(index.placement.size(), size_t{1});
     qInfo("index %.1f MiB, peak growth while reading %.1f MiB", double(kBytes) / (1 << 20), double(grown) / (1 << 20));
     QVERIFY2(grown <= 4 * kBytes, qPrintable(QStringLiteral("grew %1 MiB for a 16 MiB index").arg(grown >> 20)));
+  }
+
+  // HalfTensor's widenings against element-by-element ones: untransposed (large enough to be split
+  // between threads), transposed in 32 × 32 tiles with sizes that leave partial tiles, stacked
+  // rows; the first non-finite element found in the widened shape's order.
+  void halfTensorWidensTransposedAndStacked() {
+    const auto make = [](Shape shape, HalfTensor::Format f, uint32_t seed) {
+      auto bits = std::make_shared<std::vector<uint16_t>>(numel_of(shape));
+      for (auto& b : *bits) {
+        seed = seed * 1664525u + 1013904223u;
+        b = static_cast<uint16_t>((seed >> 16) & (f == HalfTensor::Format::F16 ? 0xBBFFu : 0xBF7Fu));  // finite
+      }
+      return HalfTensor{.format = f, .shape = std::move(shape), .transposed = false, .bits = std::move(bits)};
+    };
+    const auto one = [](const HalfTensor& h, int64_t i) {  // element i of the stored bits, widened alone
+      HalfTensor e{.format = h.format, .shape = {1}, .transposed = false,
+                   .bits = std::make_shared<std::vector<uint16_t>>(1, (*h.bits)[i])};
+      return e.widen().data()[0];
+    };
+    for (const auto f : {HalfTensor::Format::F16, HalfTensor::Format::BF16}) {
+      const HalfTensor big = make({600, 500}, f, 1);
+      const Tensor wide = big.widen();
+      for (int64_t i = 0; i < big.numel(); i += 997) QCOMPARE(wide.data()[i], one(big, i));
+      const HalfTensor stored = make({37, 70}, f, 2);  // a Conv1D's (in, out)
+      const HalfTensor t = stored.transpose();
+      QVERIFY(t.transposed && t.shape == (Shape{70, 37}));
+      const Tensor tw = t.widen();
+      for (int64_t r = 0; r < 70; ++r)
+        for (int64_t c = 0; c < 37; ++c) QCOMPARE(tw.data()[r * 37 + c], one(stored, c * 70 + r));
+      QVERIFY(t.transpose().widen().to_vector() == stored.widen().to_vector());
+      const HalfTensor a = make({3, 5}, f, 3), b = make({2, 5}, f, 4);
+      const HalfTensor ab = HalfTensor::concat_rows({a, b});
+      QVERIFY(ab.shape == (Shape{5, 5}));
+      std::vector<float> want = a.widen().to_vector(), tail = b.widen().to_vector();
+      want.insert(want.end(), tail.begin(), tail.end());
+      QVERIFY(ab.widen().to_vector() == want);
+      QCOMPARE(stored.first_non_finite(), int64_t{-1});
+    }
+    HalfTensor inf = make({37, 70}, HalfTensor::Format::F16, 5);
+    auto bits = std::make_shared<std::vector<uint16_t>>(*inf.bits);
+    (*bits)[2 * 70 + 9] = 0x7C00;  // stored (2, 9): +∞
+    inf.bits = bits;
+    QCOMPARE(inf.first_non_finite(), int64_t{2 * 70 + 9});
+    QCOMPARE(inf.transpose().first_non_finite(), int64_t{9 * 37 + 2});
+  }
+
+  // An F16 checkpoint stays in 16 bits (model/half_tensor.h): half the bytes, the Conv1D weights
+  // only flagged as transposed, the head tied to the same 16-bit table; every parameter widened
+  // on use equals the same checkpoint written in F32, and so does every logit, bit for bit,
+  // whether the widenings are kept (the default budget) or made again on every use (budget 0).
+  void f16CheckpointStaysIn16BitsAndMatchesItsWidening() {
+    QTemporaryDir tmp;
+    const fs::path d16 = fs::path(tmp.path().toStdString()) / "f16", d32 = fs::path(tmp.path().toStdString()) / "f32";
+    const std::string bytes16 = serialize_safetensors(gpt2_tensors(300, 8, 2, 16), {{"format", "pt"}}, /*f16=*/true);
+    for (const auto& [dir, bytes] : {std::pair{d16, bytes16},  // the F32 file holds the F16 values widened
+                                     std::pair{d32, serialize_safetensors(parse_safetensors(bytes16).tensors, {{"format", "pt"}})}})
+      write_gpt2_folder(dir, bytes, 300, 8, 2, 16);
+    auto m16 = pretrained::load_pretrained(d16.string());
+    const auto m32 = pretrained::load_pretrained(d32.string());
+    const HalfTensor* in_proj = m16.weights.half("encoder.layers.0.self_attn.in_proj_weight");
+    QVERIFY(in_proj && in_proj->transposed && in_proj->shape == (Shape{24, 8}));
+    QVERIFY(!m32.weights.has_half());
+    QVERIFY(m16.weights.head_tied() && m32.weights.head_tied());
+    QCOMPARE(m16.weights.bytes() * 2, m32.weights.bytes());
+    for (const auto& name : m32.weights.names()) {
+      QVERIFY2(m16.weights.half(name), name.c_str());
+      QVERIFY(m16.weights.shape(name) == m32.weights.get(name).shape());
+      QVERIFY2(m16.weights.get(name).to_vector() == m32.weights.get(name).to_vector(), name.c_str());
+    }
+    const std::vector<std::string> pieces = {"a", "b", "c", "d", "e"};
+    const std::vector<float> want = full_pass_logits(m32, pieces).to_vector();
+    QVERIFY(full_pass_logits(m16, pieces).to_vector() == want);
+    QVERIFY(m16.weights.widened_kept_bytes() > 0 && m16.weights.widened_kept_bytes() <= Weights::kDefaultWidenBudget);
+    m16.weights.set_widen_budget(0);
+    QCOMPARE(m16.weights.widened_kept_bytes(), int64_t{0});
+    QVERIFY(full_pass_logits(m16, pieces).to_vector() == want);
+    QCOMPARE(m16.weights.widened_kept_bytes(), int64_t{0});
+    // widen_all: F32 in place, the tied pair one storage again
+    Weights w = m16.weights;
+    w.widen_all();
+    QVERIFY(!w.has_half() && w.head_tied());
+    QVERIFY(w.get("output_head.weight").shares_storage(w.get("embedding.weight")));
+  }
+
+  // A value F16 cannot hold (here 1e6, ∞ once rounded) is refused naming the parameter and the
+  // element in the shape the engine uses: stored (1, 5) of c_attn's (8, 24) is (5, 1) of in_proj's
+  // (24, 8), element 41.
+  void f16InfinityIsRefusedAtItsElement() {
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "inf";
+    auto tensors = gpt2_tensors(300, 8, 2, 16);
+    QCOMPARE(tensors[6].first, std::string("transformer.h.0.attn.c_attn.weight"));
+    tensors[6].second.data()[1 * 24 + 5] = 1e6f;
+    write_gpt2_folder(dir, serialize_safetensors(tensors, {{"format", "pt"}}, /*f16=*/true), 300, 8, 2, 16);
+    try {
+      pretrained::load_pretrained(dir.string());
+      QFAIL("loaded an infinite weight");
+    } catch (const DataError& e) {
+      const std::string what = e.what();
+      QVERIFY2(what.find("encoder.layers.0.self_attn.in_proj_weight") != std::string::npos, e.what());
+      QVERIFY2(what.find("element 41") != std::string::npos, e.what());
+    }
+  }
+
+  // GPT-2 small's shape in F16 (a 250 MB file): loading grows the process by the file and little
+  // more (widened at load, as before, it would be twice the file); a forward pass on top of it by
+  // at most the widen budget (the kept widenings) and one layer's widening at a time.
+  void f16Gpt2SmallLoadsWithinTheFileAnd200MiB() {
+    if (kAddressSanitizer)
+      QSKIP("AddressSanitizer keeps freed memory in quarantine and shadows every byte: no peak to measure");
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "small16";
+    constexpr int64_t kVocab = 50257, kD = 768, kLayers = 12;
+    write_gpt2_folder(dir, serialize_safetensors(gpt2_tensors(kVocab, kD, kLayers, 1024), {{"format", "pt"}}, true),
+                      kVocab, kD, kLayers, 1024);  // the writer's copies are gone before the measurement starts
+    const auto file = static_cast<int64_t>(fs::file_size(dir / "model.safetensors"));
+    QVERIFY(file > 245'000'000);
+    trim_block_pool();
+    malloc_trim(0);
+    if (!reset_peak_rss()) QSKIP("/proc/self/clear_refs cannot be written here: the peak cannot be measured");
+    const int64_t before = current_rss_bytes();
+    {
+      const auto m = pretrained::load_pretrained(dir.string());
+      const int64_t loaded = peak_rss_bytes() - before;
+      QVERIFY(m.weights.has_half());
+      full_pass_logits(m, {"a", "b", "c", "d", "e", "f", "g", "h"});
+      const int64_t ran = peak_rss_bytes() - before;
+      qInfo("F16 file %.1f MiB: peak growth %.1f MiB loading, %.1f MiB after a forward pass (kept widenings %.1f MiB)",
+            double(file) / (1 << 20), double(loaded) / (1 << 20), double(ran) / (1 << 20),
+            double(m.weights.widened_kept_bytes()) / (1 << 20));
+      QVERIFY2(loaded <= file + (int64_t{200} << 20),
+               qPrintable(QStringLiteral("grew %1 MiB for a %2 MiB file").arg(loaded >> 20).arg(file >> 20)));
+      QVERIFY2(ran <= file + Weights::kDefaultWidenBudget + (int64_t{128} << 20),
+               qPrintable(QStringLiteral("a forward pass grew it to %1 MiB").arg(ran >> 20)));
+    }
   }
 
   // GPT-2 small's embedding width with fewer layers: a 330 MB file. Read whole and then widened, the

@@ -1,9 +1,11 @@
 // The row kernels compiled per vector unit (core/tensor/row_kernels.h): every variant this CPU
 // runs against a float64 computation of the same row, the masked cases PyTorch defines, and the
-// fast ops that use them (layer_norm, softmax_lastdim) against ops_naive.h.
+// fast ops that use them (layer_norm, softmax_lastdim) against ops_naive.h; the 16-bit widening
+// of every F16 and BF16 bit pattern against the formats' definitions (IEEE 754 binary16; bfloat16).
 #include <QtTest>
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -31,6 +33,41 @@ std::vector<float> randoms(int64_t n, const char* name, float scale) {
 }
 
 const char* name(Isa i) { return isa_name(i).data(); }
+
+// The value a 16-bit float with `exp_bits` exponent bits and `man_bits` mantissa bits holds, from
+// the definition: (−1)ˢ · 2^(e − bias) · (1 + m / 2^man_bits), subnormal 2^(1 − bias) · m / 2^man_bits.
+double definition(uint16_t h, int exp_bits, int man_bits) {
+  const int bias = (1 << (exp_bits - 1)) - 1;
+  const uint32_t m = h & ((1u << man_bits) - 1), e = (h >> man_bits) & ((1u << exp_bits) - 1);
+  const double sign = (h & 0x8000u) ? -1.0 : 1.0, frac = double(m) / double(1u << man_bits);
+  if (e == (1u << exp_bits) - 1) return m ? std::numeric_limits<double>::quiet_NaN() : sign * INFINITY;
+  if (e == 0) return sign * std::ldexp(frac, 1 - bias);
+  return sign * std::ldexp(1.0 + frac, int(e) - bias);
+}
+
+// Every bit pattern (an odd count after it, so the vector loops' tails run too) widened by `widen`.
+template <class Widen>
+void checkEveryPattern(Widen widen, int exp_bits, int man_bits) {
+  std::vector<uint16_t> all(65536 + 3);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i * 40503u);  // a permutation
+  for (uint32_t i = 0; i < 65536; ++i) all[i] = static_cast<uint16_t>(i);
+  for (Isa isa : variants()) {
+    std::vector<float> out(all.size(), -7.0f);
+    widen(isa, all.data(), out.data(), static_cast<int64_t>(all.size()));
+    for (size_t i = 0; i < all.size(); ++i) {
+      const double want = definition(all[i], exp_bits, man_bits);
+      if (std::isnan(want)) {  // a NaN keeps its sign and payload in the float's top bits
+        const uint32_t bits = std::bit_cast<uint32_t>(out[i]);
+        const uint32_t payload = (bits >> (23 - man_bits)) & ((1u << man_bits) - 1);
+        QVERIFY2(std::isnan(out[i]) && (bits >> 31) == (all[i] >> 15u) && payload == (all[i] & ((1u << man_bits) - 1)),
+                 qPrintable(QString("%1 0x%2").arg(name(isa)).arg(all[i], 4, 16, QChar('0'))));
+      } else {
+        QVERIFY2(double(out[i]) == want && std::signbit(out[i]) == std::signbit(want),
+                 qPrintable(QString("%1 0x%2: %3, want %4").arg(name(isa)).arg(all[i], 4, 16, QChar('0')).arg(out[i]).arg(want)));
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -183,6 +220,9 @@ class TestRowKernels : public QObject {
 
   // The ops that use them: same numbers as the naive twins, and bit for bit the same twice
   // whatever the rows' addresses (each row is worked on in an aligned copy).
+  void widenF16EveryPatternEveryVariant() { checkEveryPattern(widen_f16, 5, 10); }
+  void widenBf16EveryPatternEveryVariant() { checkEveryPattern(widen_bf16, 8, 7); }
+
   void opsMatchTheirNaiveTwins() {
     const Tensor x = test::random_tensor({3, 5, 37}, "x", 4.0f), w = test::random_tensor({37}, "w"),
                  b = test::random_tensor({37}, "b");

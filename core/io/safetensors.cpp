@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "io/files.h"
@@ -176,15 +177,34 @@ std::vector<Entry> parse_entries(std::string_view header_text, uint64_t data_siz
   return out;
 }
 
-// Each entry widened to F32, its bytes read in pieces of at most 16 MiB: the peak is the tensors
-// themselves, never the file beside them.
+// A 16-bit entry's values as the file stores them (little-endian), read in pieces.
+HalfTensor read_half(const Entry& e, const ReadData& read, size_t piece) {
+  auto bits = std::make_shared<std::vector<uint16_t>>(static_cast<size_t>(numel_of(e.shape)));
+  auto* dst = reinterpret_cast<unsigned char*>(bits->data());
+  for (uint64_t at = e.begin; at < e.end;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(piece, e.end - at));
+    read(at, n, dst + (at - e.begin));
+    at += n;
+  }
+  if constexpr (std::endian::native == std::endian::big)
+    for (auto& v : *bits) v = static_cast<uint16_t>(v << 8 | v >> 8);
+  return HalfTensor{.format = e.dtype == "F16" ? HalfTensor::Format::F16 : HalfTensor::Format::BF16,
+                    .shape = e.shape, .transposed = false, .bits = std::move(bits)};
+}
+
+// Each entry widened to F32 (or, keep_16bit, a 16-bit one kept as it is), its bytes read in
+// pieces of at most 16 MiB: the peak is the tensors themselves, never the file beside them.
 SafetensorsFile decode_entries(std::vector<Entry> entries, std::map<std::string, std::string> metadata,
-                               const ReadData& read) {
+                               const ReadData& read, bool keep_16bit) {
   constexpr size_t kPiece = 16u << 20;
   SafetensorsFile out;
   out.metadata = std::move(metadata);
   std::vector<unsigned char> piece;
   for (auto& e : entries) {
+    if (keep_16bit && e.width == 2) {
+      out.halves.push_back({e.name, read_half(e, read, kPiece)});
+      continue;
+    }
     Tensor t(e.shape);
     float* dst = t.data();
     const auto w = static_cast<uint64_t>(e.width);
@@ -211,10 +231,11 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const SkipTensor& sk
   auto entries = parse_entries(std::string_view(bytes).substr(8, n), bytes.size() - 8 - n, skip, metadata);
   const char* data = bytes.data() + 8 + n;
   return decode_entries(std::move(entries), std::move(metadata),
-                        [data](uint64_t begin, size_t len, unsigned char* dst) { std::memcpy(dst, data + begin, len); });
+                        [data](uint64_t begin, size_t len, unsigned char* dst) { std::memcpy(dst, data + begin, len); },
+                        false);
 }
 
-SafetensorsFile read_safetensors(const std::string& path, const SkipTensor& skip) {
+SafetensorsFile read_safetensors(const std::string& path, const SkipTensor& skip, bool keep_16bit) {
   const RegularFileReader f(path, kMaxWeightsFileBytes, Msg::weights_file);  // its refusals name the file
   const auto named = [&path](const std::function<void()>& check) {  // the format's refusals: named here
     try {
@@ -239,23 +260,31 @@ SafetensorsFile read_safetensors(const std::string& path, const SkipTensor& skip
   named([&] { entries = parse_entries(header, f.size() - 8 - n, skip, metadata); });
   auto out = decode_entries(std::move(entries), std::move(metadata), [&f, n](uint64_t begin, size_t len, unsigned char* dst) {
     f.read_at(8 + n + begin, len, reinterpret_cast<char*>(dst));
-  });
+  }, keep_16bit);
   f.check_unchanged();
   return out;
 }
 
 std::string serialize_safetensors(const std::vector<std::pair<std::string, Tensor>>& tensors,
                                   const std::map<std::string, std::string>& metadata, bool f16) {
+  std::vector<std::pair<std::string, Shape>> shapes;
+  for (const auto& [name, t] : tensors) shapes.push_back({name, t.shape()});
+  return serialize_safetensors(shapes, [&tensors](size_t k) { return tensors[k].second; }, metadata, f16);
+}
+
+std::string serialize_safetensors(const std::vector<std::pair<std::string, Shape>>& shapes,
+                                  const std::function<Tensor(size_t k)>& tensor,
+                                  const std::map<std::string, std::string>& metadata, bool f16) {
   const uint64_t width = f16 ? 2 : 4;
-  std::vector<const std::pair<std::string, Tensor>*> sorted;
-  for (const auto& t : tensors) sorted.push_back(&t);
-  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  std::vector<size_t> sorted(shapes.size());
+  for (size_t k = 0; k < sorted.size(); ++k) sorted[k] = k;
+  std::sort(sorted.begin(), sorted.end(), [&](size_t a, size_t b) { return shapes[a].first < shapes[b].first; });
   json header = json::object();
   if (!metadata.empty()) header["__metadata__"] = metadata;
   uint64_t offset = 0;
-  for (const auto* t : sorted) {
-    const uint64_t bytes = static_cast<uint64_t>(t->second.numel()) * width;
-    header[t->first] = {{"dtype", f16 ? "F16" : "F32"}, {"shape", t->second.shape()}, {"data_offsets", {offset, offset + bytes}}};
+  for (const size_t k : sorted) {
+    const uint64_t bytes = static_cast<uint64_t>(numel_of(shapes[k].second)) * width;
+    header[shapes[k].first] = {{"dtype", f16 ? "F16" : "F32"}, {"shape", shapes[k].second}, {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
   std::string h = header.dump();
@@ -265,8 +294,10 @@ std::string serialize_safetensors(const std::vector<std::pair<std::string, Tenso
   out += h;
   out.reserve(out.size() + offset);
   static_assert(std::endian::native == std::endian::little, "little-endian host expected");
-  for (const auto* t : sorted) {
-    const auto v = t->second.to_vector();
+  for (const size_t k : sorted) {
+    const Tensor t = tensor(k);
+    if (t.shape() != shapes[k].second) throw std::logic_error("serialize_safetensors: a tensor is not the shape its header says");
+    const auto v = t.to_vector();
     if (!f16) {
       out.append(reinterpret_cast<const char*>(v.data()), v.size() * 4);
       continue;

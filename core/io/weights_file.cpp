@@ -33,11 +33,12 @@ std::map<std::string, std::string> weights_file_metadata(const ModelConfig& cfg,
 }
 
 std::string serialize_weights(const ModelConfig& cfg, const Weights& w) {
-  std::vector<std::pair<std::string, Tensor>> tensors;
+  std::vector<std::pair<std::string, Shape>> shapes;
   const bool tied = w.head_tied();  // GPT-2's (V, D) table once, not twice (150 MB for GPT-2 small)
   for (const auto& name : w.names())
-    if (!(tied && name == "output_head.weight")) tensors.push_back({name, w.get(name)});
-  return serialize_safetensors(tensors, weights_file_metadata(cfg, w));
+    if (!(tied && name == "output_head.weight")) shapes.push_back({name, w.shape(name)});
+  // a tensor at a time: 16-bit parameters widened one by one, not all at once
+  return serialize_safetensors(shapes, [&](size_t k) { return w.get(shapes[k].first); }, weights_file_metadata(cfg, w));
 }
 
 namespace {

@@ -1,6 +1,10 @@
 #include "model/weights.h"
 
 #include <cmath>
+#include <list>
+#include <map>
+#include <optional>
+#include <mutex>
 
 #include "tensor/parallel.h"
 #include "tensor/rng.h"
@@ -8,20 +12,131 @@
 
 namespace attnlab {
 
+// Two tiers within the budget: seven eighths for the first widenings asked for, kept for good
+// (each forward pass asks in the same order, so these are hits every pass: the embedding table
+// first), an eighth for the most recent others (a layer's in_proj, asked for once each for Q, K
+// and V), the least recent dropped first.
+struct Weights::WidenCache {
+  using Key = std::pair<const void*, bool>;  // (16-bit storage, transposed)
+  struct Kept {
+    std::shared_ptr<const std::vector<uint16_t>> bits;  // held so that its address stays its own
+    Tensor wide;
+    bool pinned = false;
+    std::list<Key>::iterator recent_at;
+  };
+  std::mutex mu;
+  int64_t budget = kDefaultWidenBudget, pinned_bytes = 0, recent_bytes = 0;
+  std::map<Key, Kept> kept;
+  std::list<Key> recent;  // unpinned keys, the most recent first
+
+  int64_t recent_cap() const { return budget / 8; }
+  std::optional<Tensor> find(const Key& key) {
+    const auto k = kept.find(key);
+    if (k == kept.end()) return std::nullopt;
+    if (!k->second.pinned) recent.splice(recent.begin(), recent, k->second.recent_at);
+    return k->second.wide;
+  }
+  void add(const Key& key, const HalfTensor& half, const Tensor& wide) {
+    const int64_t bytes = wide.numel() * 4;
+    if (kept.count(key)) return;
+    if (pinned_bytes + bytes <= budget - recent_cap()) {
+      kept.emplace(key, Kept{half.bits, wide, true, {}});
+      pinned_bytes += bytes;
+      return;
+    }
+    if (bytes > recent_cap()) return;
+    recent.push_front(key);
+    kept.emplace(key, Kept{half.bits, wide, false, recent.begin()});
+    recent_bytes += bytes;
+    while (recent_bytes > recent_cap()) {
+      recent_bytes -= kept.at(recent.back()).wide.numel() * 4;
+      kept.erase(recent.back());
+      recent.pop_back();
+    }
+  }
+  void clear() {
+    kept.clear();
+    recent.clear();
+    pinned_bytes = recent_bytes = 0;
+  }
+};
+
 void Weights::set(const std::string& name, Tensor t) {
-  if (!map_.count(name)) names_.push_back(name);
+  if (!has(name)) names_.push_back(name);
+  halves_.erase(name);
   map_[name] = std::move(t);
 }
 
-const Tensor& Weights::get(const std::string& name) const {
-  auto it = map_.find(name);
-  if (it == map_.end()) throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_missing, name));
-  return it->second;
+void Weights::set(const std::string& name, HalfTensor t) {
+  if (!has(name)) names_.push_back(name);
+  map_.erase(name);
+  halves_[name] = std::move(t);
+  if (!cache_) cache_ = std::make_shared<WidenCache>();
+}
+
+const Tensor Weights::get(const std::string& name) const {
+  if (const auto it = map_.find(name); it != map_.end()) return it->second;
+  const auto h = halves_.find(name);
+  if (h == halves_.end()) throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_missing, name));
+  const HalfTensor& half = h->second;
+  const auto key = std::make_pair(static_cast<const void*>(half.bits.get()), half.transposed);
+  {
+    const std::lock_guard lock(cache_->mu);
+    if (auto kept = cache_->find(key)) return *kept;
+  }
+  Tensor wide = half.widen();  // outside the lock: two threads may widen one tensor at once
+  const std::lock_guard lock(cache_->mu);
+  cache_->add(key, half, wide);
+  return wide;
+}
+
+Shape Weights::shape(const std::string& name) const {
+  if (const auto h = halves_.find(name); h != halves_.end()) return h->second.shape;
+  return get(name).shape();
+}
+
+const HalfTensor* Weights::half(const std::string& name) const {
+  const auto h = halves_.find(name);
+  return h == halves_.end() ? nullptr : &h->second;
+}
+
+void Weights::widen_all() {
+  std::map<std::pair<const void*, bool>, Tensor> done;  // a tied pair: one widening, one storage
+  for (const auto& [name, half] : halves_) {
+    const auto key = std::make_pair(static_cast<const void*>(half.bits.get()), half.transposed);
+    if (!done.count(key)) done.emplace(key, get(name));
+    map_[name] = done.at(key);
+  }
+  halves_.clear();
+  cache_.reset();
+}
+
+void Weights::set_widen_budget(int64_t bytes) {
+  if (!cache_) cache_ = std::make_shared<WidenCache>();
+  const std::lock_guard lock(cache_->mu);
+  cache_->clear();
+  cache_->budget = bytes;
+}
+
+int64_t Weights::widened_kept_bytes() const {
+  if (!cache_) return 0;
+  const std::lock_guard lock(cache_->mu);
+  return cache_->pinned_bytes + cache_->recent_bytes;
+}
+
+bool Weights::head_tied() const {
+  if (!has("output_head.weight") || !has("embedding.weight")) return false;
+  const HalfTensor *hh = half("output_head.weight"), *he = half("embedding.weight");
+  if (hh || he)
+    return hh && he && hh->bits == he->bits && hh->transposed == he->transposed && hh->shape == he->shape;
+  const Tensor &h = map_.at("output_head.weight"), &e = map_.at("embedding.weight");
+  return h.data() == e.data() && h.shape() == e.shape();
 }
 
 int64_t Weights::bytes() const {
   int64_t total = 0;
   for (const auto& [name, t] : map_) total += t.numel() * 4;
+  for (const auto& [name, t] : halves_) total += t.bytes();
   return total;
 }
 
@@ -140,7 +255,15 @@ Weights init_weights(const ModelConfig& cfg) {
 
 void check_weights(const ModelConfig& cfg, const Weights& w) {
   for (const auto& [name, shape] : model_parameters(cfg, w.vocab().get())) {
-    const Tensor& t = w.get(name);
+    if (const HalfTensor* h = w.half(name)) {  // checked in 16 bits: no widening
+      if (h->shape != shape)
+        throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_has_shape_but_configuration_needs, name,
+                                                            shape_str(h->shape), shape_str(shape)));
+      if (const int64_t i = h->first_non_finite(); i >= 0)
+        throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_holds_non_finite_value_nan_element, name, i));
+      continue;
+    }
+    const Tensor t = w.get(name);
     if (t.shape() != shape)
       throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_has_shape_but_configuration_needs, name,
                                                           shape_str(t.shape()), shape_str(shape)));

@@ -9,34 +9,54 @@
 #include <vector>
 
 #include "model/config.h"
+#include "model/half_tensor.h"
 #include "model/trained.h"
 #include "tensor/tensor.h"
 
 namespace attnlab {
 
+// A parameter is an F32 tensor or, read from a 16-bit checkpoint, a HalfTensor that get() widens
+// (half_tensor.h). Widenings are kept within the widen budget: seven eighths for the first ones
+// asked for (the embedding table, the first layers: hits on every pass), an eighth for the most
+// recent others (a layer's in_proj is asked for once each for Q, K and V); the rest are made on
+// every use and freed after it. A model in 16 bits costs its own size plus the budget, not twice
+// its size. Copies share the kept tensors (keyed by the 16-bit storage, which never changes).
 class Weights {
  public:
+  static constexpr int64_t kDefaultWidenBudget = int64_t(256) << 20;
+
   void set(const std::string& name, Tensor t);
-  bool has(const std::string& name) const { return map_.count(name) != 0; }
-  const Tensor& get(const std::string& name) const;  // throws DataError naming the tensor
+  void set(const std::string& name, HalfTensor t);
+  bool has(const std::string& name) const { return map_.count(name) != 0 || halves_.count(name) != 0; }
+  // The parameter in F32 (a 16-bit one widened, or a kept widening); throws DataError naming it.
+  // const: writing through it changes the parameter only where it is F32 (widen_all first).
+  const Tensor get(const std::string& name) const;
+  Shape shape(const std::string& name) const;
+  // The 16-bit parameter, or null where it is F32 (or absent).
+  const HalfTensor* half(const std::string& name) const;
+  bool has_half() const { return !halves_.empty(); }
+  // Every 16-bit parameter replaced by its F32 widening (a tied pair stays one storage): for code
+  // that updates parameters in place (the optimizer).
+  void widen_all();
+  void set_widen_budget(int64_t bytes);
+  int64_t widened_kept_bytes() const;  // what the kept widenings hold now
   // The output head is the embedding table itself (a checkpoint's tied head: one storage, two
   // names), so that a gradient through both uses is one sum.
-  bool head_tied() const {
-    if (!has("output_head.weight") || !has("embedding.weight")) return false;
-    const Tensor &h = get("output_head.weight"), &e = get("embedding.weight");
-    return h.data() == e.data() && h.shape() == e.shape();
-  }
+  bool head_tied() const;
   const std::vector<std::string>& names() const { return names_; }  // insertion order
-  int64_t bytes() const;
+  int64_t bytes() const;  // as stored: 4 bytes a float, 2 a 16-bit one
   // A trained model's vocabulary (trained.h); null for seeded or layers-only weights, whose
   // embeddings come from the seed.
   const std::shared_ptr<const TrainedVocab>& vocab() const { return vocab_; }
   void set_vocab(std::shared_ptr<const TrainedVocab> v) { vocab_ = std::move(v); }
 
  private:
+  struct WidenCache;
   std::shared_ptr<const TrainedVocab> vocab_;
   std::vector<std::string> names_;
   std::unordered_map<std::string, Tensor> map_;
+  std::unordered_map<std::string, HalfTensor> halves_;
+  std::shared_ptr<WidenCache> cache_;  // made with the first 16-bit parameter
 };
 
 // Every parameter the configuration needs, in state-dict order, with its shape.

@@ -41,17 +41,13 @@ std::vector<Mapping> layer_mappings(const BertShape& s, const LayerNames& n, int
 void fuse_qkv(CheckpointNames& names, const BertShape& s, const LayerNames& n, int64_t i, Weights& w) {
   const int64_t d = s.cfg.d_model;
   const std::string h = n.layers + std::to_string(i) + ".", e = "encoder.layers." + std::to_string(i) + ".";
-  Tensor weight = Tensor::empty({3 * d, d}), bias = Tensor::empty({3 * d});
-  int64_t k = 0;
+  std::vector<StoredTensor> weights, biases;
   for (const char* part : {n.q, n.k, n.v}) {
-    const Tensor pw = names.take(h + part + ".weight", {d, d}).contiguous();
-    const Tensor pb = names.take(h + part + ".bias", {d}).contiguous();
-    std::copy_n(pw.data(), d * d, weight.data() + k * d * d);
-    std::copy_n(pb.data(), d, bias.data() + k * d);
-    ++k;
+    weights.push_back(names.take_stored(h + part + ".weight", {d, d}));
+    biases.push_back(names.take_stored(h + part + ".bias", {d}));
   }
-  w.set(e + "self_attn.in_proj_weight", std::move(weight));
-  w.set(e + "self_attn.in_proj_bias", std::move(bias));
+  stack_rows(weights).set_into(w, e + "self_attn.in_proj_weight");
+  stack_rows(biases).set_into(w, e + "self_attn.in_proj_bias");
 }
 
 std::vector<Mapping> embedding_mappings(const BertShape& s) {
@@ -143,11 +139,15 @@ Weights bert_weights(const BertShape& shape, CheckpointTensors tensors, const st
   const std::string decoder = shape.distil ? "vocab_projector" : "cls.predictions.decoder";
   const bool stored = names.has(decoder + ".weight");
   if (!shape.tied && !stored) throw DataError(names.at() + Text(Msg::pt_tensor_missing, decoder + ".weight"));
-  Tensor head = stored ? names.take(decoder + ".weight", {shape.vocab_size, shape.cfg.d_model}, false) : Tensor();
-  w.set("output_head.weight", shape.tied ? w.get("embedding.weight") : head);
+  const StoredTensor head =
+      stored ? names.take_stored(decoder + ".weight", {shape.vocab_size, shape.cfg.d_model}, false) : StoredTensor{};
+  if (shape.tied)
+    tie_head(w);
+  else
+    head.set_into(w, "output_head.weight");
   if (!shape.distil && names.has(decoder + ".bias")) {  // the head's bias stored a second time: the same values
     const Tensor again = names.take(decoder + ".bias", {shape.vocab_size}, false).contiguous();
-    const Tensor& bias = w.get("output_head.bias");
+    const Tensor bias = w.get("output_head.bias");
     if (!std::equal(again.data(), again.data() + again.numel(), bias.contiguous().data()))
       throw DataError(names.at() + Text(Msg::pt_tensor_differs, decoder + ".bias", "cls.predictions.bias"));
   }

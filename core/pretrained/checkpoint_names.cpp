@@ -1,5 +1,7 @@
 #include "pretrained/checkpoint_names.h"
 
+#include <algorithm>
+
 #include "io/files.h"
 #include "tensor/ops.h"
 #include "text/errors.h"
@@ -19,6 +21,34 @@ std::string modern_name(std::string name) {
 
 }  // namespace
 
+void tie_head(Weights& w) {
+  if (const HalfTensor* h = w.half("embedding.weight"))
+    w.set("output_head.weight", *h);
+  else
+    w.set("output_head.weight", w.get("embedding.weight"));
+}
+
+StoredTensor stack_rows(const std::vector<StoredTensor>& parts) {
+  const bool halves = std::all_of(parts.begin(), parts.end(), [&](const StoredTensor& p) {
+    return p.is_half() && !p.half.transposed && p.half.format == parts[0].half.format;
+  });
+  if (halves) {
+    std::vector<HalfTensor> h;
+    for (const auto& p : parts) h.push_back(p.half);
+    return {.f32 = {}, .half = HalfTensor::concat_rows(h)};
+  }
+  Shape shape = parts[0].shape();
+  shape[0] = 0;
+  for (const auto& p : parts) shape[0] += p.shape()[0];
+  Tensor out = Tensor::empty(shape);
+  float* dst = out.data();
+  for (const auto& p : parts) {
+    const Tensor t = p.widen().contiguous();
+    dst = std::copy_n(t.data(), t.numel(), dst);
+  }
+  return {.f32 = std::move(out), .half = {}};
+}
+
 CheckpointNames::CheckpointNames(CheckpointTensors tensors, const std::string& prefix, const std::string& folder,
                                  std::string architecture)
     : prefix_(prefix), architecture_(std::move(architecture)), at_(Text(Msg::pt_model_folder, printable_name(folder))) {
@@ -31,10 +61,14 @@ CheckpointNames::CheckpointNames(CheckpointTensors tensors, const std::string& p
 }
 
 Tensor CheckpointNames::take(const std::string& name, const Shape& stored, bool prefixed) {
+  return take_stored(name, stored, prefixed).widen();
+}
+
+StoredTensor CheckpointNames::take_stored(const std::string& name, const Shape& stored, bool prefixed) {
   const auto it = by_name_.find(name);
   if (it == by_name_.end())
     throw DataError(at_ + Text(Msg::pt_tensor_missing, printable_name(prefixed ? prefix_ + name : name)));
-  Tensor t = std::move(it->second.second);
+  StoredTensor t = std::move(it->second.second);
   if (t.shape() != stored)
     throw DataError(at_ + Text(Msg::pt_tensor_shape, printable_name(it->second.first), shape_str(t.shape()),
                                shape_str(stored)));
@@ -44,8 +78,8 @@ Tensor CheckpointNames::take(const std::string& name, const Shape& stored, bool 
 
 void CheckpointNames::apply(const std::vector<Mapping>& mappings, Weights& w) {
   for (const auto& m : mappings) {
-    Tensor t = take(m.from, m.stored, m.prefixed);
-    w.set(m.to, m.transpose ? t.transpose(0, 1).contiguous() : std::move(t));
+    const StoredTensor t = take_stored(m.from, m.stored, m.prefixed);
+    (m.transpose ? t.transpose() : t).set_into(w, m.to);
   }
 }
 

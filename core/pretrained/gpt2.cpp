@@ -78,8 +78,12 @@ Weights gpt2_weights(const Gpt2Shape& shape, CheckpointTensors tensors, const st
   // lm_head.weight when config.json unties them.
   const bool stored = names.has("lm_head.weight");
   if (!shape.tied && !stored) throw DataError(names.at() + Text(Msg::pt_tensor_missing, "lm_head.weight"));
-  Tensor head = stored ? names.take("lm_head.weight", {shape.vocab_size, shape.cfg.d_model}) : Tensor();
-  w.set("output_head.weight", shape.tied ? w.get("embedding.weight") : head);
+  const StoredTensor head =
+      stored ? names.take_stored("lm_head.weight", {shape.vocab_size, shape.cfg.d_model}) : StoredTensor{};
+  if (shape.tied)
+    tie_head(w);
+  else
+    head.set_into(w, "output_head.weight");
   names.finish();
   return w;
 }

@@ -28,19 +28,33 @@ Text folder_prefix(const std::string& folder) { return Text(Msg::pt_model_folder
 
 void add_file(CheckpointTensors& out, const fs::path& path, const SkipTensor& skip,
               std::map<std::string, std::string>& origin_of) {
-  SafetensorsFile f = read_safetensors(path.string(), skip);
+  SafetensorsFile f = read_safetensors(path.string(), skip, /*keep_16bit=*/true);
   const std::string file = path.filename().string();
-  for (auto& [name, t] : f.tensors) {
+  const auto add = [&](const std::string& name, StoredTensor t) {
     if (const auto it = origin_of.find(name); it != origin_of.end())
       throw DataError(Text(Msg::pt_checkpoint_file, printable_name(path.string())) +
                       Text(Msg::pt_tensor_twice, printable_name(name), printable_name(it->second), printable_name(file)));
     origin_of[name] = file;
     out.tensors.emplace(name, std::move(t));
-  }
+  };
+  for (auto& [name, t] : f.tensors) add(name, StoredTensor{.f32 = std::move(t), .half = {}});
+  for (auto& [name, h] : f.halves) add(name, StoredTensor{.f32 = {}, .half = std::move(h)});
   out.files.push_back(path.string());
 }
 
 }  // namespace
+
+StoredTensor StoredTensor::transpose() const {
+  if (is_half()) return {.f32 = {}, .half = half.transpose()};
+  return {.f32 = f32.transpose(0, 1).contiguous(), .half = {}};
+}
+
+void StoredTensor::set_into(Weights& w, const std::string& name) const {
+  if (is_half())
+    w.set(name, half);
+  else
+    w.set(name, f32);
+}
 
 nlohmann::json read_config(const std::string& folder) {
   std::error_code ec;

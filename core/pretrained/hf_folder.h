@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/safetensors.h"
+#include "model/weights.h"
 #include "tensor/ops.h"
 #include "tensor/tensor.h"
 
@@ -23,8 +24,20 @@ nlohmann::json read_config(const std::string& folder);
 // refused with the conversion recipe): checked before anything large is read.
 void require_weights_file(const std::string& folder);
 
+// One tensor as the file stores it: F32, or F16 / BF16 kept in 16 bits (`half`; f32 undefined)
+// until the engine uses it (model/half_tensor.h): a 16-bit checkpoint costs its own size.
+struct StoredTensor {
+  Tensor f32;
+  HalfTensor half;
+  bool is_half() const { return !f32.defined(); }
+  Shape shape() const { return is_half() ? half.shape : f32.shape(); }
+  Tensor widen() const { return is_half() ? half.widen() : f32; }
+  StoredTensor transpose() const;  // 2-D; F32 copied into C order, 16 bits only flagged
+  void set_into(Weights& w, const std::string& name) const;
+};
+
 struct CheckpointTensors {
-  std::map<std::string, Tensor> tensors;  // widened to F32, by the name the file gives
+  std::map<std::string, StoredTensor> tensors;  // by the name the file gives
   std::vector<std::string> files;         // the files read, in order
 };
 

@@ -1,5 +1,6 @@
 #include "tensor/row_kernels.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -81,6 +82,27 @@ template <class Op>
   for (int64_t i = 0; i < n; ++i) row[i] /= sum;
 }
 
+// IEEE binary16 → float, branch-free so that it vectorises: a normal number's exponent rebased
+// (+112), ±∞ and NaN rebased to 255 (the mantissa, a NaN's payload, kept), a subnormal or zero
+// as its integer mantissa · 2⁻²⁴ (exact in float), the sign put back last.
+[[gnu::always_inline]] inline void widen_f16_body(const uint16_t* src, float* dst, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t h = src[i], em = h & 0x7FFFu;
+    uint32_t bits = (em << 13) + 0x38000000u;
+    bits = em >= 0x7C00u ? bits + 0x38000000u : bits;
+    const float sub = static_cast<float>(static_cast<int32_t>(em)) * 5.9604644775390625e-8f;  // 2⁻²⁴
+    const uint32_t mag = em < 0x400u ? std::bit_cast<uint32_t>(sub) : bits;
+    dst[i] = std::bit_cast<float>(mag | (h & 0x8000u) << 16);
+  }
+}
+
+// bfloat16 is a float's upper half.
+[[gnu::always_inline]] inline void widen_bf16_body(const uint16_t* src, float* dst, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) dst[i] = std::bit_cast<float>(static_cast<uint32_t>(src[i]) << 16);
+}
+
 #define ATTNLAB_VARIANTS(RET, NAME, PARAMS, ARGS)                                                      \
   RET NAME##_default PARAMS { return NAME##_body ARGS; }                                                \
   [[gnu::target("avx2,fma")]] RET NAME##_avx2 PARAMS { return NAME##_body ARGS; }                       \
@@ -90,6 +112,8 @@ ATTNLAB_VARIANTS(void, layer_norm,
                  (const float* x, const float* w, const float* b, float* out, int64_t d, double eps),
                  (x, w, b, out, d, eps))
 ATTNLAB_VARIANTS(void, softmax, (float* row, int64_t n), (row, n))
+ATTNLAB_VARIANTS(void, widen_f16, (const uint16_t* src, float* dst, int64_t n), (src, dst, n))
+ATTNLAB_VARIANTS(void, widen_bf16, (const uint16_t* src, float* dst, int64_t n), (src, dst, n))
 ATTNLAB_VARIANTS(float, exp_scaled_sum, (float* x, int64_t n, float divisor, float shift), (x, n, divisor, shift))
 #undef ATTNLAB_VARIANTS
 
@@ -146,6 +170,24 @@ void softmax_row(Isa isa, float* row, int64_t n) {
     case Isa::Default: break;
   }
   softmax_default(row, n);
+}
+
+void widen_f16(Isa isa, const uint16_t* src, float* dst, int64_t n) {
+  switch (isa) {
+    case Isa::Avx512: return widen_f16_avx512(src, dst, n);
+    case Isa::Avx2: return widen_f16_avx2(src, dst, n);
+    case Isa::Default: break;
+  }
+  widen_f16_default(src, dst, n);
+}
+
+void widen_bf16(Isa isa, const uint16_t* src, float* dst, int64_t n) {
+  switch (isa) {
+    case Isa::Avx512: return widen_bf16_avx512(src, dst, n);
+    case Isa::Avx2: return widen_bf16_avx2(src, dst, n);
+    case Isa::Default: break;
+  }
+  widen_bf16_default(src, dst, n);
 }
 
 }  // namespace attnlab

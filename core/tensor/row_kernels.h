@@ -30,4 +30,10 @@ void softmax_row(Isa isa, float* row, int64_t n);
 // in the tiled attention (backend/tile_rows.h). divisor > 0, x[i] / divisor ≤ shift.
 float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift);
 
+// dst[i] ← the float that the 16-bit src[i] holds, exactly: IEEE binary16 (F16: subnormals, ±∞
+// and NaN payloads kept) or bfloat16 (BF16: a float's upper 16 bits). A checkpoint's 16-bit
+// weights are widened a tensor at a time with these when they are used (model/half_tensor.h).
+void widen_f16(Isa isa, const uint16_t* src, float* dst, int64_t n);
+void widen_bf16(Isa isa, const uint16_t* src, float* dst, int64_t n);
+
 }  // namespace attnlab

@@ -45,6 +45,7 @@ Optimizer::Optimizer(OptimizerConfig c, std::vector<std::string> params) : c_(c)
 
 void Optimizer::step(Weights& w, const std::vector<Tensor>& grads, double lr) {
   if (grads.size() != names_.size()) throw ShapeError("Optimizer::step: " + std::to_string(grads.size()) + " gradients for " + std::to_string(names_.size()) + " parameters");
+  w.widen_all();  // a 16-bit parameter would be updated in a widened copy, then lost: F32 first
   const bool first = t_ == 0;
   ++t_;
   if (first) {

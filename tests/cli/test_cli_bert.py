@@ -104,17 +104,24 @@ def distil_config(**changes):
     return {k: v for k, v in c.items() if v is not None}
 
 
-def write_folder(folder, tensors, cfg, lower_case=True, vocab=True):
+def write_folder(folder, tensors, cfg, lower_case=True, vocab=True, dtype="F32"):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as f:
         json.dump(cfg, f, indent=2)
-    dtypes = {k: "I64" for k, v in tensors.items() if v.dtype == np.int64}
+    dtypes = {k: "I64" if v.dtype == np.int64 else dtype for k, v in tensors.items()}
     lib.write_safetensors(os.path.join(folder, "model.safetensors"), tensors, {"format": "pt"}, dtypes)
     if vocab:
         with open(os.path.join(folder, "vocab.txt"), "w", encoding="utf-8") as f:
             f.write("\n".join(PIECES) + "\n")
         with open(os.path.join(folder, "tokenizer_config.json"), "w", encoding="utf-8") as f:
             json.dump({"do_lower_case": lower_case, "tokenizer_class": "BertTokenizer"}, f)
+
+
+def stored(params, dtype):
+    """The values a checkpoint of `dtype` holds, widened back to float32."""
+    if dtype == "F16":
+        return {k: v.astype(np.float16).astype(np.float32) if v.dtype == np.float32 else v for k, v in params.items()}
+    return {k: lib.bf16_round(v) if v.dtype == np.float32 else v for k, v in params.items()}
 
 
 # ----------------------------------------------------------------------------- the reference BERT
@@ -296,6 +303,22 @@ class Bert(lib.CheckpointCase):
         got = lib.reported(stdout)
         for name in ("grad/embedding.weight", "grad/output_head.transform.weight", "encoder.output_head.transform.grad"):
             self.assertEqual(got.get(name), "ok", name)
+
+    def test_half_and_bfloat16_checkpoints(self):
+        # kept in 16 bits until used (the query, key and value weights stacked as one 16-bit in_proj,
+        # the decoder tied to the 16-bit table), every step as the reference of the stored values
+        params = bert_parameters(6)
+        for dtype in ("F16", "BF16"):
+            with self.subTest(dtype=dtype):
+                folder = self.path("bert-" + dtype)
+                write_folder(folder, {**params, **pretraining_extras(params)}, bert_config(), dtype=dtype)
+                _, trace, manifest = self.export(folder)
+                self.assert_matches_reference(trace, manifest, stored(params, dtype))
+        distil = bert_parameters(7, distil=True)
+        folder = self.path("distil-F16")
+        write_folder(folder, distil, distil_config(), dtype="F16")
+        _, trace, manifest = self.export(folder)
+        self.assert_matches_reference(trace, manifest, stored(distil, "F16"), distil=True)
 
     def test_distilbert_checkpoint(self):
         params = bert_parameters(3, distil=True)

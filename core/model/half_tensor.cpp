@@ -1,0 +1,94 @@
+#include "model/half_tensor.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "tensor/parallel.h"
+#include "tensor/row_kernels.h"
+
+namespace attnlab {
+
+namespace {
+
+void widen_into(HalfTensor::Format f, const uint16_t* src, float* dst, int64_t n) {
+  if (f == HalfTensor::Format::F16)
+    widen_f16(best_isa(), src, dst, n);
+  else
+    widen_bf16(best_isa(), src, dst, n);
+}
+
+// n values, split between OpenMP's threads in blocks of 64 Ki when large.
+void widen_parallel(HalfTensor::Format f, const uint16_t* src, float* dst, int64_t n) {
+  constexpr int64_t kBlock = int64_t{1} << 16;
+#pragma omp parallel for schedule(static) if (n >= 4 * kBlock)
+  for (int64_t at = 0; at < n; at += kBlock) widen_into(f, src + at, dst + at, std::min(kBlock, n - at));
+}
+
+// src (rows, cols) → dst (cols, rows), in 32 × 32 tiles: a tile's stored rows widened into a
+// buffer, then written out a column at a time (32 consecutive floats of dst each).
+void widen_transposed(HalfTensor::Format f, const uint16_t* src, int64_t rows, int64_t cols, float* dst) {
+  constexpr int64_t kTile = 32;
+#pragma omp parallel for schedule(static) if (rows * cols >= kParallelElements)
+  for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+    float tile[kTile][kTile];
+    const int64_t nr = std::min(kTile, rows - r0);
+    for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+      const int64_t nc = std::min(kTile, cols - c0);
+      for (int64_t r = 0; r < nr; ++r) widen_into(f, src + (r0 + r) * cols + c0, tile[r], nc);
+      for (int64_t c = 0; c < nc; ++c)
+        for (int64_t r = 0; r < nr; ++r) dst[(c0 + c) * rows + r0 + r] = tile[r][c];
+    }
+  }
+}
+
+bool finite_bits(HalfTensor::Format f, uint16_t h) {
+  return f == HalfTensor::Format::F16 ? (h & 0x7C00u) != 0x7C00u : (h & 0x7F80u) != 0x7F80u;
+}
+
+}  // namespace
+
+Tensor HalfTensor::widen() const {
+  Tensor t = Tensor::empty(shape);
+  if (transposed)  // bits: (shape[1], shape[0])
+    widen_transposed(format, bits->data(), shape[1], shape[0], t.data());
+  else
+    widen_parallel(format, bits->data(), t.data(), numel());
+  return t;
+}
+
+HalfTensor HalfTensor::transpose() const {
+  if (shape.size() != 2) throw std::logic_error("HalfTensor::transpose: a 2-D tensor only");
+  HalfTensor t = *this;
+  t.transposed = !transposed;
+  t.shape = {shape[1], shape[0]};
+  return t;
+}
+
+int64_t HalfTensor::first_non_finite() const {
+  const uint16_t* p = bits->data();
+  const int64_t n = numel();
+  int64_t stored = -1;
+  for (int64_t i = 0; i < n && stored < 0; ++i)
+    if (!finite_bits(format, p[i])) stored = i;
+  if (stored < 0 || !transposed) return stored;
+  // stored index r·shape[0] + c of the (shape[1], shape[0]) matrix is element (c, r) of `shape`
+  return (stored % shape[0]) * shape[1] + stored / shape[0];
+}
+
+HalfTensor HalfTensor::concat_rows(const std::vector<HalfTensor>& parts) {
+  if (parts.empty()) return {};
+  HalfTensor out = parts[0];
+  auto bits = std::make_shared<std::vector<uint16_t>>();
+  out.shape[0] = 0;
+  for (const auto& p : parts) {
+    if (p.transposed || p.format != out.format || p.shape.size() != out.shape.size() ||
+        !std::equal(p.shape.begin() + 1, p.shape.end(), out.shape.begin() + 1))
+      throw std::logic_error("HalfTensor::concat_rows: parts differ in format, layout or trailing sizes");
+    bits->insert(bits->end(), p.bits->begin(), p.bits->end());
+    out.shape[0] += p.shape[0];
+  }
+  out.bits = std::move(bits);
+  return out;
+}
+
+}  // namespace attnlab
