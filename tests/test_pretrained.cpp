@@ -457,9 +457,10 @@ class TestPretrained : public QObject {
     HalfTensor inf = make({37, 70}, HalfTensor::Format::F16, 5);
     auto bits = std::make_shared<std::vector<uint16_t>>(*inf.bits);
     (*bits)[2 * 70 + 9] = 0x7C00;  // stored (2, 9): +∞
+    (*bits)[5 * 70 + 3] = 0x7E00;  // stored (5, 3): NaN, later in storage, earlier once transposed
     inf.bits = bits;
     QCOMPARE(inf.first_non_finite(), int64_t{2 * 70 + 9});
-    QCOMPARE(inf.transpose().first_non_finite(), int64_t{9 * 37 + 2});
+    QCOMPARE(inf.transpose().first_non_finite(), int64_t{3 * 37 + 5});
   }
 
   // An F16 checkpoint stays in 16 bits (model/half_tensor.h): half the bytes, the Conv1D weights

@@ -243,9 +243,10 @@ class TestTrained : public QObject {
     QCOMPARE(again.weights.vocab()->words(), kWords);
     QCOMPARE(again.weights.vocab()->examples(), (std::vector<std::string>{"the cat sat", "the dog"}));
     QVERIFY(again.cfg.mask == MaskKind::Causal);
-    for (const auto& n : loaded.weights.names())
-      QVERIFY(std::equal(loaded.weights.get(n).data(), loaded.weights.get(n).data() + loaded.weights.get(n).numel(),
-                         again.weights.get(n).data()));
+    for (const auto& n : loaded.weights.names()) {
+      const Tensor a = loaded.weights.get(n), b = again.weights.get(n);  // held: get() returns by value
+      QVERIFY(std::equal(a.data(), a.data() + a.numel(), b.data()));
+    }
   }
 };
 

@@ -67,12 +67,16 @@ HalfTensor HalfTensor::transpose() const {
 int64_t HalfTensor::first_non_finite() const {
   const uint16_t* p = bits->data();
   const int64_t n = numel();
-  int64_t stored = -1;
-  for (int64_t i = 0; i < n && stored < 0; ++i)
-    if (!finite_bits(format, p[i])) stored = i;
-  if (stored < 0 || !transposed) return stored;
-  // stored index r·shape[0] + c of the (shape[1], shape[0]) matrix is element (c, r) of `shape`
-  return (stored % shape[0]) * shape[1] + stored / shape[0];
+  int64_t first = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    if (finite_bits(format, p[i])) continue;
+    if (!transposed) return i;
+    // stored index r·shape[0] + c of the (shape[1], shape[0]) matrix is element (c, r) of `shape`;
+    // stored order is not `shape`'s C order, so the smallest of them all
+    const int64_t at = (i % shape[0]) * shape[1] + i / shape[0];
+    first = first < 0 ? at : std::min(first, at);
+  }
+  return first;
 }
 
 HalfTensor HalfTensor::concat_rows(const std::vector<HalfTensor>& parts) {

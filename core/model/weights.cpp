@@ -104,7 +104,9 @@ void Weights::widen_all() {
   std::map<std::pair<const void*, bool>, Tensor> done;  // a tied pair: one widening, one storage
   for (const auto& [name, half] : halves_) {
     const auto key = std::make_pair(static_cast<const void*>(half.bits.get()), half.transposed);
-    if (!done.count(key)) done.emplace(key, get(name));
+    // a fresh widening, never a kept one: copies of these weights share the kept ones, and the
+    // optimizer writes into what this returns
+    if (!done.count(key)) done.emplace(key, half.widen());
     map_[name] = done.at(key);
   }
   halves_.clear();

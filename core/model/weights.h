@@ -29,7 +29,8 @@ class Weights {
   void set(const std::string& name, HalfTensor t);
   bool has(const std::string& name) const { return map_.count(name) != 0 || halves_.count(name) != 0; }
   // The parameter in F32 (a 16-bit one widened, or a kept widening); throws DataError naming it.
-  // const: writing through it changes the parameter only where it is F32 (widen_all first).
+  // const: never write through it (a kept widening is shared by every copy of these weights);
+  // code that updates parameters in place calls widen_all() first.
   const Tensor get(const std::string& name) const;
   Shape shape(const std::string& name) const;
   // The 16-bit parameter, or null where it is F32 (or absent).
