@@ -30,37 +30,6 @@ uint64_t read_u64_le(const char* p) {
   return v;
 }
 
-float half_to_float(uint16_t h) {
-  const uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
-  uint32_t bits;
-  if (exp == 0) {
-    if (man == 0) {
-      bits = sign;
-    } else {  // subnormal: normalise
-      int e = -1;
-      uint32_t m = man;
-      do { ++e; m <<= 1; } while (!(m & 0x400));
-      bits = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) | ((m & 0x3FF) << 13);
-    }
-  } else if (exp == 31) {
-    bits = sign | 0x7F800000u | (man << 13);
-  } else {
-    bits = sign | ((exp + 127 - 15) << 23) | (man << 13);
-  }
-  return std::bit_cast<float>(bits);
-}
-
-float decode(const unsigned char* p, int width, const std::string& dtype) {
-  if (dtype == "F32") {
-    uint32_t u = uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-    return std::bit_cast<float>(u);
-  }
-  const uint16_t u = static_cast<uint16_t>(p[0] | (p[1] << 8));
-  (void)width;
-  if (dtype == "F16") return half_to_float(u);
-  return std::bit_cast<float>(static_cast<uint32_t>(u) << 16);  // BF16
-}
-
 // Every dtype of the safetensors format, for tensors that are skipped, not read.
 int any_dtype_width(const std::string& dtype, const std::string& name) {
   if (dtype == "F64" || dtype == "I64" || dtype == "U64") return 8;
@@ -177,45 +146,43 @@ std::vector<Entry> parse_entries(std::string_view header_text, uint64_t data_siz
   return out;
 }
 
-// A 16-bit entry's values as the file stores them (little-endian), read in pieces.
-HalfTensor read_half(const Entry& e, const ReadData& read, size_t piece) {
-  auto bits = std::make_shared<std::vector<uint16_t>>(static_cast<size_t>(numel_of(e.shape)));
-  auto* dst = reinterpret_cast<unsigned char*>(bits->data());
+static_assert(std::endian::native == std::endian::little, "little-endian host expected: the format is");
+
+// An entry's bytes, as the file stores them, into dst, read in pieces of at most `piece` bytes.
+void read_entry(const Entry& e, const ReadData& read, size_t piece, void* dst) {
+  auto* out = static_cast<unsigned char*>(dst);
   for (uint64_t at = e.begin; at < e.end;) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(piece, e.end - at));
-    read(at, n, dst + (at - e.begin));
+    read(at, n, out + (at - e.begin));
     at += n;
   }
-  if constexpr (std::endian::native == std::endian::big)
-    for (auto& v : *bits) v = static_cast<uint16_t>(v << 8 | v >> 8);
+}
+
+HalfTensor read_half(const Entry& e, const ReadData& read, size_t piece) {
+  auto bits = std::make_shared<std::vector<uint16_t>>(static_cast<size_t>(numel_of(e.shape)));
+  read_entry(e, read, piece, bits->data());
   return HalfTensor{.format = e.dtype == "F16" ? HalfTensor::Format::F16 : HalfTensor::Format::BF16,
                     .shape = e.shape, .transposed = false, .bits = std::move(bits)};
 }
 
-// Each entry widened to F32 (or, keep_16bit, a 16-bit one kept as it is), its bytes read in
-// pieces of at most 16 MiB: the peak is the tensors themselves, never the file beside them.
+// Each entry read in pieces of at most 16 MiB (the peak is the tensors themselves, never the file
+// beside them): F32 straight into its tensor, F16 / BF16 kept as stored (keep_16bit) or widened
+// exactly by HalfTensor::widen (tensor/row_kernels.h), one tensor at a time.
 SafetensorsFile decode_entries(std::vector<Entry> entries, std::map<std::string, std::string> metadata,
                                const ReadData& read, bool keep_16bit) {
   constexpr size_t kPiece = 16u << 20;
   SafetensorsFile out;
   out.metadata = std::move(metadata);
-  std::vector<unsigned char> piece;
   for (auto& e : entries) {
-    if (keep_16bit && e.width == 2) {
+    if (e.width == 4) {
+      Tensor t = Tensor::empty(e.shape);
+      read_entry(e, read, kPiece, t.data());
+      out.tensors.push_back({e.name, std::move(t)});
+    } else if (keep_16bit) {
       out.halves.push_back({e.name, read_half(e, read, kPiece)});
-      continue;
+    } else {
+      out.tensors.push_back({e.name, read_half(e, read, kPiece).widen()});
     }
-    Tensor t(e.shape);
-    float* dst = t.data();
-    const auto w = static_cast<uint64_t>(e.width);
-    for (uint64_t at = e.begin; at < e.end;) {
-      const size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece - kPiece % w, e.end - at));
-      piece.resize(n);
-      read(at, n, piece.data());
-      for (size_t i = 0; i < n; i += w) *dst++ = decode(piece.data() + i, e.width, e.dtype);
-      at += n;
-    }
-    out.tensors.push_back({e.name, std::move(t)});
   }
   return out;
 }
@@ -293,7 +260,6 @@ std::string serialize_safetensors(const std::vector<std::pair<std::string, Shape
   for (int i = 0; i < 8; ++i) out[i] = static_cast<char>((h.size() >> (8 * i)) & 0xFF);
   out += h;
   out.reserve(out.size() + offset);
-  static_assert(std::endian::native == std::endian::little, "little-endian host expected");
   for (const size_t k : sorted) {
     const Tensor t = tensor(k);
     if (t.shape() != shapes[k].second) throw std::logic_error("serialize_safetensors: a tensor is not the shape its header says");
