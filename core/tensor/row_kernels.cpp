@@ -68,6 +68,13 @@ template <class Op>
   return exp_sum_body(x, n, shift, [divisor](float v) { return v / divisor; });
 }
 
+// The same with a multiplication: for a power-of-two divisor 2ᵏ, x · 2⁻ᵏ and x / 2ᵏ round the
+// same real number, so the bits are the division's without its latency (a vector division costs
+// about as much as the rest of the exponential).
+[[gnu::always_inline]] inline float exp_multiplied_sum_body(float* x, int64_t n, float factor, float shift) {
+  return exp_sum_body(x, n, shift, [factor](float v) { return v * factor; });
+}
+
 [[gnu::always_inline]] inline void softmax_body(float* row, int64_t n) {
   float mx = kNegInf;
 #pragma omp simd reduction(max : mx)
@@ -115,9 +122,26 @@ ATTNLAB_VARIANTS(void, softmax, (float* row, int64_t n), (row, n))
 ATTNLAB_VARIANTS(void, widen_f16, (const uint16_t* src, float* dst, int64_t n), (src, dst, n))
 ATTNLAB_VARIANTS(void, widen_bf16, (const uint16_t* src, float* dst, int64_t n), (src, dst, n))
 ATTNLAB_VARIANTS(float, exp_scaled_sum, (float* x, int64_t n, float divisor, float shift), (x, n, divisor, shift))
+ATTNLAB_VARIANTS(float, exp_multiplied_sum, (float* x, int64_t n, float factor, float shift), (x, n, factor, shift))
 #undef ATTNLAB_VARIANTS
 
+// Whether 1 / divisor is exact and x · (1 / divisor) rounds as x / divisor for every x: divisor a
+// positive power of two (no mantissa bits, a normal exponent) whose reciprocal is a normal float.
+bool reciprocal_is_exact(float divisor) {
+  const uint32_t bits = std::bit_cast<uint32_t>(divisor), exponent = bits >> 23;
+  return (bits & 0x807FFFFFu) == 0 && exponent >= 1 && exponent <= 253;
+}
+
 }  // namespace
+
+// The call of NAME's variant for isa (each written by ATTNLAB_VARIANTS above).
+#define ATTNLAB_DISPATCH(NAME, ARGS)                  \
+  switch (isa) {                                      \
+    case Isa::Avx512: return NAME##_avx512 ARGS;      \
+    case Isa::Avx2: return NAME##_avx2 ARGS;          \
+    case Isa::Default: break;                         \
+  }                                                   \
+  return NAME##_default ARGS
 
 bool isa_supported(Isa isa) {
   __builtin_cpu_init();
@@ -146,48 +170,26 @@ std::string_view isa_name(Isa isa) {
 }
 
 void layer_norm_row(Isa isa, const float* x, const float* w, const float* b, float* out, int64_t d, double eps) {
-  switch (isa) {
-    case Isa::Avx512: return layer_norm_avx512(x, w, b, out, d, eps);
-    case Isa::Avx2: return layer_norm_avx2(x, w, b, out, d, eps);
-    case Isa::Default: break;
-  }
-  layer_norm_default(x, w, b, out, d, eps);
+  ATTNLAB_DISPATCH(layer_norm, (x, w, b, out, d, eps));
 }
 
 float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift) {
-  switch (isa) {
-    case Isa::Avx512: return exp_scaled_sum_avx512(x, n, divisor, shift);
-    case Isa::Avx2: return exp_scaled_sum_avx2(x, n, divisor, shift);
-    case Isa::Default: break;
+  if (reciprocal_is_exact(divisor)) {  // √Dh for Dh 4, 16, 64, 256 …: the same bits, faster
+    ATTNLAB_DISPATCH(exp_multiplied_sum, (x, n, 1.0f / divisor, shift));
   }
-  return exp_scaled_sum_default(x, n, divisor, shift);
+  ATTNLAB_DISPATCH(exp_scaled_sum, (x, n, divisor, shift));
 }
 
 void softmax_row(Isa isa, float* row, int64_t n) {
-  switch (isa) {
-    case Isa::Avx512: return softmax_avx512(row, n);
-    case Isa::Avx2: return softmax_avx2(row, n);
-    case Isa::Default: break;
-  }
-  softmax_default(row, n);
+  ATTNLAB_DISPATCH(softmax, (row, n));
 }
 
 void widen_f16(Isa isa, const uint16_t* src, float* dst, int64_t n) {
-  switch (isa) {
-    case Isa::Avx512: return widen_f16_avx512(src, dst, n);
-    case Isa::Avx2: return widen_f16_avx2(src, dst, n);
-    case Isa::Default: break;
-  }
-  widen_f16_default(src, dst, n);
+  ATTNLAB_DISPATCH(widen_f16, (src, dst, n));
 }
 
 void widen_bf16(Isa isa, const uint16_t* src, float* dst, int64_t n) {
-  switch (isa) {
-    case Isa::Avx512: return widen_bf16_avx512(src, dst, n);
-    case Isa::Avx2: return widen_bf16_avx2(src, dst, n);
-    case Isa::Default: break;
-  }
-  widen_bf16_default(src, dst, n);
+  ATTNLAB_DISPATCH(widen_bf16, (src, dst, n));
 }
 
 }  // namespace attnlab

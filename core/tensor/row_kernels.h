@@ -27,7 +27,9 @@ void softmax_row(Isa isa, float* row, int64_t n);
 
 // x[i] ← e^(x[i] / divisor − shift), the quotient rounded to float first (bit for bit a division
 // pass, then the exponential), −∞ exactly 0; returns Σ of the new x — the online softmax's step
-// in the tiled attention (backend/tile_rows.h). divisor > 0, x[i] / divisor ≤ shift.
+// in the tiled attention (backend/tile_rows.h). divisor > 0, x[i] / divisor ≤ shift. A power-of-two
+// divisor (√Dh for Dh = 4, 16, 64, 256) is applied as a multiplication by its exact reciprocal:
+// the same correctly rounded quotient, without a vector division's cost.
 float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift);
 
 // dst[i] ← the float that the 16-bit src[i] holds, exactly: IEEE binary16 (F16: subnormals, ±∞
