@@ -446,6 +446,17 @@ class TestPretrained : public QObject {
       for (int64_t r = 0; r < 70; ++r)
         for (int64_t c = 0; c < 37; ++c) QCOMPARE(tw.data()[r * 37 + c], one(stored, c * 70 + r));
       QVERIFY(t.transpose().widen().to_vector() == stored.widen().to_vector());
+      // widen_rows: the rows asked for, in their order (repeats too), as widen() gives them
+      for (const HalfTensor* h : {&big, &t}) {
+        const std::vector<int64_t> which = {h->shape[0] - 1, 0, 17, 17, 3};
+        const Tensor rows = h->widen_rows(which), all = h->widen();
+        const int64_t cols = h->shape[1];
+        QVERIFY(rows.shape() == (Shape{5, cols}));
+        for (size_t i = 0; i < which.size(); ++i)
+          QVERIFY(std::equal(rows.data() + static_cast<int64_t>(i) * cols, rows.data() + (static_cast<int64_t>(i) + 1) * cols,
+                             all.data() + which[i] * cols));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, h->widen_rows({h->shape[0]}));
+      }
       const HalfTensor a = make({3, 5}, f, 3), b = make({2, 5}, f, 4);
       const HalfTensor ab = HalfTensor::concat_rows({a, b});
       QVERIFY(ab.shape == (Shape{5, 5}));
@@ -494,6 +505,28 @@ class TestPretrained : public QObject {
     QCOMPARE(m16.weights.widened_kept_bytes(), int64_t{0});
     QVERIFY(full_pass_logits(m16, pieces).to_vector() == want);
     QCOMPARE(m16.weights.widened_kept_bytes(), int64_t{0});
+    // Rows of a table (the KV cache's embedding lookup), widened alone at budget 0, then copied
+    // from a kept widening: get()'s rows either way; the cached decoding equals F32's, bit for bit.
+    const std::vector<int64_t> ids = {299, 4, 4, 120};
+    const Tensor table32 = m32.weights.get("embedding.weight");
+    const auto rows_of_table = [&](const Weights& w) { return w.rows("embedding.weight", ids).to_vector(); };
+    std::vector<float> want_rows;
+    for (int64_t id : ids) want_rows.insert(want_rows.end(), table32.data() + id * 8, table32.data() + (id + 1) * 8);
+    QVERIFY(rows_of_table(m16.weights) == want_rows && rows_of_table(m32.weights) == want_rows);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, m16.weights.rows("embedding.weight", {300}));
+    const auto decode = [](const pretrained::PretrainedModel& m) {
+      pretrained::KvDecoder cache(m.cfg, m.weights, 6);
+      std::vector<float> logits = cache.feed({40, 120, 7});
+      const std::vector<float> next = cache.feed({250});
+      logits.insert(logits.end(), next.begin(), next.end());
+      return logits;
+    };
+    const std::vector<float> decoded32 = decode(m32);
+    QVERIFY(decode(m16) == decoded32);
+    m16.weights.set_widen_budget(Weights::kDefaultWidenBudget);
+    (void)m16.weights.get("embedding.weight");  // kept now
+    QVERIFY(m16.weights.widened_kept_bytes() > 0 && rows_of_table(m16.weights) == want_rows);
+    QVERIFY(decode(m16) == decoded32);
     // widen_all: F32 in place, the tied pair one storage again
     Weights w = m16.weights;
     w.widen_all();

@@ -56,6 +56,24 @@ Tensor HalfTensor::widen() const {
   return t;
 }
 
+Tensor HalfTensor::widen_rows(const std::vector<int64_t>& which) const {
+  if (shape.size() != 2) throw std::logic_error("HalfTensor::widen_rows: a 2-D tensor only");
+  const int64_t rows = shape[0], cols = shape[1];
+  Tensor t = Tensor::empty({static_cast<int64_t>(which.size()), cols});
+  std::vector<uint16_t> gathered(transposed ? static_cast<size_t>(cols) : 0);
+  for (size_t i = 0; i < which.size(); ++i) {
+    const int64_t r = which[i];
+    if (r < 0 || r >= rows) throw std::logic_error("HalfTensor::widen_rows: a row outside the tensor");
+    const uint16_t* src = bits->data() + r * cols;
+    if (transposed) {  // bits: (cols, rows); row r of `shape` is stored column r
+      for (int64_t c = 0; c < cols; ++c) gathered[static_cast<size_t>(c)] = (*bits)[static_cast<size_t>(c * rows + r)];
+      src = gathered.data();
+    }
+    widen_into(format, src, t.data() + static_cast<int64_t>(i) * cols, cols);
+  }
+  return t;
+}
+
 HalfTensor HalfTensor::transpose() const {
   if (shape.size() != 2) throw std::logic_error("HalfTensor::transpose: a 2-D tensor only");
   HalfTensor t = *this;

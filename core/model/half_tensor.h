@@ -26,6 +26,9 @@ struct HalfTensor {
   int64_t bytes() const { return numel() * 2; }
   // A fresh F32 tensor, C order of `shape`.
   Tensor widen() const;
+  // Rows `which` of a 2-D tensor (of `shape`) as a fresh (which.size(), shape[1]) F32 tensor, the
+  // same values widen() gives them, widening only those rows; each 0 ≤ row < shape[0].
+  Tensor widen_rows(const std::vector<int64_t>& which) const;
   // The 2-D transpose (no copy: the flag flips).
   HalfTensor transpose() const;
   // The first element, in C order of `shape`, that is ±∞ or NaN; −1 when every one is finite.

@@ -1,5 +1,6 @@
 #include "model/weights.h"
 
+#include <algorithm>
 #include <cmath>
 #include <list>
 #include <map>
@@ -88,6 +89,25 @@ const Tensor Weights::get(const std::string& name) const {
   const std::lock_guard lock(cache_->mu);
   cache_->add(key, half, wide);
   return wide;
+}
+
+Tensor Weights::rows(const std::string& name, const std::vector<int64_t>& which) const {
+  const HalfTensor* h = half(name);
+  std::optional<Tensor> full;
+  if (h) {
+    const std::lock_guard lock(cache_->mu);
+    full = cache_->find({h->bits.get(), h->transposed});
+  }
+  if (h && !full) return h->widen_rows(which);
+  const Tensor t = (full ? *full : get(name)).contiguous();
+  if (t.dim() != 2) throw std::logic_error("Weights::rows: " + name + " is not 2-D");
+  const int64_t cols = t.size(1);
+  Tensor out = Tensor::empty({static_cast<int64_t>(which.size()), cols});
+  for (size_t i = 0; i < which.size(); ++i) {
+    if (which[i] < 0 || which[i] >= t.size(0)) throw std::logic_error("Weights::rows: a row outside " + name);
+    std::copy_n(t.data() + which[i] * cols, cols, out.data() + static_cast<int64_t>(i) * cols);
+  }
+  return out;
 }
 
 Shape Weights::shape(const std::string& name) const {

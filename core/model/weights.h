@@ -33,6 +33,11 @@ class Weights {
   // code that updates parameters in place calls widen_all() first.
   const Tensor get(const std::string& name) const;
   Shape shape(const std::string& name) const;
+  // Rows `which` of a 2-D parameter as a (which.size(), cols) F32 tensor, the values get() holds
+  // there: an embedding lookup of a few ids widens those rows of a 16-bit table (or copies them
+  // from a kept widening), not the whole table. Throws DataError naming a missing parameter,
+  // std::logic_error for a row outside it.
+  Tensor rows(const std::string& name, const std::vector<int64_t>& which) const;
   // The 16-bit parameter, or null where it is F32 (or absent).
   const HalfTensor* half(const std::string& name) const;
   bool has_half() const { return !halves_.empty(); }

@@ -53,8 +53,8 @@ KvDecoder::KvDecoder(const ModelConfig& cfg, const Weights& w, int64_t capacity,
   if (!kv_cacheable(cfg)) throw std::logic_error("KvDecoder: not a pre-norm causal decoder with learned positions");
   if (!w.vocab() || !w.has("output_head.weight")) throw std::logic_error("KvDecoder: the model has no output head");
   if (capacity < 1 || capacity > cfg.max_positions) throw std::logic_error("KvDecoder: capacity outside the positions");
-  const Tensor& head = w.get("output_head.weight");  // (V, D)
-  head_bias_ = w.vocab()->head_bias ? w.get("output_head.bias") : Tensor({head.size(0)}, 0.0f);  // tied: no bias
+  const int64_t vocab = w.shape("output_head.weight")[0];  // (V, D), not widened here
+  head_bias_ = w.vocab()->head_bias ? w.get("output_head.bias") : Tensor({vocab}, 0.0f);  // tied: no bias
   for (int64_t i = 0; i < cfg.layers; ++i) {
     keys_.push_back(Tensor::empty({capacity, cfg.d_model}));
     values_.push_back(Tensor::empty({capacity, cfg.d_model}));
@@ -78,17 +78,19 @@ int64_t KvDecoder::cache_bytes() const {
 
 Tensor KvDecoder::embed(const std::vector<int>& ids) const {
   const int64_t n = static_cast<int64_t>(ids.size()), d = cfg_.d_model;
-  const Tensor& table = w_.get("embedding.weight");           // (V, D)
-  const Tensor& pos = w_.get(position_table_name("encoder"));  // (P, D)
-  Tensor x = Tensor::empty({1, n, d});
+  const int64_t vocab = w_.shape("embedding.weight")[0];
+  std::vector<int64_t> tokens, positions;
   for (int64_t j = 0; j < n; ++j) {
     const int id = ids[static_cast<size_t>(j)];
-    if (id < 0 || id >= table.size(0)) throw std::logic_error("KvDecoder: an id outside the vocabulary");
-    const float* e = table.data() + id * d;
-    const float* p = pos.data() + (length_ + j) * d;
-    float* out = x.data() + j * d;
-    for (int64_t c = 0; c < d; ++c) out[c] = e[c] + p[c];
+    if (id < 0 || id >= vocab) throw std::logic_error("KvDecoder: an id outside the vocabulary");
+    tokens.push_back(id);
+    positions.push_back(length_ + j);
   }
+  // Only the n rows of each table: a 16-bit table beyond the kept widenings is not widened whole.
+  const Tensor e = w_.rows("embedding.weight", tokens);                 // (n, D)
+  const Tensor p = w_.rows(position_table_name("encoder"), positions);  // (n, D)
+  Tensor x = Tensor::empty({1, n, d});
+  for (int64_t i = 0; i < n * d; ++i) x.data()[i] = e.data()[i] + p.data()[i];
   return x;
 }
 
