@@ -16,6 +16,8 @@
 #include <fstream>
 #include <string>
 
+#include "backward/model_backward.h"
+#include "forward/memory.h"
 #include "forward/model.h"
 #include "io/files.h"
 #include "io/safetensors.h"
@@ -194,7 +196,8 @@ class TestPretrained : public QObject {
     const SafetensorsFile f = parse_safetensors(once);
     QCOMPARE(f.metadata.at("tied_head"), std::string("true"));
     QVERIFY(std::none_of(f.tensors.begin(), f.tensors.end(), [](const auto& t) { return t.first == "output_head.weight"; }));
-    QVERIFY(once.size() < static_cast<size_t>(m.weights.bytes()));  // the table not twice
+    const int64_t table_bytes = m.weights.get("embedding.weight").numel() * 4;
+    QVERIFY(once.size() < static_cast<size_t>(m.weights.bytes() + table_bytes));  // the table not twice
     const LoadedWeights back = load_weights(f, "weights.safetensors", m.cfg, {});
     QVERIFY(back.weights.head_tied());
     for (const auto& name : m.weights.names())
@@ -527,6 +530,32 @@ class TestPretrained : public QObject {
     (void)m16.weights.get("embedding.weight");  // kept now
     QVERIFY(m16.weights.widened_kept_bytes() > 0 && rows_of_table(m16.weights) == want_rows);
     QVERIFY(decode(m16) == decoded32);
+    // What the memory estimate counts for loaded weights: the tied table once as stored, the
+    // 16-bit values at 2 bytes plus what widening keeps (the budget, and one tensor beside it),
+    // an export's F32 copy and F32 gradients, each with the table once.
+    int64_t all = 0, table = 0, largest = 0;
+    for (const auto& name : m32.weights.names()) {
+      const int64_t n = m32.weights.get(name).numel() * 4;
+      all += n;
+      largest = std::max(largest, n);
+      if (name == "embedding.weight") table = n;
+    }
+    QCOMPARE(m32.weights.bytes(), all - table);
+    QCOMPARE(m32.weights.f32_bytes(), all - table);
+    QCOMPARE(m16.weights.f32_bytes(), all - table);
+    QCOMPARE(m32.weights.held_bytes(), all - table);
+    QCOMPARE(m16.weights.held_bytes(), (all - table) / 2 + (all - table));  // the default budget keeps it all
+    m16.weights.set_widen_budget(0);  // one tensor widened at a time
+    QCOMPARE(m16.weights.held_bytes(), (all - table) / 2 + largest);
+    MemoryEstimate e;
+    e.trace_bytes = 1000;
+    e.weights_bytes = 1;
+    const MemoryEstimate shown = with_loaded_weights(e, m16.weights, {});
+    QCOMPARE(shown.trace_bytes, int64_t{1000});
+    QCOMPARE(shown.weights_bytes, (all - table) / 2 + largest);
+    const MemoryEstimate exported = with_loaded_weights(e, m16.weights, {.serialised = true, .gradients = true});
+    QCOMPARE(exported.trace_bytes, with_gradients(e).trace_bytes);
+    QCOMPARE(exported.weights_bytes, (all - table) / 2 + largest + 2 * (all - table));
     // widen_all: F32 in place, the tied pair one storage again
     Weights w = m16.weights;
     w.widen_all();

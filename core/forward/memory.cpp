@@ -110,6 +110,17 @@ MemoryEstimate estimate_fast_memory(const ModelConfig& c, int64_t b_, int64_t s,
   return e;
 }
 
+MemoryEstimate with_loaded_weights(MemoryEstimate e, const Weights& w, LoadedWeightsUse use) {
+  Count held = Count(w.held_bytes());
+  if (use.serialised) held += Count(w.f32_bytes());
+  if (use.gradients) {
+    held += Count(w.f32_bytes());
+    e.trace_bytes = (Count(3) * Count(e.trace_bytes)).value();  // as with_gradients
+  }
+  e.weights_bytes = held.value();
+  return e;
+}
+
 std::string format_mib(int64_t bytes) {
   char buf[32];  // to_chars: a '.' whatever the locale
   const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(bytes) / (1024.0 * 1024.0),

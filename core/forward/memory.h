@@ -33,6 +33,19 @@ struct FastPathMemory {
 };
 MemoryEstimate estimate_fast_memory(const ModelConfig& cfg, int64_t b, int64_t s, FastPathMemory how);
 
+// The estimate of a run on weights already loaded (a checkpoint, a trained file): their
+// parameters counted as held (Weights::held_bytes: a 16-bit checkpoint at 2 bytes a value, its
+// kept widenings, a tied table once) instead of estimate_memory's 4 bytes a parameter twice;
+// `serialised`: plus the F32 copy an export writes its bundle from; `gradients`: plus one F32
+// gradient per parameter (use it in place of with_gradients' doubling; the trace's part is
+// tripled as there).
+struct LoadedWeightsUse {
+  bool serialised = false;
+  bool gradients = false;
+};
+class Weights;
+MemoryEstimate with_loaded_weights(MemoryEstimate e, const Weights& w, LoadedWeightsUse use);
+
 inline constexpr int64_t kMaxMemoryBudgetMiB = int64_t{1} << 30;  // --memory-budget 1 … 2^30 MiB
 
 // Throws DataError when the estimate exceeds budget_mib, with both numbers and what to do.

@@ -156,10 +156,38 @@ bool Weights::head_tied() const {
 }
 
 int64_t Weights::bytes() const {
+  const bool tied = head_tied();
   int64_t total = 0;
-  for (const auto& [name, t] : map_) total += t.numel() * 4;
-  for (const auto& [name, t] : halves_) total += t.bytes();
+  for (const auto& [name, t] : map_)
+    if (!(tied && name == "output_head.weight")) total += t.numel() * 4;
+  for (const auto& [name, t] : halves_)
+    if (!(tied && name == "output_head.weight")) total += t.bytes();
   return total;
+}
+
+int64_t Weights::f32_bytes() const {
+  const bool skip_head = head_tied();
+  int64_t total = 0;
+  for (const auto& name : names_)
+    if (!(skip_head && name == "output_head.weight")) total += numel_of(shape(name)) * 4;
+  return total;
+}
+
+int64_t Weights::held_bytes() const {
+  const bool tied = head_tied();
+  int64_t widened = 0, largest = 0;
+  for (const auto& [name, t] : halves_) {
+    if (tied && name == "output_head.weight") continue;  // the table's widening, kept once
+    widened += t.numel() * 4;
+    largest = std::max(largest, t.numel() * 4);
+  }
+  if (!cache_) return bytes();
+  int64_t budget = 0;
+  {
+    const std::lock_guard lock(cache_->mu);
+    budget = cache_->budget;
+  }
+  return bytes() + std::min(widened, budget + largest);
 }
 
 namespace {

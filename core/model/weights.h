@@ -50,7 +50,13 @@ class Weights {
   // names), so that a gradient through both uses is one sum.
   bool head_tied() const;
   const std::vector<std::string>& names() const { return names_; }  // insertion order
-  int64_t bytes() const;  // as stored: 4 bytes a float, 2 a 16-bit one
+  int64_t bytes() const;  // as stored: 4 bytes a float, 2 a 16-bit one; a tied table once
+  // Every parameter as F32 (4 bytes a value), a tied table once: the gradients, a bundle's
+  // weights file (io/weights_file.h writes a tied table once).
+  int64_t f32_bytes() const;
+  // The most these weights hold while a pass uses them: bytes(), and for 16-bit parameters the
+  // kept widenings (at most the widen budget) and the largest one widened beside them.
+  int64_t held_bytes() const;
   // A trained model's vocabulary (trained.h); null for seeded or layers-only weights, whose
   // embeddings come from the seed.
   const std::shared_ptr<const TrainedVocab>& vocab() const { return vocab_; }

@@ -128,7 +128,12 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   const auto& b = out->batch;
   auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
-  if (r.loss) est = with_gradients(est);  // the backward's steps too
+  // Loaded weights as held (a 16-bit checkpoint at 2 bytes a value), and the backward's steps.
+  const auto counted = [&](MemoryEstimate e) {
+    if (r.weights) return with_loaded_weights(e, r.weights->loaded.weights, {.gradients = static_cast<bool>(r.loss)});
+    return r.loss ? with_gradients(e) : e;
+  };
+  est = counted(est);
   if (r.appended && pretrained::kv_cacheable(out->cfg))  // the check runs beside the finished trace
     est.working_bytes += pretrained::kv_check_bytes(out->cfg, b.text.seq());
   out->estimateBytes = est.total();
@@ -141,8 +146,8 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
       ModelConfig t = out->cfg;
       t.overview_cap = kOverviewCap;
       t.full_layers.clear();
-      tiled = estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
-                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr)
+      tiled = counted(estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
+                                      static_cast<int64_t>(b.vocab.words.size()), trained != nullptr))
                   .total();
     }
     throw OverBudget(e.text(), est.total(), tiled, r.memoryBudgetMiB);
