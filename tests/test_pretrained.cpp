@@ -17,6 +17,7 @@
 #include <string>
 
 #include "backward/model_backward.h"
+#include "explain/head_ablation.h"
 #include "forward/memory.h"
 #include "forward/model.h"
 #include "io/files.h"
@@ -517,6 +518,7 @@ class TestPretrained : public QObject {
     for (int64_t id : ids) want_rows.insert(want_rows.end(), table32.data() + id * 8, table32.data() + (id + 1) * 8);
     QVERIFY(rows_of_table(m16.weights) == want_rows && rows_of_table(m32.weights) == want_rows);
     QVERIFY_THROWS_EXCEPTION(std::logic_error, m16.weights.rows("embedding.weight", {300}));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, m16.weights.rows("embedding.weight", {-1}));
     const auto decode = [](const pretrained::PretrainedModel& m) {
       pretrained::KvDecoder cache(m.cfg, m.weights, 6);
       std::vector<float> logits = cache.feed({40, 120, 7});
@@ -527,8 +529,14 @@ class TestPretrained : public QObject {
     const std::vector<float> decoded32 = decode(m32);
     QVERIFY(decode(m16) == decoded32);
     m16.weights.set_widen_budget(Weights::kDefaultWidenBudget);
-    (void)m16.weights.get("embedding.weight");  // kept now
-    QVERIFY(m16.weights.widened_kept_bytes() > 0 && rows_of_table(m16.weights) == want_rows);
+    QVERIFY(rows_of_table(m16.weights) == want_rows);
+    QCOMPARE(m16.weights.widened_kept_bytes(), int64_t{0});  // the rows alone, not the table
+    {
+      // the decoder asks for its head first, so that the kept widenings hold it before the layers
+      const pretrained::KvDecoder cache(m16.cfg, m16.weights, 6);
+      QCOMPARE(m16.weights.widened_kept_bytes(), table32.numel() * 4);
+    }
+    QVERIFY(rows_of_table(m16.weights) == want_rows);  // from the kept widening now
     QVERIFY(decode(m16) == decoded32);
     // What the memory estimate counts for loaded weights: the tied table once as stored, the
     // 16-bit values at 2 bytes plus what widening keeps (the budget, and one tensor beside it),
@@ -553,9 +561,15 @@ class TestPretrained : public QObject {
     const MemoryEstimate shown = with_loaded_weights(e, m16.weights, {});
     QCOMPARE(shown.trace_bytes, int64_t{1000});
     QCOMPARE(shown.weights_bytes, (all - table) / 2 + largest);
+    // the gradients: one per name (the tied head gets its own copy of the table's sum)
     const MemoryEstimate exported = with_loaded_weights(e, m16.weights, {.serialised = true, .gradients = true});
     QCOMPARE(exported.trace_bytes, with_gradients(e).trace_bytes);
-    QCOMPARE(exported.weights_bytes, (all - table) / 2 + largest + 2 * (all - table));
+    QCOMPARE(exported.weights_bytes, (all - table) / 2 + largest + (all - table) + all);
+    // beside them: what the caller holds too, e.g. two heads of layer 0 and one of layer 1 knocked
+    // out: two fresh out_proj weights and biases, (D² + D) · 4 each
+    const std::vector<explain::HeadRef> heads = {{.layer = 0, .head = 0}, {.layer = 0, .head = 1}, {.layer = 1, .head = 0}};
+    QCOMPARE(explain::ablation_copy_bytes(m16.cfg, heads), int64_t{2 * (8 * 8 + 8) * 4});
+    QCOMPARE(with_loaded_weights(e, m16.weights, {.beside = 1234}).weights_bytes, shown.weights_bytes + 1234);
     // widen_all: F32 in place, the tied pair one storage again
     Weights w = m16.weights;
     w.widen_all();

@@ -169,10 +169,11 @@ class TestRowKernels : public QObject {
   void expScaledSumIsDivisionThenExpBitForBit() {
     std::vector<float> x = randoms(301, "scaled", 40.0f);
     x[0] = x[150] = kNegInf;
-    // Powers of two take the multiplication by the exact reciprocal (√64 = 8, 1, 2⁻³, 2¹²⁰, 2⁻²⁰);
-    // 2¹²⁷'s reciprocal is subnormal, so it divides; the others divide.
+    // Powers of two take the multiplication by the exact reciprocal (√64 = 8, 1, 2⁻³, 2¹²⁰, 2⁻²⁰, and
+    // 2¹²⁶, whose quotients of |x| < 1 are subnormal); 2¹²⁷'s reciprocal is subnormal, so it divides;
+    // the others divide.
     for (const float divisor : {8.0f, 1.0f, 5.656854f, 0.75f, 0.125f, std::ldexp(1.0f, 120), std::ldexp(1.0f, -20),
-                                std::ldexp(1.0f, 127)}) {
+                                std::ldexp(1.0f, 126), std::ldexp(1.0f, 127)}) {
       float hi = kNegInf;
       for (float v : x) hi = std::max(hi, v);
       const float shift = hi / divisor;  // the row's maximum, as update_row takes it

@@ -1,6 +1,7 @@
 #include "explain/head_ablation.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -10,6 +11,7 @@
 #include "explain/rerun.h"
 #include "explain/stop.h"
 #include "model/comma_list.h"
+#include "tensor/checked.h"
 #include "text/errors.h"
 
 namespace attnlab::explain {
@@ -101,6 +103,13 @@ std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const s
       for (int64_t k = 0; k < dh; ++k) mean[static_cast<size_t>(k)] += out.at({b, head.head, i, k});
   for (double& m : mean) m /= static_cast<double>(std::max<int64_t>(count, 1));
   return mean;
+}
+
+int64_t ablation_copy_bytes(const ModelConfig& cfg, const std::vector<HeadRef>& heads) {
+  std::set<std::string> blocks;
+  for (const HeadRef& h : heads) blocks.insert(prefix(h));
+  const Count d = cfg.d_model;
+  return (Count(static_cast<int64_t>(blocks.size())) * (d * d + d) * 4).value();
 }
 
 Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector<HeadRef>& heads, AblateMode mode,

@@ -71,6 +71,10 @@ std::vector<double> mean_head_out(const Trace& fwd, const HeadRef& head, const s
 Weights ablate_heads(const ModelConfig& cfg, const Weights& w, const std::vector<HeadRef>& heads, AblateMode mode,
                      const Trace& fwd, const std::vector<int>& lengths, const std::vector<int>& decoder_lengths = {});
 
+// What ablate_heads' copy holds beside `w`: each knocked-out attention block's fresh out_proj
+// weight and bias in F32, (D² + D) · 4 bytes a block (the memory estimates).
+int64_t ablation_copy_bytes(const ModelConfig& cfg, const std::vector<HeadRef>& heads);
+
 // Every head knocked out alone (an encoder–decoder's three blocks), the model run again untraced
 // from the trace's inputs under its masks, and the loss evaluated: one row per head with the
 // loss's change, largest first.

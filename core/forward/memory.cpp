@@ -111,10 +111,11 @@ MemoryEstimate estimate_fast_memory(const ModelConfig& c, int64_t b_, int64_t s,
 }
 
 MemoryEstimate with_loaded_weights(MemoryEstimate e, const Weights& w, LoadedWeightsUse use) {
-  Count held = Count(w.held_bytes());
+  Count held = Count(w.held_bytes()) + Count(use.beside);
   if (use.serialised) held += Count(w.f32_bytes());
   if (use.gradients) {
-    held += Count(w.f32_bytes());
+    const Count table = w.head_tied() ? Count(numel_of(w.shape("embedding.weight"))) * 4 : Count(0);
+    held += Count(w.f32_bytes()) + table;
     e.trace_bytes = (Count(3) * Count(e.trace_bytes)).value();  // as with_gradients
   }
   e.weights_bytes = held.value();

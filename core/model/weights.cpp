@@ -7,6 +7,7 @@
 #include <optional>
 #include <mutex>
 
+#include "tensor/checked.h"
 #include "tensor/parallel.h"
 #include "tensor/rng.h"
 #include "text/errors.h"
@@ -187,7 +188,7 @@ int64_t Weights::held_bytes() const {
     const std::lock_guard lock(cache_->mu);
     budget = cache_->budget;
   }
-  return bytes() + std::min(widened, budget + largest);
+  return (Count(bytes()) + std::min(widened, (Count(budget) + largest).value())).value();
 }
 
 namespace {

@@ -53,7 +53,9 @@ KvDecoder::KvDecoder(const ModelConfig& cfg, const Weights& w, int64_t capacity,
   if (!kv_cacheable(cfg)) throw std::logic_error("KvDecoder: not a pre-norm causal decoder with learned positions");
   if (!w.vocab() || !w.has("output_head.weight")) throw std::logic_error("KvDecoder: the model has no output head");
   if (capacity < 1 || capacity > cfg.max_positions) throw std::logic_error("KvDecoder: capacity outside the positions");
-  const int64_t vocab = w.shape("output_head.weight")[0];  // (V, D), not widened here
+  // (V, D). Asked for first, so that a 16-bit head that fits the kept widenings is kept (they keep
+  // the first ones asked for) before the layers fill them: every piece's logits read it.
+  const int64_t vocab = w.get("output_head.weight").size(0);
   head_bias_ = w.vocab()->head_bias ? w.get("output_head.bias") : Tensor({vocab}, 0.0f);  // tied: no bias
   for (int64_t i = 0; i < cfg.layers; ++i) {
     keys_.push_back(Tensor::empty({capacity, cfg.d_model}));

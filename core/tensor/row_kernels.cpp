@@ -192,4 +192,6 @@ void widen_bf16(Isa isa, const uint16_t* src, float* dst, int64_t n) {
   ATTNLAB_DISPATCH(widen_bf16, (src, dst, n));
 }
 
+#undef ATTNLAB_DISPATCH
+
 }  // namespace attnlab

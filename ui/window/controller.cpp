@@ -6,6 +6,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "explain/head_ablation.h"
 #include "forward/memory.h"
 #include "forward/overflow.h"
 #include "io/bundle.h"
@@ -130,7 +131,11 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
   // Loaded weights as held (a 16-bit checkpoint at 2 bytes a value), and the backward's steps.
   const auto counted = [&](MemoryEstimate e) {
-    if (r.weights) return with_loaded_weights(e, r.weights->loaded.weights, {.gradients = static_cast<bool>(r.loss)});
+    if (r.weights)  // beside them: the imported file (kept for sessions), knocked-out heads' copies
+      return with_loaded_weights(e, r.weights->loaded.weights,
+                                 {.gradients = static_cast<bool>(r.loss),
+                                  .beside = static_cast<int64_t>(r.weights->bytes.size()) +
+                                            explain::ablation_copy_bytes(out->cfg, r.ablate)});
     return r.loss ? with_gradients(e) : e;
   };
   est = counted(est);
