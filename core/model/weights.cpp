@@ -20,6 +20,7 @@ namespace attnlab {
 // and V), the least recent dropped first.
 struct Weights::WidenCache {
   using Key = std::pair<const void*, bool>;  // (16-bit storage, transposed)
+  static Key key_of(const HalfTensor& h) { return {h.bits.get(), h.transposed}; }
   struct Kept {
     std::shared_ptr<const std::vector<uint16_t>> bits;  // held so that its address stays its own
     Tensor wide;
@@ -81,7 +82,7 @@ const Tensor Weights::get(const std::string& name) const {
   const auto h = halves_.find(name);
   if (h == halves_.end()) throw DataError(Text(Msg::ls_weights_prefix) + Text(Msg::tensor_missing, name));
   const HalfTensor& half = h->second;
-  const auto key = std::make_pair(static_cast<const void*>(half.bits.get()), half.transposed);
+  const auto key = WidenCache::key_of(half);
   {
     const std::lock_guard lock(cache_->mu);
     if (auto kept = cache_->find(key)) return *kept;
@@ -97,7 +98,7 @@ Tensor Weights::rows(const std::string& name, const std::vector<int64_t>& which)
   std::optional<Tensor> full;
   if (h) {
     const std::lock_guard lock(cache_->mu);
-    full = cache_->find({h->bits.get(), h->transposed});
+    full = cache_->find(WidenCache::key_of(*h));
   }
   if (h && !full) return h->widen_rows(which);
   const Tensor t = (full ? *full : get(name)).contiguous();
@@ -122,9 +123,9 @@ const HalfTensor* Weights::half(const std::string& name) const {
 }
 
 void Weights::widen_all() {
-  std::map<std::pair<const void*, bool>, Tensor> done;  // a tied pair: one widening, one storage
+  std::map<WidenCache::Key, Tensor> done;  // a tied pair: one widening, one storage
   for (const auto& [name, half] : halves_) {
-    const auto key = std::make_pair(static_cast<const void*>(half.bits.get()), half.transposed);
+    const auto key = WidenCache::key_of(half);
     // a fresh widening, never a kept one: copies of these weights share the kept ones, and the
     // optimizer writes into what this returns
     if (!done.count(key)) done.emplace(key, half.widen());
@@ -156,33 +157,40 @@ bool Weights::head_tied() const {
   return h.data() == e.data() && h.shape() == e.shape();
 }
 
+namespace {
+
+// A tied head is the table's storage under a second name: counted once, with the table.
+bool second_name_of_table(bool tied, const std::string& name) { return tied && name == "output_head.weight"; }
+
+}  // namespace
+
 int64_t Weights::bytes() const {
   const bool tied = head_tied();
   int64_t total = 0;
   for (const auto& [name, t] : map_)
-    if (!(tied && name == "output_head.weight")) total += t.numel() * 4;
+    if (!second_name_of_table(tied, name)) total += t.numel() * 4;
   for (const auto& [name, t] : halves_)
-    if (!(tied && name == "output_head.weight")) total += t.bytes();
+    if (!second_name_of_table(tied, name)) total += t.bytes();
   return total;
 }
 
 int64_t Weights::f32_bytes() const {
-  const bool skip_head = head_tied();
+  const bool tied = head_tied();
   int64_t total = 0;
   for (const auto& name : names_)
-    if (!(skip_head && name == "output_head.weight")) total += numel_of(shape(name)) * 4;
+    if (!second_name_of_table(tied, name)) total += numel_of(shape(name)) * 4;
   return total;
 }
 
 int64_t Weights::held_bytes() const {
+  if (!cache_) return bytes();  // no 16-bit parameter
   const bool tied = head_tied();
   int64_t widened = 0, largest = 0;
   for (const auto& [name, t] : halves_) {
-    if (tied && name == "output_head.weight") continue;  // the table's widening, kept once
+    if (second_name_of_table(tied, name)) continue;  // the table's widening, kept once
     widened += t.numel() * 4;
     largest = std::max(largest, t.numel() * 4);
   }
-  if (!cache_) return bytes();
   int64_t budget = 0;
   {
     const std::lock_guard lock(cache_->mu);
