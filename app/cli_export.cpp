@@ -273,11 +273,10 @@ ExportPlan plan_export(const CLI::App& sub, const ExportArgs& a) {
   plan_ablation(sub, a, p);
   auto est = estimate_memory(cfg, batch.text.batch(), batch.encoder_tokens().seq() + p.sampling.steps, cross ? batch.text.seq() : 0,
                              static_cast<int64_t>(batch.vocab.words.size()), trained != nullptr);
+  if (p.loss) est = with_gradients(est);  // the backward's steps too
   if (!p.seeded)  // loaded: the weights as held, the bundle's F32 copy, and the gradients' if any
     est = with_loaded_weights(est, p.weights, {.serialised = true, .gradients = p.loss.has_value(),
                                                .beside = explain::ablation_copy_bytes(cfg, p.ablate)});
-  else if (p.loss)
-    est = with_gradients(est);  // the backward's steps too
   check_memory_budget(est, a.model.memory_budget_mib);
   return p;
 }

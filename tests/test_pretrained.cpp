@@ -562,8 +562,9 @@ class TestPretrained : public QObject {
     QCOMPARE(shown.trace_bytes, int64_t{1000});
     QCOMPARE(shown.weights_bytes, (all - table) / 2 + largest);
     // the gradients: one per name (the tied head gets its own copy of the table's sum)
-    const MemoryEstimate exported = with_loaded_weights(e, m16.weights, {.serialised = true, .gradients = true});
-    QCOMPARE(exported.trace_bytes, with_gradients(e).trace_bytes);
+    const MemoryEstimate exported =
+        with_loaded_weights(with_gradients(e), m16.weights, {.serialised = true, .gradients = true});
+    QCOMPARE(exported.trace_bytes, with_gradients(e).trace_bytes);  // the trace's part left as given
     QCOMPARE(exported.weights_bytes, (all - table) / 2 + largest + (all - table) + all);
     // beside them: what the caller holds too, e.g. two heads of layer 0 and one of layer 1 knocked
     // out: two fresh out_proj weights and biases, (D² + D) · 4 each

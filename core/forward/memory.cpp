@@ -116,7 +116,6 @@ MemoryEstimate with_loaded_weights(MemoryEstimate e, const Weights& w, LoadedWei
   if (use.gradients) {
     const Count table = w.head_tied() ? Count(numel_of(w.shape("embedding.weight"))) * 4 : Count(0);
     held += Count(w.f32_bytes()) + table;
-    e.trace_bytes = (Count(3) * Count(e.trace_bytes)).value();  // as with_gradients
   }
   e.weights_bytes = held.value();
   return e;

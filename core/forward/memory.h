@@ -33,14 +33,15 @@ struct FastPathMemory {
 };
 MemoryEstimate estimate_fast_memory(const ModelConfig& cfg, int64_t b, int64_t s, FastPathMemory how);
 
-// The estimate of a run on weights already loaded (a checkpoint, a trained file): their
-// parameters counted as held (Weights::held_bytes: a 16-bit checkpoint at 2 bytes a value, its
-// kept widenings, a tied table once) instead of estimate_memory's 4 bytes a parameter twice;
-// `serialised`: plus the F32 copy an export writes its bundle from (a tied table once, as the
-// file holds it); `gradients`: plus one F32 gradient per parameter name (the backward gives a tied
-// head its own copy of the table's sum; use it in place of with_gradients' doubling, the trace's
-// part is tripled as there); `beside`: bytes held next to the weights (the imported file the
-// window keeps, knocked-out heads' copies: explain::ablation_copy_bytes).
+// The estimate of a run on weights already loaded (a checkpoint, a trained file): e's weights
+// part replaced by their parameters as held (Weights::held_bytes: a 16-bit checkpoint at 2 bytes
+// a value, its kept widenings, a tied table once) instead of estimate_memory's 4 bytes a
+// parameter; `serialised`: plus the F32 copy an export writes its bundle from (a tied table once,
+// as the file holds it); `gradients`: plus one F32 gradient per parameter name (the backward gives
+// a tied head its own copy of the table's sum); `beside`: bytes held next to the weights (the
+// imported file the window keeps, knocked-out heads' copies: explain::ablation_copy_bytes). The
+// trace and working parts are e's: a run with a backward applies with_gradients first (its
+// tripled trace), then this, which replaces with_gradients' doubled weights.
 struct LoadedWeightsUse {
   bool serialised = false;
   bool gradients = false;

@@ -34,6 +34,7 @@
 #include "io/safetensors.h"
 #include "io/session.h"
 #include "pretrained/generate.h"
+#include "pretrained/kv_check.h"
 #include "pretrained/pretrained_model.h"
 #include "subword/bpe.h"
 #include "subword/subword_token.h"
@@ -437,6 +438,30 @@ class TestCheckpointUi : public QObject {
     const auto& row = current->batch.text.tokens[0];
     req.appended = AppendedPiece{.sentence = 0, .pieces = {row.begin(), row.begin() + current->batch.text.lengths[0]}};
     QCOMPARE(compute(req, 1)->kvDecodeState, TraceResult::KvDecode::Checked);
+    // the check's working set is in the estimate, and in the tiled path's offered instead when
+    // over the budget (a file padded to 2 MiB beside the weights puts this model over 1 MiB)
+    Request plain = req;
+    plain.appended.reset();
+    const int64_t checkBytes = pretrained::kv_check_bytes(current->cfg, current->batch.text.seq());
+    QVERIFY(checkBytes > 0);
+    QCOMPARE(compute(req, 1)->estimateBytes - compute(plain, 1)->estimateBytes, checkBytes);
+    auto padded = std::make_shared<ImportedWeights>(*req.weights);
+    padded->bytes.resize(2 << 20);
+    const auto overBudget = [&](Request r) {
+      r.weights = padded;
+      r.memoryBudgetMiB = 1;
+      try {
+        compute(r, 1);
+      } catch (const OverBudget& e) {
+        return std::pair<qint64, qint64>(e.needBytes, e.tiledBytes);
+      }
+      return std::pair<qint64, qint64>(0, 0);
+    };
+    const auto [need, tiled] = overBudget(req);
+    const auto [needPlain, tiledPlain] = overBudget(plain);
+    QVERIFY(need > 0 && tiled > 0 && needPlain > 0 && tiledPlain > 0);
+    QCOMPARE(need - needPlain, checkBytes);
+    QCOMPARE(tiled - tiledPlain, checkBytes);
     req.appended->pieces.back() = "x";  // the text cut differently once joined
     QCOMPARE(compute(req, 1)->kvDecodeState, TraceResult::KvDecode::None);
     req.appended->pieces = {row.begin(), row.begin() + current->batch.text.lengths[0]};

@@ -127,20 +127,21 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
                           : make_batch(toStdStrings(r.texts), toStdStrings(r.memoryTexts), trained);
   out->prependBos = checkpoint && r.prependBos;
   const auto& b = out->batch;
-  auto est = estimate_memory(out->cfg, b.text.batch(), b.encoder_tokens().seq(), out->cfg.cross ? b.text.seq() : 0,
+  // A configuration's estimate: loaded weights as held (a 16-bit checkpoint at 2 bytes a value),
+  // the backward's steps, and the appended piece's check, which runs beside the finished trace.
+  const auto estimate = [&](const ModelConfig& c) {
+    auto e = estimate_memory(c, b.text.batch(), b.encoder_tokens().seq(), c.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
-  // Loaded weights as held (a 16-bit checkpoint at 2 bytes a value), and the backward's steps.
-  const auto counted = [&](MemoryEstimate e) {
+    if (r.loss) e = with_gradients(e);
     if (r.weights)  // beside them: the imported file (kept for sessions), knocked-out heads' copies
-      return with_loaded_weights(e, r.weights->loaded.weights,
-                                 {.gradients = static_cast<bool>(r.loss),
-                                  .beside = static_cast<int64_t>(r.weights->bytes.size()) +
-                                            explain::ablation_copy_bytes(out->cfg, r.ablate)});
-    return r.loss ? with_gradients(e) : e;
+      e = with_loaded_weights(e, r.weights->loaded.weights,
+                              {.gradients = static_cast<bool>(r.loss),
+                               .beside = static_cast<int64_t>(r.weights->bytes.size()) +
+                                         explain::ablation_copy_bytes(c, r.ablate)});
+    if (r.appended && pretrained::kv_cacheable(c)) e.working_bytes += pretrained::kv_check_bytes(c, b.text.seq());
+    return e;
   };
-  est = counted(est);
-  if (r.appended && pretrained::kv_cacheable(out->cfg))  // the check runs beside the finished trace
-    est.working_bytes += pretrained::kv_check_bytes(out->cfg, b.text.seq());
+  const MemoryEstimate est = estimate(out->cfg);
   out->estimateBytes = est.total();
   try {
     check_memory_budget(est, r.memoryBudgetMiB);
@@ -151,9 +152,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
       ModelConfig t = out->cfg;
       t.overview_cap = kOverviewCap;
       t.full_layers.clear();
-      tiled = counted(estimate_memory(t, b.text.batch(), b.encoder_tokens().seq(), t.cross ? b.text.seq() : 0,
-                                      static_cast<int64_t>(b.vocab.words.size()), trained != nullptr))
-                  .total();
+      tiled = estimate(t).total();
     }
     throw OverBudget(e.text(), est.total(), tiled, r.memoryBudgetMiB);
   }
