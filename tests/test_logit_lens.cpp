@@ -94,7 +94,7 @@ class TestLogitLens : public QObject {
           if (probs.at({b, s, v}) > probs.at({b, s, best})) best = v;
         QCOMPARE(int64_t(lens.ids.at({b, loaded.cfg.layers, s, 0})), best);
         // The lens's probability is exp(logit − lse) in double; the forward's a float softmax: a float
-        // sum of V Cephes exps (≤ 2 ulp each) of float differences (rounded by up to 2⁻²⁴ of an
+        // sum of V kernel exps (≤ 2 ulp each) of float differences (rounded by up to 2⁻²⁴ of an
         // argument ≲ 32: 2e-6 relative), in whatever order the build sums them (the sanitizer
         // build's -O1 loop is not vectorised) — relative error at most (V + 8)·2⁻²⁴ + 2e-6.
         const double p = probs.at({b, s, best});

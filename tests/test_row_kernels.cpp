@@ -132,7 +132,7 @@ class TestRowKernels : public QObject {
       for (size_t i = 0; i < row.size(); ++i) {
         total += row[i];
         const double p = want[i] / sum;
-        // The float sum of n terms in any order: at most (n − 1)·2⁻²⁴ relative; Cephes' expf and
+        // The float sum of n terms in any order: at most (n − 1)·2⁻²⁴ relative; the exponential and
         // the division a few ulps more (the exponential alone is held to 3 ulps below); what
         // it flushes (e^x < e^−87) is below 1e-37.
         QVERIFY2(std::fabs(row[i] - p) <= (n + 4) * std::ldexp(1.0, -24) * p + 1e-37, qPrintable(QString("%1: p[%2] = %3, float64 %4")
