@@ -36,7 +36,7 @@ MemoryEstimate estimate_fast_memory(const ModelConfig& cfg, int64_t b, int64_t s
 // The estimate of a run on weights already loaded (a checkpoint, a trained file): e's weights
 // part replaced by their parameters as held (Weights::held_bytes: a 16-bit checkpoint at 2 bytes
 // a value, its kept widenings, a tied table once) instead of estimate_memory's 4 bytes a
-// parameter; `serialised`: plus the F32 copy an export writes its bundle from (a tied table once,
+// parameter twice; `serialised`: plus the F32 copy an export writes its bundle from (a tied table once,
 // as the file holds it); `gradients`: plus one F32 gradient per parameter name (the backward gives
 // a tied head its own copy of the table's sum); `beside`: bytes held next to the weights (the
 // imported file the window keeps, knocked-out heads' copies: explain::ablation_copy_bytes). The

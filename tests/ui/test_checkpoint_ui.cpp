@@ -28,6 +28,7 @@
 #include "backward/loss.h"
 #include "backward/model_backward.h"
 #include "export/exporter.h"
+#include "forward/memory.h"
 #include "forward/model.h"
 #include "input/inputpanel.h"
 #include "input/tokenchips.h"
@@ -462,6 +463,17 @@ class TestCheckpointUi : public QObject {
     QVERIFY(need > 0 && tiled > 0 && needPlain > 0 && tiledPlain > 0);
     QCOMPARE(need - needPlain, checkBytes);
     QCOMPARE(tiled - tiledPlain, checkBytes);
+    // a backward: the trace's part tripled (with_gradients) and one F32 gradient per name, the
+    // tied head's own included (with_loaded_weights)
+    Request lossy = plain;
+    lossy.loss = LossKind::NextToken;
+    const auto& cb = current->batch;
+    const MemoryEstimate traced = estimate_memory(current->cfg, cb.text.batch(), cb.encoder_tokens().seq(), 0,
+                                                  static_cast<int64_t>(cb.vocab.words.size()), true);
+    const Weights& lw = req.weights->loaded.weights;
+    QVERIFY(traced.trace_bytes > 0 && lw.head_tied());
+    const int64_t gradients = lw.f32_bytes() + numel_of(lw.shape("embedding.weight")) * 4;
+    QCOMPARE(compute(lossy, 1)->estimateBytes - compute(plain, 1)->estimateBytes, 2 * traced.trace_bytes + gradients);
     req.appended->pieces.back() = "x";  // the text cut differently once joined
     QCOMPARE(compute(req, 1)->kvDecodeState, TraceResult::KvDecode::None);
     req.appended->pieces = {row.begin(), row.begin() + current->batch.text.lengths[0]};

@@ -12,6 +12,7 @@
 #include "io/bundle.h"
 #include "model/weights.h"
 #include "pretrained/kv_decode.h"
+#include "tensor/checked.h"
 #include "text/errors.h"
 #include "words/coretext.h"
 #include "words/qtstrings.h"
@@ -138,7 +139,8 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
                               {.gradients = static_cast<bool>(r.loss),
                                .beside = static_cast<int64_t>(r.weights->bytes.size()) +
                                          explain::ablation_copy_bytes(c, r.ablate)});
-    if (r.appended && pretrained::kv_cacheable(c)) e.working_bytes += pretrained::kv_check_bytes(c, b.text.seq());
+    if (r.appended && pretrained::kv_cacheable(c))  // saturating, as every part of the estimate
+      e.working_bytes = (Count(e.working_bytes) + Count(pretrained::kv_check_bytes(c, b.text.seq()))).value();
     return e;
   };
   const MemoryEstimate est = estimate(out->cfg);
