@@ -20,6 +20,7 @@
 #include "explain/head_ablation.h"
 #include "forward/memory.h"
 #include "forward/model.h"
+#include "forward/resident_stack.h"
 #include "io/files.h"
 #include "io/safetensors.h"
 #include "io/weights_file.h"
@@ -476,6 +477,35 @@ class TestPretrained : public QObject {
     inf.bits = bits;
     QCOMPARE(inf.first_non_finite(), int64_t{2 * 70 + 9});
     QCOMPARE(inf.transpose().first_non_finite(), int64_t{3 * 37 + 5});
+  }
+
+  // The resident stack's spec (forward/resident_stack.h) widens a 16-bit layer only when the
+  // backend asks for it: nothing before, and what it hands over is the F32 checkpoint's values.
+  void residentSpecWidensALayerOnlyWhenAsked() {
+    QTemporaryDir tmp;
+    const fs::path d16 = fs::path(tmp.path().toStdString()) / "f16";
+    const std::string bytes16 = serialize_safetensors(gpt2_tensors(300, 8, 2, 16), {{"format", "pt"}}, /*f16=*/true);
+    write_gpt2_folder(d16, bytes16, 300, 8, 2, 16);
+    const auto m16 = pretrained::load_pretrained(d16.string());
+    const Weights w32 = [&] {
+      Weights w = m16.weights;
+      w.widen_all();
+      return w;
+    }();
+    QCOMPARE(m16.weights.widened_kept_bytes(), int64_t{0});
+    const StackSpec spec = encoder_stack_spec(m16.cfg, m16.weights);
+    QCOMPARE(spec.layer_count, m16.cfg.layers);
+    QVERIFY(spec.ffn && spec.pre_norm && spec.d_model == 8 && spec.d_ff == 32);
+    QCOMPARE(m16.weights.widened_kept_bytes(), int64_t{0});  // nothing widened yet
+    const StackLayerWeights l1 = spec.layer(1);
+    QVERIFY(m16.weights.widened_kept_bytes() > 0);
+    const auto same = [](const Tensor& a, const Tensor& b) {
+      const Tensor x = a.contiguous(), y = b.contiguous();
+      return x.shape() == y.shape() && std::equal(x.data(), x.data() + x.numel(), y.data());
+    };
+    QVERIFY(same(l1.in_proj_w, w32.get("encoder.layers.1.self_attn.in_proj_weight")));
+    QVERIFY(same(l1.linear2_w, w32.get("encoder.layers.1.linear2.weight")));
+    QVERIFY(same(l1.norm2_b, w32.get("encoder.layers.1.norm2.bias")));
   }
 
   // An F16 checkpoint stays in 16 bits (model/half_tensor.h): half the bytes, the Conv1D weights

@@ -1,9 +1,10 @@
 // A whole encoder stack run in one go by a backend that can keep it on its device: the weights
 // uploaded once, the activations never leaving the device between ops, one submission per
-// forward pass. The backend knows tensors, not layers, so the stack's shape and weights come as
-// plain values (forward/resident_stack.h builds them from a ModelConfig and its Weights).
+// forward pass. The backend knows tensors, not layers, so the stack's shape comes as plain values
+// and its weights layer by layer (forward/resident_stack.h builds them from a ModelConfig and its Weights).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -27,7 +28,11 @@ struct StackSpec {
   bool ffn = true;       // false: attention-only layers
   Activation activation = Activation::Relu;
   double eps = 1e-5;
-  std::vector<StackLayerWeights> layers;
+  int64_t layer_count = 0;
+  // Layer i's weights (0 ≤ i < layer_count), asked for once each while the backend uploads them:
+  // a 16-bit model's F32 widenings then live one layer at a time, and a stack that does not fit
+  // the device widens nothing.
+  std::function<StackLayerWeights(int64_t)> layer;
 };
 
 class ResidentStack {

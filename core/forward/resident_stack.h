@@ -12,7 +12,8 @@
 
 namespace attnlab {
 
-// The encoder layers' shape and weights as the backend takes them.
+// The encoder layers' shape, and their weights as the backend takes them: read from w (and a
+// 16-bit one widened) only when the backend asks for a layer, so the spec must not outlive w.
 StackSpec encoder_stack_spec(const ModelConfig& cfg, const Weights& w);
 
 // be's resident encoder stack with w uploaded now, or null: the backend has none (the CPU), a

@@ -48,7 +48,8 @@ VulkanResidentStack::VulkanResidentStack(VulkanBackend& be, const StackSpec& spe
   const vk::Functions& f = ctx_.fn();
   try {
     staging_ = std::make_unique<vk::Buffer>(ctx_, std::min<uint64_t>(kStagingBytes, be.tiles_.max_buffer));
-    for (const StackLayerWeights& l : spec.layers) {
+    for (int64_t i = 0; i < spec.layer_count; ++i) {
+      const StackLayerWeights l = spec.layer(i);  // staged below; its tensors dropped after
       Layer L;
       L.in_w = upload(l.in_proj_w), L.in_b = upload(l.in_proj_b);
       L.out_w = upload(l.out_w), L.out_b = upload(l.out_b);
