@@ -239,6 +239,22 @@ class TestRowKernels : public QObject {
     }
   }
 
+  // The default variant is the package's in every build (core/CMakeLists.txt compiles the row
+  // kernels for the x86-64 baseline): SSE2, each product rounded on its own. Had it been compiled
+  // with the native build's -march=native, it would contract to FMA like the AVX2 variant and
+  // round the same way everywhere.
+  void defaultVariantRoundsWithoutFma() {
+    if (!isa_supported(Isa::Avx2)) QSKIP("this CPU has no AVX2 + FMA variant to compare with");
+    std::vector<float> plain, fused;
+    for (uint32_t b = 0x80000000u; std::bit_cast<float>(b) >= -87.0f; b += 1009) plain.push_back(std::bit_cast<float>(b));
+    fused = plain;
+    exp_scaled_sum(Isa::Default, plain.data(), static_cast<int64_t>(plain.size()), 1.0f, 0.0f);
+    exp_scaled_sum(Isa::Avx2, fused.data(), static_cast<int64_t>(fused.size()), 1.0f, 0.0f);
+    size_t differ = 0;
+    for (size_t i = 0; i < plain.size(); ++i) differ += plain[i] != fused[i];
+    QVERIFY2(differ > 0, qPrintable(QString("%1 of %2 differ").arg(differ).arg(plain.size())));
+  }
+
   // The exponential alone across its whole range, against float64.
   void exponentialWithinTwoUlps() {
     const int n = 4096;

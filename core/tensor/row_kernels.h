@@ -2,7 +2,9 @@
 // vector unit and chosen at run time for the CPU (issue 23): a package built without
 // -march=native gets AVX-512 or AVX2 here as a native build does. Each variant is the same plain
 // loop (vectorised by the compiler, `omp simd` for the reductions) under another target
-// attribute; the tests run every variant this CPU supports against ops_naive.h.
+// attribute; the tests run every variant this CPU supports against ops_naive.h. The unit is
+// compiled for the x86-64 baseline in every build (core/CMakeLists.txt), so Default is the
+// package's SSE2 code even in a native build.
 //
 // Shapes: one row of d (or n) floats; out may be x.
 #pragma once
