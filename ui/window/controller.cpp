@@ -92,14 +92,19 @@ void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers
 // Request::appended: the drawn piece decoded with the KV cache, on the CPU (the decoder's engine),
 // against the trace just made — when the sentence cut into the pieces the draw made and the model is
 // the stack the cache serves. A GPU's trace is held to a wider tolerance (its own rounding).
+// Whether the drawn piece still stands: its sentence is in the batch and cut into exactly the
+// pieces the draw made (after an edit, or where the joined text cuts otherwise, nothing is checked).
+bool appendedPieceStands(const Batch& batch, const std::optional<AppendedPiece>& appended) {
+  if (!appended || appended->sentence >= batch.text.batch()) return false;
+  const auto b = static_cast<size_t>(appended->sentence);
+  const auto& row = batch.text.tokens[b];
+  const auto n = static_cast<size_t>(batch.text.lengths[b]);
+  return n == appended->pieces.size() && std::equal(row.begin(), row.begin() + static_cast<long>(n), appended->pieces.begin());
+}
+
 void decodeAppendedPiece(TraceResult& out, const std::optional<AppendedPiece>& appended, const Watch* watch) {
   using State = TraceResult::KvDecode;
-  if (!appended || appended->sentence >= out.batch.text.batch()) return;
-  const auto b = static_cast<size_t>(appended->sentence);
-  const auto& row = out.batch.text.tokens[b];
-  const auto n = static_cast<size_t>(out.batch.text.lengths[b]);
-  if (n != appended->pieces.size() || !std::equal(row.begin(), row.begin() + static_cast<long>(n), appended->pieces.begin()))
-    return;  // edited, or the joined text cut into other pieces
+  if (!appendedPieceStands(out.batch, appended)) return;
   out.kvDecodeState = State::NotServed;
   if (!out.vocab() || !pretrained::kv_cacheable(out.cfg) || !out.trace.find("encoder.output_head.logits")) return;
   const double tolerance = out.backend == QLatin1String("cpu") ? 1e-5 : 1e-3;
@@ -129,7 +134,8 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   out->prependBos = checkpoint && r.prependBos;
   const auto& b = out->batch;
   // A configuration's estimate: loaded weights as held (a 16-bit checkpoint at 2 bytes a value),
-  // the backward's steps, and the appended piece's check, which runs beside the finished trace.
+  // the backward's steps, and the appended piece's check, which runs beside the finished trace
+  // where the piece still stands (counted also where the run then finds no logits to check).
   const auto estimate = [&](const ModelConfig& c) {
     auto e = estimate_memory(c, b.text.batch(), b.encoder_tokens().seq(), c.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
@@ -139,7 +145,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
                               {.gradients = static_cast<bool>(r.loss),
                                .beside = static_cast<int64_t>(r.weights->bytes.size()) +
                                          explain::ablation_copy_bytes(c, r.ablate)});
-    if (r.appended && pretrained::kv_cacheable(c))  // saturating, as every part of the estimate
+    if (appendedPieceStands(b, r.appended) && pretrained::kv_cacheable(c))  // saturating, as every part
       e.working_bytes = (Count(e.working_bytes) + Count(pretrained::kv_check_bytes(c, b.text.seq()))).value();
     return e;
   };
