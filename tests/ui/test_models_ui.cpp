@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -151,6 +152,28 @@ class TestModelsUi : public QObject {
         // positions from 0, in the chooser and the question (the ranks 1. … 5. stay counts)
         QVERIFY2(p->positionBox()->itemText(i).startsWith(QStringLiteral("%1: ").arg(i)), qPrintable(p->positionBox()->itemText(i)));
         QCOMPARE(p->questionLabel()->text(), QStringLiteral("At position %1 of the answer the model expects:").arg(i));
+      }
+    }
+  }
+
+  // The percentage stands beside its bar, never on it: a long bar (a confident guess, or a narrow
+  // dock — presenter mode in Chinese) covered text drawn on the bar itself.
+  void thePercentageStandsBesideItsBar() {
+    PredictionsPanel* p = w_->predictions();
+    p->sentenceBox()->setCurrentIndex(0);
+    p->positionBox()->setCurrentIndex(0);
+    for (int width : {260, 600}) {
+      p->resize(width, p->height());
+      QApplication::processEvents();
+      for (int k = 0; k < PredictionsPanel::kTopK; ++k) {
+        const QProgressBar* bar = p->rowBar(k);
+        const QLabel* label = p->rowPercentLabel(k);
+        QVERIFY(!bar->isTextVisible());
+        QVERIFY(label->isVisible() && !label->text().isEmpty());
+        QCOMPARE(label->text(), bar->format());  // the bar keeps it as its accessible text
+        const QRect b(bar->mapTo(p, QPoint()), bar->size()), l(label->mapTo(p, QPoint()), label->size());
+        QVERIFY2(!b.intersects(l), qPrintable(QString("width %1, row %2").arg(width).arg(k)));
+        QVERIFY(l.left() >= b.right() && label->width() >= label->sizeHint().width());
       }
     }
   }

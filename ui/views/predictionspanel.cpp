@@ -67,13 +67,16 @@ PredictionsPanel::PredictionsPanel(QWidget* parent) : QWidget(parent) {
   b->addWidget(question_);
   auto* grid = new QGridLayout;
   for (int r = 0; r < kTopK; ++r) {
-    Row row{new QLabel, new QProgressBar};
+    Row row{new QLabel, new QProgressBar, new QLabel};
     row.token->setTextInteractionFlags(Qt::TextSelectableByMouse);
     row.bar->setRange(0, 1000);
-    row.bar->setMinimumWidth(120);
+    row.bar->setMinimumWidth(80);
+    row.bar->setTextVisible(false);  // the format stays the bar's accessible text
+    row.percent->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     grid->addWidget(new QLabel(tr("%1.").arg(r + 1)), r, 0);
     grid->addWidget(row.token, r, 1);
     grid->addWidget(row.bar, r, 2);
+    grid->addWidget(row.percent, r, 3);
     rows_.push_back(row);
   }
   grid->setColumnStretch(2, 1);
@@ -182,6 +185,7 @@ void PredictionsPanel::showPosition() {
     rows_[r].token->setText(has ? piece(cell[r].token, *result_->vocab()) + (finite ? QString() : tr(" (NaN)")) : QString());
     rows_[r].bar->setValue(finite ? qRound(cell[r].prob * 1000.0f) : 0);
     rows_[r].bar->setFormat(finite ? percentText(cell[r].prob) : QString());
+    rows_[r].percent->setText(rows_[r].bar->format());
   }
 }
 
@@ -197,7 +201,7 @@ QString percentText(double p) {
 }
 
 QString PredictionsPanel::rowPercent(int r) const {
-  return r >= 0 && r < static_cast<int>(rows_.size()) ? rows_[static_cast<size_t>(r)].bar->format() : QString();
+  return r >= 0 && r < static_cast<int>(rows_.size()) ? rows_[static_cast<size_t>(r)].percent->text() : QString();
 }
 
 int PredictionsPanel::rowPerMille(int r) const {

@@ -34,10 +34,12 @@ class PredictionsPanel : public QWidget {
   QComboBox* sentenceBox() const { return sentence_; }
   QComboBox* positionBox() const { return position_; }
   // Row r of the top-k list: the token's text, its probability in per mille (the bar's length) and
-  // as the bar spells it (percentText; "" when empty or NaN).
+  // as the label beside the bar spells it (percentText; "" when empty or NaN).
   QString rowToken(int r) const;
   int rowPerMille(int r) const;
   QString rowPercent(int r) const;
+  QProgressBar* rowBar(int r) const { return rows_.at(static_cast<size_t>(r)).bar; }
+  QLabel* rowPercentLabel(int r) const { return rows_.at(static_cast<size_t>(r)).percent; }
   QLabel* questionLabel() const { return question_; }
   QLabel* answerLabel() const { return answer_; }
   QLabel* noteLabel() const { return note_; }
@@ -62,7 +64,8 @@ class PredictionsPanel : public QWidget {
   ContinueBox* continue_;
   struct Row {
     QLabel* token;
-    QProgressBar* bar;
+    QProgressBar* bar;  // the probability as a bar, no text on it (a long bar would cover it)
+    QLabel* percent;    // the probability beside the bar, in its own column
   };
   std::vector<Row> rows_;
   // What the position list was made for, and whether the learner picked a position in it.
