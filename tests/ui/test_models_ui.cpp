@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
@@ -157,25 +158,37 @@ class TestModelsUi : public QObject {
   }
 
   // The percentage stands beside its bar, never on it: a long bar (a confident guess, or a narrow
-  // dock — presenter mode in Chinese) covered text drawn on the bar itself.
+  // dock — presenter mode in Chinese) covered text drawn on the bar itself. The dock scrolls only
+  // vertically, so at its narrowest the percentage must still lie inside what it shows.
   void thePercentageStandsBesideItsBar() {
     PredictionsPanel* p = w_->predictions();
+    auto* dock = w_->findChild<QDockWidget*>(QStringLiteral("predictionsDock"));
+    QVERIFY(dock && dock->isVisible());
+    auto* viewport = qobject_cast<QScrollArea*>(dock->widget())->viewport();
     p->sentenceBox()->setCurrentIndex(0);
     p->positionBox()->setCurrentIndex(0);
-    for (int width : {260, 600}) {
-      p->resize(width, p->height());
+    const int before = dock->width();
+    for (auto [zoom, width] : {std::pair{1.0, 0}, std::pair{1.0, 600}, std::pair{2.0, 0}}) {
+      w_->setZoom(zoom);  // 2: a projector's zoom
+      QApplication::processEvents();
+      w_->resizeDocks({dock}, {width ? width : dock->minimumSizeHint().width()}, Qt::Horizontal);
       QApplication::processEvents();
       for (int k = 0; k < PredictionsPanel::kTopK; ++k) {
         const QProgressBar* bar = p->rowBar(k);
         const QLabel* label = p->rowPercentLabel(k);
         QVERIFY(!bar->isTextVisible());
-        QVERIFY(label->isVisible() && !label->text().isEmpty());
         QCOMPARE(label->text(), bar->format());  // the bar keeps it as its accessible text
-        const QRect b(bar->mapTo(p, QPoint()), bar->size()), l(label->mapTo(p, QPoint()), label->size());
-        QVERIFY2(!b.intersects(l), qPrintable(QString("width %1, row %2").arg(width).arg(k)));
-        QVERIFY(l.left() >= b.right() && label->width() >= label->sizeHint().width());
+        const QRect b(bar->mapTo(viewport, QPoint()), bar->size()), l(label->mapTo(viewport, QPoint()), label->size());
+        const QString where = QString("zoom %8, dock %1 px, row %2: bar %3–%4, label %5–%6, view %7")
+                                  .arg(dock->width()).arg(k).arg(b.left()).arg(b.right()).arg(l.left()).arg(l.right()).arg(viewport->width()).arg(zoom);
+        QVERIFY2(label->isVisible() && !label->text().isEmpty() && l.left() > b.right(), qPrintable(where));
+        // across: inside the view (down, the dock scrolls)
+        QVERIFY2(l.left() >= 0 && l.right() <= viewport->rect().right() && label->width() >= label->sizeHint().width(),
+                 qPrintable(where));
       }
     }
+    w_->setZoom(1.0);
+    w_->resizeDocks({dock}, {before}, Qt::Horizontal);
   }
 
   void unknownWordsAreMarkedAndReadAsUnk() {

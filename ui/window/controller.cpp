@@ -89,9 +89,6 @@ void appendGradients(TraceResult& out, LossKind kind, const QStringList& answers
   out.gradients = info;
 }
 
-// Request::appended: the drawn piece decoded with the KV cache, on the CPU (the decoder's engine),
-// against the trace just made — when the sentence cut into the pieces the draw made and the model is
-// the stack the cache serves. A GPU's trace is held to a wider tolerance (its own rounding).
 // Whether the drawn piece still stands: its sentence is in the batch and cut into exactly the
 // pieces the draw made (after an edit, or where the joined text cuts otherwise, nothing is checked).
 bool appendedPieceStands(const Batch& batch, const std::optional<AppendedPiece>& appended) {
@@ -102,6 +99,9 @@ bool appendedPieceStands(const Batch& batch, const std::optional<AppendedPiece>&
   return n == appended->pieces.size() && std::equal(row.begin(), row.begin() + static_cast<long>(n), appended->pieces.begin());
 }
 
+// Request::appended: the drawn piece decoded with the KV cache, on the CPU (the decoder's engine),
+// against the trace just made — when the sentence cut into the pieces the draw made and the model is
+// the stack the cache serves. A GPU's trace is held to a wider tolerance (its own rounding).
 void decodeAppendedPiece(TraceResult& out, const std::optional<AppendedPiece>& appended, const Watch* watch) {
   using State = TraceResult::KvDecode;
   if (!appendedPieceStands(out.batch, appended)) return;
