@@ -70,6 +70,13 @@ void checkEveryPattern(Widen widen, int exp_bits, int man_bits) {
   }
 }
 
+// Every 1009th float of [−87, 0], from −0 down: the exponential's whole range, sampled (1.1 M).
+std::vector<float> sampled_nonpositive() {
+  std::vector<float> xs;
+  for (uint32_t b = 0x80000000u; std::bit_cast<float>(b) >= -87.0f; b += 1009) xs.push_back(std::bit_cast<float>(b));
+  return xs;
+}
+
 // Whether this test's own code, built with the flags of the library's native units (the same
 // optimisation level, -march=native), fuses a·b + c into one multiply-add: (1 + 2⁻¹²)² rounded
 // to float is 1 + 2⁻¹¹ (a tie, to even), so the separately rounded sum below is 0 and the fused
@@ -221,8 +228,7 @@ class TestRowKernels : public QObject {
   // Cephes' expf; 0.99 without, in a standalone build); below −87 exactly 0 instead of a
   // subnormal; NaN stays NaN.
   void exponentialWithinAnUlpOverItsRange() {
-    std::vector<float> xs;
-    for (uint32_t b = 0x80000000u; std::bit_cast<float>(b) >= -87.0f; b += 1009) xs.push_back(std::bit_cast<float>(b));
+    const std::vector<float> xs = sampled_nonpositive();
     QVERIFY(xs.size() > 1000000);
     for (Isa isa : variants()) {
       std::vector<float> e = xs;
@@ -257,9 +263,7 @@ class TestRowKernels : public QObject {
   void defaultVariantRoundsWithoutFma() {
     if (!isa_supported(Isa::Avx2)) QSKIP("this CPU has no AVX2 + FMA variant to compare with");
     if (!buildFusesMultiplyAdds()) QSKIP("this build does not fuse a·b + c (below -O2): nothing to tell apart");
-    std::vector<float> plain, fused;
-    for (uint32_t b = 0x80000000u; std::bit_cast<float>(b) >= -87.0f; b += 1009) plain.push_back(std::bit_cast<float>(b));
-    fused = plain;
+    std::vector<float> plain = sampled_nonpositive(), fused = plain;
     exp_scaled_sum(Isa::Default, plain.data(), static_cast<int64_t>(plain.size()), 1.0f, 0.0f);
     exp_scaled_sum(Isa::Avx2, fused.data(), static_cast<int64_t>(fused.size()), 1.0f, 0.0f);
     size_t differ = 0;

@@ -136,6 +136,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
   // A configuration's estimate: loaded weights as held (a 16-bit checkpoint at 2 bytes a value),
   // the backward's steps, and the appended piece's check, which runs beside the finished trace
   // where the piece still stands (counted also where the run then finds no logits to check).
+  const bool checksPiece = appendedPieceStands(b, r.appended);
   const auto estimate = [&](const ModelConfig& c) {
     auto e = estimate_memory(c, b.text.batch(), b.encoder_tokens().seq(), c.cross ? b.text.seq() : 0,
                              static_cast<int64_t>(b.vocab.words.size()), trained != nullptr);
@@ -145,7 +146,7 @@ TraceResultPtr compute(const Request& r, quint64 generation, const Watch* watch)
                               {.gradients = static_cast<bool>(r.loss),
                                .beside = static_cast<int64_t>(r.weights->bytes.size()) +
                                          explain::ablation_copy_bytes(c, r.ablate)});
-    if (appendedPieceStands(b, r.appended) && pretrained::kv_cacheable(c))  // saturating, as every part
+    if (checksPiece && pretrained::kv_cacheable(c))  // saturating, as every part of the estimate
       e.working_bytes = (Count(e.working_bytes) + Count(pretrained::kv_check_bytes(c, b.text.seq()))).value();
     return e;
   };
