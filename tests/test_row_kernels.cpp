@@ -35,6 +35,40 @@ std::vector<float> randoms(int64_t n, const char* name, float scale) {
 
 const char* name(Isa i) { return isa_name(i).data(); }
 
+// Row i of an online_softmax_columns block against the definition (see the test): st0 and m0, l0 before,
+// st, m, l and rescale after; the row sees keys [a, e) except where st0 is −∞.
+void checkColumn(const QString& where, const std::vector<float>& st0, const std::vector<float>& st, int64_t rows,
+                 int64_t n, int64_t i, int32_t a, int32_t e, float divisor, float m0, float l0, float m, float l,
+                 float rescale) {
+  const auto at = [&](int64_t j) { return size_t(j * rows + i); };
+  const auto seen = [&](int64_t j) { return j >= a && j < e && st0[at(j)] != -std::numeric_limits<float>::infinity(); };
+  float most = -std::numeric_limits<float>::infinity();
+  for (int64_t j = 0; j < n; ++j)
+    if (seen(j)) most = std::max(most, st0[at(j)] / divisor);
+  if (most == -std::numeric_limits<float>::infinity()) {  // nothing seen: m and l kept, no rescale, every weight 0
+    QVERIFY2(m == m0 && l == l0 && rescale == 1.0f, qPrintable(where));
+    for (int64_t j = 0; j < n; ++j) QVERIFY2(st[at(j)] == 0.0f, qPrintable(where));
+    return;
+  }
+  const float m_new = std::max(m0, most);
+  QVERIFY2(m == m_new, qPrintable(where));
+  const double want_rescale = m0 == -std::numeric_limits<float>::infinity() ? 0.0 : std::exp(double(m0 - m_new));
+  QVERIFY2(std::fabs(rescale - want_rescale) <= std::ldexp(want_rescale, -23), qPrintable(where));
+  double sum = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    if (!seen(j)) {
+      QVERIFY2(st[at(j)] == 0.0f, qPrintable(where + QString(", hidden key %1: %2").arg(j).arg(st[at(j)])));
+      continue;
+    }
+    const double want = std::exp(double(st0[at(j)] / divisor - m_new));
+    sum += want;
+    QVERIFY2(std::fabs(st[at(j)] - want) <= 3 * std::ldexp(want, -24) + 1e-38,
+             qPrintable(where + QString(", key %1: %2 against %3").arg(j).arg(st[at(j)]).arg(want)));
+  }
+  const double want_l = double(l0) * want_rescale + sum;
+  QVERIFY2(std::fabs(l - want_l) <= (n + 6) * std::ldexp(want_l, -24), qPrintable(where));
+}
+
 // The value a 16-bit float with `exp_bits` exponent bits and `man_bits` mantissa bits holds, from
 // the definition: (−1)ˢ · 2^(e − bias) · (1 + m / 2^man_bits), subnormal 2^(1 − bias) · m / 2^man_bits.
 double definition(uint16_t h, int exp_bits, int man_bits) {
@@ -210,6 +244,47 @@ class TestRowKernels : public QObject {
             QVERIFY2(fused[i] == divided[i],
                      qPrintable(QString("%1, ÷%2, offset %3: element %4").arg(name(isa)).arg(divisor).arg(off).arg(i - off)));
           QCOMPARE(fused[off + 150], 0.0f);
+        }
+      }
+    }
+  }
+
+  // The tiled forward's step over a whole block held as columns (st[j·rows + i]: key j, row i),
+  // every variant, against the definition per row: a full 64-row group and a tail (70), two full
+  // groups (128) and a tail alone (5); every key visible, or each row its own range (a causal
+  // diagonal's kind, one row seeing nothing, keys no row of a group sees), or one range shared by
+  // all rows (5: keys hidden from the whole group); rows that saw nothing yet (m −∞), rows whose
+  // old maximum stays, a key hidden by −∞ (a hand-drawn mask), a row with every key −∞; a divisor
+  // applied by its exact reciprocal (8) and one divided (√32).
+  void onlineSoftmaxColumnsEveryVariant() {
+    for (const int64_t rows : {70, 128, 5}) {
+      const int64_t n = 37;
+      std::vector<float> st0 = randoms(n * rows, "columns", 30.0f), m0 = randoms(rows, "m", 3.0f),
+                         l0 = randoms(rows, "l", 1.0f);
+      for (int64_t i = 0; i < rows; ++i) {
+        l0[size_t(i)] = std::fabs(l0[size_t(i)]) + 0.5f;
+        if (i % 3 == 0) m0[size_t(i)] = kNegInf, l0[size_t(i)] = 0.0f;
+      }
+      const int64_t hidden_row = rows > 4 ? 4 : 0;  // every key −∞ in this block
+      for (int64_t j = 0; j < n; ++j) st0[size_t(j * rows + hidden_row)] = kNegInf;
+      st0[size_t(3 * rows + rows - 1)] = kNegInf;  // one −∞ key of the last row
+      std::vector<int32_t> a(static_cast<size_t>(rows)), e(static_cast<size_t>(rows));
+      for (int64_t i = 0; i < rows; ++i) {
+        a[size_t(i)] = rows == 5 ? 2 : int32_t(i % 11);
+        e[size_t(i)] = rows == 5 ? 30 : int32_t(n - i % 13);
+      }
+      if (rows != 5) a[1] = e[1] = 20;  // row 1 sees nothing here
+      for (const bool ranged : {false, true}) {
+        for (const float divisor : {8.0f, 5.656854f}) {
+          for (Isa isa : variants()) {
+            std::vector<float> st = st0, m = m0, l = l0, rescale(size_t(rows), -1.0f);
+            online_softmax_columns(isa, {st.data(), n, rows, ranged ? a.data() : nullptr, ranged ? e.data() : nullptr,
+                                         m.data(), l.data(), rescale.data()}, divisor);
+            for (int64_t i = 0; i < rows; ++i)
+              checkColumn(QString("%1, %2 rows, ranged %3, ÷%4, row %5").arg(name(isa)).arg(rows).arg(ranged).arg(divisor).arg(i),
+                          st0, st, rows, n, i, ranged ? a[size_t(i)] : 0, ranged ? e[size_t(i)] : int32_t(n), divisor,
+                          m0[size_t(i)], l0[size_t(i)], m[size_t(i)], l[size_t(i)], rescale[size_t(i)]);
+          }
         }
       }
     }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "backend/tile_rows.h"
 #include "tensor/eigen_types.h"
 #include "tensor/gemm.h"
 #include "tensor/parallel.h"
+#include "tensor/row_kernels.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -17,7 +19,6 @@ namespace {
 using tiles::row_keys;
 using tiles::rows_of;
 using tiles::RowKeys;
-using tiles::update_row;
 using tiles::visible_keys;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
@@ -42,8 +43,9 @@ class OverviewRows {
       : in_(in), cols_((in.k.size(2) + in.bin_k - 1) / in.bin_k), sums_(Mat::Zero(in.overview ? rows : 0, cols_)) {}
   bool on() const { return in_.overview != nullptr; }
   void rescale(int64_t r, float f) { sums_.row(r) *= f; }
-  void add(int64_t r, const float* w, int64_t j0, int64_t a, int64_t e) {
-    for (int64_t j = a; j < e; ++j) sums_(r, (j0 + j) / in_.bin_k) += w[j];
+  // Row r's weights w[j · stride] of the keys j0 + a … j0 + e.
+  void add(int64_t r, const float* w, int64_t stride, int64_t j0, int64_t a, int64_t e) {
+    for (int64_t j = a; j < e; ++j) sums_(r, (j0 + j) / in_.bin_k) += w[j * stride];
   }
   void finish(int64_t b, int64_t h, int64_t i0, const Vec& l) {
     const int64_t tq = in_.q.size(2), H = in_.q.size(1), R = (tq + in_.bin_q - 1) / in_.bin_q;
@@ -66,31 +68,54 @@ class OverviewRows {
   Mat sums_;
 };
 
-// One (b, h, query block): the online softmax over the visible key blocks → out rows.
+// Each row's visible keys [a, e) of the block j0 … j0 + n (false: every row sees every key, the
+// arrays untouched), and −∞ in st (n, rows: key j, query row r at j · rows + r) where a hand-drawn
+// mask hides a key inside a row's range.
+bool visible_ranges(const Inputs& in, int64_t b, int64_t i0, int64_t rows, int64_t j0, int64_t n, float* st,
+                    int32_t* a, int32_t* e) {
+  bool partial = false;
+  for (int64_t r = 0; r < rows; ++r) {
+    const RowKeys keys = row_keys(in.ranges, in.dense, b, i0 + r, j0, n);
+    a[r] = static_cast<int32_t>(keys.a);
+    e[r] = static_cast<int32_t>(keys.e);
+    partial = partial || keys.a > 0 || keys.e < n;
+    if (keys.mask)
+      for (int64_t j = keys.a; j < keys.e; ++j)
+        if (keys.mask[j] == 0.0f) st[j * rows + r] = kNegInf;
+  }
+  return partial;
+}
+
+// One (b, h, query block): the online softmax over the visible key blocks → out rows. Each key
+// block's scores are made as Sᵀ = K · Qᵀ (n, rows), one column per query row, so that the softmax's
+// step (row_kernels.h, online_softmax_columns) runs its vectors across rows; P̃ · V then reads Sᵀ
+// transposed.
 void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out) {
   const int64_t tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
   const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
   Mat o = Mat::Zero(rows, dh);
-  Vec m = Vec::Constant(rows, kNegInf), l = Vec::Zero(rows);
-  Mat s(rows, bk);
+  Vec m = Vec::Constant(rows, kNegInf), l = Vec::Zero(rows), rescale(rows);
+  Mat st(bk, rows);
+  std::vector<int32_t> a(static_cast<size_t>(rows)), e(static_cast<size_t>(rows));
   OverviewRows overview(in, rows);
+  const Isa isa = best_isa();
   const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
   for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
     const int64_t n = std::min(bk, tk - j0);
     const ConstStridedMap K = rows_of(in.k, b, h, j0, n), V = rows_of(in.v, b, h, j0, n);
-    // S (rows, n) = Q · Kᵀ on the GEMM engine (inside this parallel loop: one thread's call).
-    sgemm(rows, n, dh, {Q.data(), false, Q.outerStride()}, {K.data(), true, K.outerStride()}, s.data(), bk);
+    // Sᵀ (n, rows) = K · Qᵀ on the GEMM engine (inside this parallel loop: one thread's call).
+    sgemm(n, rows, dh, {K.data(), false, K.outerStride()}, {Q.data(), true, Q.outerStride()}, st.data(), rows);
+    const bool partial = visible_ranges(in, b, i0, rows, j0, n, st.data(), a.data(), e.data());
+    online_softmax_columns(isa, {st.data(), n, rows, partial ? a.data() : nullptr, partial ? e.data() : nullptr,
+                                 m.data(), l.data(), rescale.data()}, in.root);
     for (int64_t r = 0; r < rows; ++r) {
-      const RowKeys keys = row_keys(in.ranges, in.dense, b, i0 + r, j0, n);
-      // s is row-major with bk columns: row r of the block starts at r · bk.
-      const float rescale = update_row(s.data() + r * bk, n, keys, in.root, m[r], l[r]);
-      if (rescale != 1.0f) o.row(r) *= rescale;
+      if (rescale[r] != 1.0f) o.row(r) *= rescale[r];
       if (overview.on()) {
-        if (rescale != 1.0f) overview.rescale(r, rescale);
-        overview.add(r, s.data() + r * bk, j0, keys.a, keys.e);
+        if (rescale[r] != 1.0f) overview.rescale(r, rescale[r]);
+        overview.add(r, st.data() + r, rows, j0, a[static_cast<size_t>(r)], e[static_cast<size_t>(r)]);
       }
     }
-    sgemm(rows, dh, n, {s.data(), false, bk}, {V.data(), false, V.outerStride()}, o.data(), dh, true);  // o += P̃ · V
+    sgemm(rows, dh, n, {st.data(), true, rows}, {V.data(), false, V.outerStride()}, o.data(), dh, true);  // o += P̃ · V
   }
   if (overview.on()) overview.finish(b, h, i0, l);
   const float nan = std::numeric_limits<float>::quiet_NaN();

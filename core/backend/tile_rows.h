@@ -1,6 +1,8 @@
 // What the tiled attention loops share, forward (attention_tiled.cpp) and backward
 // (backward/tiled_grad.cpp): rows of one head's matrix read in place, the keys a block of query
-// rows can see, where one row looks in a key block, and the online softmax's update of a row.
+// rows can see, where one row looks in a key block, and the online softmax's update of a row (the
+// backward's log-sum-exp pass; the forward updates a whole block at once, as columns:
+// row_kernels.h's online_softmax_columns).
 #pragma once
 
 #include <algorithm>

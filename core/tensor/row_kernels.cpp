@@ -1,5 +1,6 @@
 #include "tensor/row_kernels.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -78,6 +79,103 @@ template <class Op>
   return exp_sum_body(x, n, shift, [factor](float v) { return v * factor; });
 }
 
+// Lane i's maximum over the keys [lo, hi) it sees: [a[i], e[i]) when Ranged, else all of them.
+template <int64_t W, bool Ranged>
+[[gnu::always_inline]] inline void columns_max(const float* st, int64_t ld, int64_t lo, int64_t hi, int64_t w,
+                                               const int32_t* a, const int32_t* e, float* mx) {
+  for (int64_t j = lo; j < hi; ++j) {
+    const float* c = st + j * ld;
+    const int32_t jj = static_cast<int32_t>(j);
+#pragma omp simd
+    for (int64_t i = 0; i < w; ++i) {
+      const float v = !Ranged || (jj >= a[i] && jj < e[i]) ? c[i] : kNegInf;
+      mx[i] = v > mx[i] ? v : mx[i];
+    }
+  }
+}
+
+// st ← e^(op(st) − shift) over the keys [lo, hi) each lane sees, 0 where it does not; sum += it.
+template <int64_t W, bool Ranged, class Op>
+[[gnu::always_inline]] inline void columns_exp(float* st, int64_t ld, int64_t lo, int64_t hi, int64_t w,
+                                               const int32_t* a, const int32_t* e, Op op, const float* shift,
+                                               float* sum) {
+  for (int64_t j = lo; j < hi; ++j) {
+    float* c = st + j * ld;
+    const int32_t jj = static_cast<int32_t>(j);
+#pragma omp simd
+    for (int64_t i = 0; i < w; ++i) {
+      const float x = exp_nonpositive(op(c[i]) - shift[i]);  // −∞ (hidden by hand): below −87, exactly 0
+      const float p = !Ranged || (jj >= a[i] && jj < e[i]) ? x : 0.0f;
+      c[i] = p;
+      sum[i] += p;
+    }
+  }
+}
+
+// The online softmax's step for w ≤ W query rows of a key block held as columns (b.st[j·b.rows +
+// i]: key j, row i; see row_kernels.h), the rows from g on. Vectors run across the rows, so no
+// maximum or sum is ever taken across a vector, and W = 64 lanes (four AVX-512 vectors) give the
+// exponential's long dependent chain four independent ones per key. Each row's sum runs over its
+// keys in order. Keys no row of the group sees are only zeroed; where the rows' ranges differ (a
+// causal diagonal) each lane tests its own.
+template <int64_t W, class Op>
+[[gnu::always_inline]] inline void columns_step(const ColumnsBlock& b, int64_t g, int64_t w, Op op) {
+  alignas(64) float mx[W], shift[W], sum[W];
+  alignas(64) int32_t a[W], e[W];
+  int64_t lo = b.n, hi = 0;
+  for (int64_t i = 0; i < w; ++i) {
+    a[i] = b.a ? b.a[g + i] : 0;
+    e[i] = b.e ? b.e[g + i] : static_cast<int32_t>(b.n);
+    lo = std::min<int64_t>(lo, a[i]);
+    hi = std::max<int64_t>(hi, e[i]);
+  }
+  hi = std::max(lo, hi);
+  bool uniform = true;  // every row of the group sees [lo, hi)
+  for (int64_t i = 0; i < w; ++i) uniform = uniform && a[i] == lo && e[i] == hi;
+  float* st = b.st + g;
+  const int64_t ld = b.rows;
+  for (int64_t j = 0; j < b.n; ++j)
+    if (j < lo || j >= hi) std::fill(st + j * ld, st + j * ld + w, 0.0f);  // hidden from the whole group
+  for (int64_t i = 0; i < W; ++i) mx[i] = kNegInf, sum[i] = 0.0f;
+  if (uniform)
+    columns_max<W, false>(st, ld, lo, hi, w, a, e, mx);
+  else
+    columns_max<W, true>(st, ld, lo, hi, w, a, e, mx);
+  float* m = b.m + g;
+  for (int64_t i = 0; i < w; ++i) {
+    const float row_max = mx[i] == kNegInf ? kNegInf : op(mx[i]);  // the quotient of the maximum: monotonic
+    if (row_max == kNegInf) {  // nothing visible in this block: the row keeps its m and l
+      b.rescale[g + i] = 1.0f;
+      shift[i] = 0.0f;  // −∞ − 0: every weight 0
+      continue;
+    }
+    const float m_new = std::max(m[i], row_max);
+    b.rescale[g + i] = m[i] == kNegInf ? 0.0f : std::exp(m[i] - m_new);
+    m[i] = shift[i] = m_new;
+  }
+  if (uniform)
+    columns_exp<W, false>(st, ld, lo, hi, w, a, e, op, shift, sum);
+  else
+    columns_exp<W, true>(st, ld, lo, hi, w, a, e, op, shift, sum);
+  for (int64_t i = 0; i < w; ++i) b.l[g + i] = b.l[g + i] * b.rescale[g + i] + sum[i];
+}
+
+template <class Op>
+[[gnu::always_inline]] inline void online_columns_body(const ColumnsBlock& b, Op op) {
+  constexpr int64_t W = 64;
+  int64_t g = 0;
+  for (; g + W <= b.rows; g += W) columns_step<W>(b, g, W, op);  // a constant width
+  if (g < b.rows) columns_step<W>(b, g, b.rows - g, op);
+}
+
+[[gnu::always_inline]] inline void online_columns_divided_body(const ColumnsBlock& b, float divisor) {
+  online_columns_body(b, [divisor](float v) { return v / divisor; });
+}
+
+[[gnu::always_inline]] inline void online_columns_multiplied_body(const ColumnsBlock& b, float factor) {
+  online_columns_body(b, [factor](float v) { return v * factor; });
+}
+
 [[gnu::always_inline]] inline void softmax_body(float* row, int64_t n) {
   float mx = kNegInf;
 #pragma omp simd reduction(max : mx)
@@ -126,6 +224,8 @@ ATTNLAB_VARIANTS(void, widen_f16, (const uint16_t* src, float* dst, int64_t n), 
 ATTNLAB_VARIANTS(void, widen_bf16, (const uint16_t* src, float* dst, int64_t n), (src, dst, n))
 ATTNLAB_VARIANTS(float, exp_scaled_sum, (float* x, int64_t n, float divisor, float shift), (x, n, divisor, shift))
 ATTNLAB_VARIANTS(float, exp_multiplied_sum, (float* x, int64_t n, float factor, float shift), (x, n, factor, shift))
+ATTNLAB_VARIANTS(void, online_columns_divided, (const ColumnsBlock& b, float divisor), (b, divisor))
+ATTNLAB_VARIANTS(void, online_columns_multiplied, (const ColumnsBlock& b, float factor), (b, factor))
 #undef ATTNLAB_VARIANTS
 
 // Whether 1 / divisor is exact and x · (1 / divisor) rounds as x / divisor for every x: divisor a
@@ -181,6 +281,13 @@ float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift) {
     ATTNLAB_DISPATCH(exp_multiplied_sum, (x, n, 1.0f / divisor, shift));
   }
   ATTNLAB_DISPATCH(exp_scaled_sum, (x, n, divisor, shift));
+}
+
+void online_softmax_columns(Isa isa, const ColumnsBlock& b, float divisor) {
+  if (reciprocal_is_exact(divisor)) {
+    ATTNLAB_DISPATCH(online_columns_multiplied, (b, 1.0f / divisor));
+  }
+  ATTNLAB_DISPATCH(online_columns_divided, (b, divisor));
 }
 
 void softmax_row(Isa isa, float* row, int64_t n) {

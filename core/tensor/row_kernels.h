@@ -34,6 +34,23 @@ void softmax_row(Isa isa, float* row, int64_t n);
 // the same correctly rounded quotient, without a vector division's cost.
 float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift);
 
+// The same step for a whole block of query rows at once (the tiled attention's forward), the
+// block held as columns: st (n, rows) row-major, st[j·rows + i] the raw score of query row i with
+// key j (the product K·Qᵀ). Row i sees the keys [a[i], e[i]) of the block (a, e null: every key)
+// except where st is −∞ (a hand-drawn mask). Per row i, with x = st / divisor (rounded as
+// exp_scaled_sum rounds it) and M its maximum over the keys it sees: m[i] ← max(m[i], M),
+// rescale[i] ← e^(m_old − m_new) (0 when m_old was −∞), st ← e^(x − m[i]) where seen and exactly 0
+// elsewhere, l[i] ← l[i]·rescale[i] + Σⱼ of the new st, summed over j in order. A row that sees
+// nothing in the block keeps m and l, gets rescale 1 and weights 0. m, l, rescale: rows floats.
+struct ColumnsBlock {
+  float* st;
+  int64_t n, rows;
+  const int32_t* a;  // (rows) or null
+  const int32_t* e;  // (rows) or null
+  float *m, *l, *rescale;
+};
+void online_softmax_columns(Isa isa, const ColumnsBlock& b, float divisor);
+
 // dst[i] ← the float that the 16-bit src[i] holds, exactly: IEEE binary16 (F16: subnormals, ±∞
 // and NaN payloads kept) or bfloat16 (BF16: a float's upper 16 bits). A checkpoint's 16-bit
 // weights are widened a tensor at a time with these when they are used (model/half_tensor.h).
