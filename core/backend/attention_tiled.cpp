@@ -68,9 +68,10 @@ class OverviewRows {
   Mat sums_;
 };
 
-// Each row's visible keys [a, e) of the block j0 … j0 + n (false: every row sees every key, the
-// arrays untouched), and −∞ in st (n, rows: key j, query row r at j · rows + r) where a hand-drawn
-// mask hides a key inside a row's range.
+// Each row's visible keys [a, e) of the block j0 … j0 + n, always written (the overview reads
+// them); returns whether some row sees less than the whole block (false: the kernel is given no
+// ranges). And −∞ in st (n, rows: key j, query row r at j · rows + r) where a hand-drawn mask hides
+// a key inside a row's range.
 bool visible_ranges(const Inputs& in, int64_t b, int64_t i0, int64_t rows, int64_t j0, int64_t n, float* st,
                     int32_t* a, int32_t* e) {
   bool partial = false;

@@ -134,8 +134,12 @@ template <int64_t W, class Op>
   for (int64_t i = 0; i < w; ++i) uniform = uniform && a[i] == lo && e[i] == hi;
   float* st = b.st + g;
   const int64_t ld = b.rows;
-  for (int64_t j = 0; j < b.n; ++j)
-    if (j < lo || j >= hi) std::fill(st + j * ld, st + j * ld + w, 0.0f);  // hidden from the whole group
+  for (int64_t j = 0; j < b.n; ++j) {
+    if (j >= lo && j < hi) continue;
+    float* c = st + j * ld;  // hidden from the whole group
+#pragma omp simd
+    for (int64_t i = 0; i < w; ++i) c[i] = 0.0f;
+  }
   for (int64_t i = 0; i < W; ++i) mx[i] = kNegInf, sum[i] = 0.0f;
   if (uniform)
     columns_max<W, false>(st, ld, lo, hi, w, a, e, mx);

@@ -1,12 +1,13 @@
-// The row-wise kernels of the fast path (LayerNorm and softmax over one row), compiled once per
-// vector unit and chosen at run time for the CPU (issue 23): a package built without
-// -march=native gets AVX-512 or AVX2 here as a native build does. Each variant is the same plain
-// loop (vectorised by the compiler, `omp simd` for the reductions) under another target
-// attribute; the tests run every variant this CPU supports against ops_naive.h. The unit is
-// compiled for the x86-64 baseline in every build (core/CMakeLists.txt), so Default is the
-// package's SSE2 code even in a native build.
+// The row-wise kernels of the fast path (LayerNorm and softmax over one row, the tiled attention's
+// online-softmax step over one row or a block of rows), compiled once per vector unit and chosen
+// at run time for the CPU (issue 23): a package built without -march=native gets AVX-512 or AVX2
+// here as a native build does. Each variant is the same plain loop (vectorised by the compiler,
+// `omp simd` for the reductions) under another target attribute; the tests run every variant this
+// CPU supports against ops_naive.h or the definition. The unit is compiled for the x86-64 baseline
+// in every build (core/CMakeLists.txt), so Default is the package's SSE2 code even in a native
+// build.
 //
-// Shapes: one row of d (or n) floats; out may be x.
+// Shapes: one row of d (or n) floats, out may be x; online_softmax_columns a block (n, rows).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +42,8 @@ float exp_scaled_sum(Isa isa, float* x, int64_t n, float divisor, float shift);
 // exp_scaled_sum rounds it) and M its maximum over the keys it sees: m[i] ← max(m[i], M),
 // rescale[i] ← e^(m_old − m_new) (0 when m_old was −∞), st ← e^(x − m[i]) where seen and exactly 0
 // elsewhere, l[i] ← l[i]·rescale[i] + Σⱼ of the new st, summed over j in order. A row that sees
-// nothing in the block keeps m and l, gets rescale 1 and weights 0. m, l, rescale: rows floats.
+// nothing in the block keeps m and l, gets rescale 1 and weights 0. m, l, rescale: rows floats;
+// divisor > 0; 0 ≤ a[i] ≤ e[i] ≤ n.
 struct ColumnsBlock {
   float* st;
   int64_t n, rows;
