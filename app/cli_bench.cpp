@@ -53,34 +53,40 @@ double median_of(std::vector<double> v) {
 // The layer's matrix products alone, on the same shapes and engine (issue 23's yardstick: the
 // whole layer against its own products): per layer the Q, K and V projections (rows of the fused
 // in_proj), Q·Kᵀ and P·V on every head's strided view, the output projection and the FFN's two
-// linears. Returns the median wall time of `repeat` runs after a warm-up, in ms.
-double gemms_alone_ms(const ModelConfig& c, int64_t b, int64_t s, int64_t repeat) {
-  const int64_t d = c.d_model, h = c.heads, dh = d / h, f = c.d_ff;
-  Tensor x({b, s, d}, 0.01f), in_proj({3 * d, d}, 0.01f), in_bias({3 * d}, 0.0f), out_w({d, d}, 0.01f),
-      d_bias({d}, 0.0f), w1({f, d}, 0.01f), b1({f}, 0.0f), w2({d, f}, 0.01f), probs({b, h, s, s}, 1.0f / float(s));
-  auto heads = [&](const Tensor& t) { return t.view({b, s, h, dh}).transpose(1, 2); };  // (B, H, S, Dh) view
-  auto run = [&] {
-    for (int64_t l = 0; l < c.layers; ++l) {
-      const Tensor q = linear_rows(x, in_proj, in_bias, 0, d), k = linear_rows(x, in_proj, in_bias, d, d),
-                   v = linear_rows(x, in_proj, in_bias, 2 * d, d);
+// linears. run_ms() times one run; the tensors are made once.
+class GemmsAlone {
+ public:
+  GemmsAlone(const ModelConfig& c, int64_t b, int64_t s)
+      : c_(c), b_(b), s_(s), x_({b, s, c.d_model}, 0.01f), in_proj_({3 * c.d_model, c.d_model}, 0.01f),
+        in_bias_({3 * c.d_model}, 0.0f), out_w_({c.d_model, c.d_model}, 0.01f), d_bias_({c.d_model}, 0.0f),
+        w1_({c.d_ff, c.d_model}, 0.01f), b1_({c.d_ff}, 0.0f), w2_({c.d_model, c.d_ff}, 0.01f),
+        probs_({b, c.heads, s, s}, 1.0f / float(s)) {}
+
+  double run_ms() const {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int64_t d = c_.d_model;
+    for (int64_t l = 0; l < c_.layers; ++l) {
+      const Tensor q = linear_rows(x_, in_proj_, in_bias_, 0, d), k = linear_rows(x_, in_proj_, in_bias_, d, d),
+                   v = linear_rows(x_, in_proj_, in_bias_, 2 * d, d);
       const Tensor scores = matmul(heads(q), heads(k).transpose(2, 3));  // (B, H, S, S)
-      const Tensor mixed = matmul(probs, heads(v));                        // (B, H, S, Dh)
-      const Tensor o = linear(x, out_w, d_bias);  // the merged heads' copy is not a product: x stands in
-      const Tensor y = linear(linear(o, w1, b1), w2, d_bias);
+      const Tensor mixed = matmul(probs_, heads(v));                       // (B, H, S, Dh)
+      const Tensor o = linear(x_, out_w_, d_bias_);  // the merged heads' copy is not a product: x stands in
+      const Tensor y = linear(linear(o, w1_, b1_), w2_, d_bias_);
       (void)scores;
       (void)mixed;
       (void)y;
     }
-  };
-  run();
-  std::vector<double> ms;
-  for (int64_t i = 0; i < repeat; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
-  return median_of(ms);
-}
+
+ private:
+  Tensor heads(const Tensor& t) const {  // (B, H, S, Dh) view
+    return t.view({b_, s_, c_.heads, c_.d_model / c_.heads}).transpose(1, 2);
+  }
+  const ModelConfig& c_;
+  int64_t b_, s_;
+  Tensor x_, in_proj_, in_bias_, out_w_, d_bias_, w1_, b1_, w2_, probs_;
+};
 
 // --attention auto: the tiled path, on both backends (Vulkan's fused kernel; on the CPU the
 // tiled loop, measured as fast as the five steps at S 128 and faster from S 512 on:
@@ -228,10 +234,21 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   out["peak_threads"] = peak.threads;
   out["pct_of_peak"] = 100.0 * out["gflops"].get<double>() / peak.gflops;
   out["gemm"] = gemm_engines_description();
-  if (be->name() == "cpu" && a.loss.empty()) {  // the layer against its own products alone
-    const double alone = gemms_alone_ms(cfg, a.batch, a.seq, a.repeat);
-    out["gemms_alone_ms"] = alone;
-    out["layer_vs_gemms"] = alone / median;  // 1 = the layer as fast as its products alone
+  if (be->name() == "cpu" && a.loss.empty()) {
+    // The layer against its own products alone, after the figures above (peak RSS included): the
+    // layer again and its products alone in turn, `repeat` times each, so that a neighbour who
+    // slows this shared machine for a few seconds slows both medians alike.
+    const GemmsAlone alone(cfg, a.batch, a.seq);
+    std::unique_ptr<ResidentStack> none;
+    std::vector<double> layer_ms, alone_ms, unused;
+    alone.run_ms();
+    for (int64_t i = 0; i < a.repeat; ++i) {
+      layer_ms.push_back(once(*be, none, unused));
+      alone_ms.push_back(alone.run_ms());
+    }
+    out["gemms_alone_ms"] = median_of(alone_ms);
+    out["layer_alongside_ms"] = median_of(layer_ms);
+    out["layer_vs_gemms"] = median_of(alone_ms) / median_of(layer_ms);  // 1 = as fast as its products alone
   }
   if (!a.loss.empty()) {  // forward ms above is the traced forward; the backward beside it
     const double bw = median_of(backward_ms);

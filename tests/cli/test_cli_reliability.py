@@ -259,6 +259,21 @@ class Numbers(Case):
                                 env={"OMP_NUM_THREADS": env}, timeout=QUICK)
                 self.assertEqual(r.rc, 0, r.describe())
 
+    def test_bench_times_the_layer_beside_its_products(self):
+        # The layer's own products alone, timed in turn with the layer (docs/cli.md): both medians
+        # reported and the ratio theirs, not the first phase's median_ms; none with --loss.
+        r = run_attnlab(["bench", "--seq", "8", "--d-model", "16", "--heads", "2", "--repeat", "3", "--backend", "cpu"],
+                        timeout=QUICK)
+        self.assertEqual(r.rc, 0, r.describe())
+        out = json.loads(r.out)
+        self.assertGreater(out["gemms_alone_ms"], 0)
+        self.assertGreater(out["layer_alongside_ms"], 0)
+        self.assertAlmostEqual(out["layer_vs_gemms"], out["gemms_alone_ms"] / out["layer_alongside_ms"], places=9)
+        r = run_attnlab(["bench", "--seq", "8", "--d-model", "16", "--heads", "2", "--repeat", "1", "--backend", "cpu",
+                         "--loss", "sum"], timeout=QUICK)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertNotIn("layer_vs_gemms", json.loads(r.out))
+
     def test_absurd_sizes_never_pass_the_budget(self):
         # 4096 sentences of 1000 tokens, 16384 heads, 64 layers: about 2^56 bytes of scores, far
         # over the largest budget (2^30 MiB). Refused before anything is allocated, with the figure.
