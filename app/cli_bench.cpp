@@ -83,10 +83,20 @@ class GemmsAlone {
   Tensor heads(const Tensor& t) const {  // (B, H, S, Dh) view
     return t.view({b_, s_, c_.heads, c_.d_model / c_.heads}).transpose(1, 2);
   }
-  const ModelConfig& c_;
+  ModelConfig c_;
   int64_t b_, s_;
   Tensor x_, in_proj_, in_bias_, out_w_, d_bias_, w1_, b1_, w2_, probs_;
 };
+
+// Whether the products alone fit beside the layer within --memory-budget: their (B, H, S, S)
+// weights and the scores they make, the activations and the weights of a layer, on top of the
+// layer's own estimate (both live during the alternating runs). Beyond it the ratio is left out;
+// the layer's run itself was checked before it ran. In double: B·H·S² may pass 2⁶³.
+bool gemms_alone_fit(const MemoryEstimate& layer, const ModelConfig& c, int64_t b, int64_t s, int64_t budget_mib) {
+  const double B = double(b), S = double(s), D = double(c.d_model), F = double(c.d_ff), H = double(c.heads);
+  const double floats = 2 * B * H * S * S + B * S * (6 * D + F) + 4 * D * D + 2 * F * D + 4 * D + F;
+  return double(layer.total()) + 4 * floats <= double(budget_mib) * double(1 << 20);
+}
 
 // --attention auto: the tiled path, on both backends (Vulkan's fused kernel; on the CPU the
 // tiled loop, measured as fast as the five steps at S 128 and faster from S 512 on:
@@ -234,7 +244,8 @@ void run_bench(const CLI::App& sub, const BenchArgs& a) {
   out["peak_threads"] = peak.threads;
   out["pct_of_peak"] = 100.0 * out["gflops"].get<double>() / peak.gflops;
   out["gemm"] = gemm_engines_description();
-  if (be->name() == "cpu" && a.loss.empty()) {
+  if (be->name() == "cpu" && a.loss.empty() &&
+      gemms_alone_fit(estimated(a, *be, cfg, threads), cfg, a.batch, a.seq, a.model.memory_budget_mib)) {
     // The layer against its own products alone, after the figures above (peak RSS included): the
     // layer again and its products alone in turn, `repeat` times each, so that a neighbour who
     // slows this shared machine for a few seconds slows both medians alike.

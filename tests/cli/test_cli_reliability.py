@@ -273,6 +273,15 @@ class Numbers(Case):
                          "--loss", "sum"], timeout=QUICK)
         self.assertEqual(r.rc, 0, r.describe())
         self.assertNotIn("layer_vs_gemms", json.loads(r.out))
+        # The products alone hold two (B, H, S, S) tensors (64 MiB here) beside the layer, which the
+        # tiled path runs in a few: within a 32 MiB budget the layer runs and the ratio is left out.
+        r = run_attnlab(["bench", "--seq", "2048", "--d-model", "16", "--heads", "2", "--repeat", "1", "--backend", "cpu",
+                         "--memory-budget", "32"], timeout=QUICK)
+        self.assertEqual(r.rc, 0, r.describe())
+        out = json.loads(r.out)
+        self.assertGreater(out["median_ms"], 0)
+        self.assertNotIn("layer_vs_gemms", out)
+        self.assertNotIn("gemms_alone_ms", out)
 
     def test_absurd_sizes_never_pass_the_budget(self):
         # 4096 sentences of 1000 tokens, 16384 heads, 64 layers: about 2^56 bytes of scores, far
