@@ -88,14 +88,15 @@ class GemmsAlone {
   Tensor x_, in_proj_, in_bias_, out_w_, d_bias_, w1_, b1_, w2_, probs_;
 };
 
-// Whether the products alone fit beside the layer within --memory-budget: their (B, H, S, S)
-// weights and the scores they make, the activations and the weights of a layer, on top of the
-// layer's own estimate (both live during the alternating runs). Beyond it the ratio is left out;
-// the layer's run itself was checked before it ran. In double: B·H·S² may pass 2⁶³.
+// Whether the products alone fit beside the layer within --memory-budget (both live during the
+// alternating runs): the fast path's estimate with its (B, H, S, S) score matrix — the scores
+// they make, a layer's activations, the weights — and the weights P they multiply, on top of
+// the layer's own estimate. Beyond it the ratio is left out; the layer's run itself was checked
+// before it ran. In double: B·H·S² may pass 2⁶³.
 bool gemms_alone_fit(const MemoryEstimate& layer, const ModelConfig& c, int64_t b, int64_t s, int64_t budget_mib) {
-  const double B = double(b), S = double(s), D = double(c.d_model), F = double(c.d_ff), H = double(c.heads);
-  const double floats = 2 * B * H * S * S + B * S * (6 * D + F) + 4 * D * D + 2 * F * D + 4 * D + F;
-  return double(layer.total()) + 4 * floats <= double(budget_mib) * double(1 << 20);
+  const MemoryEstimate products = estimate_fast_memory(c, b, s, {.score_matrix = true, .dense_mask = false});
+  const double probs = 4.0 * double(b) * double(c.heads) * double(s) * double(s);
+  return double(layer.total()) + double(products.total()) + probs <= double(budget_mib) * double(1 << 20);
 }
 
 // --attention auto: the tiled path, on both backends (Vulkan's fused kernel; on the CPU the

@@ -80,7 +80,7 @@ template <class Op>
 }
 
 // Lane i's maximum over the keys [lo, hi) it sees: [a[i], e[i]) when Ranged, else all of them.
-template <int64_t W, bool Ranged>
+template <bool Ranged>
 [[gnu::always_inline]] inline void columns_max(const float* st, int64_t ld, int64_t lo, int64_t hi, int64_t w,
                                                const int32_t* a, const int32_t* e, float* mx) {
   for (int64_t j = lo; j < hi; ++j) {
@@ -95,7 +95,7 @@ template <int64_t W, bool Ranged>
 }
 
 // st ← e^(op(st) − shift) over the keys [lo, hi) each lane sees, 0 where it does not; sum += it.
-template <int64_t W, bool Ranged, class Op>
+template <bool Ranged, class Op>
 [[gnu::always_inline]] inline void columns_exp(float* st, int64_t ld, int64_t lo, int64_t hi, int64_t w,
                                                const int32_t* a, const int32_t* e, Op op, const float* shift,
                                                float* sum) {
@@ -142,9 +142,9 @@ template <int64_t W, class Op>
   }
   for (int64_t i = 0; i < W; ++i) mx[i] = kNegInf, sum[i] = 0.0f;
   if (uniform)
-    columns_max<W, false>(st, ld, lo, hi, w, a, e, mx);
+    columns_max<false>(st, ld, lo, hi, w, a, e, mx);
   else
-    columns_max<W, true>(st, ld, lo, hi, w, a, e, mx);
+    columns_max<true>(st, ld, lo, hi, w, a, e, mx);
   float* m = b.m + g;
   for (int64_t i = 0; i < w; ++i) {
     const float row_max = mx[i] == kNegInf ? kNegInf : op(mx[i]);  // the quotient of the maximum: monotonic
@@ -158,9 +158,9 @@ template <int64_t W, class Op>
     m[i] = shift[i] = m_new;
   }
   if (uniform)
-    columns_exp<W, false>(st, ld, lo, hi, w, a, e, op, shift, sum);
+    columns_exp<false>(st, ld, lo, hi, w, a, e, op, shift, sum);
   else
-    columns_exp<W, true>(st, ld, lo, hi, w, a, e, op, shift, sum);
+    columns_exp<true>(st, ld, lo, hi, w, a, e, op, shift, sum);
   for (int64_t i = 0; i < w; ++i) b.l[g + i] = b.l[g + i] * b.rescale[g + i] + sum[i];
 }
 
