@@ -6,6 +6,7 @@
 // (test_golden_eigen, …), so PyTorch's numbers are checked on every one.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -122,6 +123,76 @@ class TestGemm : public QObject {
                  wl = want_linear.to_vector();
       for (size_t i = 0; i < s.size(); ++i) QVERIFY2(std::fabs(s[i] - ws[i]) <= 1e-4 + 1e-5 * std::fabs(ws[i]), gemm_engine_name(e).data());
       for (size_t i = 0; i < l.size(); ++i) QVERIFY2(std::fabs(l[i] - wl[i]) <= 1e-4 + 1e-5 * std::fabs(wl[i]), gemm_engine_name(e).data());
+    }
+  }
+
+  // The epilogue (+ bias, ReLU, + add, on each thread's own part of C after its product) gives the
+  // bits of the separate passes on every engine, split by rows and by columns and not split at
+  // all (and on Eigen over several row blocks in parallel), C and the added matrix padded (the
+  // padding untouched), C starting from noise or accumulated onto.
+  void epilogueIsTheSeparatePasses_data() {
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::newRow("small, one part 7x13x5") << 7 << 13 << 5;
+    QTest::newRow("split by rows 133x70x129") << 133 << 70 << 129;
+    QTest::newRow("split by columns 64x256x256") << 64 << 256 << 256;
+    QTest::newRow("Eigen's row blocks 1100x70x3") << 1100 << 70 << 3;  // 5 blocks of 234 rows, m·n ≥ 2¹⁶
+  }
+  void epilogueIsTheSeparatePasses() {
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, k);
+    const int64_t pad = 3, ldc = n + pad, ldd = n + 2 * pad;
+    const auto mk = static_cast<size_t>(m * k), nk = static_cast<size_t>(n * k);
+    const std::vector<float> a = randoms(mk, "a"), b = randoms(nk, "b"), bias = randoms(static_cast<size_t>(n), "bias"),
+                             add = randoms(static_cast<size_t>(m * ldd), "add"),
+                             noise = randoms(static_cast<size_t>(m * ldc), "c");
+    const GemmOperand ao{a.data(), false, k}, bo{b.data(), true, k};
+    for (GemmEngine e : built_in())
+      for (const int case_ : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+        // bias, relu, add: every combination; the last case accumulates onto C with all three
+        const bool with_bias = case_ & 1 || case_ == 8, relu = case_ & 2 || case_ == 8,
+                   with_add = case_ & 4 || case_ == 8, accumulate = case_ == 8;
+        std::vector<float> want = noise;  // the separate passes
+        sgemm(m, n, k, ao, bo, want.data(), ldc, accumulate, e);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            float& x = want[static_cast<size_t>(i * ldc + j)];
+            if (with_bias) x = x + bias[static_cast<size_t>(j)];
+            if (relu) x = std::max(x, 0.0f);
+            if (with_add) x = x + add[static_cast<size_t>(i * ldd + j)];
+          }
+        std::vector<float> got = noise;
+        GemmEpilogue ep{.bias = with_bias ? bias.data() : nullptr, .relu = relu,
+                        .add = with_add ? add.data() : nullptr, .add_ld = ldd};
+        sgemm(m, n, k, ao, bo, got.data(), ldc, ep, accumulate, e);
+        QVERIFY2(got == want, qPrintable(QString("%1: bias %2, relu %3, add %4, accumulate %5")
+                                             .arg(QString::fromUtf8(gemm_engine_name(e).data()))
+                                             .arg(with_bias).arg(relu).arg(with_add).arg(accumulate)));
+      }
+  }
+
+  // linear_relu and linear_add are the two steps they replace, bit for bit, on every engine; a
+  // residual of the wrong shape is refused by name.
+  void linearReluAndLinearAddAreTheTwoSteps() {
+    const Tensor x = test::random_tensor({3, 50, 64}, "x"), w = test::random_tensor({96, 64}, "w"),
+                 bias = test::random_tensor({96}, "bias"), r = test::random_tensor({3, 50, 96}, "r");
+    for (GemmEngine e : built_in()) {
+      ForcedEngine forced(e);
+      const char* name = gemm_engine_name(e).data();
+      const std::vector<float> with_relu = relu(linear(x, w, bias)).to_vector(),
+                               with_add = add(r, linear(x, w, bias)).to_vector();
+      QVERIFY2(linear_relu(x, w, bias).to_vector() == with_relu, name);
+      QVERIFY2(linear_add(x, w, bias, r).to_vector() == with_add, name);
+      const Tensor strided = r.transpose(0, 1).contiguous().transpose(0, 1);  // same values, not contiguous
+      QVERIFY2(linear_add(x, w, bias, strided).to_vector() == with_add, "a strided residual");
+    }
+    try {
+      (void)linear_add(x, w, bias, test::random_tensor({3, 50, 64}, "r"));
+      QFAIL("a (3, 50, 64) residual for a (3, 50, 96) output was taken");
+    } catch (const ShapeError& err) {
+      QVERIFY(std::string(err.what()).find("residual") != std::string::npos);
     }
   }
 

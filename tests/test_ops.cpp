@@ -47,7 +47,7 @@ class TestOps : public QObject {
     QTest::newRow("odd") << 7 << 13 << 5;
     QTest::newRow("model") << 30 << 64 << 192;
     QTest::newRow("wide") << 16 << 512 << 2048;
-    QTest::newRow("split between threads") << 301 << 96 << 333;  // 2 · 301 · 333 outputs: the bias fill in blocks
+    QTest::newRow("split between threads") << 301 << 96 << 333;  // 2 · 301 · 333 outputs: each thread adds the bias to its part
   }
   void linearMatchesNaive() {
     QFETCH(int, rows);

@@ -1,7 +1,8 @@
 // The row kernels compiled per vector unit (core/tensor/row_kernels.h): every variant this CPU
 // runs against a float64 computation of the same row, the masked cases PyTorch defines, and the
 // fast ops that use them (layer_norm, softmax_lastdim) against ops_naive.h; the 16-bit widening
-// of every F16 and BF16 bit pattern against the formats' definitions (IEEE 754 binary16; bfloat16).
+// of every F16 and BF16 bit pattern against the formats' definitions (IEEE 754 binary16; bfloat16);
+// a linear's epilogue (bias, ReLU, residual) against its definition and relu().
 #include <QtTest>
 
 #include <algorithm>
@@ -369,6 +370,37 @@ class TestRowKernels : public QObject {
 
   // The ops that use them: same numbers as the naive twins, and bit for bit the same twice
   // whatever the rows' addresses (each row is worked on in an aligned copy).
+  // A linear's epilogue on one row: + bias, ReLU, + add in that order, every combination, on every
+  // variant, bit for bit the definition, with a tail (37 = 2·16 + 5) and the values ReLU must pass
+  // through as relu() does (NaN stays NaN, −0 stays −0; relu() itself is checked on them too).
+  void epilogueRowEveryVariant() {
+    const int64_t n = 37;
+    std::vector<float> x = randoms(n, "x", 2.0f);
+    x[3] = -0.0f;
+    x[7] = std::numeric_limits<float>::quiet_NaN();
+    x[9] = kNegInf;
+    const std::vector<float> bias = randoms(n, "bias", 1.0f), add = randoms(n, "add", 1.0f);
+    auto same = [](float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b) || (a != a && b != b); };
+    const auto relu_ref = relu(Tensor::from({n}, x)).to_vector();
+    QVERIFY(std::signbit(relu_ref[3]) && relu_ref[3] == 0.0f && std::isnan(relu_ref[7]) && relu_ref[9] == 0.0f);
+    for (Isa isa : variants())
+      for (int combo = 0; combo < 8; ++combo) {
+        const bool with_bias = combo & 1, with_relu = combo & 2, with_add = combo & 4;
+        std::vector<float> row = x;
+        epilogue_row(isa, row.data(), n, with_bias ? bias.data() : nullptr, with_relu, with_add ? add.data() : nullptr);
+        for (int64_t j = 0; j < n; ++j) {
+          float want = x[size_t(j)];
+          if (with_bias) want = want + bias[size_t(j)];
+          if (with_relu) want = want < 0.0f ? 0.0f : want;
+          if (with_add) want = want + add[size_t(j)];
+          QVERIFY2(same(row[size_t(j)], want), qPrintable(QString("%1, combination %2, element %3: %4 vs %5")
+                                                              .arg(QString::fromUtf8(isa_name(isa).data()))
+                                                              .arg(combo).arg(j).arg(row[size_t(j)]).arg(want)));
+          if (with_relu && !with_bias && !with_add) QVERIFY(same(row[size_t(j)], relu_ref[size_t(j)]));
+        }
+      }
+  }
+
   void widenF16EveryPatternEveryVariant() { checkEveryPattern(widen_f16, 5, 10); }
   void widenBf16EveryPatternEveryVariant() { checkEveryPattern(widen_bf16, 8, 7); }
 

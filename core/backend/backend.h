@@ -1,4 +1,4 @@
-// Where the heavy work runs. The model calls these five operations through a Backend; the CPU
+// Where the heavy work runs. The model calls these operations through a Backend; the CPU
 // backend is ops.h (Eigen), the Vulkan backend (core/backend/vulkan/) runs them as compute shaders and is
 // checked against the CPU by the parity table (tests/test_backend.cpp).
 //
@@ -35,6 +35,14 @@ class Backend {
   // x (…, In) · w[row0 : row0 + rows]ᵀ (rows, In) + b[row0 : row0 + rows] → (…, rows).
   virtual Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) = 0;
   Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) { return linear_rows(x, w, b, 0, w.size(0)); }
+  // linear then ReLU, and linear then + residual (the output's shape): the untraced path's FFN and
+  // residual connections. Here the two steps; the CPU does both in the product's pass (ops.h).
+  virtual Tensor linear_relu(const Tensor& x, const Tensor& w, const Tensor& b) {
+    return activate(linear(x, w, b), Activation::Relu);
+  }
+  virtual Tensor linear_add(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& residual) {
+    return add(residual, linear(x, w, b));
+  }
   // a (…, M, K) · b (…, K, N) → (…, M, N); a and b may be strided views.
   virtual Tensor matmul(const Tensor& a, const Tensor& b) = 0;
   // Over the last axis of a contiguous tensor; an all −∞ row becomes NaN (as PyTorch).
@@ -69,6 +77,12 @@ class CpuBackend : public Backend {
   Text device_text() const override;
   Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) override {
     return attnlab::linear_rows(x, w, b, row0, rows);
+  }
+  Tensor linear_relu(const Tensor& x, const Tensor& w, const Tensor& b) override {
+    return attnlab::linear_relu(x, w, b);
+  }
+  Tensor linear_add(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& residual) override {
+    return attnlab::linear_add(x, w, b, residual);
   }
   Tensor matmul(const Tensor& a, const Tensor& b) override { return attnlab::matmul(a, b); }
   void softmax_lastdim_inplace(Tensor& x) override { attnlab::softmax_lastdim_inplace(x); }

@@ -1,6 +1,7 @@
 #include "forward/attention.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "backend/attention_tiled.h"
 #include "model/comma_list.h"
@@ -424,6 +425,8 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
   if (mask_shape != want_mask)
     throw ShapeError("attention: mask " + shape_str(mask_shape) + " should be " + shape_str(want_mask));
   const bool fast = !rec.enabled() && (!a.faults || a.faults->empty());
+  if (a.residual && !fast)
+    throw std::logic_error("attention: only the untraced, fault-free path adds the residual itself");
   if (a.ranges && !fast && a.overview_cap == 0)  // the tiled trace reads the ranges (no (S, S) mask at all)
     throw ShapeError("attention: a traced or faulty run needs the dense mask");
   const Ctx c{a, w, rec, qs[0], qs[1], ks[1], qs[2], a.heads, qs[2] / a.heads};
@@ -445,7 +448,8 @@ Flow multi_head_attention(const AttentionArgs& a, const Weights& w, Recorder& re
   }
   const Flow ctx = merge_heads(c, ho);
 
-  Tensor out = c.be().linear(ctx.t, w.get(a.prefix + "out_proj.weight"), w.get(a.prefix + "out_proj.bias"));
+  const Tensor w_o = w.get(a.prefix + "out_proj.weight"), b_o = w.get(a.prefix + "out_proj.bias");
+  Tensor out = a.residual ? c.be().linear_add(ctx.t, w_o, b_o, *a.residual) : c.be().linear(ctx.t, w_o, b_o);
   auto out_id = record_step(rec, c.id("out"), out, [&] {
     return StepInfo{.title = Text(Msg::st_output_projection), .formula = maths("out = context·W_Oᵀ + b_O"),
                     .code = "out = F.linear(context, out_proj_weight, out_proj_bias)", .result = "out",

@@ -35,6 +35,9 @@ struct AttentionArgs {
   // With the overview: the heads whose weights are kept whole beside it (ModelConfig::full_heads),
   // each a step "<prefix>weights_head_<h>" (B, 1, Tq, Tk).
   std::vector<int64_t> full_heads;
+  // Untraced and fault-free only: the residual stream (B, Tq, D) the block's output is added to,
+  // in the output projection's own pass (Backend::linear_add). The result is then x + out.
+  const Tensor* residual = nullptr;
 };
 
 // Returns the output projection (B, Tq, D) and its step id.

@@ -1,6 +1,7 @@
 #include "forward/layers.h"
 
 #include <functional>
+#include <stdexcept>
 
 #include "forward/attention.h"
 
@@ -15,7 +16,12 @@ struct LayerCtx {
   std::string prefix;  // "encoder.layers.0."
   Backend& be;
   int64_t index = 0;   // the layer's place in its stack
+  // Nothing recorded and no fault: each sub-layer's last product adds the residual in its own
+  // pass, and linear1 applies ReLU in its (Backend::linear_add, linear_relu): the same numbers.
+  bool fused() const { return !rec.enabled() && cfg.faults.empty(); }
 };
+
+using SubLayer = std::function<Flow(const Flow& in, const Tensor* residual)>;
 
 Flow norm(const LayerCtx& c, int k, const Flow& x) {
   return layer_norm_step(c.cfg, c.w, c.rec, c.prefix, "norm" + std::to_string(k), x, Text(Msg::st_layernorm_1, k),
@@ -35,10 +41,19 @@ Flow residual(const LayerCtx& c, int k, const Flow& x, const Flow& sub) {
 
 // linear1 → activation → linear2: (B, T, D) → (B, T, F) → (B, T, D), with T written as the shape
 // diagram names the stack's sequence axis: S in the encoder, T in the decoder.
-Flow feed_forward(const LayerCtx& c, const Flow& x) {
+Flow feed_forward(const LayerCtx& c, const Flow& x, const Tensor* residual) {
   const std::string p = c.prefix + "ffn.";
   const std::string T = c.prefix.starts_with("decoder.") ? "T" : "S";
-  Tensor h1 = c.be.linear(x.t, c.w.get(c.prefix + "linear1.weight"), c.w.get(c.prefix + "linear1.bias"));
+  const Tensor w1 = c.w.get(c.prefix + "linear1.weight"), b1 = c.w.get(c.prefix + "linear1.bias");
+  const Tensor w2 = c.w.get(c.prefix + "linear2.weight"), b2 = c.w.get(c.prefix + "linear2.bias");
+  if (c.fused()) {  // nothing to record: ReLU in linear1's pass, the residual in linear2's
+    const Activation a = c.cfg.activation;
+    const Tensor act =
+        a == Activation::Relu ? c.be.linear_relu(x.t, w1, b1) : c.be.activate(c.be.linear(x.t, w1, b1), a);
+    return {residual ? c.be.linear_add(act, w2, b2, *residual) : c.be.linear(act, w2, b2), p + "out"};
+  }
+  if (residual) throw std::logic_error("feed_forward: only the untraced, fault-free path adds the residual itself");
+  Tensor h1 = c.be.linear(x.t, w1, b1);
   auto h1_id = record_step(c.rec, p + "linear1", h1, [&] {
     return StepInfo{.title = Text(Msg::st_ffn_expand_d_ff), .formula = maths("x·W₁ᵀ + b₁ (B, " + T + ", F)"),
                     .code = "linear1 = F.linear(x, linear1_weight, linear1_bias)", .result = "linear1",
@@ -58,7 +73,7 @@ Flow feed_forward(const LayerCtx& c, const Flow& x) {
                     .result = "hidden",
                     .bindings = {step_var("linear1", h1_id)}};
   });
-  Tensor out = c.be.linear(act, c.w.get(c.prefix + "linear2.weight"), c.w.get(c.prefix + "linear2.bias"));
+  Tensor out = c.be.linear(act, w2, b2);
   auto out_id = record_step(c.rec, p + "out", out, [&] {
     return StepInfo{.title = Text(Msg::st_ffn_back_d_model), .formula = maths("hidden·W₂ᵀ + b₂ (B, " + T + ", D)"),
                     .code = "ffn_out = F.linear(hidden, linear2_weight, linear2_bias)", .result = "ffn_out",
@@ -68,10 +83,15 @@ Flow feed_forward(const LayerCtx& c, const Flow& x) {
   return {out, out_id};
 }
 
-// One residual sub-layer. Pre-norm: x + f(norm_k(x)). Post-norm: norm_k(x + f(x)).
-Flow sublayer(const LayerCtx& c, int k, const Flow& x, const std::function<Flow(const Flow&)>& f) {
-  if (c.cfg.norm == Norm::Pre) return residual(c, k, x, f(norm(c, k, x)));
-  return norm(c, k, residual(c, k, x, f(x)));
+// One residual sub-layer. Pre-norm: x + f(norm_k(x)). Post-norm: norm_k(x + f(x)). Fused, f adds
+// x itself (its residual argument; otherwise null).
+Flow sublayer(const LayerCtx& c, int k, const Flow& x, const SubLayer& f) {
+  if (c.fused()) {
+    const Flow sum{f(c.cfg.norm == Norm::Pre ? norm(c, k, x) : x, &x.t).t, c.prefix + "residual" + std::to_string(k)};
+    return c.cfg.norm == Norm::Pre ? sum : norm(c, k, sum);
+  }
+  if (c.cfg.norm == Norm::Pre) return residual(c, k, x, f(norm(c, k, x), nullptr));
+  return norm(c, k, residual(c, k, x, f(x, nullptr)));
 }
 
 Flow layer_output(const LayerCtx& c, const Flow& last) {
@@ -83,18 +103,18 @@ Flow layer_output(const LayerCtx& c, const Flow& last) {
 }
 
 Flow attention(const LayerCtx& c, const std::string& name, const Flow& x, const Flow& memory, const Flow& mask,
-               const KeyRanges* ranges = nullptr, const VariantConfig* variant = nullptr) {
+               const Tensor* residual, const KeyRanges* ranges = nullptr, const VariantConfig* variant = nullptr) {
   const MaskKind m = c.cfg.encoder_mask();
-  return multi_head_attention(
-      {c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges,
-       c.cfg.tiled_layer(c.index) ? c.cfg.overview_cap : 0, variant, c.cfg.seed,
-       m == MaskKind::Causal || m == MaskKind::PaddingCausal, c.cfg.full_heads_of(c.index)},
-      c.w, c.rec);
+  AttentionArgs a{c.prefix + name, &x, &memory, &mask, c.cfg.heads, &c.cfg.faults, &c.be, ranges,
+                  c.cfg.tiled_layer(c.index) ? c.cfg.overview_cap : 0, variant, c.cfg.seed,
+                  m == MaskKind::Causal || m == MaskKind::PaddingCausal, c.cfg.full_heads_of(c.index)};
+  a.residual = residual;
+  return multi_head_attention(a, c.w, c.rec);
 }
 
-Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const KeyRanges* ranges = nullptr,
-                    const VariantConfig* variant = nullptr) {
-  return attention(c, "self_attn.", x, x, mask, ranges, variant);
+Flow self_attention(const LayerCtx& c, const Flow& x, const Flow& mask, const Tensor* residual,
+                    const KeyRanges* ranges = nullptr, const VariantConfig* variant = nullptr) {
+  return attention(c, "self_attn.", x, x, mask, residual, ranges, variant);
 }
 
 }  // namespace
@@ -117,10 +137,10 @@ Flow encoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Fl
                    const Flow& mask, Recorder& rec, Backend& be, const KeyRanges* ranges) {
   const LayerCtx c{cfg, w, rec, "encoder.layers." + std::to_string(i) + ".", be, i};
   const bool variant = c.rec.enabled() && cfg.traces_variant() && cfg.variant.layer == i;
-  Flow s = sublayer(c, 1, x, [&](const Flow& in) {
-    return self_attention(c, in, mask, ranges, variant ? &cfg.variant : nullptr);
+  Flow s = sublayer(c, 1, x, [&](const Flow& in, const Tensor* res) {
+    return self_attention(c, in, mask, res, ranges, variant ? &cfg.variant : nullptr);
   });
-  if (cfg.ffn) s = sublayer(c, 2, s, [&](const Flow& in) { return feed_forward(c, in); });
+  if (cfg.ffn) s = sublayer(c, 2, s, [&](const Flow& in, const Tensor* res) { return feed_forward(c, in, res); });
   return layer_output(c, s);
 }
 
@@ -128,11 +148,11 @@ Flow decoder_layer(const ModelConfig& cfg, const Weights& w, int64_t i, const Fl
                    const Flow& self_mask, const Flow& memory, const Flow& cross_mask, Recorder& rec,
                    Backend& be) {
   const LayerCtx c{cfg, w, rec, "decoder.layers." + std::to_string(i) + ".", be, i};
-  Flow s = sublayer(c, 1, y, [&](const Flow& in) { return self_attention(c, in, self_mask); });
-  s = sublayer(c, 2, s, [&](const Flow& in) {
-    return attention(c, "multihead_attn.", in, memory, cross_mask);
+  Flow s = sublayer(c, 1, y, [&](const Flow& in, const Tensor* res) { return self_attention(c, in, self_mask, res); });
+  s = sublayer(c, 2, s, [&](const Flow& in, const Tensor* res) {
+    return attention(c, "multihead_attn.", in, memory, cross_mask, res);
   });
-  if (cfg.ffn) s = sublayer(c, 3, s, [&](const Flow& in) { return feed_forward(c, in); });
+  if (cfg.ffn) s = sublayer(c, 3, s, [&](const Flow& in, const Tensor* res) { return feed_forward(c, in, res); });
   return layer_output(c, s);
 }
 

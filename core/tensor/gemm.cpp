@@ -7,6 +7,8 @@
 #include <string>
 
 #include "tensor/eigen_types.h"
+#include "tensor/parallel.h"
+#include "tensor/row_kernels.h"
 #include "text/errors.h"
 
 #ifdef ATTNLAB_HAVE_OPENBLAS
@@ -160,12 +162,33 @@ int64_t part_start(int64_t size, int t, int count) {
   return std::min(size, blocks * t / count * 16);
 }
 
+// The epilogue (gemm.h) on the block of C at rows r0…r1, columns c0…c1: row by row, with the
+// kernel compiled for this CPU's vector unit (row_kernels.h).
+void finish_block(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  if (!ep.bias && !ep.relu && !ep.add) return;
+  static const Isa isa = best_isa();  // the widest unit this CPU runs, in a package build too
+  for (int64_t r = r0; r < r1; ++r)
+    epilogue_row(isa, c + r * ldc + c0, c1 - c0, ep.bias ? ep.bias + c0 : nullptr, ep.relu,
+                 ep.add ? ep.add + r * ep.add_ld + c0 : nullptr);
+}
+
+// One part of C (rows r0…r1, columns c0…c1) multiplied by the library on this thread, with the
+// epilogue's work on that part after it. false: the library refused.
+bool library_part(GemmEngine e, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc, float beta,
+                  const GemmEpilogue& ep, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  const GemmOperand ap{a.p + (a.trans ? r0 : r0 * a.ld), a.trans, a.ld};  // rows r0… of op(A)
+  const GemmOperand bp{b.p + (b.trans ? c0 * b.ld : c0), b.trans, b.ld};  // columns c0… of op(B)
+  if (!library_gemm(e, r1 - r0, c1 - c0, k, ap, bp, c + r0 * ldc + c0, ldc, beta)) return false;
+  finish_block(ep, c, ldc, r0, r1, c0, c1);
+  return true;
+}
+
 // The library on every thread of ours: C split between them by rows or by columns (below), each
-// part one single-threaded call. OpenBLAS runs one thread per call (its own
-// pool would spin beside OpenMP's between calls and slow both) and oneDNN, called inside a
-// parallel region, one as well: the threads are OpenMP's alone.
+// part one single-threaded call with the epilogue after it. OpenBLAS runs one thread per call
+// (its own pool would spin beside OpenMP's between calls and slow both) and oneDNN, called inside
+// a parallel region, one as well: the threads are OpenMP's alone.
 bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c,
-                        int64_t ldc, float beta) {
+                        int64_t ldc, float beta, const GemmEpilogue& ep) {
   int threads = 1;
 #ifdef _OPENMP
   // Waking a second thread costs microseconds: worth it from about 2¹⁸ multiply-adds.
@@ -176,7 +199,7 @@ bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOpera
   // faster at S 128–512 × D 512–1024, the same at S 2048; README), rows when too few columns.
   const bool by_rows = m >= n || n < 16 * threads;
   threads = static_cast<int>(std::min<int64_t>(threads, ((by_rows ? m : n) + 15) / 16));
-  if (threads <= 1) return library_gemm(e, m, n, k, a, b, c, ldc, beta);
+  if (threads <= 1) return library_part(e, k, a, b, c, ldc, beta, ep, 0, m, 0, n);
   bool ok = true;
 #pragma omp parallel num_threads(threads) reduction(&& : ok)
   {
@@ -186,17 +209,23 @@ bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOpera
     const int t = 0, count = 1;
 #endif
     const int64_t size = by_rows ? m : n, lo = part_start(size, t, count), hi = part_start(size, t + 1, count);
-    if (hi > lo) {
-      if (by_rows) {  // rows lo… of op(A) and of C
-        const GemmOperand ap{a.p + (a.trans ? lo : lo * a.ld), a.trans, a.ld};
-        ok = library_gemm(e, hi - lo, n, k, ap, b, c + lo * ldc, ldc, beta);
-      } else {        // columns lo… of op(B) and of C
-        const GemmOperand bp{b.p + (b.trans ? lo * b.ld : lo), b.trans, b.ld};
-        ok = library_gemm(e, m, hi - lo, k, a, bp, c + lo, ldc, beta);
-      }
-    }
+    if (hi > lo)
+      ok = by_rows ? library_part(e, k, a, b, c, ldc, beta, ep, lo, hi, 0, n)
+                   : library_part(e, k, a, b, c, ldc, beta, ep, 0, m, lo, hi);
   }
   return ok;
+}
+
+// Eigen multiplies on its own threads; the epilogue after it, over row blocks.
+void eigen_with_epilogue(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
+                         bool accumulate, const GemmEpilogue& ep) {
+  const int64_t block = std::max<int64_t>(1, 16384 / n), blocks = (m + block - 1) / block;
+  const bool wide = m * n >= kParallelElements;
+  eigen_gemm(m, n, k, a, b, c, ldc, accumulate);
+  if (ep.bias || ep.relu || ep.add) {
+#pragma omp parallel for schedule(static) if (wide)
+    for (int64_t i = 0; i < blocks; ++i) finish_block(ep, c, ldc, i * block, std::min(m, (i + 1) * block), 0, n);
+  }
 }
 
 void library_threads_once() {
@@ -215,17 +244,22 @@ void library_threads_once() {
 }  // namespace
 
 void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
-           bool accumulate, GemmEngine engine) {
+           const GemmEpilogue& ep, bool accumulate, GemmEngine engine) {
   if (m == 0 || n == 0) return;
   GemmEngine e = engine == GemmEngine::Auto ? gemm_engine_for(m, n, k) : engine;
   if (k == 0 || !blas_layout(m, k, a) || !blas_layout(k, n, b) || ldc < n) e = GemmEngine::Eigen;
   if (e != GemmEngine::Eigen) {
     library_threads_once();
     // oneDNN refuses only when it cannot allocate its packing buffers; some parts may be done.
-    if (!split_library_gemm(e, m, n, k, a, b, c, ldc, accumulate ? 1.0f : 0.0f)) throw std::bad_alloc();
+    if (!split_library_gemm(e, m, n, k, a, b, c, ldc, accumulate ? 1.0f : 0.0f, ep)) throw std::bad_alloc();
     return;
   }
-  eigen_gemm(m, n, k, a, b, c, ldc, accumulate);
+  eigen_with_epilogue(m, n, k, a, b, c, ldc, accumulate, ep);
+}
+
+void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
+           bool accumulate, GemmEngine engine) {
+  sgemm(m, n, k, a, b, c, ldc, GemmEpilogue{}, accumulate, engine);
 }
 
 }  // namespace attnlab

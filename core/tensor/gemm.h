@@ -26,6 +26,20 @@ struct GemmOperand {
 
 enum class GemmEngine { Auto, Eigen, OpenBlas, OneDnn };
 
+// Work on C done after the product (a linear layer's bias, its ReLU, a residual connection). On
+// oneDNN and OpenBLAS, by the thread that multiplied each part of C, while that part is warm and
+// without a parallel region of its own; on Eigen (products under kLibraryFrom), one pass after
+// the product over row blocks. C = op(A)·op(B) (+ C when accumulating), then + bias on every row, then
+// max(0, ·) as relu() takes it, then + add (sub + x: the same sum as x + sub). The bias is added
+// after the product's sums, not before them (as F.linear's documented x·Wᵀ + b); any order is
+// within the goldens' bounds, and the traced and untraced paths share this one.
+struct GemmEpilogue {
+  const float* bias = nullptr;  // (n): added to every row of C
+  bool relu = false;            // after the product (and before add)
+  const float* add = nullptr;   // (m, n) with row stride add_ld, added last; may not overlap C
+  int64_t add_ld = 0;
+};
+
 // Multiply-adds (M·N·K) below which a product is too small for a library call to pay (measured:
 // README, "Which GEMM engine").
 inline constexpr double kLibraryFrom = 1u << 17;  // 8 × 256 × 64 (a classroom FFN) and up
@@ -35,6 +49,9 @@ inline constexpr double kLibraryFrom = 1u << 17;  // 8 × 256 × 64 (a classroom
 // engine: Auto = gemm_engine_for(m, n, k); a caller that decided already (a batch) passes it.
 void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
            bool accumulate = false, GemmEngine engine = GemmEngine::Auto);
+// The same with the epilogue's work on C after the product.
+void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
+           const GemmEpilogue& ep, bool accumulate = false, GemmEngine engine = GemmEngine::Auto);
 
 // The engine a product of this size runs on now (what sgemm would do): the forced one, else the
 // one measured fastest for its size.

@@ -90,7 +90,12 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
   return linear_rows(x, w, b, 0, w.size(0));
 }
 
-Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) {
+namespace {
+
+// x · w[row0 : row0 + rows]ᵀ + the bias, then ep's relu and + residual (when given), in the
+// product's pass (gemm.h).
+Tensor linear_with(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows, GemmEpilogue ep,
+                   const Tensor* residual = nullptr) {
   require(x.is_contiguous() && w.is_contiguous() && b.is_contiguous(), "linear",
           "inputs must be contiguous");
   require(w.dim() == 2 && b.dim() == 1 && w.size(1) == x.size(-1) && b.size(0) == w.size(0) &&
@@ -98,12 +103,32 @@ Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t ro
           "linear", "x " + shape_str(x.shape()) + " does not fit weight " + shape_str(w.shape()) +
                         " and bias " + shape_str(b.shape()));
   Tensor out = Tensor::empty(with_last(x.shape(), rows));
-  const int64_t in = w.size(1);
-  auto o = rows_of(out);
-  const ConstVecMap bias(b.data() + row0, rows);
-  row_blocks(o.rows(), rows, [&](int64_t r0, int64_t n) { o.middleRows(r0, n).rowwise() = bias; });  // then += x · wᵀ
-  sgemm(o.rows(), rows, in, {x.data(), false, in}, {w.data() + row0 * in, true, in}, out.data(), rows, true);
+  Tensor r;  // the residual, contiguous (B, T, rows)
+  if (residual) {
+    require(residual->shape() == out.shape(), "linear_add",
+            "residual " + shape_str(residual->shape()) + " vs output " + shape_str(out.shape()));
+    r = residual->contiguous();
+    ep.add = r.data();
+    ep.add_ld = rows;
+  }
+  const int64_t in = w.size(1), m = out.numel() / std::max<int64_t>(rows, 1);
+  ep.bias = b.data() + row0;
+  sgemm(m, rows, in, {x.data(), false, in}, {w.data() + row0 * in, true, in}, out.data(), rows, ep);
   return out;
+}
+
+}  // namespace
+
+Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) {
+  return linear_with(x, w, b, row0, rows, {});
+}
+
+Tensor linear_relu(const Tensor& x, const Tensor& w, const Tensor& b) {
+  return linear_with(x, w, b, 0, w.size(0), {.relu = true});
+}
+
+Tensor linear_add(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& residual) {
+  return linear_with(x, w, b, 0, w.size(0), {}, &residual);
 }
 
 Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps) {

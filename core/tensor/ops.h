@@ -13,10 +13,15 @@ enum class MaskKind { None, Padding, Causal, PaddingCausal };
 // Gelu: exact, ½x(1 + erf(x/√2)); GeluTanh: GPT-2's tanh approximation (F.gelu(x, approximate="tanh")).
 enum class Activation { Relu, Gelu, GeluTanh };
 
-// x (…, In) · wᵀ (Out, In) + b (Out) → (…, Out). x must be contiguous.
+// x (…, In) · wᵀ (Out, In) + b (Out) → (…, Out), b added after the product (gemm.h). x must be contiguous.
 Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b);
 // Rows [row0, row0 + rows) of w and b: the Q, K or V part of a fused in_proj (rows Q|K|V).
 Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows);
+// linear and then ReLU, or then + residual (…, Out), in the product's own pass over the output
+// (gemm.h's epilogue: on the libraries, no pass or parallel region of its own). The same bits as
+// relu(linear(x, w, b)) and add(residual, linear(x, w, b)).
+Tensor linear_relu(const Tensor& x, const Tensor& w, const Tensor& b);
+Tensor linear_add(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& residual);
 
 // LayerNorm over the last dimension, biased variance (as PyTorch). x (…, D), w (D), b (D).
 Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps);

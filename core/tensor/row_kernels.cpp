@@ -209,6 +209,24 @@ template <class Op>
   }
 }
 
+// Three loops over a row in L1, each one that vectorises: x < 0 ? 0 : x is max(0, x) with NaN
+// and −0 passed through (maxps with its operands in that order), as cwiseMax(0) takes them.
+[[gnu::always_inline]] inline void epilogue_body(float* row, int64_t n, const float* bias, bool relu,
+                                                 const float* add) {
+  if (bias) {
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) row[j] = row[j] + bias[j];
+  }
+  if (relu) {
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) row[j] = row[j] < 0.0f ? 0.0f : row[j];
+  }
+  if (add) {
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) row[j] = row[j] + add[j];
+  }
+}
+
 // bfloat16 is a float's upper half.
 [[gnu::always_inline]] inline void widen_bf16_body(const uint16_t* src, float* dst, int64_t n) {
 #pragma omp simd
@@ -224,6 +242,8 @@ ATTNLAB_VARIANTS(void, layer_norm,
                  (const float* x, const float* w, const float* b, float* out, int64_t d, double eps),
                  (x, w, b, out, d, eps))
 ATTNLAB_VARIANTS(void, softmax, (float* row, int64_t n), (row, n))
+ATTNLAB_VARIANTS(void, epilogue, (float* row, int64_t n, const float* bias, bool relu, const float* add),
+                 (row, n, bias, relu, add))
 ATTNLAB_VARIANTS(void, widen_f16, (const uint16_t* src, float* dst, int64_t n), (src, dst, n))
 ATTNLAB_VARIANTS(void, widen_bf16, (const uint16_t* src, float* dst, int64_t n), (src, dst, n))
 ATTNLAB_VARIANTS(float, exp_scaled_sum, (float* x, int64_t n, float divisor, float shift), (x, n, divisor, shift))
@@ -296,6 +316,10 @@ void online_softmax_columns(Isa isa, const ColumnsBlock& b, float divisor) {
 
 void softmax_row(Isa isa, float* row, int64_t n) {
   ATTNLAB_DISPATCH(softmax, (row, n));
+}
+
+void epilogue_row(Isa isa, float* row, int64_t n, const float* bias, bool relu, const float* add) {
+  ATTNLAB_DISPATCH(epilogue, (row, n, bias, relu, add));
 }
 
 void widen_f16(Isa isa, const uint16_t* src, float* dst, int64_t n) {

@@ -1,5 +1,5 @@
 // The row-wise kernels of the fast path (LayerNorm and softmax over one row, the tiled attention's
-// online-softmax step over one row or a block of rows), compiled once per vector unit and chosen
+// online-softmax step over one row or a block of rows, a linear's bias, ReLU and residual), compiled once per vector unit and chosen
 // at run time for the CPU (issue 23): a package built without -march=native gets AVX-512 or AVX2
 // here as a native build does. Each variant is the same plain loop (vectorised by the compiler,
 // `omp simd` for the reductions) under another target attribute; the tests run every variant this
@@ -52,6 +52,11 @@ struct ColumnsBlock {
   float *m, *l, *rescale;
 };
 void online_softmax_columns(Isa isa, const ColumnsBlock& b, float divisor);
+
+// The work a linear does on one row of its output after the product (gemm.h's epilogue):
+// row[j] ← row[j] + bias[j], then max(0, ·) when relu (NaN and −0 kept, as relu() and Eigen's
+// cwiseMax(0)), then + add[j]; bias and add may be null. row may not overlap bias or add.
+void epilogue_row(Isa isa, float* row, int64_t n, const float* bias, bool relu, const float* add);
 
 // dst[i] ← the float that the 16-bit src[i] holds, exactly: IEEE binary16 (F16: subnormals, ±∞
 // and NaN payloads kept) or bfloat16 (BF16: a float's upper 16 bits). A checkpoint's 16-bit
