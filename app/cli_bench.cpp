@@ -53,25 +53,25 @@ double median_of(std::vector<double> v) {
 // The layer's matrix products alone, on the same shapes and engine (issue 23's yardstick: the
 // whole layer against its own products): per layer the Q, K and V projections (rows of the fused
 // in_proj), Q·Kᵀ and P·V on every head's strided view, the output projection and the FFN's two
-// linears. run_ms() times one run; the tensors are made once.
+// linears — products only, no bias (since 2026-12-07: the bias is the layer's elementwise work,
+// added in the product's pass as ReLU and the residuals are). run_ms() times one run; the inputs
+// are made once, each output fresh as the layer's.
 class GemmsAlone {
  public:
   GemmsAlone(const ModelConfig& c, int64_t b, int64_t s)
       : c_(c), b_(b), s_(s), x_({b, s, c.d_model}, 0.01f), in_proj_({3 * c.d_model, c.d_model}, 0.01f),
-        in_bias_({3 * c.d_model}, 0.0f), out_w_({c.d_model, c.d_model}, 0.01f), d_bias_({c.d_model}, 0.0f),
-        w1_({c.d_ff, c.d_model}, 0.01f), b1_({c.d_ff}, 0.0f), w2_({c.d_model, c.d_ff}, 0.01f),
+        out_w_({c.d_model, c.d_model}, 0.01f), w1_({c.d_ff, c.d_model}, 0.01f), w2_({c.d_model, c.d_ff}, 0.01f),
         probs_({b, c.heads, s, s}, 1.0f / float(s)) {}
 
   double run_ms() const {
     const auto t0 = std::chrono::steady_clock::now();
     const int64_t d = c_.d_model;
     for (int64_t l = 0; l < c_.layers; ++l) {
-      const Tensor q = linear_rows(x_, in_proj_, in_bias_, 0, d), k = linear_rows(x_, in_proj_, in_bias_, d, d),
-                   v = linear_rows(x_, in_proj_, in_bias_, 2 * d, d);
+      const Tensor q = product(x_, in_proj_, 0, d), k = product(x_, in_proj_, d, d), v = product(x_, in_proj_, 2 * d, d);
       const Tensor scores = matmul(heads(q), heads(k).transpose(2, 3));  // (B, H, S, S)
       const Tensor mixed = matmul(probs_, heads(v));                       // (B, H, S, Dh)
-      const Tensor o = linear(x_, out_w_, d_bias_);  // the merged heads' copy is not a product: x stands in
-      const Tensor y = linear(linear(o, w1_, b1_), w2_, d_bias_);
+      const Tensor o = product(x_, out_w_, 0, d);  // the merged heads' copy is not a product: x stands in
+      const Tensor y = product(product(o, w1_, 0, c_.d_ff), w2_, 0, d);
       (void)scores;
       (void)mixed;
       (void)y;
@@ -83,9 +83,16 @@ class GemmsAlone {
   Tensor heads(const Tensor& t) const {  // (B, H, S, Dh) view
     return t.view({b_, s_, c_.heads, c_.d_model / c_.heads}).transpose(1, 2);
   }
+  // x (B, S, In) · w[row0 : row0 + rows]ᵀ → (B, S, rows): a linear's product without its bias.
+  static Tensor product(const Tensor& x, const Tensor& w, int64_t row0, int64_t rows) {
+    const int64_t in = w.size(1);
+    Tensor out = Tensor::empty({x.size(0), x.size(1), rows});
+    sgemm(x.size(0) * x.size(1), rows, in, {x.data(), false, in}, {w.data() + row0 * in, true, in}, out.data(), rows);
+    return out;
+  }
   ModelConfig c_;
   int64_t b_, s_;
-  Tensor x_, in_proj_, in_bias_, out_w_, d_bias_, w1_, b1_, w2_, probs_;
+  Tensor x_, in_proj_, out_w_, w1_, w2_, probs_;
 };
 
 // Whether the products alone fit beside the layer within --memory-budget (both live during the

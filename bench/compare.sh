@@ -52,7 +52,7 @@ for S, D, H, B, L, o, p, r in parsed:
     print(line)
 print()
 print("attnlab / PyTorch time below 1: attnlab is faster; the fast path, no trace, --attention auto (tiled);"
-      " 'layer ÷ its GEMMs alone' = the time of the layer's matrix products run alone (same shapes and engine,"
+      " 'layer ÷ its GEMMs alone' = the time of the layer's matrix products run alone (products only, no bias; same shapes and engine,"
       " attnlab bench's gemms_alone_ms) ÷ the layer's time in turn with them (layer_alongside_ms):"
       " 1 = the rest of the layer costs nothing")
 PY
