@@ -368,8 +368,6 @@ class TestRowKernels : public QObject {
     }
   }
 
-  // The ops that use them: same numbers as the naive twins, and bit for bit the same twice
-  // whatever the rows' addresses (each row is worked on in an aligned copy).
   // A linear's epilogue on one row: + bias, ReLU, + add in that order, every combination, on every
   // variant, bit for bit the definition, with a tail (37 = 2·16 + 5) and the values ReLU must pass
   // through as relu() does (NaN stays NaN, −0 stays −0; relu() itself is checked on them too).
@@ -404,6 +402,8 @@ class TestRowKernels : public QObject {
   void widenF16EveryPatternEveryVariant() { checkEveryPattern(widen_f16, 5, 10); }
   void widenBf16EveryPatternEveryVariant() { checkEveryPattern(widen_bf16, 8, 7); }
 
+  // The ops that use them: same numbers as the naive twins, and bit for bit the same twice
+  // whatever the rows' addresses (each row is worked on in an aligned copy).
   void opsMatchTheirNaiveTwins() {
     const Tensor x = test::random_tensor({3, 5, 37}, "x", 4.0f), w = test::random_tensor({37}, "w"),
                  b = test::random_tensor({37}, "b");

@@ -1,7 +1,8 @@
 // The one place the model's matrix products are multiplied: row-major C (M, N) = op(A) · op(B),
 // on the engine measured fastest (bench/gemm_engines, README "Which GEMM engine"): oneDNN from
 // kLibraryFrom multiply-adds, Eigen below (a library call costs more than the product). A
-// library product is split by rows between OpenMP's threads, each part one single-threaded call;
+// library product is split by rows or by columns between OpenMP's threads, each part one
+// single-threaded call followed by the epilogue's work on that part (GemmEpilogue, below);
 // a batch (the heads, ops.cpp's matmul) runs one product per thread. oneDNN (and OpenBLAS, the
 // engine when oneDNN was not there at build time) pick their kernels for the CPU at run time, so
 // a package built without -march=native multiplies as fast as a native build. Neither library:

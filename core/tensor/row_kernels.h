@@ -1,11 +1,11 @@
 // The row-wise kernels of the fast path (LayerNorm and softmax over one row, the tiled attention's
-// online-softmax step over one row or a block of rows, a linear's bias, ReLU and residual), compiled once per vector unit and chosen
-// at run time for the CPU (issue 23): a package built without -march=native gets AVX-512 or AVX2
-// here as a native build does. Each variant is the same plain loop (vectorised by the compiler,
-// `omp simd` for the reductions) under another target attribute; the tests run every variant this
-// CPU supports against ops_naive.h or the definition. The unit is compiled for the x86-64 baseline
-// in every build (core/CMakeLists.txt), so Default is the package's SSE2 code even in a native
-// build.
+// online-softmax step over one row or a block of rows, a linear's bias, ReLU and residual),
+// compiled once per vector unit and chosen at run time for the CPU (issue 23): a package built
+// without -march=native gets AVX-512 or AVX2 here as a native build does. Each variant is the
+// same plain loop (vectorised by the compiler, `omp simd` for the reductions) under another
+// target attribute; the tests run every variant this CPU supports against ops_naive.h or the
+// definition. The unit is compiled for the x86-64 baseline in every build (core/CMakeLists.txt),
+// so Default is the package's SSE2 code even in a native build.
 //
 // Shapes: one row of d (or n) floats, out may be x; online_softmax_columns a block (n, rows).
 #pragma once
