@@ -166,7 +166,7 @@ int64_t part_start(int64_t size, int t, int count) {
 // kernel compiled for this CPU's vector unit (row_kernels.h).
 void finish_block(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
   if (!ep.bias && !ep.relu && !ep.add) return;
-  static const Isa isa = best_isa();  // the widest unit this CPU runs, in a package build too
+  const Isa isa = best_isa();  // the widest unit this CPU runs, in a package build too
   for (int64_t r = r0; r < r1; ++r)
     epilogue_row(isa, c + r * ldc + c0, c1 - c0, ep.bias ? ep.bias + c0 : nullptr, ep.relu,
                  ep.add ? ep.add + r * ep.add_ld + c0 : nullptr);
@@ -216,16 +216,12 @@ bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOpera
   return ok;
 }
 
-// Eigen multiplies on its own threads; the epilogue after it, over row blocks.
+// Eigen multiplies on its own threads; the epilogue after it, over row blocks (parallel.h).
 void eigen_with_epilogue(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
                          bool accumulate, const GemmEpilogue& ep) {
-  const int64_t block = std::max<int64_t>(1, 16384 / n), blocks = (m + block - 1) / block;
-  const bool wide = m * n >= kParallelElements;
   eigen_gemm(m, n, k, a, b, c, ldc, accumulate);
-  if (ep.bias || ep.relu || ep.add) {
-#pragma omp parallel for schedule(static) if (wide)
-    for (int64_t i = 0; i < blocks; ++i) finish_block(ep, c, ldc, i * block, std::min(m, (i + 1) * block), 0, n);
-  }
+  if (ep.bias || ep.relu || ep.add)
+    row_blocks(m, n, [&](int64_t r0, int64_t rows) { finish_block(ep, c, ldc, r0, r0 + rows, 0, n); });
 }
 
 void library_threads_once() {

@@ -29,17 +29,6 @@ MatMap rows_of(Tensor& t) {
   return MatMap(t.data(), t.numel() / std::max<int64_t>(cols, 1), cols);
 }
 
-// f(r0, n) on every block of rows of a (rows, cols) elementwise job, the blocks split between
-// OpenMP's threads once the job is worth waking them (tensor/parallel.h). Elementwise work gives
-// the same bits on any split.
-template <class F>
-void row_blocks(int64_t rows, int64_t cols, F&& f) {
-  const int64_t block = std::max<int64_t>(1, 16384 / std::max<int64_t>(cols, 1));
-  const int64_t blocks = (rows + block - 1) / block;
-#pragma omp parallel for schedule(static) if (rows * cols >= kParallelElements)
-  for (int64_t i = 0; i < blocks; ++i) f(i * block, std::min(block, rows - i * block));
-}
-
 Shape with_last(Shape s, int64_t last) {
   s.back() = last;
   return s;

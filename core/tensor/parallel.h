@@ -4,6 +4,7 @@
 // (test_ops' large cases) compare a split job with a plain loop.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #ifdef _OPENMP
@@ -21,6 +22,17 @@ inline int parallel_threads() {
 #else
   return 1;
 #endif
+}
+
+// f(r0, n) on every block of rows (about 16 Ki elements each) of a (rows, cols) elementwise job,
+// the blocks split between OpenMP's threads once the job is worth waking them. Elementwise work
+// gives the same bits on any split.
+template <class F>
+void row_blocks(int64_t rows, int64_t cols, F&& f) {
+  const int64_t block = std::max<int64_t>(1, 16384 / std::max<int64_t>(cols, 1));
+  const int64_t blocks = (rows + block - 1) / block;
+#pragma omp parallel for schedule(static) if (rows * cols >= kParallelElements)
+  for (int64_t i = 0; i < blocks; ++i) f(i * block, std::min(block, rows - i * block));
 }
 
 }  // namespace attnlab
