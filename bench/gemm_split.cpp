@@ -1,7 +1,10 @@
 // How attnlab's sgemm splits one product between its threads (core/tensor/gemm.cpp,
 // split_library_gemm): by rows of C (each thread re-packs the whole of op(B), K × N) or by
 // columns (each re-packs op(A), M × K). The model's linear shapes, both splits side by side in
-// one run, oneDNN single-threaded per part as the model calls it (issue 23).
+// one run, oneDNN single-threaded per part as the model calls it (issue 23). Each product here
+// runs alone on operands that stay in both cores' caches: the measurement behind gemm.h's
+// LongerSide cut (and attnlab bench's products alone), not the layer's — inside the layer the
+// operands were just written by the step before, which the whole-layer A/B in README measures.
 //
 //   cmake --preset bench && cmake --build build/bench --target gemm_split
 //   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE build/bench/bench/gemm_split

@@ -28,6 +28,12 @@ struct ForcedEngine {
   ~ForcedEngine() { set_gemm_engine(before); }
 };
 
+struct ForcedCut {
+  GemmCut before = gemm_cut();
+  explicit ForcedCut(GemmCut c) { set_gemm_cut(c); }
+  ~ForcedCut() { set_gemm_cut(before); }
+};
+
 std::vector<GemmEngine> built_in() {
   std::vector<GemmEngine> out;
   for (GemmEngine e : {GemmEngine::Eigen, GemmEngine::OpenBlas, GemmEngine::OneDnn})
@@ -89,9 +95,10 @@ class TestGemm : public QObject {
     QTest::newRow("1x1x1") << 1 << 1 << 1 << 0;
     QTest::newRow("odd 7x13x5") << 7 << 13 << 5 << 3;
     QTest::newRow("classroom head 16x16x64") << 16 << 16 << 64 << 0;
-    QTest::newRow("few rows, split by columns 8x256x64") << 8 << 256 << 64 << 5;
+    QTest::newRow("few rows, split by columns 8x600x512") << 8 << 600 << 512 << 5;
     QTest::newRow("split by rows, ragged 133x70x129") << 133 << 70 << 129 << 1;
-    QTest::newRow("projection, split by columns 64x256x256") << 64 << 256 << 256 << 0;
+    QTest::newRow("projection, split by rows 64x256x256") << 64 << 256 << 256 << 0;
+    QTest::newRow("split by columns 64x600x512") << 64 << 600 << 512 << 2;
   }
   void everyEngineEveryLayout() {
     QFETCH(int, m);
@@ -136,7 +143,8 @@ class TestGemm : public QObject {
     QTest::addColumn<int>("k");
     QTest::newRow("small, one part 7x13x5") << 7 << 13 << 5;
     QTest::newRow("split by rows 133x70x129") << 133 << 70 << 129;
-    QTest::newRow("split by columns 64x256x256") << 64 << 256 << 256;
+    QTest::newRow("split by rows, LongerSide by columns 64x256x256") << 64 << 256 << 256;
+    QTest::newRow("split by columns 64x600x512") << 64 << 600 << 512;
     QTest::newRow("Eigen's row blocks 1100x70x3") << 1100 << 70 << 3;  // 5 blocks of 234 rows, m·n ≥ 2¹⁶
   }
   void epilogueIsTheSeparatePasses() {
@@ -149,28 +157,57 @@ class TestGemm : public QObject {
                              add = randoms(static_cast<size_t>(m * ldd), "add"),
                              noise = randoms(static_cast<size_t>(m * ldc), "c");
     const GemmOperand ao{a.data(), false, k}, bo{b.data(), true, k};
-    for (GemmEngine e : built_in())
-      for (const int case_ : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
-        // bias, relu, add: every combination; the last case accumulates onto C with all three
-        const bool with_bias = case_ & 1 || case_ == 8, relu = case_ & 2 || case_ == 8,
-                   with_add = case_ & 4 || case_ == 8, accumulate = case_ == 8;
-        std::vector<float> want = noise;  // the separate passes
-        sgemm(m, n, k, ao, bo, want.data(), ldc, accumulate, e);
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j) {
-            float& x = want[static_cast<size_t>(i * ldc + j)];
-            if (with_bias) x = x + bias[static_cast<size_t>(j)];
-            if (relu) x = std::max(x, 0.0f);
-            if (with_add) x = x + add[static_cast<size_t>(i * ldd + j)];
-          }
-        std::vector<float> got = noise;
-        GemmEpilogue ep{.bias = with_bias ? bias.data() : nullptr, .relu = relu,
-                        .add = with_add ? add.data() : nullptr, .add_ld = ldd};
-        sgemm(m, n, k, ao, bo, got.data(), ldc, ep, accumulate, e);
-        QVERIFY2(got == want, qPrintable(QString("%1: bias %2, relu %3, add %4, accumulate %5")
-                                             .arg(QString::fromUtf8(gemm_engine_name(e).data()))
-                                             .arg(with_bias).arg(relu).arg(with_add).arg(accumulate)));
-      }
+    for (const GemmCut cut : {GemmCut::InLayer, GemmCut::LongerSide}) {  // 64x256x256: rows, then columns
+      const ForcedCut forced_cut(cut);
+      for (GemmEngine e : built_in())
+        for (const int case_ : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+          // bias, relu, add: every combination; the last case accumulates onto C with all three
+          const bool with_bias = case_ & 1 || case_ == 8, relu = case_ & 2 || case_ == 8,
+                     with_add = case_ & 4 || case_ == 8, accumulate = case_ == 8;
+          std::vector<float> want = noise;  // the separate passes
+          sgemm(m, n, k, ao, bo, want.data(), ldc, accumulate, e);
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+              float& x = want[static_cast<size_t>(i * ldc + j)];
+              if (with_bias) x = x + bias[static_cast<size_t>(j)];
+              if (relu) x = std::max(x, 0.0f);
+              if (with_add) x = x + add[static_cast<size_t>(i * ldd + j)];
+            }
+          std::vector<float> got = noise;
+          GemmEpilogue ep{.bias = with_bias ? bias.data() : nullptr, .relu = relu,
+                          .add = with_add ? add.data() : nullptr, .add_ld = ldd};
+          sgemm(m, n, k, ao, bo, got.data(), ldc, ep, accumulate, e);
+          QVERIFY2(got == want, qPrintable(QString("%1: bias %2, relu %3, add %4, accumulate %5, cut %6")
+                                               .arg(QString::fromUtf8(gemm_engine_name(e).data()))
+                                               .arg(with_bias).arg(relu).arg(with_add).arg(accumulate)
+                                               .arg(cut == GemmCut::InLayer ? "in layer" : "longer side")));
+        }
+    }
+  }
+
+  // The cut between threads: by rows while a part's re-packed op(B) (K × N) is at most kRowsUpTo
+  // floats — every linear of a D 256 layer, at any length — else along C's longer side. The data
+  // rows above named "split by rows / by columns" take the cut they say.
+  void splitFollowsTheRule() {
+    for (const int64_t s : {32, 128, 512, 2048}) {
+      QVERIFY(gemm_splits_by_rows(s, 256, 256, 2));   // Q, K, V and the output projection, D 256
+      QVERIFY(gemm_splits_by_rows(s, 1024, 256, 2));  // FFN up, D 256: K × N = 2¹⁸ exactly
+      QVERIFY(gemm_splits_by_rows(s, 256, 1024, 2));  // FFN down, D 256
+    }
+    QVERIFY(!gemm_splits_by_rows(128, 2048, 512, 2));  // FFN up, S 128 × D 512: N > M, K × N = 2²⁰
+    QVERIFY(gemm_splits_by_rows(2048, 2048, 512, 2));  // … at S 2048: M ≥ N
+    QVERIFY(!gemm_splits_by_rows(64, 600, 512, 2));
+    QVERIFY(gemm_splits_by_rows(133, 70, 129, 2));
+    QVERIFY(gemm_splits_by_rows(64, 256, 256, 2));
+    QVERIFY(gemm_splits_by_rows(8, 600, 512, 64));  // 600 columns are too few to cut 64 ways
+    QVERIFY(!gemm_splits_by_rows(8, 600, 512, 2));
+    QVERIFY(gemm_splits_by_rows(8, 256, 64, 2));  // K × N = 2¹⁴: by rows (one part of 8 rows)
+    // LongerSide (attnlab bench's products alone): columns wherever N > M and there are enough.
+    QVERIFY(!gemm_splits_by_rows(128, 256, 256, 2, GemmCut::LongerSide));
+    QVERIFY(!gemm_splits_by_rows(128, 1024, 256, 2, GemmCut::LongerSide));
+    QVERIFY(gemm_splits_by_rows(128, 128, 256, 2, GemmCut::LongerSide));
+    QVERIFY(gemm_splits_by_rows(8, 600, 512, 64, GemmCut::LongerSide));
+    QCOMPARE(gemm_cut(), GemmCut::InLayer);  // the process starts with the layer's cut
   }
 
   // linear_relu and linear_add are the two steps they replace, bit for bit, on every engine; a

@@ -160,6 +160,37 @@ class TestTiled : public QObject {
     QVERIFY2(why.empty(), why.c_str());
   }
 
+  // The fast path writes each row where the heads' merge puts it: (B, Tq, H, Dh) storage seen as
+  // (B, H, Tq, Dh), so transpose(1, 2) is C-order and .contiguous() copies nothing. Both orders
+  // of work (every row the same keys: a static split; causal: dynamic) give the full path's
+  // numbers, on two threads and more. The traced run's overview keeps C-order (B, H, Tq, Dh).
+  void fastPathWritesTheMergedLayout() {
+    const Tensor q = random({2, 3, 70, 8}, "q"), k = random({2, 3, 70, 8}, "k"), v = random({2, 3, 70, 8}, "v");
+    for (const MaskKind kind : {MaskKind::None, MaskKind::Causal, MaskKind::Padding}) {
+      const KeyRanges r = key_ranges(kind, {70, 41}, 70, 70);
+      for (const int threads : {2, 5}) {
+#ifdef _OPENMP
+        const int before = omp_get_max_threads();
+        omp_set_num_threads(threads);
+#endif
+        const Tensor t = attention_tiled(q, k, v, r, 3.0f, {16, 32});
+        const TiledAttention traced = attention_tiled_overview(q, k, v, r, 3.0f, 256, {16, 32});
+#ifdef _OPENMP
+        omp_set_num_threads(before);
+#endif
+        QCOMPARE(t.shape(), (Shape{2, 3, 70, 8}));
+        QVERIFY(!t.is_contiguous());
+        const Tensor merged = t.transpose(1, 2).contiguous();
+        QVERIFY(merged.shares_storage(t));  // no copy
+        QVERIFY(traced.out.is_contiguous());
+        const Tensor full = cpu_backend().attention(q, k, v, r.dense(), 3.0f);
+        std::string why = compare(t, full);
+        QVERIFY2(why.empty(), why.c_str());
+        QCOMPARE(traced.out.to_vector(), t.to_vector());  // the same rows, whichever layout
+      }
+    }
+  }
+
   void rowWithEveryKeyMaskedIsNaN() {
     const Tensor q = random({1, 2, 5, 4}, "q"), k = random({1, 2, 6, 4}, "k"), v = random({1, 2, 6, 4}, "v");
     Tensor m = make_mask(MaskKind::None, {6}, 5, 6);

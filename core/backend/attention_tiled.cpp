@@ -91,7 +91,8 @@ bool visible_ranges(const Inputs& in, int64_t b, int64_t i0, int64_t rows, int64
 // block's scores are made as Sᵀ = K · Qᵀ (n, rows), one column per query row, so that the softmax's
 // step (row_kernels.h, online_softmax_columns) runs its vectors across rows; P̃ · V then reads Sᵀ
 // transposed.
-void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out) {
+// out: the block's first output row; out_ld: the distance between its rows.
+void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out, int64_t out_ld) {
   const int64_t tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
   const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
   Mat o = Mat::Zero(rows, dh);
@@ -121,12 +122,20 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
   if (overview.on()) overview.finish(b, h, i0, l);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int64_t r = 0; r < rows; ++r) {
-    float* dst = out + (i0 + r) * dh;
+    float* dst = out + r * out_ld;
     if (l[r] > 0)
       for (int64_t d = 0; d < dh; ++d) dst[d] = o(r, d) / l[r];
     else
       std::fill(dst, dst + dh, nan);  // every key masked: 0/0, as the softmax of an all −∞ row
   }
+}
+
+// Whether every query row sees the same number of keys (no mask, or padding that leaves every
+// sequence as long): then every task costs the same.
+bool equal_work(const KeyRanges& r) {
+  for (size_t i = 1; i < r.lo.size(); ++i)
+    if (r.hi[i] - r.lo[i] != r.hi[0] - r.lo[0]) return false;
+  return true;
 }
 
 Tensor run(const Inputs& in) {
@@ -141,15 +150,28 @@ Tensor run(const Inputs& in) {
                      " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk); root > 0)");
   const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3);
   const int64_t bq = tiled_query_rows(in.tiles, B * H, tq, parallel_threads());
-  Tensor out = Tensor::empty({B, H, tq, dh});
-  const int64_t blocks = (tq + bq - 1) / bq;
-  const int64_t tasks = B * H * blocks;
+  const int64_t blocks = (tq + bq - 1) / bq, tasks = B * H * blocks;
+  // Without an overview (the fast path) the rows are written where the heads' merge puts them:
+  // storage (B, Tq, H, Dh), returned as its (B, H, Tq, Dh) view, so merging is a view, not a copy.
+  // The traced run keeps PyTorch's C-order (B, H, Tq, Dh), whose strides the window shows.
+  const bool merged = in.overview == nullptr;
+  Tensor out = Tensor::empty(merged ? Shape{B, tq, H, dh} : Shape{B, H, tq, dh});
+  // Task t: batch b, then query block, then head — consecutive tasks share their query rows.
+  const auto task = [&](int64_t t) {
+    const int64_t b = t / (blocks * H), i0 = t / H % blocks * bq, h = t % H;
+    float* rows = merged ? out.data() + ((b * tq + i0) * H + h) * dh : out.data() + ((b * H + h) * tq + i0) * dh;
+    query_block(in, b, h, i0, std::min(bq, tq - i0), rows, merged ? H * dh : dh);
+  };
+  if (equal_work(in.ranges)) {
+    // Every row sees as many keys: each thread takes a run of whole query blocks, the rows the
+    // output projection's cut by rows then gives the same thread (gemm.h).
+#pragma omp parallel for schedule(static) if (tasks > 1)
+    for (int64_t t = 0; t < tasks; ++t) task(t);
+  } else {
 #pragma omp parallel for schedule(dynamic) if (tasks > 1)
-  for (int64_t t = 0; t < tasks; ++t) {
-    const int64_t b = t / (H * blocks), h = t / blocks % H, i0 = t % blocks * bq;
-    query_block(in, b, h, i0, std::min(bq, tq - i0), out.data() + (b * H + h) * tq * dh);
+    for (int64_t t = 0; t < tasks; ++t) task(t);  // a causal mask: later rows see more keys
   }
-  return out;
+  return merged ? out.transpose(1, 2) : out;
 }
 
 }  // namespace

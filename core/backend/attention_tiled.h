@@ -8,7 +8,9 @@
 // Shapes: q (B, H, Tq, Dh), k and v (B, H, Tk, Dh), any strides with a unit last stride (the
 // head split's views); the mask as key ranges (B·Tq intervals, key_ranges.h) or dense
 // (B, Tq, Tk) contiguous, 1 = attend, 0 = masked → (B, H, Tq, Dh), equal to
-// softmax(q·kᵀ / root, −∞ where masked)·v; a row with every key masked is NaN.
+// softmax(q·kᵀ / root, −∞ where masked)·v; a row with every key masked is NaN. attention_tiled
+// returns it as a view of (B, Tq, H, Dh) storage (the heads' merge is then a view, no copy); the
+// overview's run returns C-order (B, H, Tq, Dh), as the traced steps show it.
 #pragma once
 
 #include "tensor/key_ranges.h"

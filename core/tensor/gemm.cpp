@@ -183,6 +183,32 @@ bool library_part(GemmEngine e, int64_t k, GemmOperand a, GemmOperand b, float* 
   return true;
 }
 
+}  // namespace
+
+// A part re-packs the whole of the operand the split does not cut: rows re-read op(B) (K × N) per
+// thread, columns op(A) (M × K). On inputs already in both cores' caches the longer side of C is
+// the faster cut (columns when N > M: 4–22 % at S 128–512 × D 512–1024, bench/gemm_split). In the
+// layer, A was just written by the cores that cut the step before by rows (LayerNorm, the previous
+// linear): cut by columns, each part reads the other core's half of A, and leaves each row of C
+// split between the cores for the next step. So by rows wherever the weights re-packed per part
+// are small (gemm.h: kRowsUpTo).
+bool gemm_splits_by_rows(int64_t m, int64_t n, int64_t k, int threads, GemmCut cut) {
+  const bool longer_side = m >= n || n < 16 * int64_t{threads};
+  return cut == GemmCut::InLayer ? double(k) * double(n) <= kRowsUpTo || longer_side : longer_side;
+}
+
+namespace {
+std::atomic<GemmCut>& current_cut() {
+  static std::atomic<GemmCut> c{GemmCut::InLayer};
+  return c;
+}
+}  // namespace
+
+void set_gemm_cut(GemmCut cut) { current_cut() = cut; }
+GemmCut gemm_cut() { return current_cut(); }
+
+namespace {
+
 // The library on every thread of ours: C split between them by rows or by columns (below), each
 // part one single-threaded call with the epilogue after it. OpenBLAS runs one thread per call
 // (its own pool would spin beside OpenMP's between calls and slow both) and oneDNN, called inside
@@ -194,10 +220,7 @@ bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOpera
   // Waking a second thread costs microseconds: worth it from about 2¹⁸ multiply-adds.
   if (!omp_in_parallel() && double(m) * double(n) * double(k) >= double(1 << 18)) threads = omp_get_max_threads();
 #endif
-  // A part re-packs the whole of the operand the split does not cut: rows re-read op(B) (K × N)
-  // per thread, columns op(A) (M × K). Cut the longer side of C: columns when N > M (measured 4–22 %
-  // faster at S 128–512 × D 512–1024, the same at S 2048; README), rows when too few columns.
-  const bool by_rows = m >= n || n < 16 * threads;
+  const bool by_rows = gemm_splits_by_rows(m, n, k, threads, gemm_cut());
   threads = static_cast<int>(std::min<int64_t>(threads, ((by_rows ? m : n) + 15) / 16));
   if (threads <= 1) return library_part(e, k, a, b, c, ldc, beta, ep, 0, m, 0, n);
   bool ok = true;

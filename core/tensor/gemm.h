@@ -54,6 +54,24 @@ void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float*
 void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c, int64_t ldc,
            const GemmEpilogue& ep, bool accumulate = false, GemmEngine engine = GemmEngine::Auto);
 
+// How a library product of C (m, n) = op(A) (m, k) · op(B) (k, n) is cut between `threads`
+// threads: true by rows of C (each part re-packs the whole of op(B), K × N: a linear's weights),
+// false by columns (each re-packs op(A), M × K: the activations).
+//   InLayer (the default): by rows whenever op(B) is at most kRowsUpTo floats. Every part then
+//     keeps whole rows of C and reads only its own rows of A, so the layer's next step (the next
+//     linear, LayerNorm, the residual) finds its rows in the cache of the core that wrote them:
+//     the D 256 layer 6–7 % faster at S 128–512 (README, "Splitting a product"). Otherwise as
+//     LongerSide.
+//   LongerSide: columns when N > M (unless too few columns to cut), else rows — the faster cut for
+//     a product whose operands are already in every core's cache (bench/gemm_split), and so how
+//     attnlab bench times the layer's products alone (its yardstick).
+enum class GemmCut { InLayer, LongerSide };
+inline constexpr double kRowsUpTo = 1u << 18;  // K × N floats: 1 MiB, D 256's FFN weights
+bool gemm_splits_by_rows(int64_t m, int64_t n, int64_t k, int threads, GemmCut cut = GemmCut::InLayer);
+// The cut sgemm uses from now on, process-wide (InLayer at start).
+void set_gemm_cut(GemmCut cut);
+GemmCut gemm_cut();
+
 // The engine a product of this size runs on now (what sgemm would do): the forced one, else the
 // one measured fastest for its size.
 GemmEngine gemm_engine_for(int64_t m, int64_t n, int64_t k);
