@@ -65,7 +65,9 @@ class GemmsAlone {
         probs_({b, c.heads, s, s}, 1.0f / float(s)) {}
 
   double run_ms() const {
-    const CutForProductsAlone cut;
+    // Each product cut as it runs fastest alone, on operands every core has cached (gemm.h's
+    // LongerSide): the yardstick does not get slower when the layer's cut favours the layer.
+    const ScopedGemmCut cut(GemmCut::LongerSide);
     const auto t0 = std::chrono::steady_clock::now();
     const int64_t d = c_.d_model;
     for (int64_t l = 0; l < c_.layers; ++l) {
@@ -82,13 +84,6 @@ class GemmsAlone {
   }
 
  private:
-  // Each product cut as it runs fastest alone, on operands every core has cached (gemm.h's
-  // LongerSide): the yardstick does not get slower when the layer's cut favours the layer.
-  struct CutForProductsAlone {
-    GemmCut before = gemm_cut();
-    CutForProductsAlone() { set_gemm_cut(GemmCut::LongerSide); }
-    ~CutForProductsAlone() { set_gemm_cut(before); }
-  };
   Tensor heads(const Tensor& t) const {  // (B, H, S, Dh) view
     return t.view({b_, s_, c_.heads, c_.d_model / c_.heads}).transpose(1, 2);
   }

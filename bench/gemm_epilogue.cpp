@@ -5,7 +5,7 @@
 // two differ by what the epilogue costs inside the product's pass. Issue 23: it showed that the
 // epilogue is not what keeps the D 256 layer under 0.9 of its products (a few per cent of a
 // product on a quiet machine); where the layer loses is each step reading rows another core
-// wrote (README, "Splitting a product").
+// wrote (README, "Whole rows per core").
 //
 //   cmake --preset bench && cmake --build build/bench --target gemm_epilogue
 //   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE build/bench/bench/gemm_epilogue

@@ -10,6 +10,10 @@
 #include <cmath>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "backend/cpu_peak.h"
 #include "random_tensor.h"
 #include "tensor/gemm.h"
@@ -26,12 +30,6 @@ struct ForcedEngine {
   GemmEngine before = forced_gemm_engine();
   explicit ForcedEngine(GemmEngine e) { set_gemm_engine(e); }
   ~ForcedEngine() { set_gemm_engine(before); }
-};
-
-struct ForcedCut {
-  GemmCut before = gemm_cut();
-  explicit ForcedCut(GemmCut c) { set_gemm_cut(c); }
-  ~ForcedCut() { set_gemm_cut(before); }
 };
 
 std::vector<GemmEngine> built_in() {
@@ -158,7 +156,7 @@ class TestGemm : public QObject {
                              noise = randoms(static_cast<size_t>(m * ldc), "c");
     const GemmOperand ao{a.data(), false, k}, bo{b.data(), true, k};
     for (const GemmCut cut : {GemmCut::InLayer, GemmCut::LongerSide}) {  // 64x256x256: rows, then columns
-      const ForcedCut forced_cut(cut);
+      const ScopedGemmCut forced_cut(cut);
       for (GemmEngine e : built_in())
         for (const int case_ : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
           // bias, relu, add: every combination; the last case accumulates onto C with all three
@@ -201,13 +199,42 @@ class TestGemm : public QObject {
     QVERIFY(gemm_splits_by_rows(64, 256, 256, 2));
     QVERIFY(gemm_splits_by_rows(8, 600, 512, 64));  // 600 columns are too few to cut 64 ways
     QVERIFY(!gemm_splits_by_rows(8, 600, 512, 2));
-    QVERIFY(gemm_splits_by_rows(8, 256, 64, 2));  // K × N = 2¹⁴: by rows (one part of 8 rows)
+    QVERIFY(!gemm_splits_by_rows(8, 256, 64, 2));  // small weights but 8 rows: too few for 2 × 16
     // LongerSide (attnlab bench's products alone): columns wherever N > M and there are enough.
     QVERIFY(!gemm_splits_by_rows(128, 256, 256, 2, GemmCut::LongerSide));
     QVERIFY(!gemm_splits_by_rows(128, 1024, 256, 2, GemmCut::LongerSide));
     QVERIFY(gemm_splits_by_rows(128, 128, 256, 2, GemmCut::LongerSide));
     QVERIFY(gemm_splits_by_rows(8, 600, 512, 64, GemmCut::LongerSide));
     QCOMPARE(gemm_cut(), GemmCut::InLayer);  // the process starts with the layer's cut
+    // Rows only while every thread gets 16 of them: at S 128 on 16 threads the columns keep all busy.
+    QVERIFY(!gemm_splits_by_rows(128, 256, 256, 16));
+    QVERIFY(gemm_splits_by_rows(256, 256, 256, 16));  // M ≥ N: rows on any count
+    QVERIFY(!gemm_splits_by_rows(64, 1024, 256, 8));
+  }
+
+  // What sgemm does with the cut set now (gemm_split_for, split_library_gemm's own decision): the
+  // process-wide cut reaches it, and the parts never exceed the threads or one per 16 rows/columns.
+  void splitForFollowsTheCutSetNow() {
+#ifdef _OPENMP
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(2);
+#endif
+    const GemmSplit in_layer = gemm_split_for(128, 256, 256);
+    GemmSplit longer{}, small{};
+    {
+      const ScopedGemmCut cut(GemmCut::LongerSide);
+      longer = gemm_split_for(128, 256, 256);
+    }
+    small = gemm_split_for(4, 4, 4);  // under 2¹⁸ multiply-adds: one part
+#ifdef _OPENMP
+    omp_set_num_threads(before);
+    QCOMPARE(in_layer.parts, 2);
+    QCOMPARE(longer.parts, 2);
+#endif
+    QVERIFY(in_layer.by_rows);
+    QVERIFY(!longer.by_rows);
+    QCOMPARE(gemm_cut(), GemmCut::InLayer);  // put back when the scope ended
+    QCOMPARE(small.parts, 1);
   }
 
   // linear_relu and linear_add are the two steps they replace, bit for bit, on every engine; a

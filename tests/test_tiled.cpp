@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -34,6 +36,20 @@ std::string compare(const Tensor& t, const Tensor& f) {
       return "element " + std::to_string(i) + ": " + std::to_string(x[i]) + " vs " + std::to_string(y[i]);
   }
   return "";
+}
+
+// attention_tiled on `threads` OpenMP threads, the count put back after.
+Tensor tiled_on(int threads, const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& r, float root) {
+#ifdef _OPENMP
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(threads);
+#endif
+  const Tensor out = attention_tiled(q, k, v, r, root);
+#ifdef _OPENMP
+  omp_set_num_threads(before);
+#endif
+  (void)threads;
+  return out;
 }
 
 }  // namespace
@@ -148,26 +164,40 @@ class TestTiled : public QObject {
     // The rows halved in a run: one head at S 300 (3 blocks of 128) on 16 threads — the same attention.
     const Tensor q = random({1, 1, 300, 16}, "q"), k = random({1, 1, 300, 16}, "k"), v = random({1, 1, 300, 16}, "v");
     const KeyRanges r = key_ranges(MaskKind::Causal, {300}, 300, 300);
-#ifdef _OPENMP
-    const int before = omp_get_max_threads();
-    omp_set_num_threads(16);
-#endif
-    const Tensor tiled = attention_tiled(q, k, v, r, 4.0f);
-#ifdef _OPENMP
-    omp_set_num_threads(before);
-#endif
+    const Tensor tiled = tiled_on(16, q, k, v, r, 4.0f);
     const std::string why = compare(tiled, cpu_backend().attention(q, k, v, r.dense(), 4.0f));
     QVERIFY2(why.empty(), why.c_str());
   }
 
+  // With every row seeing as many keys, the fast path's blocks shrink until each thread has
+  // whole ones (its rows, every head): S 128 on two threads in two blocks of 64.
+  void wholeBlocksPerThread() {
+    QCOMPARE(whole_block_rows(128, 1, 128, 2), 64);    // one block of 128 → two of 64
+    QCOMPARE(whole_block_rows(128, 1, 512, 2), 128);   // four blocks already
+    QCOMPARE(whole_block_rows(128, 4, 128, 2), 128);   // four sequences, a block each
+    QCOMPARE(whole_block_rows(128, 1, 128, 16), 16);   // not below 16 rows
+    QCOMPARE(whole_block_rows(64, 1, 40, 2), 32);      // 40 rows: blocks of 32 and 8
+    QCOMPARE(whole_block_rows(5, 1, 10, 16), 5);       // a caller's small blocks stay
+    // The same attention with the blocks shrunk (one sequence of 40 rows, 2 threads): static split.
+    const Tensor q = random({1, 4, 40, 8}, "q"), k = random({1, 4, 40, 8}, "k"), v = random({1, 4, 40, 8}, "v");
+    const KeyRanges r = key_ranges(MaskKind::None, {40}, 40, 40);
+    const Tensor tiled = tiled_on(2, q, k, v, r, 2.0f);
+    const std::string why = compare(tiled, cpu_backend().attention(q, k, v, r.dense(), 2.0f));
+    QVERIFY2(why.empty(), why.c_str());
+  }
+
   // The fast path writes each row where the heads' merge puts it: (B, Tq, H, Dh) storage seen as
-  // (B, H, Tq, Dh), so transpose(1, 2) is C-order and .contiguous() copies nothing. Both orders
-  // of work (every row the same keys: a static split; causal: dynamic) give the full path's
-  // numbers, on two threads and more. The traced run's overview keeps C-order (B, H, Tq, Dh).
+  // (B, H, Tq, Dh), so transpose(1, 2) is C-order and .contiguous() copies nothing. Both orders of
+  // work (every row the same keys, partial key blocks too: a static split; causal, uneven padding:
+  // dynamic) give the full path's numbers, on two threads and more. The traced run's overview
+  // keeps C-order (B, H, Tq, Dh).
   void fastPathWritesTheMergedLayout() {
     const Tensor q = random({2, 3, 70, 8}, "q"), k = random({2, 3, 70, 8}, "k"), v = random({2, 3, 70, 8}, "v");
-    for (const MaskKind kind : {MaskKind::None, MaskKind::Causal, MaskKind::Padding}) {
-      const KeyRanges r = key_ranges(kind, {70, 41}, 70, 70);
+    const std::pair<MaskKind, std::vector<int>> masks[] = {
+        {MaskKind::None, {70, 70}}, {MaskKind::Padding, {41, 41}},  // every row as many keys: static
+        {MaskKind::Causal, {70, 70}}, {MaskKind::Padding, {70, 41}}};  // dynamic
+    for (const auto& [kind, lengths] : masks) {
+      const KeyRanges r = key_ranges(kind, lengths, 70, 70);
       for (const int threads : {2, 5}) {
 #ifdef _OPENMP
         const int before = omp_get_max_threads();

@@ -32,6 +32,7 @@ struct Inputs {
   TileSizes tiles;
   float* overview = nullptr;  // (B, H, R, C) zeroed, or null: no overview
   int64_t bin_q = 1, bin_k = 1;
+  bool merged = false;  // the output in (B, Tq, H, Dh) storage (the fast path; run())
 };
 
 // The overview's share of one query block: each row's weights summed per key bin (rescaled
@@ -91,7 +92,7 @@ bool visible_ranges(const Inputs& in, int64_t b, int64_t i0, int64_t rows, int64
 // block's scores are made as Sᵀ = K · Qᵀ (n, rows), one column per query row, so that the softmax's
 // step (row_kernels.h, online_softmax_columns) runs its vectors across rows; P̃ · V then reads Sᵀ
 // transposed.
-// out: the block's first output row; out_ld: the distance between its rows.
+// out: the block's output rows, (rows, Dh) with row stride out_ld.
 void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out, int64_t out_ld) {
   const int64_t tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
   const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
@@ -149,12 +150,15 @@ Tensor run(const Inputs& in) {
                      ", root " + std::to_string(in.root) +
                      " (q, k, v (B, H, T, Dh) with unit last stride; mask (B, Tq, Tk); root > 0)");
   const int64_t B = q.size(0), H = q.size(1), tq = q.size(2), dh = q.size(3);
-  const int64_t bq = tiled_query_rows(in.tiles, B * H, tq, parallel_threads());
+  const int threads = parallel_threads();
+  const bool equal = equal_work(in.ranges);
+  int64_t bq = tiled_query_rows(in.tiles, B * H, tq, threads);
+  if (in.merged && equal) bq = whole_block_rows(bq, B, tq, threads);
   const int64_t blocks = (tq + bq - 1) / bq, tasks = B * H * blocks;
-  // Without an overview (the fast path) the rows are written where the heads' merge puts them:
-  // storage (B, Tq, H, Dh), returned as its (B, H, Tq, Dh) view, so merging is a view, not a copy.
-  // The traced run keeps PyTorch's C-order (B, H, Tq, Dh), whose strides the window shows.
-  const bool merged = in.overview == nullptr;
+  // The fast path (in.merged) writes the rows where the heads' merge puts them: storage
+  // (B, Tq, H, Dh), returned as its (B, H, Tq, Dh) view, so merging is a view, not a copy. The
+  // traced run keeps PyTorch's C-order (B, H, Tq, Dh), whose strides the window shows.
+  const bool merged = in.merged;
   Tensor out = Tensor::empty(merged ? Shape{B, tq, H, dh} : Shape{B, H, tq, dh});
   // Task t: batch b, then query block, then head — consecutive tasks share their query rows.
   const auto task = [&](int64_t t) {
@@ -162,9 +166,10 @@ Tensor run(const Inputs& in) {
     float* rows = merged ? out.data() + ((b * tq + i0) * H + h) * dh : out.data() + ((b * H + h) * tq + i0) * dh;
     query_block(in, b, h, i0, std::min(bq, tq - i0), rows, merged ? H * dh : dh);
   };
-  if (equal_work(in.ranges)) {
-    // Every row sees as many keys: each thread takes a run of whole query blocks, the rows the
-    // output projection's cut by rows then gives the same thread (gemm.h).
+  if (equal) {
+    // Every row sees as many keys: each thread takes a run of consecutive tasks — on the fast path
+    // whole query blocks (whole_block_rows), every head of the rows the output projection's cut by
+    // rows then gives the same thread (gemm.h).
 #pragma omp parallel for schedule(static) if (tasks > 1)
     for (int64_t t = 0; t < tasks; ++t) task(t);
   } else {
@@ -183,9 +188,15 @@ int64_t tiled_query_rows(TileSizes tiles, int64_t batch_heads, int64_t tq, int t
   return bq;
 }
 
+int64_t whole_block_rows(int64_t bq, int64_t batch, int64_t tq, int threads) {
+  const auto blocks = [&](int64_t rows) { return batch * ((tq + rows - 1) / rows); };
+  while (bq > 16 && blocks(bq) < int64_t{threads}) bq = std::max<int64_t>(16, (bq / 2 + 15) / 16 * 16);
+  return bq;
+}
+
 Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,
                        TileSizes tiles) {
-  return run({q, k, v, mask, nullptr, root, tiles});
+  return run({q, k, v, mask, nullptr, root, tiles, nullptr, 1, 1, true});
 }
 
 namespace {
@@ -200,7 +211,7 @@ Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const 
                        TileSizes tiles) {
   bool exact = false;
   const KeyRanges ranges = ranges_of_dense(mask, &exact);
-  return run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles});
+  return run({q, k, v, ranges, exact ? nullptr : mask.data(), root, tiles, nullptr, 1, 1, true});
 }
 
 namespace {

@@ -30,6 +30,11 @@ struct TileSizes {
 // was measured best on 2 threads) while B·H·⌈Tq / Bq⌉ blocks would give fewer than two tasks per
 // thread — a many-core CPU at a classroom length would otherwise leave threads idle.
 int64_t tiled_query_rows(TileSizes tiles, int64_t batch_heads, int64_t tq, int threads);
+// The fast path's query rows when every row sees as many keys (its tasks then split statically,
+// a run of consecutive tasks per thread): bq halved further, in multiples of 16 and not below 16,
+// until the batch has as many query blocks as threads — so a thread takes whole blocks, every head
+// of its rows, the rows the output projection's cut by rows then gives it (gemm.h).
+int64_t whole_block_rows(int64_t bq, int64_t batch, int64_t tq, int threads);
 
 // A mask given by ranges only: nothing of size Tq × Tk is read or made.
 Tensor attention_tiled(const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& mask, float root,

@@ -50,8 +50,9 @@ class Backend {
   virtual Tensor activate(const Tensor& x, Activation a) = 0;
   // The attention of the fast path (no trace): softmax(q·kᵀ / root, −∞ where mask = 0)·v.
   // q (B, H, Tq, Dh), k and v (B, H, Tk, Dh), any strides; mask (B, Tq, Tk) contiguous →
-  // (B, H, Tq, Dh), any strides (the CPU's tiled path: a view of (B, Tq, H, Dh) storage). Here: the same five steps the traced path records, on this backend. The
-  // Vulkan backend fuses them (an online softmax, no score matrix) unless told not to.
+  // (B, H, Tq, Dh), any strides (the CPU's tiled path: a view of (B, Tq, H, Dh) storage).
+  // Here: the same five steps the traced path records, on this backend. The Vulkan backend fuses
+  // them (an online softmax, no score matrix) unless told not to.
   virtual Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root);
   // The same with the mask as key ranges (a built-in kind). Here: the dense mask is made and
   // the call above made with it; the CPU's tiled path never makes it.

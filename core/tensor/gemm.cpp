@@ -191,10 +191,12 @@ bool library_part(GemmEngine e, int64_t k, GemmOperand a, GemmOperand b, float* 
 // layer, A was just written by the cores that cut the step before by rows (LayerNorm, the previous
 // linear): cut by columns, each part reads the other core's half of A, and leaves each row of C
 // split between the cores for the next step. So by rows wherever the weights re-packed per part
-// are small (gemm.h: kRowsUpTo).
+// are small (gemm.h: kRowsUpTo) — and there are rows enough for every thread (a many-core CPU at
+// S 128 would otherwise leave threads idle that the columns keep busy).
 bool gemm_splits_by_rows(int64_t m, int64_t n, int64_t k, int threads, GemmCut cut) {
   const bool longer_side = m >= n || n < 16 * int64_t{threads};
-  return cut == GemmCut::InLayer ? double(k) * double(n) <= kRowsUpTo || longer_side : longer_side;
+  const bool small_weights = double(k) * double(n) <= kRowsUpTo && m >= 16 * int64_t{threads};
+  return (cut == GemmCut::InLayer && small_weights) || longer_side;
 }
 
 namespace {
@@ -207,21 +209,27 @@ std::atomic<GemmCut>& current_cut() {
 void set_gemm_cut(GemmCut cut) { current_cut() = cut; }
 GemmCut gemm_cut() { return current_cut(); }
 
-namespace {
-
-// The library on every thread of ours: C split between them by rows or by columns (below), each
-// part one single-threaded call with the epilogue after it. OpenBLAS runs one thread per call
-// (its own pool would spin beside OpenMP's between calls and slow both) and oneDNN, called inside
-// a parallel region, one as well: the threads are OpenMP's alone.
-bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c,
-                        int64_t ldc, float beta, const GemmEpilogue& ep) {
+GemmSplit gemm_split_for(int64_t m, int64_t n, int64_t k) {
   int threads = 1;
 #ifdef _OPENMP
   // Waking a second thread costs microseconds: worth it from about 2¹⁸ multiply-adds.
   if (!omp_in_parallel() && double(m) * double(n) * double(k) >= double(1 << 18)) threads = omp_get_max_threads();
 #endif
   const bool by_rows = gemm_splits_by_rows(m, n, k, threads, gemm_cut());
-  threads = static_cast<int>(std::min<int64_t>(threads, ((by_rows ? m : n) + 15) / 16));
+  return {by_rows, static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, ((by_rows ? m : n) + 15) / 16)))};
+}
+
+namespace {
+
+// The library on every thread of ours: C split between them by rows or by columns
+// (gemm_split_for), each part one single-threaded call with the epilogue after it. OpenBLAS runs
+// one thread per call (its own pool would spin beside OpenMP's between calls and slow both) and
+// oneDNN, called inside a parallel region, one as well: the threads are OpenMP's alone.
+bool split_library_gemm(GemmEngine e, int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float* c,
+                        int64_t ldc, float beta, const GemmEpilogue& ep) {
+  const GemmSplit split = gemm_split_for(m, n, k);
+  const bool by_rows = split.by_rows;
+  const int threads = split.parts;
   if (threads <= 1) return library_part(e, k, a, b, c, ldc, beta, ep, 0, m, 0, n);
   bool ok = true;
 #pragma omp parallel num_threads(threads) reduction(&& : ok)

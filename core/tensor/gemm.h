@@ -57,20 +57,37 @@ void sgemm(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b, float*
 // How a library product of C (m, n) = op(A) (m, k) · op(B) (k, n) is cut between `threads`
 // threads: true by rows of C (each part re-packs the whole of op(B), K × N: a linear's weights),
 // false by columns (each re-packs op(A), M × K: the activations).
-//   InLayer (the default): by rows whenever op(B) is at most kRowsUpTo floats. Every part then
-//     keeps whole rows of C and reads only its own rows of A, so the layer's next step (the next
-//     linear, LayerNorm, the residual) finds its rows in the cache of the core that wrote them:
-//     the D 256 layer 6–7 % faster at S 128–512 (README, "Splitting a product"). Otherwise as
-//     LongerSide.
+//   InLayer (the default): by rows when op(B) is at most kRowsUpTo floats and every thread gets
+//     16 rows or more. Every part then keeps whole rows of C and reads only its own rows of A, so
+//     the layer's next step (the next linear, LayerNorm, the residual) finds its rows in the cache
+//     of the core that wrote them: the D 256 layer 0.934 / 0.935 of its time at S 128 / 512 (README,
+//     "Whole rows per core"). Otherwise as LongerSide.
 //   LongerSide: columns when N > M (unless too few columns to cut), else rows — the faster cut for
 //     a product whose operands are already in every core's cache (bench/gemm_split), and so how
 //     attnlab bench times the layer's products alone (its yardstick).
 enum class GemmCut { InLayer, LongerSide };
 inline constexpr double kRowsUpTo = 1u << 18;  // K × N floats: 1 MiB, D 256's FFN weights
 bool gemm_splits_by_rows(int64_t m, int64_t n, int64_t k, int threads, GemmCut cut = GemmCut::InLayer);
-// The cut sgemm uses from now on, process-wide (InLayer at start).
+
+// How sgemm cuts a library product now: the current cut (below), OpenMP's threads (one inside a
+// parallel region or under 2¹⁸ multiply-adds), at most one part per 16 rows (or columns).
+struct GemmSplit {
+  bool by_rows;
+  int parts;
+};
+GemmSplit gemm_split_for(int64_t m, int64_t n, int64_t k);
+
+// The cut sgemm uses from now on, process-wide (InLayer at start); ScopedGemmCut sets one for a
+// scope (attnlab bench's products alone, the tests) and puts the one before back.
 void set_gemm_cut(GemmCut cut);
 GemmCut gemm_cut();
+struct ScopedGemmCut {
+  GemmCut before = gemm_cut();
+  explicit ScopedGemmCut(GemmCut c) { set_gemm_cut(c); }
+  ~ScopedGemmCut() { set_gemm_cut(before); }
+  ScopedGemmCut(const ScopedGemmCut&) = delete;
+  ScopedGemmCut& operator=(const ScopedGemmCut&) = delete;
+};
 
 // The engine a product of this size runs on now (what sgemm would do): the forced one, else the
 // one measured fastest for its size.
