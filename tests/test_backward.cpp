@@ -7,6 +7,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <vector>
+
+#include <omp.h>
 
 #include "backward/grad_ops.h"
 #include "backward/grad_ops_naive.h"
@@ -16,6 +19,7 @@
 #include "forward/model.h"
 #include "model/trained.h"
 #include "text/errors.h"
+#include "tensor/ops.h"
 #include "tensor/rng.h"
 
 using namespace attnlab;
@@ -232,8 +236,51 @@ class TestBackward : public QObject {
     QCOMPARE(reshaped(t, {2, 12}).to_vector(), t.to_vector());
     Tensor acc;
     accumulate(acc, v);
+    QCOMPARE(acc.data(), v.data());  // the first share is taken as it is, not copied
     accumulate(acc, v);
     QCOMPARE(acc.at({1, 2, 3}), 2 * v.at({1, 2, 3}));
+    QCOMPARE(v.to_vector(), toTensor(randomD(2, 12, "v"), {2, 3, 4}).to_vector());  // … and never written to
+    Tensor from_view;
+    accumulate(from_view, t);  // a view's share is made contiguous
+    QVERIFY(from_view.is_contiguous());
+    QCOMPARE(from_view.to_vector(), t.to_vector());
+    QCOMPARE(reshaped(v, {2, 12}).data(), v.data());  // a contiguous gradient's view moves no numbers
+  }
+
+  // The ops split between threads (rows of at least 2¹⁶ elements in all): against their naive
+  // twins, and the same bits on one, two and three threads (LayerNorm's dγ and dβ are summed in
+  // fixed chunks of rows, not per thread).
+  void largeGradientsAreTheSameOnAnyThreadCount() {
+    const D x = rounded(randomD(300, 256, "x", 0.5)), gm = rounded(randomD(1, 256, "g")), dy = rounded(randomD(300, 256, "dy"));
+    const D p = rounded(naive::softmax_rows(randomD(2 * 3 * 110, 110, "s"))), dp = rounded(randomD(2 * 3 * 110, 110, "dp"));
+    const Tensor mask = make_mask(MaskKind::PaddingCausal, {110, 77}, 110, 110);
+    std::vector<std::vector<Tensor>> runs;
+    const int before = omp_get_max_threads();
+    for (int threads : {1, 2, 3}) {
+      omp_set_num_threads(threads);
+      const auto ln = layer_norm_backward(toTensor(x, {3, 100, 256}), toTensor(gm, {256}), toTensor(dy, {3, 100, 256}), 1e-5);
+      runs.push_back({ln.dx, ln.dgamma, ln.dbeta, activation_backward(toTensor(x), toTensor(dy), Activation::Gelu),
+                      softmax_backward(toTensor(p, {2, 3, 110, 110}), toTensor(dp, {2, 3, 110, 110})),
+                      masked_backward(toTensor(dp, {2, 3, 110, 110}), mask)});
+    }
+    omp_set_num_threads(before);
+    const auto n = naive::layer_norm_backward(x, gm, dy, 1e-5);
+    expectFloatClose(runs[0][0], n.dx, "dx");
+    expectFloatClose(runs[0][1], n.dg, "dgamma");
+    expectFloatClose(runs[0][2], n.db, "dbeta");
+    expectFloatClose(runs[0][3], naive::gelu_backward(x, dy), "gelu");
+    expectFloatClose(runs[0][4], naive::softmax_backward(p, dp), "softmax");
+    const Tensor& m = runs[0][5];
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < 3; ++h)
+        for (int64_t q = 0; q < 110; ++q)
+          for (int64_t k = 0; k < 110; ++k) {
+            const float want = mask.at({b, q, k}) == 0.0f ? 0.0f : static_cast<float>(dp((b * 3 + h) * 110 + q, k));
+            if (m.at({b, h, q, k}) != want) QFAIL(qPrintable(QString("masked (%1, %2, %3, %4)").arg(b).arg(h).arg(q).arg(k)));
+          }
+    for (size_t r = 1; r < runs.size(); ++r)
+      for (size_t i = 0; i < runs[0].size(); ++i)
+        QVERIFY2(same(runs[r][i], runs[0][i]), qPrintable(QString("output %1 on %2 threads").arg(i).arg(r + 1)));
   }
 
   // --- losses ---------------------------------------------------------------------------------

@@ -191,6 +191,23 @@ class TestOps : public QObject {
         QFAIL(qPrintable(QString("element %1: relu %2, add %3, scale %4 of %5 and %6")
                              .arg(i).arg(r.data()[i]).arg(sum.data()[i]).arg(scaled.data()[i]).arg(x).arg(y)));
     }
+    // A contiguous copy of 2¹⁸ floats and more is split in runs of 2¹⁴: 270,000 ends in a part run.
+    const Tensor big = randn({3, 300, 300}, "big"), copy = big.clone();
+    QVERIFY(copy.data() != big.data());
+    QCOMPARE(copy.to_vector(), big.to_vector());
+    // The mask over every head, out of place and in place, against a plain loop: each query's mask
+    // row serves all three heads.
+    const Tensor s = randn({2, 3, 110, 110}, "s"), mask = make_mask(MaskKind::PaddingCausal, {110, 77}, 110, 110);
+    const Tensor filled = masked_fill(s, mask, -2.5f);
+    Tensor in_place = s.clone();
+    masked_fill_neg_inf_inplace(in_place, mask);
+    for (int64_t i = 0; i < s.numel(); ++i) {
+      const int64_t b = i / (3 * 110 * 110), qk = i % (110 * 110);
+      const bool hidden = mask.data()[b * 110 * 110 + qk] == 0.0f;
+      if (filled.data()[i] != (hidden ? -2.5f : s.data()[i]) ||
+          in_place.data()[i] != (hidden ? -std::numeric_limits<float>::infinity() : s.data()[i]))
+        QFAIL(qPrintable(QString("masked element %1").arg(i)));
+    }
     // (2, 300, 300) seen as (300, 2, 300) and as its transpose: runs of 300 and of stride 300.
     for (const Tensor& view : {a.transpose(0, 1), a.transpose(1, 2), a.transpose(0, 2)}) {
       const Tensor c = view.contiguous();

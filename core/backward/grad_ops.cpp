@@ -1,10 +1,13 @@
 #include "backward/grad_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "tensor/eigen_types.h"
 #include "tensor/gemm.h"
+#include "tensor/parallel.h"
 #include "text/errors.h"
 
 namespace attnlab::grad {
@@ -36,6 +39,39 @@ LinearGrads linear_backward(const Tensor& x_in, const Tensor& w, const Tensor& d
   return g;
 }
 
+namespace {
+
+constexpr int64_t kNormChunk = 64;  // rows per partial sum of dγ, dβ: the same chunks on any thread count
+
+// Rows [r0, r0 + n) of LayerNorm's backward: dx written, their dγ and dβ added into dg and db (double).
+void layer_norm_rows(ConstMatMap xs, ConstMatMap dys, const float* gm, double eps, MatMap dx, int64_t r0, int64_t n,
+                     double* dg, double* db) {
+  const int64_t d = xs.cols();
+  for (int64_t r = r0; r < r0 + n; ++r) {
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < d; ++j) mean += xs(r, j);
+    mean /= static_cast<double>(d);
+    for (int64_t j = 0; j < d; ++j) var += (xs(r, j) - mean) * (xs(r, j) - mean);
+    const double rstd = 1.0 / std::sqrt(var / static_cast<double>(d) + eps);
+    double m1 = 0, m2 = 0;  // mean(dx̂), mean(dx̂·x̂)
+    for (int64_t j = 0; j < d; ++j) {
+      const double xh = (xs(r, j) - mean) * rstd, dxh = static_cast<double>(dys(r, j)) * gm[j];
+      m1 += dxh;
+      m2 += dxh * xh;
+      dg[j] += dys(r, j) * xh;
+      db[j] += dys(r, j);
+    }
+    m1 /= static_cast<double>(d);
+    m2 /= static_cast<double>(d);
+    for (int64_t j = 0; j < d; ++j) {
+      const double xh = (xs(r, j) - mean) * rstd;
+      dx(r, j) = static_cast<float>(rstd * (static_cast<double>(dys(r, j)) * gm[j] - m1 - xh * m2));
+    }
+  }
+}
+
+}  // namespace
+
 NormGrads layer_norm_backward(const Tensor& x_in, const Tensor& gamma, const Tensor& dy_in, double eps) {
   const Tensor x = x_in.contiguous(), dy = dy_in.contiguous();
   const int64_t d = x.size(-1);
@@ -43,63 +79,62 @@ NormGrads layer_norm_backward(const Tensor& x_in, const Tensor& gamma, const Ten
           "x " + shape_str(x.shape()) + ", weight " + shape_str(gamma.shape()) + ", dy " + shape_str(dy.shape()));
   NormGrads g{Tensor::empty(x.shape()), Tensor({d}), Tensor({d})};
   const auto xs = rows_of(x), dys = rows_of(dy);
-  auto dx = rows_of(g.dx);
-  const float* gm = gamma.data();
-  std::vector<double> dg(static_cast<size_t>(d), 0.0), dbt(static_cast<size_t>(d), 0.0);
-  for (int64_t n = 0; n < xs.rows(); ++n) {
-    double mean = 0, var = 0;
-    for (int64_t j = 0; j < d; ++j) mean += xs(n, j);
-    mean /= static_cast<double>(d);
-    for (int64_t j = 0; j < d; ++j) var += (xs(n, j) - mean) * (xs(n, j) - mean);
-    const double rstd = 1.0 / std::sqrt(var / static_cast<double>(d) + eps);
-    double m1 = 0, m2 = 0;  // mean(dx̂), mean(dx̂·x̂)
-    for (int64_t j = 0; j < d; ++j) {
-      const double xh = (xs(n, j) - mean) * rstd, dxh = static_cast<double>(dys(n, j)) * gm[j];
-      m1 += dxh;
-      m2 += dxh * xh;
-      dg[static_cast<size_t>(j)] += dys(n, j) * xh;
-      dbt[static_cast<size_t>(j)] += dys(n, j);
-    }
-    m1 /= static_cast<double>(d);
-    m2 /= static_cast<double>(d);
-    for (int64_t j = 0; j < d; ++j) {
-      const double xh = (xs(n, j) - mean) * rstd;
-      dx(n, j) = static_cast<float>(rstd * (static_cast<double>(dys(n, j)) * gm[j] - m1 - xh * m2));
-    }
+  const int64_t rows = xs.rows(), chunks = (rows + kNormChunk - 1) / kNormChunk;
+  // (chunks, 2, D): each chunk's dγ and dβ, summed in chunk order after, so the bits do not depend
+  // on how the chunks were shared between threads.
+  std::vector<double> part(static_cast<size_t>(chunks * 2 * d), 0.0);
+#pragma omp parallel for schedule(static) if (rows * d >= kParallelElements)
+  for (int64_t c = 0; c < chunks; ++c) {
+    double* dg = part.data() + c * 2 * d;
+    layer_norm_rows(xs, dys, gamma.data(), eps, rows_of(g.dx), c * kNormChunk, std::min(kNormChunk, rows - c * kNormChunk),
+                    dg, dg + d);
   }
   for (int64_t j = 0; j < d; ++j) {
-    g.dgamma.data()[j] = static_cast<float>(dg[static_cast<size_t>(j)]);
-    g.dbeta.data()[j] = static_cast<float>(dbt[static_cast<size_t>(j)]);
+    double dg = 0, db = 0;
+    for (int64_t c = 0; c < chunks; ++c) {
+      dg += part[static_cast<size_t>(c * 2 * d + j)];
+      db += part[static_cast<size_t>(c * 2 * d + d + j)];
+    }
+    g.dgamma.data()[j] = static_cast<float>(dg);
+    g.dbeta.data()[j] = static_cast<float>(db);
   }
   return g;
 }
+
+namespace {
+
+// dx[i] for i in [i0, i0 + n): ReLU, GELU (tanh) or exact GELU's derivative times dy.
+void activation_range(const float* xv, const float* g, float* o, int64_t i0, int64_t n, Activation a) {
+  if (a == Activation::Relu) {
+    for (int64_t i = i0; i < i0 + n; ++i) o[i] = xv[i] > 0.0f ? g[i] : 0.0f;
+    return;
+  }
+  if (a == Activation::GeluTanh) {  // ½(1 + t) + ½x(1 − t²)·β(1 + 3κx²), t = tanh(β(x + κx³))
+    const double beta = std::sqrt(2.0 / std::numbers::pi), kappa = 0.044715;
+    for (int64_t i = i0; i < i0 + n; ++i) {
+      const double v = xv[i], t = std::tanh(beta * (v + kappa * v * v * v));
+      o[i] = static_cast<float>(g[i] * (0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * beta * (1.0 + 3.0 * kappa * v * v)));
+    }
+    return;
+  }
+  const double inv_sqrt2 = 1.0 / std::numbers::sqrt2, inv_sqrt2pi = 1.0 / std::sqrt(2.0 * std::numbers::pi);
+  for (int64_t i = i0; i < i0 + n; ++i) {
+    const double v = xv[i];
+    const double cdf = 0.5 * (1.0 + std::erf(v * inv_sqrt2)), pdf = std::exp(-0.5 * v * v) * inv_sqrt2pi;
+    o[i] = static_cast<float>(g[i] * (cdf + v * pdf));
+  }
+}
+
+}  // namespace
 
 Tensor activation_backward(const Tensor& x_in, const Tensor& dy_in, Activation a) {
   const Tensor x = x_in.contiguous(), dy = dy_in.contiguous();
   require(x.shape() == dy.shape(), "activation_backward", shape_str(x.shape()) + " vs " + shape_str(dy.shape()));
   Tensor dx = Tensor::empty(x.shape());
-  const float* xv = x.data();
-  const float* g = dy.data();
-  float* o = dx.data();
-  const int64_t n = x.numel();
-  if (a == Activation::Relu) {
-    for (int64_t i = 0; i < n; ++i) o[i] = xv[i] > 0.0f ? g[i] : 0.0f;
-    return dx;
-  }
-  if (a == Activation::GeluTanh) {  // ½(1 + t) + ½x(1 − t²)·β(1 + 3κx²), t = tanh(β(x + κx³))
-    const double beta = std::sqrt(2.0 / std::numbers::pi), kappa = 0.044715;
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = xv[i], t = std::tanh(beta * (v + kappa * v * v * v));
-      o[i] = static_cast<float>(g[i] * (0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * beta * (1.0 + 3.0 * kappa * v * v)));
-    }
-    return dx;
-  }
-  const double inv_sqrt2 = 1.0 / std::numbers::sqrt2, inv_sqrt2pi = 1.0 / std::sqrt(2.0 * std::numbers::pi);
-  for (int64_t i = 0; i < n; ++i) {
-    const double v = xv[i];
-    const double cdf = 0.5 * (1.0 + std::erf(v * inv_sqrt2)), pdf = std::exp(-0.5 * v * v) * inv_sqrt2pi;
-    o[i] = static_cast<float>(g[i] * (cdf + v * pdf));
-  }
+  const int64_t cols = x.dim() > 0 ? x.size(-1) : 1;  // elementwise: rows only split the work
+  row_blocks(x.numel() / std::max<int64_t>(cols, 1), cols, [&](int64_t r0, int64_t n) {
+    activation_range(x.data(), dy.data(), dx.data(), r0 * cols, n * cols, a);
+  });
   return dx;
 }
 
@@ -116,10 +151,12 @@ Tensor softmax_backward(const Tensor& p_in, const Tensor& dp_in, int dim) {
   Tensor ds = Tensor::empty(p.shape());
   const auto ps = rows_of(p), dps = rows_of(dp);
   auto out = rows_of(ds);
-  for (int64_t r = 0; r < ps.rows(); ++r) {
-    const float dot = ps.row(r).dot(dps.row(r));
-    out.row(r) = ps.row(r).cwiseProduct((dps.row(r).array() - dot).matrix());
-  }
+  row_blocks(ps.rows(), ps.cols(), [&](int64_t r0, int64_t n) {
+    for (int64_t r = r0; r < r0 + n; ++r) {
+      const float dot = ps.row(r).dot(dps.row(r));
+      out.row(r) = ps.row(r).cwiseProduct((dps.row(r).array() - dot).matrix());
+    }
+  });
   return ds;
 }
 
@@ -131,26 +168,16 @@ MatmulGrads matmul_backward(const Tensor& a, const Tensor& b, const Tensor& dc) 
   return {matmul(dc, b.transpose(last - 1, last)), matmul(a.transpose(last - 1, last), dc)};
 }
 
-Tensor masked_backward(const Tensor& dy_in, const Tensor& mask_in) {
-  const Tensor dy = dy_in.contiguous(), mask = mask_in.contiguous();
-  const int64_t tq = dy.size(-2), tk = dy.size(-1), b = dy.size(0);
-  require(dy.dim() == 4 && mask.dim() == 3 && mask.size(0) == b && mask.size(1) == tq && mask.size(2) == tk,
+Tensor masked_backward(const Tensor& dy, const Tensor& mask) {
+  require(dy.dim() == 4 && mask.dim() == 3 && mask.size(0) == dy.size(0) && mask.size(1) == dy.size(2) &&
+              mask.size(2) == dy.size(3),
           "masked_backward", "dy " + shape_str(dy.shape()) + ", mask " + shape_str(mask.shape()));
-  Tensor out = dy.clone();
-  const int64_t h = dy.size(1), plane = tq * tk;
-  for (int64_t bi = 0; bi < b; ++bi)
-    for (int64_t hi = 0; hi < h; ++hi) {
-      float* o = out.data() + (bi * h + hi) * plane;
-      const float* m = mask.data() + bi * plane;
-      for (int64_t i = 0; i < plane; ++i)
-        if (m[i] == 0.0f) o[i] = 0.0f;
-    }
-  return out;
+  return masked_fill(dy, mask, 0.0f);
 }
 
 Tensor reshaped(const Tensor& a, const Shape& shape) {
   require(numel_of(shape) == a.numel(), "reshape", shape_str(a.shape()) + " → " + shape_str(shape));
-  return a.clone().view(shape);
+  return a.contiguous().view(shape);
 }
 
 Tensor transposed(const Tensor& dy, int64_t d0, int64_t d1) { return dy.transpose(d0, d1).contiguous(); }
@@ -177,14 +204,11 @@ double l2_norm(const Tensor& t) {
 
 void accumulate(Tensor& a, const Tensor& b) {
   if (!a.defined()) {
-    a = b.clone();
+    a = b.contiguous();
     return;
   }
-  require(a.shape() == b.shape() && a.is_contiguous(), "accumulate", shape_str(a.shape()) + " += " + shape_str(b.shape()));
-  const Tensor bc = b.contiguous();
-  float* o = a.data();
-  const float* v = bc.data();
-  for (int64_t i = 0, n = a.numel(); i < n; ++i) o[i] += v[i];
+  require(a.shape() == b.shape(), "accumulate", shape_str(a.shape()) + " += " + shape_str(b.shape()));
+  a = add(a, b);
 }
 
 }  // namespace attnlab::grad

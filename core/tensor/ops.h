@@ -48,7 +48,10 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 //   k_len: real (unpadded) key length per batch row; padding masks keys only.
 Tensor make_mask(MaskKind kind, const std::vector<int>& k_len, int64_t sq, int64_t sk);
 
-// scores (B, H, Sq, Sk), mask (B, Sq, Sk) → scores with −∞ where mask == 0.
+// scores (B, H, Sq, Sk), mask (B, Sq, Sk) → scores with `value` (−∞) where mask == 0, in one
+// pass; the in-place forms need contiguous scores.
+Tensor masked_fill(const Tensor& scores, const Tensor& mask, float value);
+void masked_fill_inplace(Tensor& scores, const Tensor& mask, float value);
 Tensor masked_fill_neg_inf(const Tensor& scores, const Tensor& mask);
 void masked_fill_neg_inf_inplace(Tensor& scores, const Tensor& mask);
 

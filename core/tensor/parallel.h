@@ -14,6 +14,9 @@
 namespace attnlab {
 
 inline constexpr int64_t kParallelElements = int64_t{1} << 16;
+// A plain copy does less per element: split from 2¹⁸ floats (1 MiB), in runs of 64 KiB.
+inline constexpr int64_t kParallelCopyElements = int64_t{1} << 18;
+inline constexpr int64_t kCopyRun = int64_t{1} << 14;
 
 // The threads a parallel region started here would get: OpenMP's count, 1 in a build without it.
 inline int parallel_threads() {

@@ -172,8 +172,11 @@ std::vector<float> Tensor::to_vector() const {
 void Tensor::copy_to(float* out) const {
   const int64_t total = numel();
   if (total == 0) return;
-  if (is_contiguous()) {
-    std::copy_n(data(), total, out);
+  if (is_contiguous()) {  // a large copy (a traced (B, H, S, S) step) split between the threads
+    const float* src = data();
+    const int64_t runs = (total + kCopyRun - 1) / kCopyRun;
+#pragma omp parallel for schedule(static) if (total >= kParallelCopyElements)
+    for (int64_t r = 0; r < runs; ++r) std::copy_n(src + r * kCopyRun, std::min(kCopyRun, total - r * kCopyRun), out + r * kCopyRun);
     return;
   }
   // Runs of the innermost dimension (strided), each placed by its index's odometer digits; a
