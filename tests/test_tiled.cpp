@@ -52,6 +52,15 @@ Tensor tiled_on(int threads, const Tensor& q, const Tensor& k, const Tensor& v, 
   return out;
 }
 
+// Random q, k, v of `shape` (one sequence, every row of it real) through tiled_on(threads) against
+// the full path: "" when they agree.
+std::string tiled_vs_full(int threads, const Shape& shape, MaskKind kind, float root) {
+  const Tensor q = random(shape, "q"), k = random(shape, "k"), v = random(shape, "v");
+  const int s = static_cast<int>(shape[2]);
+  const KeyRanges r = key_ranges(kind, {s}, s, s);
+  return compare(tiled_on(threads, q, k, v, r, root), cpu_backend().attention(q, k, v, r.dense(), root));
+}
+
 }  // namespace
 
 class TestTiled : public QObject {
@@ -162,10 +171,7 @@ class TestTiled : public QObject {
     QCOMPARE(tiled_query_rows({256, 256}, 1, 1024, 8), 64);  // 4 → 8 → 16 tasks
     QCOMPARE(tiled_query_rows({5, 7}, 1, 10, 16), 5);        // a caller's small blocks stay
     // The rows halved in a run: one head at S 300 (3 blocks of 128) on 16 threads — the same attention.
-    const Tensor q = random({1, 1, 300, 16}, "q"), k = random({1, 1, 300, 16}, "k"), v = random({1, 1, 300, 16}, "v");
-    const KeyRanges r = key_ranges(MaskKind::Causal, {300}, 300, 300);
-    const Tensor tiled = tiled_on(16, q, k, v, r, 4.0f);
-    const std::string why = compare(tiled, cpu_backend().attention(q, k, v, r.dense(), 4.0f));
+    const std::string why = tiled_vs_full(16, {1, 1, 300, 16}, MaskKind::Causal, 4.0f);
     QVERIFY2(why.empty(), why.c_str());
   }
 
@@ -179,10 +185,7 @@ class TestTiled : public QObject {
     QCOMPARE(whole_block_rows(64, 1, 40, 2), 32);      // 40 rows: blocks of 32 and 8
     QCOMPARE(whole_block_rows(5, 1, 10, 16), 5);       // a caller's small blocks stay
     // The same attention with the blocks shrunk (one sequence of 40 rows, 2 threads): static split.
-    const Tensor q = random({1, 4, 40, 8}, "q"), k = random({1, 4, 40, 8}, "k"), v = random({1, 4, 40, 8}, "v");
-    const KeyRanges r = key_ranges(MaskKind::None, {40}, 40, 40);
-    const Tensor tiled = tiled_on(2, q, k, v, r, 2.0f);
-    const std::string why = compare(tiled, cpu_backend().attention(q, k, v, r.dense(), 2.0f));
+    const std::string why = tiled_vs_full(2, {1, 4, 40, 8}, MaskKind::None, 2.0f);
     QVERIFY2(why.empty(), why.c_str());
   }
 
