@@ -377,6 +377,30 @@ class TestBackward : public QObject {
     // Recorded in the order the gradient arrives: the loss's input first, parameters last.
     QCOMPARE(rp.steps.steps().front().info.id, std::string("encoder.layers.1.output.grad"));
     QVERIFY(rp.steps.steps().back().info.id.starts_with("grad/"));
+    // Gradients are shared, never added into: the residual hands its gradient to both inputs, and
+    // the input's (which norm1's share joins) is a new tensor — the recorded residual's is intact.
+    const Step* res = rp.steps.find("encoder.layers.0.residual1.grad");
+    const Step* sub = rp.steps.find("encoder.layers.0.self_attn.out.grad");
+    const Step* in = rp.steps.find("encoder.input.grad");
+    QVERIFY(res && sub && in);
+    QVERIFY(same(res->tensor, sub->tensor));
+    QVERIFY(!same(res->tensor, in->tensor));
+  }
+
+  // Every gradient step is shown with C-order strides, as PyTorch's .grad is, even where a shared
+  // gradient is contiguous only because an axis has size 1 (one head: a view (B, T, 1, Dh)).
+  void gradientsHaveCOrderStrides() {
+    for (const int heads : {1, 2}) {
+      ModelConfig cfg = small(Norm::Pre, 1);
+      cfg.heads = heads;
+      const Weights w = init_weights(cfg);
+      Trace fwd;
+      forward(cfg, w, two_sentences(), fwd);
+      const BackwardResult r = backward(cfg, w, fwd, {});
+      for (const Step& s : r.steps.steps())
+        QVERIFY2(s.tensor.strides() == contiguous_strides(s.tensor.shape()),
+                 qPrintable(QString("%1 heads: %2").arg(heads).arg(QString::fromStdString(s.info.id))));
+    }
   }
 
   // The per-position loss's answers: typed (tokenised as the model reads a sentence) or given as

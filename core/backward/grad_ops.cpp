@@ -18,6 +18,11 @@ void require(bool ok, const char* op, const std::string& what) {
   if (!ok) throw ShapeError(std::string(op) + ": " + what);
 }
 
+// t itself when its strides are C order's, else a C-order copy: a gradient is shown with
+// PyTorch's strides, and a tensor contiguous only through a size-1 axis (a (B, T, 1, Dh) view)
+// keeps odd ones.
+Tensor c_order(const Tensor& t) { return t.strides() == contiguous_strides(t.shape()) ? t : t.clone(); }
+
 // The rows of the last dim of a contiguous tensor as a (N, cols) matrix.
 ConstMatMap rows_of(const Tensor& t) { return ConstMatMap(t.data(), t.numel() / t.size(-1), t.size(-1)); }
 MatMap rows_of(Tensor& t) { return MatMap(t.data(), t.numel() / t.size(-1), t.size(-1)); }
@@ -177,7 +182,7 @@ Tensor masked_backward(const Tensor& dy, const Tensor& mask) {
 
 Tensor reshaped(const Tensor& a, const Shape& shape) {
   require(numel_of(shape) == a.numel(), "reshape", shape_str(a.shape()) + " → " + shape_str(shape));
-  return a.contiguous().view(shape);
+  return c_order(a).view(shape);
 }
 
 Tensor transposed(const Tensor& dy, int64_t d0, int64_t d1) { return dy.transpose(d0, d1).contiguous(); }
@@ -204,7 +209,7 @@ double l2_norm(const Tensor& t) {
 
 void accumulate(Tensor& a, const Tensor& b) {
   if (!a.defined()) {
-    a = b.contiguous();
+    a = c_order(b);
     return;
   }
   require(a.shape() == b.shape(), "accumulate", shape_str(a.shape()) + " += " + shape_str(b.shape()));

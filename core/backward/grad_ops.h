@@ -1,8 +1,8 @@
 // The backward of every op of the forward pass, on the engine's tensors: given the op's saved
 // inputs and ∂L/∂output, ∂L/∂ each input (and parameter). Fast float paths on Eigen, the
-// elementwise and per-row ones split between threads (parallel.h's row_blocks: the same bits on
-// any split); their naive twins, in any scalar type, are grad_ops_naive.h. No autograd: one
-// explicit function per op.
+// elementwise and per-row ones split between threads (parallel.h's row_blocks; LayerNorm in fixed
+// chunks of rows: the same bits on any split); their naive twins, in any scalar type, are
+// grad_ops_naive.h. No autograd: one explicit function per op.
 //   N rows (every leading dim flattened), In / Out features, D model width, M × K · K × N products.
 #pragma once
 
@@ -48,9 +48,9 @@ MatmulGrads matmul_backward(const Tensor& a, const Tensor& b, const Tensor& dc);
 // (−∞ or 0), and of the multiplication by the mask. mask (B, Tq, Tk) against (B, H, Tq, Tk).
 Tensor masked_backward(const Tensor& dy, const Tensor& mask);
 
-// a (any strides) as a contiguous tensor of `shape` holding a's elements in C order: the backward
-// of view() / reshape (the numbers do not move, only their shape). A contiguous a is not copied:
-// the result shares its storage (gradients are never written in place; see accumulate).
+// a (any strides) as a C-order tensor of `shape` holding a's elements in C order: the backward of
+// view() / reshape (the numbers do not move, only their shape). An a with C order's strides is not
+// copied: the result shares its storage (gradients are never written in place; see accumulate).
 Tensor reshaped(const Tensor& a, const Shape& shape);
 // The backward of transpose(d0, d1): the gradient transposed back, contiguous.
 Tensor transposed(const Tensor& dy, int64_t d0, int64_t d1);
@@ -62,7 +62,7 @@ Tensor batch_sum(const Tensor& dy);
 double l2_norm(const Tensor& t);
 
 // a + b elementwise (same shape) as a's new value, a fresh tensor; a undefined takes b itself
-// (contiguous: a copy only of a view). Gradients are shared, never written in place: a residual's
+// (a copy only when b's strides are not C order's: a view, or a size-1 axis with an odd stride). Gradients are shared, never written in place: a residual's
 // ∂L/∂output is both inputs' share and the trace's recorded step, so adding into it would change
 // all three; copying each share (as before) cost a (B, H, S, S) copy per score step.
 void accumulate(Tensor& a, const Tensor& b);
