@@ -82,6 +82,30 @@ void expectFloatClose(const Tensor& fast, const D& ref, const char* what) {
       QFAIL(qPrintable(QString("%1: element %2: %3 vs %4").arg(what).arg(i).arg(f.data()[i]).arg(ref.data()[i])));
 }
 
+// OpenMP's thread count set for a scope and put back after, even if a check throws; a build
+// without OpenMP runs on one thread whatever is asked.
+class OnThreads {
+ public:
+  explicit OnThreads(int threads) {
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    (void)threads;
+  }
+  ~OnThreads() {
+#ifdef _OPENMP
+    omp_set_num_threads(before_);
+#endif
+  }
+  OnThreads(const OnThreads&) = delete;
+  OnThreads& operator=(const OnThreads&) = delete;
+
+ private:
+#ifdef _OPENMP
+  int before_ = omp_get_max_threads();
+#endif
+};
+
 bool same(const Tensor& a, const Tensor& b) {
   if (a.shape() != b.shape()) return false;
   return a.to_vector() == b.to_vector();
@@ -257,22 +281,13 @@ class TestBackward : public QObject {
     const D p = rounded(naive::softmax_rows(randomD(2 * 3 * 110, 110, "s"))), dp = rounded(randomD(2 * 3 * 110, 110, "dp"));
     const Tensor mask = make_mask(MaskKind::PaddingCausal, {110, 77}, 110, 110);
     std::vector<std::vector<Tensor>> runs;
-#ifdef _OPENMP
-    const int before = omp_get_max_threads();
-#endif
     for (int threads : {1, 2, 3}) {
-#ifdef _OPENMP
-      omp_set_num_threads(threads);
-#endif
-      (void)threads;  // a build without OpenMP runs all three on one thread
+      const OnThreads on(threads);
       const auto ln = layer_norm_backward(toTensor(x, {3, 100, 256}), toTensor(gm, {256}), toTensor(dy, {3, 100, 256}), 1e-5);
       runs.push_back({ln.dx, ln.dgamma, ln.dbeta, activation_backward(toTensor(x), toTensor(dy), Activation::Gelu),
                       softmax_backward(toTensor(p, {2, 3, 110, 110}), toTensor(dp, {2, 3, 110, 110})),
                       masked_backward(toTensor(dp, {2, 3, 110, 110}), mask)});
     }
-#ifdef _OPENMP
-    omp_set_num_threads(before);
-#endif
     const auto n = naive::layer_norm_backward(x, gm, dy, 1e-5);
     expectFloatClose(runs[0][0], n.dx, "dx");
     expectFloatClose(runs[0][1], n.dg, "dgamma");
