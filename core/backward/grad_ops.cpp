@@ -88,11 +88,11 @@ NormGrads layer_norm_backward(const Tensor& x_in, const Tensor& gamma, const Ten
   // (chunks, 2, D): each chunk's dγ and dβ, summed in chunk order after, so the bits do not depend
   // on how the chunks were shared between threads.
   std::vector<double> part(static_cast<size_t>(chunks * 2 * d), 0.0);
+  const MatMap dx = rows_of(g.dx);
 #pragma omp parallel for schedule(static) if (rows * d >= kParallelElements)
   for (int64_t c = 0; c < chunks; ++c) {
     double* dg = part.data() + c * 2 * d;
-    layer_norm_rows(xs, dys, gamma.data(), eps, rows_of(g.dx), c * kNormChunk, std::min(kNormChunk, rows - c * kNormChunk),
-                    dg, dg + d);
+    layer_norm_rows(xs, dys, gamma.data(), eps, dx, c * kNormChunk, std::min(kNormChunk, rows - c * kNormChunk), dg, dg + d);
   }
   for (int64_t j = 0; j < d; ++j) {
     double dg = 0, db = 0;
@@ -173,12 +173,7 @@ MatmulGrads matmul_backward(const Tensor& a, const Tensor& b, const Tensor& dc) 
   return {matmul(dc, b.transpose(last - 1, last)), matmul(a.transpose(last - 1, last), dc)};
 }
 
-Tensor masked_backward(const Tensor& dy, const Tensor& mask) {
-  require(dy.dim() == 4 && mask.dim() == 3 && mask.size(0) == dy.size(0) && mask.size(1) == dy.size(2) &&
-              mask.size(2) == dy.size(3),
-          "masked_backward", "dy " + shape_str(dy.shape()) + ", mask " + shape_str(mask.shape()));
-  return masked_fill(dy, mask, 0.0f);
-}
+Tensor masked_backward(const Tensor& dy, const Tensor& mask) { return masked_fill(dy, mask, 0.0f); }  // checks the shapes
 
 Tensor reshaped(const Tensor& a, const Shape& shape) {
   require(numel_of(shape) == a.numel(), "reshape", shape_str(a.shape()) + " → " + shape_str(shape));

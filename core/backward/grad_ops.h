@@ -61,10 +61,11 @@ Tensor batch_sum(const Tensor& dy);
 // ‖t‖₂ over every element (any strides), accumulated in double: a gradient's size.
 double l2_norm(const Tensor& t);
 
-// a + b elementwise (same shape) as a's new value, a fresh tensor; a undefined takes b itself
-// (a copy only when b's strides are not C order's: a view, or a size-1 axis with an odd stride). Gradients are shared, never written in place: a residual's
-// ∂L/∂output is both inputs' share and the trace's recorded step, so adding into it would change
-// all three; copying each share (as before) cost a (B, H, S, S) copy per score step.
+// a + b elementwise (same shape) as a's new value, a fresh tensor; a undefined takes b itself (a
+// copy only when b's strides are not C order's: a view, or a size-1 axis with an odd stride).
+// Gradients are shared, never written in place: a residual's ∂L/∂output is both inputs' share and
+// the trace's recorded step, so adding into it would change all three; copying each share (as
+// before) cost a (B, H, S, S) copy per score step.
 void accumulate(Tensor& a, const Tensor& b);
 
 }  // namespace attnlab::grad

@@ -150,15 +150,18 @@ Flow scale_scores(const Ctx& c, const Flow& qk) {
   return {scores, id};
 }
 
+// t with `fill` where the mask is 0: a new tensor on a traced run (t is a step of its own), else
+// t itself, filled in place.
+Tensor masked_step(const Ctx& c, Tensor t, float fill) {
+  if (c.rec.enabled()) return masked_fill(t, c.a.mask->t, fill);
+  masked_fill_inplace(t, c.a.mask->t, fill);
+  return t;
+}
+
 // −∞ where the mask is 0 (MaskFillZero: 0 instead).
 Flow mask_scores(const Ctx& c, const Flow& scores) {
   const bool zero = c.has(Fault::MaskFillZero);
-  const float fill = zero ? 0.0f : -std::numeric_limits<float>::infinity();
-  Tensor masked = scores.t;  // the fast path masks in place; a traced run keeps both steps
-  if (c.rec.enabled())
-    masked = masked_fill(scores.t, c.a.mask->t, fill);
-  else
-    masked_fill_inplace(masked, c.a.mask->t, fill);
+  const Tensor masked = masked_step(c, scores.t, zero ? 0.0f : -std::numeric_limits<float>::infinity());
   auto id = record_step(c.rec, c.id("masked_scores"), masked, [&] {
     if (zero)
       return StepInfo{.title = faulty(Text(Msg::st_apply_mask_0_not)),
@@ -202,11 +205,7 @@ Flow mask_after_softmax(const Ctx& c, const Flow& scores) {
                     .bindings = {step_var("scores", scores.id)},
                     .fault = marks(c, {Fault::SoftmaxOverQueries, Fault::MaskAfterSoftmax})};
   });
-  Tensor weights = raw;
-  if (c.rec.enabled())
-    weights = masked_fill(raw, c.a.mask->t, 0.0f);
-  else
-    masked_fill_inplace(weights, c.a.mask->t, 0.0f);
+  const Tensor weights = masked_step(c, raw, 0.0f);
   auto w_id = record_step(c.rec, c.id("weights"), weights, [&] {
     return StepInfo{.title = faulty(Text(Msg::st_mask_after_softmax)),
                     .formula = Text(Msg::sf_softmax_s_then_0_where_mask),
