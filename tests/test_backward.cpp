@@ -9,10 +9,6 @@
 #include <limits>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "backward/grad_ops.h"
 #include "backward/grad_ops_naive.h"
 #include "backward/loss.h"
@@ -23,6 +19,7 @@
 #include "text/errors.h"
 #include "tensor/ops.h"
 #include "tensor/rng.h"
+#include "tensor/scoped_threads.h"
 
 using namespace attnlab;
 using namespace attnlab::grad;
@@ -81,30 +78,6 @@ void expectFloatClose(const Tensor& fast, const D& ref, const char* what) {
     if (std::fabs(f.data()[i] - ref.data()[i]) > 1e-5 + 1e-4 * std::fabs(ref.data()[i]))
       QFAIL(qPrintable(QString("%1: element %2: %3 vs %4").arg(what).arg(i).arg(f.data()[i]).arg(ref.data()[i])));
 }
-
-// OpenMP's thread count set for a scope and put back after, even if a check throws; a build
-// without OpenMP runs on one thread whatever is asked.
-class OnThreads {
- public:
-  explicit OnThreads(int threads) {
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
-    (void)threads;
-  }
-  ~OnThreads() {
-#ifdef _OPENMP
-    omp_set_num_threads(before_);
-#endif
-  }
-  OnThreads(const OnThreads&) = delete;
-  OnThreads& operator=(const OnThreads&) = delete;
-
- private:
-#ifdef _OPENMP
-  int before_ = omp_get_max_threads();
-#endif
-};
 
 bool same(const Tensor& a, const Tensor& b) {
   if (a.shape() != b.shape()) return false;
@@ -282,7 +255,7 @@ class TestBackward : public QObject {
     const Tensor mask = make_mask(MaskKind::PaddingCausal, {110, 77}, 110, 110);
     std::vector<std::vector<Tensor>> runs;
     for (int threads : {1, 2, 3}) {
-      const OnThreads on(threads);
+      const ScopedThreads on(threads);
       const auto ln = layer_norm_backward(toTensor(x, {3, 100, 256}), toTensor(gm, {256}), toTensor(dy, {3, 100, 256}), 1e-5);
       runs.push_back({ln.dx, ln.dgamma, ln.dbeta, activation_backward(toTensor(x), toTensor(dy), Activation::Gelu),
                       softmax_backward(toTensor(p, {2, 3, 110, 110}), toTensor(dp, {2, 3, 110, 110})),

@@ -10,15 +10,12 @@
 #include <cmath>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "backend/cpu_peak.h"
 #include "random_tensor.h"
 #include "tensor/gemm.h"
 #include "tensor/ops.h"
 #include "tensor/ops_naive.h"
+#include "tensor/scoped_threads.h"
 #include "text/errors.h"
 
 using namespace attnlab;
@@ -215,19 +212,15 @@ class TestGemm : public QObject {
   // What sgemm does with the cut set now (gemm_split_for, split_library_gemm's own decision): the
   // process-wide cut reaches it, and the parts never exceed the threads or one per 16 rows/columns.
   void splitForFollowsTheCutSetNow() {
-#ifdef _OPENMP
-    const int before = omp_get_max_threads();
-    omp_set_num_threads(2);
-#endif
-    const GemmSplit in_layer = gemm_split_for(128, 256, 256);
-    GemmSplit longer{}, small{};
+    GemmSplit in_layer{}, longer{}, small{};
     {
+      const ScopedThreads on(2);
+      in_layer = gemm_split_for(128, 256, 256);
       const ScopedGemmCut cut(GemmCut::LongerSide);
       longer = gemm_split_for(128, 256, 256);
     }
     small = gemm_split_for(4, 4, 4);  // under 2¹⁸ multiply-adds: one part
 #ifdef _OPENMP
-    omp_set_num_threads(before);
     QCOMPARE(in_layer.parts, 2);
     QCOMPARE(longer.parts, 2);
 #endif

@@ -4,10 +4,13 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "tensor/ops.h"
 #include "tensor/ops_naive.h"
+#include "tensor/parallel.h"
 #include "tensor/rng.h"
+#include "tensor/scoped_threads.h"
 
 using namespace attnlab;
 
@@ -220,6 +223,33 @@ class TestOps : public QObject {
       for (int64_t i = 0; i < c.numel(); ++i)
         if (c.data()[i] != view.at_linear(i)) QFAIL(qPrintable(QString("copy element %1").arg(i)));
     }
+  }
+
+  // ScopedThreads sets OpenMP's count for its scope and puts the one before back when the scope
+  // ends, also when what ran in it threw; nested scopes unwind in order. Without OpenMP: always 1.
+  void scopedThreadsPutsTheCountBack() {
+    const int before = parallel_threads();
+#ifdef _OPENMP
+    const int inner = before == 3 ? 5 : 3;
+#else
+    const int inner = 1;
+#endif
+    {
+      const ScopedThreads a(inner);
+      QCOMPARE(parallel_threads(), inner);
+      {
+        const ScopedThreads b(1);
+        QCOMPARE(parallel_threads(), 1);
+      }
+      QCOMPARE(parallel_threads(), inner);
+    }
+    QCOMPARE(parallel_threads(), before);
+    try {
+      const ScopedThreads a(inner);
+      throw std::runtime_error("a failing check");
+    } catch (const std::runtime_error&) {
+    }
+    QCOMPARE(parallel_threads(), before);
   }
 
   void generatorIsPortableAndDocumented() {

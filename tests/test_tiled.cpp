@@ -9,15 +9,12 @@
 #include <utility>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "backend/attention_tiled.h"
 #include "backend/backend.h"
 #include "forward/model.h"
 #include "model/weights.h"
 #include "random_tensor.h"
+#include "tensor/scoped_threads.h"
 
 using namespace attnlab;
 
@@ -40,16 +37,8 @@ std::string compare(const Tensor& t, const Tensor& f) {
 
 // attention_tiled on `threads` OpenMP threads, the count put back after.
 Tensor tiled_on(int threads, const Tensor& q, const Tensor& k, const Tensor& v, const KeyRanges& r, float root) {
-#ifdef _OPENMP
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(threads);
-#endif
-  const Tensor out = attention_tiled(q, k, v, r, root);
-#ifdef _OPENMP
-  omp_set_num_threads(before);
-#endif
-  (void)threads;
-  return out;
+  const ScopedThreads on(threads);
+  return attention_tiled(q, k, v, r, root);
 }
 
 // Random q, k, v of `shape` (one sequence, every row of it real) through tiled_on(threads) against
@@ -202,15 +191,13 @@ class TestTiled : public QObject {
     for (const auto& [kind, lengths] : masks) {
       const KeyRanges r = key_ranges(kind, lengths, 70, 70);
       for (const int threads : {2, 5}) {
-#ifdef _OPENMP
-        const int before = omp_get_max_threads();
-        omp_set_num_threads(threads);
-#endif
-        const Tensor t = attention_tiled(q, k, v, r, 3.0f, {16, 32});
-        const TiledAttention traced = attention_tiled_overview(q, k, v, r, 3.0f, 256, {16, 32});
-#ifdef _OPENMP
-        omp_set_num_threads(before);
-#endif
+        Tensor t;
+        TiledAttention traced;
+        {
+          const ScopedThreads on(threads);
+          t = attention_tiled(q, k, v, r, 3.0f, {16, 32});
+          traced = attention_tiled_overview(q, k, v, r, 3.0f, 256, {16, 32});
+        }
         QCOMPARE(t.shape(), (Shape{2, 3, 70, 8}));
         QVERIFY(!t.is_contiguous());
         const Tensor merged = t.transpose(1, 2).contiguous();

@@ -8,15 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "exercises/exercise_text.h"
 #include "io/json_kind.h"
 #include "io/shipped_models.h"
 #include "io/weights_file.h"
 #include "model/weights.h"
+#include "tensor/scoped_threads.h"
 #include "text/tokenizer.h"
 
 namespace attnlab {
@@ -218,18 +215,9 @@ void read_setup(const Reader& r, const json& v, ExerciseSetup& s) {
   }
 }
 
-// Exercise setups are tiny: one thread runs them faster than a team that must be woken up.
-struct SingleThread {
-#ifdef _OPENMP
-  int saved = omp_get_max_threads();
-  SingleThread() { omp_set_num_threads(1); }
-  ~SingleThread() { omp_set_num_threads(saved); }
-#endif
-};
-
 // Runs the setup (with the faults of cfg) into a trace; a faulty run may stop early with an error.
 void run_setup(const ExerciseSetup& s, const ModelConfig& cfg, Trace& trace, bool allow_failure) {
-  [[maybe_unused]] const SingleThread one;
+  const ScopedThreads one(1);  // exercise setups are tiny: one thread beats waking a team
   const Batch batch = setup_batch(s);
   try {
     const Weights seeded = s.weights ? Weights{} : init_weights(cfg);
