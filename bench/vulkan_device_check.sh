@@ -25,3 +25,12 @@ for shape in "128 512 8" "512 512 8" "2048 512 8" "8192 512 8" "512 1024 16"; do
       --backend "$4" --attention "$5" --repeat 5 --memory-budget 100000 || echo "(failed: S $1 $4 $5 resident $6)"
   done
 done
+echo "== row reductions in subgroups (the default where the device has them) against shared memory only"
+echo "   (ATTNLAB_VULKAN_SUBGROUPS=0): the traced pass (softmax over (B, H, S, S)), then the resident stack (LayerNorm)"
+for sg in default 0; do
+  for attention in full tiled; do
+    trace=(); [ "$attention" = full ] && trace=(--trace)
+    ATTNLAB_VULKAN_SUBGROUPS=$sg ./build/release/app/attnlab bench --seq 2048 --d-model 512 --heads 8 --backend vulkan \
+      --attention "$attention" "${trace[@]}" --repeat 5 --memory-budget 100000 || echo "(failed: subgroups $sg $attention)"
+  done
+done

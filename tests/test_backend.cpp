@@ -33,6 +33,7 @@ class TestBackend : public QObject {
   Q_OBJECT
 #ifdef ATTNLAB_HAVE_VULKAN
   std::unique_ptr<VulkanBackend> vk_;
+  bool subgroups_ = false;  // the reductions' default on this device
 #endif
 
  private slots:
@@ -46,9 +47,11 @@ class TestBackend : public QObject {
       qInfo("no Vulkan device: %s (install mesa-vulkan-drivers for lavapipe); the parity table is skipped", e.what());
       return;
     }
-    qInfo("Vulkan device: %s, validation layer %s, gemm tiles %u×%u (BK %u), softmax workgroup %u, subgroup %u",
+    subgroups_ = vk_->tiles().subgroup_ops;
+    qInfo("Vulkan device: %s, validation layer %s, gemm tiles %u×%u (BK %u), softmax workgroup %u, subgroup %u, "
+          "row reductions in %s",
           vk_->device().c_str(), vk_->validating() ? "on" : "off", vk_->tiles().tx * 4, vk_->tiles().ty * 4, vk_->tiles().bk, vk_->tiles().softmax_wg,
-          vk_->tiles().subgroup);
+          vk_->tiles().subgroup, subgroups_ ? "subgroups" : "shared memory");
 #endif
   }
 
@@ -62,6 +65,7 @@ class TestBackend : public QObject {
 
   void cleanup() {
     if (!vk_) return;
+    vk_->use_subgroup_reductions(subgroups_);
     QVERIFY2(test::validation_clean(*vk_), "the Vulkan validation layer reported problems");
   }
 
@@ -129,31 +133,59 @@ class TestBackend : public QObject {
     QVERIFY2(why.empty(), why.c_str());
   }
 
+  // Each row reduced both ways (shaders/row_reduce.glsl): in subgroups, where the device has
+  // subgroup arithmetic (lavapipe has: the default there), and in shared memory only. Rows shorter
+  // than one subgroup, longer than the workgroup, of −∞, and with a peak of 200 in the row's last
+  // entry (a later subgroup's, a later pass's): a max that missed it would overflow exp to NaN.
   void softmax_data() {
     QTest::addColumn<qint64>("n");
-    QTest::addColumn<bool>("masked");
-    QTest::newRow("short rows") << 5LL << false;
-    QTest::newRow("long rows") << 1000LL << false;
-    QTest::newRow("−∞ cells and an all −∞ row (NaN)") << 9LL << true;
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("subgroups");
+    for (const bool sg : {true, false}) {
+      const QString how = sg ? QStringLiteral(", subgroups") : QStringLiteral(", shared memory");
+      QTest::newRow(qPrintable("short rows" + how)) << 5LL << "plain" << sg;
+      QTest::newRow(qPrintable("long rows" + how)) << 1000LL << "plain" << sg;
+      QTest::newRow(qPrintable("−∞ cells and an all −∞ row (NaN)" + how)) << 9LL << "masked" << sg;
+      QTest::newRow(qPrintable("a peak at the end of every row" + how)) << 1000LL << "peak" << sg;
+    }
   }
   void softmax() {
     QFETCH(qint64, n);
-    QFETCH(bool, masked);
+    QFETCH(QString, kind);
+    QFETCH(bool, subgroups);
+    if (subgroups && !subgroups_) QSKIP("this device has no subgroup arithmetic in compute shaders");
+    QCOMPARE(vk_->use_subgroup_reductions(subgroups), subgroups);
+    QCOMPARE(vk_->tiles().subgroup_ops, subgroups);
     Tensor x = random({2, 3, 7, n}, "s", 4.0f);
-    if (masked) {
+    if (kind == "masked") {
       const float ninf = -std::numeric_limits<float>::infinity();
       for (int64_t j = 3; j < n; ++j) x.data()[j] = ninf;         // row 0: keys 3… masked
       for (int64_t j = 0; j < n; ++j) x.data()[n + j] = ninf;     // row 1: every key masked
     }
+    if (kind == "peak")
+      for (int64_t r = 0; r < x.numel() / n; ++r) x.data()[r * n + n - 1] = 200.0f;
     Tensor v = x.clone(), c = x.clone();
     vk_->softmax_lastdim_inplace(v);
     cpu_backend().softmax_lastdim_inplace(c);
     const std::string why = compare(v, c);
     QVERIFY2(why.empty(), why.c_str());
-    if (masked) {
+    if (kind == "masked") {
       QCOMPARE(v.data()[5], 0.0f);  // masked weights are exactly 0
       QVERIFY(std::isnan(v.data()[n]));
     }
+    if (kind == "peak") QCOMPARE(c.data()[n - 1], 1.0f);  // the data is what it says
+  }
+
+  // Mesa's lavapipe (CI's device) has subgroup arithmetic: there the subgroup reductions must be
+  // the default, or CI would test only the fallback; ATTNLAB_VULKAN_SUBGROUPS=0 turns them off.
+  void subgroupReductionsAreTheDefaultWhereTheDeviceHasThem() {
+    if (QString::fromStdString(vk_->device()).contains(QStringLiteral("llvmpipe"))) QVERIFY(subgroups_);
+    QVERIFY(!vk_->use_subgroup_reductions(false));
+    QCOMPARE(vk_->use_subgroup_reductions(true), subgroups_);
+    qputenv("ATTNLAB_VULKAN_SUBGROUPS", "0");
+    const VulkanBackend off(-1, true);
+    qunsetenv("ATTNLAB_VULKAN_SUBGROUPS");
+    QVERIFY(!off.tiles().subgroup_ops);
   }
 
   void activation_data() {

@@ -90,6 +90,7 @@ class TestResident : public QObject {
     if (!vk_) return;
     vk_->set_fused_attention(true);
     vk_->set_max_buffer_bytes(~0ull);
+    vk_->use_subgroup_reductions(true);  // the device's default (no test here sets ATTNLAB_VULKAN_SUBGROUPS)
     QVERIFY2(test::validation_clean(*vk_), "the Vulkan validation layer reported problems");
   }
 
@@ -107,6 +108,9 @@ class TestResident : public QObject {
     QTest::newRow("pre-norm, gelu, 1 layer, dh 128") << qint64(256) << qint64(2) << qint64(1) << false << true << true;
     QTest::newRow("pre-norm, gelu tanh, 2 layers, dh 32") << qint64(64) << qint64(2) << qint64(2) << false << true << true;
     QTest::newRow("post-norm, relu, 2 layers, dh 40") << qint64(120) << qint64(3) << qint64(2) << true << false << true;
+    // LayerNorm's (and softmax's) reductions in shared memory only: the other rows use subgroups
+    // where the device has them (lavapipe has).
+    QTest::newRow("post-norm, gelu, 2 layers, dh 16, shared-memory reductions") << qint64(64) << qint64(4) << qint64(2) << true << true << true;
   }
   // The resident stack itself (not through encoder_stack, which could have fallen back) against
   // the CPU; a sentence padded and one query row with every key masked (NaN in both).
@@ -123,6 +127,8 @@ class TestResident : public QObject {
     const Weights w = weights(cfg);
     const Tensor x = input(2, 37, d);
     const Tensor mask = make_mask(MaskKind::PaddingCausal, {37, 21}, 37, 37);
+    const bool shared_only = QByteArray(QTest::currentDataTag()).contains("shared-memory");
+    if (shared_only) QVERIFY(!vk_->use_subgroup_reductions(false));  // cleanup() puts them back
     const auto st = make_resident_encoder(cfg, w, *vk_);
     QVERIFY(st != nullptr);
     const uint64_t before = vk_->submissions();

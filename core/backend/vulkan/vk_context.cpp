@@ -263,6 +263,9 @@ void Context::pick_device(int index, bool allow_cpu) {
                            VK_API_VERSION_MINOR(p2.properties.apiVersion)));
   limits_ = p2.properties.limits;
   subgroup_ = std::max(1u, sub.subgroupSize);
+  constexpr VkSubgroupFeatureFlags kArithmetic = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+  subgroup_arith_ = (sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+                    (sub.supportedOperations & kArithmetic) == kArithmetic;
   info_.index = static_cast<uint32_t>(best);
   info_.name = p2.properties.deviceName;
   info_.type = p2.properties.deviceType;

@@ -67,6 +67,9 @@ class Context {
   const DeviceInfo& info() const { return info_; }
   const VkPhysicalDeviceLimits& limits() const { return limits_; }
   uint32_t subgroup_size() const { return subgroup_; }
+  // Subgroup arithmetic (subgroupAdd, subgroupMax) in compute shaders: what the row shaders'
+  // subgroup reductions need (shaders/row_reduce.glsl).
+  bool subgroup_arithmetic() const { return subgroup_arith_; }
   // Mapped: host-visible + coherent, device-local preferred. Device: device-local, else any.
   uint32_t memory_type(uint32_t allowed_bits, Memory where = Memory::Mapped) const;
 
@@ -115,6 +118,7 @@ class Context {
   VkPhysicalDeviceLimits limits_{};
   VkPhysicalDeviceMemoryProperties memory_{};
   uint32_t subgroup_ = 1;
+  bool subgroup_arith_ = false;
   std::vector<std::string> messages_;
   uint64_t submissions_ = 0;
 };

@@ -1,7 +1,9 @@
 #include "backend/vulkan/vulkan_backend.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "backend/vulkan/vk_context.h"
 #include "backend/vulkan/vk_pipeline.h"
@@ -26,6 +28,13 @@ const uint32_t kFlashSpv[] = {
 };
 const uint32_t kAddNormSpv[] = {
 #include "add_norm.spv.inc"
+};
+// The row shaders built again with SUBGROUP_OPS (core/CMakeLists.txt): reductions in subgroups.
+const uint32_t kSoftmaxSgSpv[] = {
+#include "softmax_sg.spv.inc"
+};
+const uint32_t kAddNormSgSpv[] = {
+#include "add_norm_sg.spv.inc"
 };
 
 using vk::ActPush;
@@ -102,12 +111,27 @@ void VulkanBackend::make_pipelines() {
   tiles_.max_buffer = device_max_buffer_;
   gemm_ = std::make_unique<vk::Pipeline>(*ctx_, kGemmSpv, sizeof kGemmSpv, 4, sizeof(GemmPush),
                                      std::vector<uint32_t>{tiles_.tx, tiles_.ty, tiles_.bk});
-  softmax_ = std::make_unique<vk::Pipeline>(*ctx_, kSoftmaxSpv, sizeof kSoftmaxSpv, 1, sizeof(RowsPush),
-                                        std::vector<uint32_t>{tiles_.softmax_wg});
   act_ = std::make_unique<vk::Pipeline>(*ctx_, kActivationSpv, sizeof kActivationSpv, 1, sizeof(ActPush),
                                     std::vector<uint32_t>{tiles_.softmax_wg});
-  add_norm_ = std::make_unique<vk::Pipeline>(*ctx_, kAddNormSpv, sizeof kAddNormSpv, 6, sizeof(NormPush),
-                                         std::vector<uint32_t>{tiles_.softmax_wg});
+  // Subgroup reductions where the device has the arithmetic, unless ATTNLAB_VULKAN_SUBGROUPS=0
+  // (to measure the two side by side; docs/cli.md).
+  const char* env = std::getenv("ATTNLAB_VULKAN_SUBGROUPS");
+  tiles_.subgroup_ops = ctx_->subgroup_arithmetic() && !(env && std::string_view(env) == "0");
+  make_row_pipelines();
+}
+
+void VulkanBackend::make_row_pipelines() {
+  const bool sg = tiles_.subgroup_ops;
+  softmax_ = std::make_unique<vk::Pipeline>(*ctx_, sg ? kSoftmaxSgSpv : kSoftmaxSpv, sg ? sizeof kSoftmaxSgSpv : sizeof kSoftmaxSpv,
+                                        1, sizeof(RowsPush), std::vector<uint32_t>{tiles_.softmax_wg});
+  add_norm_ = std::make_unique<vk::Pipeline>(*ctx_, sg ? kAddNormSgSpv : kAddNormSpv, sg ? sizeof kAddNormSgSpv : sizeof kAddNormSpv,
+                                         6, sizeof(NormPush), std::vector<uint32_t>{tiles_.softmax_wg});
+}
+
+bool VulkanBackend::use_subgroup_reductions(bool on) {
+  tiles_.subgroup_ops = on && ctx_->subgroup_arithmetic();
+  make_row_pipelines();
+  return tiles_.subgroup_ops;
 }
 
 std::string VulkanBackend::device() const { return ctx_->info().name; }

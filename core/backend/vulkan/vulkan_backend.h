@@ -54,16 +54,22 @@ class VulkanBackend final : public Backend {
   struct Tiles {
     uint32_t tx, ty, bk, softmax_wg, subgroup;
     uint64_t max_buffer;  // bytes one storage buffer may span
+    bool subgroup_ops;    // softmax and LayerNorm reduce in subgroups (shaders/row_reduce.glsl)
   };
   const Tiles& tiles() const { return tiles_; }
   // Limits a buffer below the device's range (tests use it to force the split paths); a value
   // above the range restores it.
   void set_max_buffer_bytes(uint64_t bytes);
+  // The softmax and LayerNorm shaders' reductions: in subgroups where the device has subgroup
+  // arithmetic (the default; ATTNLAB_VULKAN_SUBGROUPS=0 starts without), else in shared memory
+  // only. Returns whether subgroups are used now. Between runs only (it remakes two pipelines).
+  bool use_subgroup_reductions(bool on);
 
  private:
   friend class VulkanResidentStack;
   struct Gemm;
   void make_pipelines();
+  void make_row_pipelines();  // softmax_ and add_norm_, as tiles_.subgroup_ops says
   std::unique_ptr<vk::Buffer> acquire(uint64_t bytes);
   void release(std::unique_ptr<vk::Buffer> b);
   void gemm(const Gemm& g);

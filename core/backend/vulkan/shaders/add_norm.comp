@@ -4,6 +4,9 @@
 // (the mean, then the squared deviations from it), so a large mean cannot cancel the variance;
 // v is recomputed from a and b each pass, never read back from `sum`, which may be any buffer.
 #version 450
+#ifdef SUBGROUP_OPS
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG = 256;
@@ -22,19 +25,7 @@ layout(push_constant) uniform Push {
   float eps;
 } p;
 
-shared float red[WG];
-
-float reduce_sum(float v) {
-  red[gl_LocalInvocationID.x] = v;
-  barrier();
-  for (uint s = WG / 2; s > 0; s >>= 1) {
-    if (gl_LocalInvocationID.x < s) red[gl_LocalInvocationID.x] += red[gl_LocalInvocationID.x + s];
-    barrier();
-  }
-  const float r = red[0];
-  barrier();
-  return r;
-}
+#include "row_reduce.glsl"
 
 float value(uint i) { return p.has_b != 0 ? a[i] + b[i] : a[i]; }
 
@@ -49,12 +40,12 @@ void main() {
     s += v;
   }
   if (p.write_norm == 0) return;  // uniform
-  const float mean = reduce_sum(s) / float(p.n);
+  const float mean = combine_sum(s) / float(p.n);
   float q = 0.0;
   for (uint i = t; i < p.n; i += WG) {
     const float d = value(base + i) - mean;
     q += d * d;
   }
-  const float inv = inversesqrt(reduce_sum(q) / float(p.n) + p.eps);
+  const float inv = inversesqrt(combine_sum(q) / float(p.n) + p.eps);
   for (uint i = t; i < p.n; i += WG) norm[base + i] = (value(base + i) - mean) * inv * gamma[i] + beta[i];
 }

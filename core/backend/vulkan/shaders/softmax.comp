@@ -1,7 +1,10 @@
 // Softmax over each row of a contiguous (rows, n) tensor, in place; one workgroup per row. A row
 // whose entries are all −∞ becomes NaN, as in PyTorch. WG (a power of two) is a specialization
-// constant no larger than the device's workgroup limit.
+// constant no larger than the device's workgroup limit; the reductions are row_reduce.glsl's.
 #version 450
+#ifdef SUBGROUP_OPS
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG = 256;
@@ -13,31 +16,7 @@ layout(push_constant) uniform Push {
   uint rows, n;
 } p;
 
-shared float red[WG];
-
-float reduce_max(float v) {
-  red[gl_LocalInvocationID.x] = v;
-  barrier();
-  for (uint s = WG / 2; s > 0; s >>= 1) {
-    if (gl_LocalInvocationID.x < s) red[gl_LocalInvocationID.x] = max(red[gl_LocalInvocationID.x], red[gl_LocalInvocationID.x + s]);
-    barrier();
-  }
-  const float r = red[0];
-  barrier();
-  return r;
-}
-
-float reduce_sum(float v) {
-  red[gl_LocalInvocationID.x] = v;
-  barrier();
-  for (uint s = WG / 2; s > 0; s >>= 1) {
-    if (gl_LocalInvocationID.x < s) red[gl_LocalInvocationID.x] += red[gl_LocalInvocationID.x + s];
-    barrier();
-  }
-  const float r = red[0];
-  barrier();
-  return r;
-}
+#include "row_reduce.glsl"
 
 void main() {
   const uint row = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -45,7 +24,7 @@ void main() {
   const uint base = row * p.n, t = gl_LocalInvocationID.x;
   float m = uintBitsToFloat(0xff800000u);  // −∞
   for (uint i = t; i < p.n; i += WG) m = max(m, x[base + i]);
-  m = reduce_max(m);
+  m = combine_max(m);
   if (isinf(m) && m < 0.0) {
     for (uint i = t; i < p.n; i += WG) x[base + i] = uintBitsToFloat(0x7fc00000u);  // NaN
     return;
@@ -56,6 +35,6 @@ void main() {
     x[base + i] = e;
     s += e;
   }
-  s = reduce_sum(s);
+  s = combine_sum(s);
   for (uint i = t; i < p.n; i += WG) x[base + i] = x[base + i] / s;
 }
