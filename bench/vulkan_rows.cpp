@@ -9,7 +9,7 @@
 //   build/bench/bench/vulkan_rows            (ATTNLAB_VULKAN_DEVICE=N picks the device)
 //
 // Output: a markdown table, the median of 9 runs per shape and form, plus what the device reads
-// and writes per second (each row read twice and written twice: 16 bytes per element).
+// and writes per second (each row read three times and written twice: 20 bytes per element).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -60,8 +60,8 @@ int main() {
     std::printf("| rows × n | subgroups ms | shared memory ms | shared ÷ subgroups | GB/s subgroups |\n|---|---|---|---|---|\n");
     for (const auto& [rows, n] : std::vector<std::pair<int64_t, int64_t>>{{4096, 64}, {4096, 512}, {4096, 2048}, {16384, 2048}}) {
       const auto [sg, shared] = time_forms(vk, rows, n, has);
-      const double gbs = sg > 0 ? 16.0 * static_cast<double>(rows * n) / (sg * 1e6) : 0.0;
-      std::printf("| %lld × %lld | %.2f | %.2f | %.2f | %.1f |\n", static_cast<long long>(rows), static_cast<long long>(n), sg,
+      const double gbs = sg > 0 ? 20.0 * static_cast<double>(rows * n) / (sg * 1e6) : 0.0;
+      std::printf("| %lld × %lld | %.2f | %.2f | %.2f | %.2f |\n", static_cast<long long>(rows), static_cast<long long>(n), sg,
                   shared, sg > 0 ? shared / sg : 0.0, gbs);
     }
   } catch (const std::exception& e) {

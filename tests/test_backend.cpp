@@ -27,13 +27,33 @@ Tensor random(const Shape& shape, const std::string& name, float scale = 1.0f) {
   return test::random_tensor(shape, name, scale, 7);
 }
 
+// An environment variable set for a scope, then put back as it was (or unset), even on a throw.
+class EnvFor {
+ public:
+  EnvFor(const char* name, const QByteArray& value) : name_(name), had_(qEnvironmentVariableIsSet(name)), before_(qgetenv(name)) {
+    qputenv(name, value);
+  }
+  ~EnvFor() {
+    if (had_) qputenv(name_, before_);
+    else qunsetenv(name_);
+  }
+  EnvFor(const EnvFor&) = delete;
+  EnvFor& operator=(const EnvFor&) = delete;
+
+ private:
+  const char* name_;
+  bool had_;
+  QByteArray before_;
+};
+
 }  // namespace
 
 class TestBackend : public QObject {
   Q_OBJECT
 #ifdef ATTNLAB_HAVE_VULKAN
   std::unique_ptr<VulkanBackend> vk_;
-  bool subgroups_ = false;  // the reductions' default on this device
+  bool has_subgroups_ = false;  // the device has subgroup arithmetic in compute shaders
+  bool subgroups_ = false;      // the reductions' default here (ATTNLAB_VULKAN_SUBGROUPS=0: off)
 #endif
 
  private slots:
@@ -48,6 +68,8 @@ class TestBackend : public QObject {
       return;
     }
     subgroups_ = vk_->tiles().subgroup_ops;
+    has_subgroups_ = vk_->use_subgroup_reductions(true);
+    vk_->use_subgroup_reductions(subgroups_);
     qInfo("Vulkan device: %s, validation layer %s, gemm tiles %u×%u (BK %u), softmax workgroup %u, subgroup %u, "
           "row reductions in %s",
           vk_->device().c_str(), vk_->validating() ? "on" : "off", vk_->tiles().tx * 4, vk_->tiles().ty * 4, vk_->tiles().bk, vk_->tiles().softmax_wg,
@@ -153,7 +175,7 @@ class TestBackend : public QObject {
     QFETCH(qint64, n);
     QFETCH(QString, kind);
     QFETCH(bool, subgroups);
-    if (subgroups && !subgroups_) QSKIP("this device has no subgroup arithmetic in compute shaders");
+    if (subgroups && !has_subgroups_) QSKIP("this device has no subgroup arithmetic in compute shaders");
     QCOMPARE(vk_->use_subgroup_reductions(subgroups), subgroups);
     QCOMPARE(vk_->tiles().subgroup_ops, subgroups);
     Tensor x = random({2, 3, 7, n}, "s", 4.0f);
@@ -179,13 +201,14 @@ class TestBackend : public QObject {
   // Mesa's lavapipe (CI's device) has subgroup arithmetic: there the subgroup reductions must be
   // the default, or CI would test only the fallback; ATTNLAB_VULKAN_SUBGROUPS=0 turns them off.
   void subgroupReductionsAreTheDefaultWhereTheDeviceHasThem() {
-    if (QString::fromStdString(vk_->device()).contains(QStringLiteral("llvmpipe"))) QVERIFY(subgroups_);
+    const bool forced_off = qgetenv("ATTNLAB_VULKAN_SUBGROUPS") == "0";
+    if (QString::fromStdString(vk_->device()).contains(QStringLiteral("llvmpipe"))) QVERIFY(has_subgroups_);
+    QCOMPARE(subgroups_, has_subgroups_ && !forced_off);
     QVERIFY(!vk_->use_subgroup_reductions(false));
-    QCOMPARE(vk_->use_subgroup_reductions(true), subgroups_);
-    qputenv("ATTNLAB_VULKAN_SUBGROUPS", "0");
-    const VulkanBackend off(-1, true);
-    qunsetenv("ATTNLAB_VULKAN_SUBGROUPS");
-    QVERIFY(!off.tiles().subgroup_ops);
+    QVERIFY(!vk_->tiles().subgroup_ops);
+    QCOMPARE(vk_->use_subgroup_reductions(true), has_subgroups_);
+    const EnvFor off("ATTNLAB_VULKAN_SUBGROUPS", "0");
+    QVERIFY(!VulkanBackend(-1, true).tiles().subgroup_ops);
   }
 
   void activation_data() {

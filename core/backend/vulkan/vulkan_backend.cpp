@@ -116,21 +116,23 @@ void VulkanBackend::make_pipelines() {
   // Subgroup reductions where the device has the arithmetic, unless ATTNLAB_VULKAN_SUBGROUPS=0
   // (to measure the two side by side; docs/cli.md).
   const char* env = std::getenv("ATTNLAB_VULKAN_SUBGROUPS");
-  tiles_.subgroup_ops = ctx_->subgroup_arithmetic() && !(env && std::string_view(env) == "0");
-  make_row_pipelines();
+  make_row_pipelines(ctx_->subgroup_arithmetic() && !(env && std::string_view(env) == "0"));
 }
 
-void VulkanBackend::make_row_pipelines() {
-  const bool sg = tiles_.subgroup_ops;
-  softmax_ = std::make_unique<vk::Pipeline>(*ctx_, sg ? kSoftmaxSgSpv : kSoftmaxSpv, sg ? sizeof kSoftmaxSgSpv : sizeof kSoftmaxSpv,
-                                        1, sizeof(RowsPush), std::vector<uint32_t>{tiles_.softmax_wg});
-  add_norm_ = std::make_unique<vk::Pipeline>(*ctx_, sg ? kAddNormSgSpv : kAddNormSpv, sg ? sizeof kAddNormSgSpv : sizeof kAddNormSpv,
-                                         6, sizeof(NormPush), std::vector<uint32_t>{tiles_.softmax_wg});
+void VulkanBackend::make_row_pipelines(bool sg) {
+  // Both made before either is replaced: a failure leaves the pair and tiles_ as they were.
+  auto softmax = std::make_unique<vk::Pipeline>(*ctx_, sg ? kSoftmaxSgSpv : kSoftmaxSpv, sg ? sizeof kSoftmaxSgSpv : sizeof kSoftmaxSpv,
+                                                1, sizeof(RowsPush), std::vector<uint32_t>{tiles_.softmax_wg});
+  auto add_norm = std::make_unique<vk::Pipeline>(*ctx_, sg ? kAddNormSgSpv : kAddNormSpv, sg ? sizeof kAddNormSgSpv : sizeof kAddNormSpv,
+                                                 6, sizeof(NormPush), std::vector<uint32_t>{tiles_.softmax_wg});
+  softmax_ = std::move(softmax);
+  add_norm_ = std::move(add_norm);
+  tiles_.subgroup_ops = sg;
 }
 
 bool VulkanBackend::use_subgroup_reductions(bool on) {
-  tiles_.subgroup_ops = on && ctx_->subgroup_arithmetic();
-  make_row_pipelines();
+  const bool sg = on && ctx_->subgroup_arithmetic();
+  if (sg != tiles_.subgroup_ops || !softmax_) make_row_pipelines(sg);
   return tiles_.subgroup_ops;
 }
 

@@ -69,7 +69,7 @@ class VulkanBackend final : public Backend {
   friend class VulkanResidentStack;
   struct Gemm;
   void make_pipelines();
-  void make_row_pipelines();  // softmax_ and add_norm_, as tiles_.subgroup_ops says
+  void make_row_pipelines(bool subgroups);  // softmax_ and add_norm_; sets tiles_.subgroup_ops
   std::unique_ptr<vk::Buffer> acquire(uint64_t bytes);
   void release(std::unique_ptr<vk::Buffer> b);
   void gemm(const Gemm& g);
