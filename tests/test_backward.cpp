@@ -244,6 +244,41 @@ class TestBackward : public QObject {
     QVERIFY(from_view.is_contiguous());
     QCOMPARE(from_view.to_vector(), t.to_vector());
     QCOMPARE(reshaped(v, {2, 12}).data(), v.data());  // a contiguous gradient's view moves no numbers
+    QCOMPARE(masked_backward(dy, Tensor({2, 3, 3}, 1.0f)).data(), dy.data());  // a mask hiding nothing: dy, shared
+    QVERIFY(m.data() != dy.data());
+  }
+
+  // A padding mask over sentences of one length hides nothing: the gradient of the step before
+  // the mask is the masked step's own (shared, no copy) — the scaled scores' under the plain mask,
+  // the unmasked weights' under MaskAfterSoftmax; where it hides something, a tensor of its own.
+  // The forward's masked step is always its own tensor (memory.cpp counts it). The shared
+  // gradient is compared with one computed again from the weights: nothing wrote into it.
+  void maskHidingNothingSharesItsGradient() {
+    const std::string at = "encoder.layers.0.self_attn.";
+    for (const bool late : {false, true})
+      for (const bool equal : {true, false}) {
+        ModelConfig cfg = small(Norm::Pre, 1);
+        if (late) cfg.faults = {Fault::MaskAfterSoftmax};
+        const Weights w = init_weights(cfg);
+        const Batch batch = make_batch({"the cat sat", equal ? "dogs bark loudly" : "dogs bark"}, {});
+        Trace fwd;
+        forward(cfg, w, batch, fwd);
+        const std::string before = late ? "unmasked_weights" : "scores", masked = late ? "weights" : "masked_scores";
+        const Step *x = fwd.find(at + before), *y = fwd.find(at + masked);
+        QVERIFY(x && y);
+        QVERIFY(!y->tensor.shares_storage(x->tensor));
+        const BackwardResult r = backward(cfg, w, fwd, {});
+        const Step *gx = r.steps.find(at + before + ".grad"), *gy = r.steps.find(at + masked + ".grad");
+        QVERIFY(gx && gy);
+        QCOMPARE(gx->tensor.shares_storage(gy->tensor), equal);
+        const Tensor again = masked_backward(gy->tensor.clone(), fwd.find("encoder.mask")->tensor);
+        QVERIFY(same(gx->tensor, again));
+        if (!late) {  // and the masked scores' gradient is softmax's backward of the weights' gradient
+          const Step *wts = fwd.find(at + "weights"), *gw = r.steps.find(at + "weights.grad");
+          QVERIFY(wts && gw);
+          QVERIFY(same(gy->tensor, softmax_backward(wts->tensor, gw->tensor, -1)));
+        }
+      }
   }
 
   // The ops split between threads (rows of at least 2¹⁶ elements in all): against their naive

@@ -11,6 +11,7 @@
 #include "tensor/parallel.h"
 #include "tensor/rng.h"
 #include "tensor/scoped_threads.h"
+#include "text/errors.h"
 
 using namespace attnlab;
 
@@ -223,6 +224,36 @@ class TestOps : public QObject {
       for (int64_t i = 0; i < c.numel(); ++i)
         if (c.data()[i] != view.at_linear(i)) QFAIL(qPrintable(QString("copy element %1").arg(i)));
     }
+  }
+
+  // A mask that hides nothing gives the scores themselves, shared (the traced steps and the
+  // gradients that use it are never written into); one 0 anywhere — the first entry, the last of
+  // a block of 4096, the first of the next, the very last, a −0 — gives masked_fill's new tensor.
+  void maskHidingNothingSharesTheScores() {
+    const Tensor s = randn({2, 3, 70, 70}, "s");  // mask (2, 70, 70): 9800 entries, three blocks
+    const Tensor ones({2, 70, 70}, 1.0f);
+    QVERIFY(hides_nothing(ones));
+    QVERIFY(masked_fill_or_same(s, ones, -1.0f).shares_storage(s));
+    QCOMPARE(masked_fill_or_same(s, ones, -1.0f).data(), s.data());
+    for (const int64_t at : {int64_t{0}, int64_t{4095}, int64_t{4096}, int64_t{9799}})
+      for (const float zero : {0.0f, -0.0f}) {
+        Tensor m = ones.clone();
+        m.data()[at] = zero;
+        QVERIFY(!hides_nothing(m));
+        const Tensor f = masked_fill_or_same(s, m, -1.0f);
+        QVERIFY(!f.shares_storage(s));
+        QCOMPARE(f.to_vector(), masked_fill(s, m, -1.0f).to_vector());
+      }
+    const Tensor st = s.transpose(2, 3);  // strided scores: shared as the view they are, or filled
+    QVERIFY(masked_fill_or_same(st, ones, -1.0f).shares_storage(s));
+    const Tensor causal = make_mask(MaskKind::Causal, {70, 70}, 70, 70);
+    QCOMPARE(masked_fill_or_same(st, causal, -1.0f).to_vector(), masked_fill(st.contiguous(), causal, -1.0f).to_vector());
+    QVERIFY(hides_nothing(make_mask(MaskKind::Padding, {70, 70}, 70, 70)));
+    QVERIFY(!hides_nothing(make_mask(MaskKind::Padding, {70, 69}, 70, 70)));
+    QVERIFY(!hides_nothing(make_mask(MaskKind::Causal, {70, 70}, 70, 70)));
+    QVERIFY(!hides_nothing(make_mask(MaskKind::Causal, {70, 70}, 70, 70).transpose(1, 2)));  // a view
+    // The shapes are checked before the mask is read: a mismatch is refused even when it hides nothing.
+    QVERIFY_THROWS_EXCEPTION(ShapeError, masked_fill_or_same(s, Tensor({2, 70, 71}, 1.0f), 0.0f));
   }
 
   // ScopedThreads sets OpenMP's count for its scope and puts the one before back when the scope

@@ -173,7 +173,7 @@ MatmulGrads matmul_backward(const Tensor& a, const Tensor& b, const Tensor& dc) 
   return {matmul(dc, b.transpose(last - 1, last)), matmul(a.transpose(last - 1, last), dc)};
 }
 
-Tensor masked_backward(const Tensor& dy, const Tensor& mask) { return masked_fill(dy, mask, 0.0f); }  // checks the shapes
+Tensor masked_backward(const Tensor& dy, const Tensor& mask) { return masked_fill_or_same(dy, mask, 0.0f); }  // checks the shapes
 
 Tensor reshaped(const Tensor& a, const Shape& shape) {
   require(numel_of(shape) == a.numel(), "reshape", shape_str(a.shape()) + " → " + shape_str(shape));

@@ -46,6 +46,7 @@ MatmulGrads matmul_backward(const Tensor& a, const Tensor& b, const Tensor& dc);
 
 // dy (…) where mask is 1, exactly 0 where it is 0: the backward of masked_fill with a constant
 // (−∞ or 0), and of the multiplication by the mask. mask (B, Tq, Tk) against (B, H, Tq, Tk).
+// A mask that hides nothing gives dy itself (masked_fill_or_same: no copy).
 Tensor masked_backward(const Tensor& dy, const Tensor& mask);
 
 // a (any strides) as a C-order tensor of `shape` holding a's elements in C order: the backward of

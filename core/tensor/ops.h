@@ -54,6 +54,12 @@ Tensor masked_fill(const Tensor& scores, const Tensor& mask, float value);
 void masked_fill_inplace(Tensor& scores, const Tensor& mask, float value);
 Tensor masked_fill_neg_inf(const Tensor& scores, const Tensor& mask);
 void masked_fill_neg_inf_inplace(Tensor& scores, const Tensor& mask);
+// True when no entry of the mask is 0 (MaskKind::None's, a padding mask over equal lengths).
+bool hides_nothing(const Tensor& mask);
+// masked_fill, except that a mask hiding nothing gives scores itself (its storage and strides
+// shared, the same bits): no copy. For results nobody writes into (the backward's gradients; the
+// traced forward's masked step stays a tensor of its own, as the memory estimate counts it).
+Tensor masked_fill_or_same(const Tensor& scores, const Tensor& mask, float value);
 
 // Sinusoidal position code (S, D): PE(p, 2i) = sin(p / 10000^(2i/D)), PE(p, 2i+1) = cos(…).
 Tensor sinusoidal_positions(int64_t s, int64_t d);

@@ -778,7 +778,9 @@ class Successes(CliCase):
             self.assertGreater(held[attention]["gradients_mb"], 0)
         score_mb = 4 * 300 * 300 * 4 / 2**20  # one (1, H 4, S, S) float tensor
         self.assertGreater(held["full"]["trace_mb"] - held["tiled"]["trace_mb"], 3 * score_mb)
-        self.assertGreater(held["full"]["gradients_mb"] - held["tiled"]["gradients_mb"], 3 * score_mb)
+        # The full path's gradients: qk's, the scaled scores' and the weights' (S, S) tensors — the
+        # masked scores' is the scaled scores' own, shared, since the benchmark's mask hides nothing.
+        self.assertGreater(held["full"]["gradients_mb"] - held["tiled"]["gradients_mb"], 2 * score_mb)
         r = run_attnlab(["bench", "--loss", "mse"])
         self.assertEqual(r.rc, 2, r.describe())
         self.assertIn("unknown loss 'mse'; valid losses: sum", r.err)
