@@ -361,11 +361,12 @@ class TestBackend : public QObject {
     QVERIFY_THROWS_EXCEPTION(VulkanError, make_backend(BackendKind::Vulkan));
 #else
     if (vk_) QCOMPARE(make_backend(BackendKind::Vulkan)->name(), std::string("vulkan"));
-    qputenv("ATTNLAB_VULKAN_DEVICE", "99");
-    QVERIFY_THROWS_EXCEPTION(VulkanError, make_backend(BackendKind::Vulkan));
-    qputenv("ATTNLAB_VULKAN_DEVICE", "one");
+    {
+      const EnvFor beyond("ATTNLAB_VULKAN_DEVICE", "99");
+      QVERIFY_THROWS_EXCEPTION(VulkanError, make_backend(BackendKind::Vulkan));
+    }
+    const EnvFor not_a_number("ATTNLAB_VULKAN_DEVICE", "one");
     QVERIFY_THROWS_EXCEPTION(ConfigError, make_backend(BackendKind::Vulkan));
-    qunsetenv("ATTNLAB_VULKAN_DEVICE");
 #endif
   }
 };

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+
 #include "exercises/exercise_text.h"
 #include "io/json_kind.h"
 #include "io/shipped_models.h"

@@ -132,7 +132,7 @@ void VulkanBackend::make_row_pipelines(bool sg) {
 
 bool VulkanBackend::use_subgroup_reductions(bool on) {
   const bool sg = on && ctx_->subgroup_arithmetic();
-  if (sg != tiles_.subgroup_ops || !softmax_) make_row_pipelines(sg);
+  if (sg != tiles_.subgroup_ops) make_row_pipelines(sg);  // the constructor made the first pair
   return tiles_.subgroup_ops;
 }
 
