@@ -21,7 +21,7 @@ using tiles::rows_of;
 using tiles::RowKeys;
 using tiles::visible_keys;
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr float kMaskedScore = -std::numeric_limits<float>::infinity();  // a hidden key
 
 // What one task reads: the inputs, the mask's ranges and (for hand-drawn masks) the dense mask.
 struct Inputs {
@@ -83,7 +83,7 @@ bool visible_ranges(const Inputs& in, int64_t b, int64_t i0, int64_t rows, int64
     partial = partial || keys.a > 0 || keys.e < n;
     if (keys.mask)
       for (int64_t j = keys.a; j < keys.e; ++j)
-        if (keys.mask[j] == 0.0f) st[j * rows + r] = kNegInf;
+        if (keys.mask[j] == 0.0f) st[j * rows + r] = kMaskedScore;
   }
   return partial;
 }
@@ -97,7 +97,7 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
   const int64_t tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
   const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
   Mat o = Mat::Zero(rows, dh);
-  Vec m = Vec::Constant(rows, kNegInf), l = Vec::Zero(rows), rescale(rows);
+  Vec m = Vec::Constant(rows, kMaskedScore), l = Vec::Zero(rows), rescale(rows);
   Mat st(bk, rows);
   std::vector<int32_t> a(static_cast<size_t>(rows)), e(static_cast<size_t>(rows));
   OverviewRows overview(in, rows);

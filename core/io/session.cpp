@@ -20,7 +20,7 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kFormat = "attnlab-session";
-constexpr size_t kMaxSentences = 4096, kMaxSentenceBytes = 1u << 20;
+constexpr size_t kMaxSessionSentences = 4096, kMaxSentenceBytes = 1u << 20;
 const std::string kViewTabs[] = {"values", "lines", "model", "neuron", "masks", "charts", "gradients"};
 
 // Typed access to one session file; every failure names the file and the field.
@@ -89,7 +89,7 @@ class Fields {
   std::vector<std::string> lines(const json& obj, const char* key) const {
     const json* v = find(obj, key);
     if (!v) return {};
-    if (!v->is_array() || v->size() > kMaxSentences) fail(key, Text(Msg::should_list_most_4096_sentences));
+    if (!v->is_array() || v->size() > kMaxSessionSentences) fail(key, Text(Msg::should_list_most_4096_sentences));
     std::vector<std::string> out;
     for (const json& s : *v) {
       if (!s.is_string() || s.get_ref<const std::string&>().size() > kMaxSentenceBytes)

@@ -4,16 +4,12 @@
 #include <cmath>
 
 #include "model/comma_list.h"
+#include "model/option_range.h"
 #include "text/errors.h"
 
 namespace attnlab {
 
 namespace {
-void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi) {
-  if (v < lo || v > hi)
-    throw ConfigError(verbatim(std::string(opt) + ": ") + Text(Msg::outside, v, lo, hi));
-}
-
 // full_heads: heads the model has, ascending, each once, none in a layer traced in full.
 void validate_full_heads(const ModelConfig& c) {
   for (size_t i = 0; i < c.full_heads.size(); ++i) {
@@ -31,22 +27,22 @@ void validate_full_heads(const ModelConfig& c) {
 }  // namespace
 
 void ModelConfig::validate() const {
-  in_range("--d-model", d_model, 1, Limits::kMaxDModel);
-  in_range("--heads", heads, 1, d_model);
+  require_in_range("--d-model", d_model, 1, Limits::kMaxDModel);
+  require_in_range("--heads", heads, 1, d_model);
   if (d_model % heads != 0 && !has(Fault::IndivisibleHeads))
     throw ConfigError(verbatim("--heads: ") + Text(Msg::heads_do_not_divide_d_model, heads, d_model) + verbatim(" ") +
                       Text(Msg::d_model_must_heads_d_head_try_heads_d_model, heads,
                            ((d_model + heads - 1) / heads) * heads));
-  in_range("--d-ff", d_ff, 1, Limits::kMaxDff);
-  in_range("--layers", layers, 1, Limits::kMaxLayers);
-  if (positional == Positional::Learned) in_range("--max-positions", max_positions, 1, Limits::kMaxPositions);
+  require_in_range("--d-ff", d_ff, 1, Limits::kMaxDff);
+  require_in_range("--layers", layers, 1, Limits::kMaxLayers);
+  if (positional == Positional::Learned) require_in_range("--max-positions", max_positions, 1, Limits::kMaxPositions);
   if (!std::isfinite(eps) || eps <= 0 || eps >= 1)
     throw ConfigError(verbatim("--eps: " + format_double(eps) + " ") + Text(Msg::must_positive_number_below));
-  in_range("token_types", token_types, 0, 64);
+  require_in_range("token_types", token_types, 0, 64);
   if (cross && bert_parts()) throw ConfigError(Text(Msg::en_bert_parts_encoder_only));
   validate_variant(variant, layers, encoder_mask());
   for (size_t i = 0; i < full_layers.size(); ++i) {
-    in_range("--full-layers", full_layers[i], 0, layers - 1);
+    require_in_range("--full-layers", full_layers[i], 0, layers - 1);
     if (i > 0 && full_layers[i] <= full_layers[i - 1])
       throw ConfigError(verbatim("--full-layers: ") + Text(Msg::full_layers_not_ascending, full_layers[i]));
   }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "model/option_range.h"
 #include "text/errors.h"
 
 namespace attnlab {
@@ -19,14 +20,6 @@ constexpr Named kNames[] = {
     {VariantKind::RelativeBias, "relative"}, {VariantKind::Alibi, "alibi"},  {VariantKind::Axial, "axial"},
     {VariantKind::KvCache, "kv_cache"},   {VariantKind::Tiled, "tiled"},
 };
-
-// why: a parenthesised note after the range, e.g. Msg::layers_count_from_0; empty for none.
-void in_range(std::string_view opt, int64_t v, int64_t lo, int64_t hi, Text why = {}) {
-  if (v >= lo && v <= hi) return;
-  Text msg = verbatim(std::string(opt) + ": ") + Text(Msg::outside, v, lo, hi);
-  if (!why.empty()) msg += verbatim(" ") + std::move(why);
-  throw ConfigError(std::move(msg));
-}
 
 }  // namespace
 
@@ -73,8 +66,8 @@ std::vector<VariantParam> variant_params(VariantKind k) {
 
 void validate_variant(const VariantConfig& v, int64_t layers, MaskKind mask) {
   for (VariantKind k : all_variants())  // every knob, whether or not the chosen kind reads it
-    for (const auto& p : variant_params(k)) in_range(p.option, v.*p.field, p.min, VariantLimits::kMaxParam);
-  in_range("--variant-layer", v.layer, 0, v.on() ? layers - 1 : VariantLimits::kMaxParam,
+    for (const auto& p : variant_params(k)) require_in_range(p.option, v.*p.field, p.min, VariantLimits::kMaxParam);
+  require_in_range("--variant-layer", v.layer, 0, v.on() ? layers - 1 : VariantLimits::kMaxParam,
            Text(Msg::layers_count_from_0));
   if (!v.on()) return;
   if (v.kind == VariantKind::Linformer && (mask == MaskKind::Causal || mask == MaskKind::PaddingCausal))

@@ -16,8 +16,6 @@ namespace {
 
 constexpr std::string_view kEndOfText = "<|endoftext|>";
 
-DataError file_error(const std::string& origin, Text why) { return DataError(Text(Msg::io_name_colon, origin) + why); }
-
 // GPT-2's bytes_to_unicode: the printable bytes ! … ~, ¡ … ¬, ® … ÿ stand for themselves; the
 // other 68 bytes, in order, become U+0100, U+0101, …
 std::array<char32_t, 256> byte_code_points() {

@@ -1,8 +1,11 @@
-// The lines of a tokenizer file, as its readers take them.
+// The lines of a tokenizer file, as its readers take them, and the refusal naming the file.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
+
+#include "text/errors.h"
 
 namespace attnlab::subword {
 
@@ -19,6 +22,11 @@ void for_each_line(std::string_view text, F f) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     f(++number, line);
   }
+}
+
+// "<origin>: <why>": a tokenizer file refused, its name first.
+inline DataError file_error(const std::string& origin, Text why) {
+  return DataError(Text(Msg::io_name_colon, origin) + why);
 }
 
 }  // namespace attnlab::subword

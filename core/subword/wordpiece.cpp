@@ -12,8 +12,6 @@ namespace {
 
 constexpr size_t kMaxWordChars = 100;  // BertTokenizer's max_input_chars_per_word
 
-DataError file_error(const std::string& origin, Text why) { return DataError(Text(Msg::io_name_colon, origin) + why); }
-
 // Words separated by whitespace (Python's str.split()).
 std::vector<std::u32string> split_spaces(std::u32string_view t) {
   std::vector<std::u32string> out;

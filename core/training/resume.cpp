@@ -19,7 +19,7 @@ namespace {
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-constexpr const char* kFormat = "attnlab-training-resume/1";
+constexpr const char* kResumeFormat = "attnlab-training-resume/1";
 constexpr const char* kField = "training_resume";  // the metadata key
 constexpr uint64_t kMaxResumeBytes = 3 * kMaxWeightsFileBytes;
 
@@ -32,7 +32,7 @@ ojson setup_json(const ResumePoint& r) {
   const OptimizerConfig& o = s.opt;
   ojson faults = ojson::array();
   for (Fault f : s.model.faults) faults.push_back(std::string(fault_info(f).id));
-  ojson j{{"format", kFormat},
+  ojson j{{"format", kResumeFormat},
           {"task", std::string(train_task_name(s.task))},
           {"seed", s.seed},
           {"steps", s.steps},
@@ -51,7 +51,7 @@ ojson setup_json(const ResumePoint& r) {
 }
 
 // The "training_resume" JSON into r (the model's sizes come from the weights, read first).
-void read_setup(const std::string& text, const std::string& origin, ResumePoint& r) {
+void read_resume_setup(const std::string& text, const std::string& origin, ResumePoint& r) {
   const JsonReader rd{origin};
   const std::string field = kField;
   json j;
@@ -62,7 +62,7 @@ void read_setup(const std::string& text, const std::string& origin, ResumePoint&
   }
   rd.want(j, field, j.is_object(), Msg::ls_json_object);
   const std::string& format = rd.string(j, "format", field);
-  if (format != kFormat) rd.fail(field + ".format", Text(Msg::ls_expected_found, std::string(kFormat), verbatim(format)));
+  if (format != kResumeFormat) rd.fail(field + ".format", Text(Msg::ls_expected_found, std::string(kResumeFormat), verbatim(format)));
   TrainSetup& s = r.setup;
   try {
     s.task = parse_train_task(rd.string(j, "task", field));
@@ -123,7 +123,7 @@ ResumePoint parse_resume(const std::string& bytes, const std::string& origin) {
   const auto field = all.metadata.find(kField);
   if (field == all.metadata.end()) throw DataError(Text(Msg::io_name_colon, origin) + Text(Msg::metadata_field_missing, kField));
   ResumePoint r;
-  read_setup(field->second, origin, r);
+  read_resume_setup(field->second, origin, r);
   // The parameters are a weights file's (checked as one); the rest is the optimiser's.
   SafetensorsFile params;
   params.metadata = all.metadata;

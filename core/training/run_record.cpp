@@ -18,7 +18,7 @@ using json = nlohmann::json;
 using Reader = JsonReader;
 
 constexpr uint64_t kMaxRunJsonBytes = 64ull << 20;
-constexpr const char* kFormat = "attnlab-training-run/1";
+constexpr const char* kRunFormat = "attnlab-training-run/1";
 
 ojson heads_json(const Evaluation& e) {
   ojson layers = ojson::array();
@@ -107,7 +107,7 @@ std::string run_record_json(const RunRecord& r, const TrainSetup& s) {
   ojson curves = ojson::array(), snaps = ojson::array();
   for (const CurvePoint& p : r.curves) curves.push_back(point_json(p, -1));
   for (const auto& [step, file] : r.snapshots) snaps.push_back({{"step", step}, {"file", file}});
-  ojson run{{"format", kFormat},
+  ojson run{{"format", kRunFormat},
                   {"task", std::string(train_task_name(r.task))},
                   {"seed", r.seed},
                   {"steps", r.steps},
@@ -133,8 +133,8 @@ RunRecord parse_run_record(const std::string& text, const std::string& origin) {
   }
   r.want(j, "", j.is_object(), Msg::ls_json_object);
   const json& format = r.at(j, "format", "format");
-  if (!format.is_string() || format.get<std::string>() != kFormat)
-    r.fail("format", Text(Msg::ls_expected_found, std::string(kFormat), format.is_string() ? verbatim(format.get<std::string>()) : Reader::kind(format)));
+  if (!format.is_string() || format.get<std::string>() != kRunFormat)
+    r.fail("format", Text(Msg::ls_expected_found, std::string(kRunFormat), format.is_string() ? verbatim(format.get<std::string>()) : Reader::kind(format)));
   RunRecord rec;
   const json& task = r.at(j, "task", "task");
   r.want(task, "task", task.is_string(), Msg::ls_json_string);

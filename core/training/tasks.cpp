@@ -32,7 +32,7 @@ struct Draws {
   }
 };
 
-constexpr int kFirst = 2;  // ids 0 and 1 are [PAD] and [UNK]
+constexpr int kFirstId = 2;  // ids 0 and 1 are [PAD] and [UNK]
 
 std::vector<std::string> letters_vocab() {
   std::vector<std::string> v{kPadToken, kUnkToken};
@@ -46,7 +46,7 @@ std::vector<std::string> digits_vocab() {
   v.emplace_back(">");
   return v;
 }
-constexpr int kArrow = kFirst + 10;  // ">" in digits_vocab()
+constexpr int kArrow = kFirstId + 10;  // ">" in digits_vocab()
 
 const std::vector<std::string> kBracketsVocab{kPadToken, kUnkToken, "(", ")", "ok", "open", "bad"};
 enum BracketId { kOpen = 2, kClose = 3, kOk = 4, kOpenLabel = 5, kBad = 6 };
@@ -61,7 +61,7 @@ void answer_next(Example& e, size_t from, size_t to) {
 Example induction(const Draws& d) {
   const int pre = d.pick(0, 0, 5), run = d.pick(1, 6, 12);
   Example e;
-  for (int i = 0; i < pre + run; ++i) e.ids.push_back(kFirst + d.pick(2 + static_cast<uint64_t>(i), 0, 25));
+  for (int i = 0; i < pre + run; ++i) e.ids.push_back(kFirstId + d.pick(2 + static_cast<uint64_t>(i), 0, 25));
   for (int i = 0; i < run; ++i) e.ids.push_back(e.ids[static_cast<size_t>(pre + i)]);
   e.run_start = pre;
   e.run_len = run;
@@ -73,7 +73,7 @@ Example induction(const Draws& d) {
 Example digits_task(const Draws& d, TrainTask task) {
   const int n = d.pick(0, 1, 8);
   std::vector<int> x;
-  for (int i = 0; i < n; ++i) x.push_back(kFirst + d.pick(1 + static_cast<uint64_t>(i), 0, 9));
+  for (int i = 0; i < n; ++i) x.push_back(kFirstId + d.pick(1 + static_cast<uint64_t>(i), 0, 9));
   std::vector<int> y = x;
   if (task == TrainTask::Reverse) std::reverse(y.begin(), y.end());
   if (task == TrainTask::Sort) std::sort(y.begin(), y.end());
@@ -89,7 +89,7 @@ Example digits_task(const Draws& d, TrainTask task) {
 Example previous_token(const Draws& d) {
   const int n = d.pick(0, 2, 16);
   Example e;
-  for (int i = 0; i < n; ++i) e.ids.push_back(kFirst + d.pick(1 + static_cast<uint64_t>(i), 0, 25));
+  for (int i = 0; i < n; ++i) e.ids.push_back(kFirstId + d.pick(1 + static_cast<uint64_t>(i), 0, 25));
   e.target.assign(e.ids.size(), -1);
   for (size_t i = 1; i < e.ids.size(); ++i) e.target[i] = e.ids[i - 1];
   return e;

@@ -46,7 +46,7 @@ using vk::kMaxGroups;
 using vk::NormPush;
 using vk::RowsPush;
 
-void require(bool ok, const char* op, const std::string& what) {
+void require_shape(bool ok, const char* op, const std::string& what) {
   if (!ok) throw ShapeError(std::string(op) + ": " + what);
 }
 
@@ -191,7 +191,7 @@ void VulkanBackend::gemm(const Gemm& g) {
 // cannot hold them all.
 Tensor VulkanBackend::linear_rows(const Tensor& x_in, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) {
   const int64_t in = w.size(1);
-  require(x_in.dim() >= 1 && x_in.size(-1) == in && w.is_contiguous() && b.is_contiguous() && row0 >= 0 &&
+  require_shape(x_in.dim() >= 1 && x_in.size(-1) == in && w.is_contiguous() && b.is_contiguous() && row0 >= 0 &&
               row0 + rows <= w.size(0),
           "linear", shape_str(x_in.shape()) + " · " + shape_str(w.shape()) + "ᵀ rows " + std::to_string(row0) + "+" +
                         std::to_string(rows));
@@ -227,7 +227,7 @@ Tensor VulkanBackend::linear_rows(const Tensor& x_in, const Tensor& w, const Ten
 // a (…, M, K) · b (…, K, N) with at most two leading axes, read in place through their strides;
 // split along the first leading axis when one buffer cannot hold the whole batch.
 Tensor VulkanBackend::matmul(const Tensor& a, const Tensor& b) {
-  require(a.dim() >= 2 && a.dim() == b.dim() && a.size(-1) == b.size(-2) &&
+  require_shape(a.dim() >= 2 && a.dim() == b.dim() && a.size(-1) == b.size(-2) &&
               std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin()),
           "matmul", shape_str(a.shape()) + " @ " + shape_str(b.shape()));
   const int64_t lead = a.dim() - 2;
@@ -308,7 +308,7 @@ void VulkanBackend::rows_op(vk::Pipeline& pipe, float* data, int64_t rows, int64
 }
 
 void VulkanBackend::softmax_lastdim_inplace(Tensor& x) {
-  require(x.dim() >= 1 && x.is_contiguous(), "softmax", shape_str(x.shape()) + " must be contiguous");
+  require_shape(x.dim() >= 1 && x.is_contiguous(), "softmax", shape_str(x.shape()) + " must be contiguous");
   if (x.numel() == 0) return;
   const int64_t n = x.size(-1);
   rows_op(*softmax_, x.data(), x.numel() / n, n, 0);
@@ -329,7 +329,7 @@ vk::Pipeline& VulkanBackend::flash(uint32_t dh_max) {
 }
 
 Tensor VulkanBackend::attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) {
-  require(q.dim() == 4 && k.dim() == 4 && v.dim() == 4 && mask.dim() == 3 && mask.is_contiguous() &&
+  require_shape(q.dim() == 4 && k.dim() == 4 && v.dim() == 4 && mask.dim() == 3 && mask.is_contiguous() &&
               k.shape() == v.shape() && q.size(0) == k.size(0) && q.size(1) == k.size(1) && q.size(3) == k.size(3) &&
               mask.shape() == Shape{q.size(0), q.size(2), k.size(2)},
           "attention", "q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " + shape_str(v.shape()) +
