@@ -17,7 +17,6 @@ namespace attnlab {
 namespace {
 
 using tiles::row_keys;
-using tiles::rows_of;
 using tiles::RowKeys;
 using tiles::visible_keys;
 
@@ -95,7 +94,7 @@ bool visible_ranges(const Inputs& in, int64_t b, int64_t i0, int64_t rows, int64
 // out: the block's output rows, (rows, Dh) with row stride out_ld.
 void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t rows, float* out, int64_t out_ld) {
   const int64_t tk = in.k.size(2), dh = in.q.size(3), bk = in.tiles.keys;
-  const ConstStridedMap Q = rows_of(in.q, b, h, i0, rows);
+  const ConstStridedMap Q = tiles::rows_of(in.q, b, h, i0, rows);
   Mat o = Mat::Zero(rows, dh);
   Vec m = Vec::Constant(rows, kMaskedScore), l = Vec::Zero(rows), rescale(rows);
   Mat st(bk, rows);
@@ -105,7 +104,7 @@ void query_block(const Inputs& in, int64_t b, int64_t h, int64_t i0, int64_t row
   const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
   for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
     const int64_t n = std::min(bk, tk - j0);
-    const ConstStridedMap K = rows_of(in.k, b, h, j0, n), V = rows_of(in.v, b, h, j0, n);
+    const ConstStridedMap K = tiles::rows_of(in.k, b, h, j0, n), V = tiles::rows_of(in.v, b, h, j0, n);
     // Sᵀ (n, rows) = K · Qᵀ on the GEMM engine (inside this parallel loop: one thread's call).
     sgemm(n, rows, dh, {K.data(), false, K.outerStride()}, {Q.data(), true, Q.outerStride()}, st.data(), rows);
     const bool partial = visible_ranges(in, b, i0, rows, j0, n, st.data(), a.data(), e.data());

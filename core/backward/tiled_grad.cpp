@@ -14,7 +14,6 @@ namespace attnlab::grad {
 namespace {
 
 using tiles::row_keys;
-using tiles::rows_of;
 using tiles::RowKeys;
 using tiles::update_row;
 using tiles::visible_keys;
@@ -59,7 +58,7 @@ Vec log_sum_exp(const Inputs& in, int64_t b, int64_t h) {
     const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
     for (int64_t j0 = lo - lo % bk; j0 < hi; j0 += bk) {
       const int64_t n = std::min(bk, tk - j0);
-      s.topLeftCorner(rows, n).noalias() = rows_of(in.q, b, h, i0, rows) * rows_of(in.k, b, h, j0, n).transpose();
+      s.topLeftCorner(rows, n).noalias() = tiles::rows_of(in.q, b, h, i0, rows) * tiles::rows_of(in.k, b, h, j0, n).transpose();
       for (int64_t r = 0; r < rows; ++r)
         update_row(s.data() + r * bk, n, row_keys(in.ranges, in.dense, b, i0 + r, j0, n), in.root, m[r], l[r]);
     }
@@ -93,12 +92,12 @@ void head_backward(const Inputs& in, Outputs& o, int64_t b, int64_t h) {
   Mat s(bq, bk), dp(bq, bk);
   for (int64_t j0 = 0; j0 < tk; j0 += bk) {
     const int64_t n = std::min(bk, tk - j0);
-    const auto K = rows_of(in.k, b, h, j0, n), V = rows_of(in.v, b, h, j0, n);
+    const auto K = tiles::rows_of(in.k, b, h, j0, n), V = tiles::rows_of(in.v, b, h, j0, n);
     for (int64_t i0 = 0; i0 < tq; i0 += bq) {
       const int64_t rows = std::min(bq, tq - i0);
       const auto [lo, hi] = visible_keys(in.ranges, b, i0, rows);
       if (j0 + n <= lo || j0 >= hi) continue;  // no row of this block sees these keys: P = 0
-      const auto Q = rows_of(in.q, b, h, i0, rows);
+      const auto Q = tiles::rows_of(in.q, b, h, i0, rows);
       auto P = s.topLeftCorner(rows, n);
       P.noalias() = Q * K.transpose();
       scale_and_mask(in, b, i0, rows, j0, n, s);

@@ -10,11 +10,11 @@ namespace attnlab {
 
 namespace {
 
-struct Named {
+struct VariantName {
   VariantKind kind;
   const char* name;
 };
-constexpr Named kNames[] = {
+constexpr VariantName kNames[] = {
     {VariantKind::None, "none"},          {VariantKind::Window, "window"},     {VariantKind::BigBird, "bigbird"},
     {VariantKind::TopK, "topk"},          {VariantKind::Linformer, "linformer"}, {VariantKind::Linear, "linear"},
     {VariantKind::RelativeBias, "relative"}, {VariantKind::Alibi, "alibi"},  {VariantKind::Axial, "axial"},
@@ -68,7 +68,7 @@ void validate_variant(const VariantConfig& v, int64_t layers, MaskKind mask) {
   for (VariantKind k : all_variants())  // every knob, whether or not the chosen kind reads it
     for (const auto& p : variant_params(k)) require_in_range(p.option, v.*p.field, p.min, VariantLimits::kMaxParam);
   require_in_range("--variant-layer", v.layer, 0, v.on() ? layers - 1 : VariantLimits::kMaxParam,
-           Text(Msg::layers_count_from_0));
+                   Text(Msg::layers_count_from_0));
   if (!v.on()) return;
   if (v.kind == VariantKind::Linformer && (mask == MaskKind::Causal || mask == MaskKind::PaddingCausal))
     throw ConfigError(verbatim("--variant linformer: ") + Text(Msg::causal_mask_cannot_kept_because_projection_mixes));

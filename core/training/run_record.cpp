@@ -15,7 +15,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 using json = nlohmann::json;
-using Reader = JsonReader;
 
 constexpr uint64_t kMaxRunJsonBytes = 64ull << 20;
 constexpr const char* kRunFormat = "attnlab-training-run/1";
@@ -46,7 +45,7 @@ ojson point_json(const CurvePoint& p, double seconds) {
   return j;
 }
 
-CurvePoint parse_point(const Reader& r, const json& p, const std::string& field) {
+CurvePoint parse_point(const JsonReader& r, const json& p, const std::string& field) {
   r.want(p, field, p.is_object(), Msg::ls_json_object);
   CurvePoint c;
   c.step = r.whole(p, "step", field);
@@ -124,7 +123,7 @@ std::string run_record_json(const RunRecord& r, const TrainSetup& s) {
 }
 
 RunRecord parse_run_record(const std::string& text, const std::string& origin) {
-  const Reader r{origin};
+  const JsonReader r{origin};
   json j;
   try {
     j = json::parse(text);
@@ -134,7 +133,7 @@ RunRecord parse_run_record(const std::string& text, const std::string& origin) {
   r.want(j, "", j.is_object(), Msg::ls_json_object);
   const json& format = r.at(j, "format", "format");
   if (!format.is_string() || format.get<std::string>() != kRunFormat)
-    r.fail("format", Text(Msg::ls_expected_found, std::string(kRunFormat), format.is_string() ? verbatim(format.get<std::string>()) : Reader::kind(format)));
+    r.fail("format", Text(Msg::ls_expected_found, std::string(kRunFormat), format.is_string() ? verbatim(format.get<std::string>()) : JsonReader::kind(format)));
   RunRecord rec;
   const json& task = r.at(j, "task", "task");
   r.want(task, "task", task.is_string(), Msg::ls_json_string);

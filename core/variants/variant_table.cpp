@@ -12,8 +12,9 @@ namespace attnlab {
 
 namespace {
 
+// Not StepRole too: its Weights would make the class Weights ambiguous in the files after this one
+// in a unity batch (docs/ARCHITECTURE.md, "Build units").
 using enum StepRound;
-using enum StepRole;
 
 // --- the tensors, by what they hold (round: the token or key block; 0 for Once) ------------
 Shape all_pairs(const StepSizes& z, int64_t) { return {z.b, z.h, z.t, z.t}; }    // (B, H, T, T)
@@ -37,38 +38,38 @@ Shape tile_scores(const StepSizes& z, int64_t r) {  // (B, H, T, keys of block r
 // --- the table: each kind's steps in the order variants_*.cpp record them -------------------
 // window, bigbird, topk (variants_sparse.cpp: record_pattern, then record_weights_out_error)
 constexpr VariantStep kPattern[] = {
-    {"pattern", Once, all_pairs, Matrix},
-    {"weights", Once, all_pairs, Weights},
+    {"pattern", Once, all_pairs, StepRole::Matrix},
+    {"weights", Once, all_pairs, StepRole::Weights},
     {"head_out", Once, per_head},
     {"error", Once, per_query},
 };
 constexpr VariantStep kRelative[] = {
     {"table", Once, bias_table},
     {"bias", Once, bias},
-    {"weights", Once, all_pairs, Weights},
+    {"weights", Once, all_pairs, StepRole::Weights},
     {"head_out", Once, per_head},
     {"error", Once, per_query},
 };
 constexpr VariantStep kAlibi[] = {
     {"bias", Once, bias},
-    {"weights", Once, all_pairs, Weights},
+    {"weights", Once, all_pairs, StepRole::Weights},
     {"head_out", Once, per_head},
     {"error", Once, per_query},
 };
 constexpr VariantStep kAxial[] = {
-    {"row_pattern", Once, all_pairs, Matrix}, {"row_weights", Once, all_pairs, Matrix}, {"row_out", Once, per_head},
-    {"col_pattern", Once, all_pairs, Matrix}, {"col_weights", Once, all_pairs, Matrix}, {"head_out", Once, per_head},
-    {"effective", Once, all_pairs, Weights},  {"error", Once, per_query},
+    {"row_pattern", Once, all_pairs, StepRole::Matrix}, {"row_weights", Once, all_pairs, StepRole::Matrix}, {"row_out", Once, per_head},
+    {"col_pattern", Once, all_pairs, StepRole::Matrix}, {"col_weights", Once, all_pairs, StepRole::Matrix}, {"head_out", Once, per_head},
+    {"effective", Once, all_pairs, StepRole::Weights},  {"error", Once, per_query},
 };
 // variants_lowrank.cpp
 constexpr VariantStep kLinformer[] = {
     {"projection", Once, projection},    {"k_low", Once, low_rank},  {"v_low", Once, low_rank},
     {"low_weights", Once, low_weights},  {"head_out", Once, per_head},
-    {"effective", Once, all_pairs, Weights}, {"error", Once, per_query},
+    {"effective", Once, all_pairs, StepRole::Weights}, {"error", Once, per_query},
 };
 constexpr VariantStep kLinear[] = {
     {"phi_q", Once, per_head},  {"phi_k", Once, per_head},  {"kv", Once, dh_by_dh},
-    {"k_sum", Once, key_sum},   {"head_out", Once, per_head}, {"quadratic", Once, all_pairs, Weights},
+    {"k_sum", Once, key_sum},   {"head_out", Once, per_head}, {"quadratic", Once, all_pairs, StepRole::Weights},
     {"quadratic_out", Once, per_head}, {"error", Once, per_query},
 };
 // variants_walk.cpp

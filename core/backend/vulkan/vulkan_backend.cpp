@@ -192,9 +192,9 @@ void VulkanBackend::gemm(const Gemm& g) {
 Tensor VulkanBackend::linear_rows(const Tensor& x_in, const Tensor& w, const Tensor& b, int64_t row0, int64_t rows) {
   const int64_t in = w.size(1);
   require_shape(x_in.dim() >= 1 && x_in.size(-1) == in && w.is_contiguous() && b.is_contiguous() && row0 >= 0 &&
-              row0 + rows <= w.size(0),
-          "linear", shape_str(x_in.shape()) + " · " + shape_str(w.shape()) + "ᵀ rows " + std::to_string(row0) + "+" +
-                        std::to_string(rows));
+                    row0 + rows <= w.size(0),
+                "linear", shape_str(x_in.shape()) + " · " + shape_str(w.shape()) + "ᵀ rows " + std::to_string(row0) + "+" +
+                              std::to_string(rows));
   const Tensor x = x_in.contiguous();
   const int64_t m = x.numel() / in;
   Shape out_shape = x.shape();
@@ -228,8 +228,8 @@ Tensor VulkanBackend::linear_rows(const Tensor& x_in, const Tensor& w, const Ten
 // split along the first leading axis when one buffer cannot hold the whole batch.
 Tensor VulkanBackend::matmul(const Tensor& a, const Tensor& b) {
   require_shape(a.dim() >= 2 && a.dim() == b.dim() && a.size(-1) == b.size(-2) &&
-              std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin()),
-          "matmul", shape_str(a.shape()) + " @ " + shape_str(b.shape()));
+                    std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin()),
+                "matmul", shape_str(a.shape()) + " @ " + shape_str(b.shape()));
   const int64_t lead = a.dim() - 2;
   if (lead > 2) return cpu_backend().matmul(a, b);  // the model never has more than (B, H)
   const int64_t M = a.size(-2), K = a.size(-1), N = b.size(-1);
@@ -330,10 +330,10 @@ vk::Pipeline& VulkanBackend::flash(uint32_t dh_max) {
 
 Tensor VulkanBackend::attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, float root) {
   require_shape(q.dim() == 4 && k.dim() == 4 && v.dim() == 4 && mask.dim() == 3 && mask.is_contiguous() &&
-              k.shape() == v.shape() && q.size(0) == k.size(0) && q.size(1) == k.size(1) && q.size(3) == k.size(3) &&
-              mask.shape() == Shape{q.size(0), q.size(2), k.size(2)},
-          "attention", "q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " + shape_str(v.shape()) +
-                           ", mask " + shape_str(mask.shape()));
+                    k.shape() == v.shape() && q.size(0) == k.size(0) && q.size(1) == k.size(1) && q.size(3) == k.size(3) &&
+                    mask.shape() == Shape{q.size(0), q.size(2), k.size(2)},
+                "attention", "q " + shape_str(q.shape()) + ", k " + shape_str(k.shape()) + ", v " + shape_str(v.shape()) +
+                                 ", mask " + shape_str(mask.shape()));
   const int64_t B = q.size(0), H = q.size(1), Tq = q.size(2), Tk = k.size(2), dh = q.size(3);
   const uint32_t dh_max = vk::flash_registers(dh);
   const uint64_t maxf = tiles_.max_buffer / 4;
