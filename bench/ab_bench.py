@@ -3,6 +3,9 @@
 
     bench/ab_bench.py OLD_BINARY NEW_BINARY PAIRS "S D H REPEAT;S D H REPEAT;..." [extra bench args]
 
+AB_METRIC=median_ms compares the traced forward alone (the bench's `median_ms`) instead of
+`total_median_ms` (forward + backward).
+
 Each pair runs `attnlab bench --seq S --d-model D --heads H --repeat REPEAT --backend cpu --loss sum
 --memory-budget 8192` once with each binary, the order swapped every pair (a shared machine's slow
 phases then fall on both); the result is the median of the per-pair ratios NEW / OLD of
@@ -27,6 +30,7 @@ def main():
         sys.exit(__doc__)
     old, new, pairs, shapes, extra = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
     env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+    metric = os.environ.get("AB_METRIC", "total_median_ms")
     for shape in shapes.split(";"):
         seq, d_model, heads, repeat = shape.split()
         ms = {old: [], new: []}
@@ -34,10 +38,10 @@ def main():
         for i in range(pairs):
             for binary in ((old, new) if i % 2 == 0 else (new, old)):
                 out = run(binary, seq, d_model, heads, repeat, extra, env)
-                ms[binary].append(out["total_median_ms"])
+                ms[binary].append(out[metric])
                 peaks.append(out["peak_gflops"])
             ratios.append(ms[new][-1] / ms[old][-1])
-        print(f"S {seq} D {d_model} H {heads}: old {statistics.median(ms[old]):.1f} ms, new {statistics.median(ms[new]):.1f} ms, "
+        print(f"S {seq} D {d_model} H {heads} ({metric}): old {statistics.median(ms[old]):.1f} ms, new {statistics.median(ms[new]):.1f} ms, "
               f"new/old median {statistics.median(ratios):.3f} (pairs {', '.join(f'{r:.3f}' for r in ratios)}), "
               f"peak {statistics.median(peaks):.0f} GFLOP/s", flush=True)
 

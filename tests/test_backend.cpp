@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "backend/backend.h"
@@ -191,6 +192,16 @@ class TestBackend : public QObject {
     cpu_backend().softmax_lastdim_inplace(c);
     const std::string why = compare(v, c);
     QVERIFY2(why.empty(), why.c_str());
+    // Out of place (the traced forward): the same values, a fresh tensor, x kept.
+    const std::vector<float> before = x.to_vector();
+    const Tensor vo = vk_->softmax_lastdim(x), co = cpu_backend().softmax_lastdim(x);
+    QVERIFY(x.to_vector() == before);
+    QVERIFY(vo.data() != x.data() && co.data() != x.data());
+    const auto same_bits = [](const Tensor& a, const Tensor& b) {  // NaN rows included
+      return a.numel() == b.numel() && std::memcmp(a.data(), b.data(), a.numel() * sizeof(float)) == 0;
+    };
+    QVERIFY(same_bits(vo, v));  // the default: a copy, then the same shader
+    QVERIFY(same_bits(co, c));  // the CPU's own: bit for bit the in-place rows
     if (kind == "masked") {
       QCOMPARE(v.data()[5], 0.0f);  // masked weights are exactly 0
       QVERIFY(std::isnan(v.data()[n]));

@@ -3,8 +3,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "tensor/ops.h"
 #include "tensor/ops_naive.h"
@@ -90,6 +92,32 @@ class TestOps : public QObject {
       for (int c = 0; c < 17; ++c) sum += s.data()[r * 17 + c];
       QVERIFY(std::fabs(sum - 1.0) < 1e-6);
     }
+  }
+
+  // The out-of-place softmax (no copy first) gives the in-place one's bits, from a strided view
+  // too, and leaves its input alone; −∞ rows and a split between threads (> 256 rows) included.
+  void softmaxOutOfPlaceIsTheInPlaceBitForBit() {
+    Tensor x = randn({2, 3, 50, 301}, "x");
+    const float ninf = -std::numeric_limits<float>::infinity();
+    for (int64_t j = 5; j < 301; ++j) x.data()[j] = ninf;  // row 0: keys 5… masked
+    for (int64_t j = 0; j < 301; ++j) x.data()[301 + j] = ninf;  // row 1: every key masked (NaN)
+    const std::vector<float> before = x.to_vector();
+    Tensor in_place = x.clone();
+    softmax_lastdim_inplace(in_place);
+    const Tensor out = softmax_lastdim(x);
+    QVERIFY(out.data() != x.data());
+    QVERIFY(x.to_vector() == before);
+    QCOMPARE(out.shape(), x.shape());
+    const std::vector<float> a = out.to_vector(), b = in_place.to_vector();
+    QCOMPARE(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);  // NaN rows too
+    QCOMPARE(a[5], 0.0f);
+    QVERIFY(std::isnan(a[301]));
+    const Tensor t = x.transpose(-2, -1);  // (2, 3, 301, 50), not contiguous
+    Tensor t_in_place = t.clone();
+    softmax_lastdim_inplace(t_in_place);
+    const std::vector<float> ta = softmax_lastdim(t).to_vector(), tb = t_in_place.to_vector();
+    QCOMPARE(std::memcmp(ta.data(), tb.data(), ta.size() * sizeof(float)), 0);
+    QVERIFY(x.to_vector() == before);
   }
 
   void maskedWeightsAreExactlyZero() {

@@ -47,6 +47,12 @@ class Backend {
   virtual Tensor matmul(const Tensor& a, const Tensor& b) = 0;
   // Over the last axis of a contiguous tensor; an all −∞ row becomes NaN (as PyTorch).
   virtual void softmax_lastdim_inplace(Tensor& x) = 0;
+  // A fresh tensor, x kept (the traced forward); by default a copy, then the in-place softmax.
+  virtual Tensor softmax_lastdim(const Tensor& x) {
+    Tensor w = x.clone();
+    softmax_lastdim_inplace(w);
+    return w;
+  }
   virtual Tensor activate(const Tensor& x, Activation a) = 0;
   // The attention of the fast path (no trace): softmax(q·kᵀ / root, −∞ where mask = 0)·v.
   // q (B, H, Tq, Dh), k and v (B, H, Tk, Dh), any strides; mask (B, Tq, Tk) contiguous →
@@ -87,6 +93,7 @@ class CpuBackend : public Backend {
   }
   Tensor matmul(const Tensor& a, const Tensor& b) override { return attnlab::matmul(a, b); }
   void softmax_lastdim_inplace(Tensor& x) override { attnlab::softmax_lastdim_inplace(x); }
+  Tensor softmax_lastdim(const Tensor& x) override { return attnlab::softmax_lastdim(x); }  // no copy first
   Tensor activate(const Tensor& x, Activation a) override { return attnlab::activate(x, a); }
   // Tiled (attention_tiled.h: no score matrix) when fusing is on and the head views have a unit
   // last stride; otherwise the five steps.

@@ -184,7 +184,8 @@ Tensor softmax_of(const Ctx& c, const Tensor& in) {
     c.be().softmax_lastdim_inplace(cols);
     return cols.transpose(-2, -1).clone();
   }
-  Tensor w = c.rec.enabled() ? in.clone() : in;
+  if (c.rec.enabled()) return c.be().softmax_lastdim(in);  // the trace keeps the masked scores
+  Tensor w = in;
   c.be().softmax_lastdim_inplace(w);
   return w;
 }

@@ -139,9 +139,10 @@ Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps)
   return out;
 }
 
-void softmax_lastdim_inplace(Tensor& x) {
-  require(x.is_contiguous(), "softmax", "input must be contiguous");
-  const int64_t n = x.size(-1), rows = x.numel() / std::max<int64_t>(n, 1);
+namespace {
+
+// out[r] = softmax(in[r]) for `rows` rows of n floats, C order; out may be in.
+void softmax_rows(const float* in, float* out, int64_t rows, int64_t n) {
   const Isa isa = best_isa();
 #pragma omp parallel if (rows > 256)
   {
@@ -151,16 +152,28 @@ void softmax_lastdim_inplace(Tensor& x) {
     Tensor row = Tensor::empty({n});
 #pragma omp for
     for (int64_t r = 0; r < rows; ++r) {
-      std::copy_n(x.data() + r * n, n, row.data());
+      std::copy_n(in + r * n, n, row.data());
       softmax_row(isa, row.data(), n);
-      std::copy_n(row.data(), n, x.data() + r * n);
+      std::copy_n(row.data(), n, out + r * n);
     }
   }
 }
 
+}  // namespace
+
+void softmax_lastdim_inplace(Tensor& x) {
+  require(x.is_contiguous(), "softmax", "input must be contiguous");
+  const int64_t n = x.size(-1);
+  softmax_rows(x.data(), x.data(), x.numel() / std::max<int64_t>(n, 1), n);
+}
+
+// Out of place without a clone first: one pass over the scores instead of two (the traced
+// forward keeps its input, the masked scores).
 Tensor softmax_lastdim(const Tensor& x) {
-  Tensor out = x.clone();
-  softmax_lastdim_inplace(out);
+  const Tensor xc = x.contiguous();
+  Tensor out = Tensor::empty(x.shape());
+  const int64_t n = x.size(-1);
+  softmax_rows(xc.data(), out.data(), x.numel() / std::max<int64_t>(n, 1), n);
   return out;
 }
 
