@@ -9,7 +9,7 @@ AB_METRIC=median_ms compares the traced forward alone (the bench's `median_ms`) 
 Each pair runs `attnlab bench --seq S --d-model D --heads H --repeat REPEAT --backend cpu --loss sum
 --memory-budget 8192` once with each binary, the order swapped every pair (a shared machine's slow
 phases then fall on both); the result is the median of the per-pair ratios NEW / OLD of
-`total_median_ms`, with every pair's ratio and the FMA peak `attnlab bench` measured in the same
+`total_median_ms` (or of AB_METRIC's field, below), with every pair's ratio and the FMA peak `attnlab bench` measured in the same
 runs. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset, as a user's machine runs it (issue 23).
 """
 import json
