@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "backend/attention_tiled.h"
+#include "model/option_range.h"
 #include "model/weights.h"
 #include "tensor/checked.h"
 #include "text/errors.h"
@@ -129,9 +130,8 @@ std::string format_mib(int64_t bytes) {
 }
 
 void check_memory_budget(const MemoryEstimate& e, int64_t budget_mib, const Text& advice) {
+  require_in_range("--memory-budget", budget_mib, 1, kMaxMemoryBudgetMiB);
   const Text option = verbatim("--memory-budget: ");
-  if (budget_mib < 1 || budget_mib > kMaxMemoryBudgetMiB)
-    throw ConfigError(option + Text(Msg::outside, budget_mib, 1, kMaxMemoryBudgetMiB));
   if (e.total() <= budget_mib * 1024 * 1024) return;  // at most 2^50: no overflow
   Text t = option + Text(Msg::run_needs_about, format_mib(e.total()));
   if (e.trace_bytes > 0) t += Text(Msg::memory_trace_part, format_mib(e.trace_bytes));

@@ -141,8 +141,9 @@ Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps)
 
 namespace {
 
-// out[r] = softmax(in[r]) for `rows` rows of n floats, C order; out may be in.
-void softmax_rows(const float* in, float* out, int64_t rows, int64_t n) {
+// out[r] = softmax(in[r]) for each row of n floats of `numel`, C order; out may be in.
+void softmax_rows(const float* in, float* out, int64_t numel, int64_t n) {
+  const int64_t rows = numel / std::max<int64_t>(n, 1);
   const Isa isa = best_isa();
 #pragma omp parallel if (rows > 256)
   {
@@ -163,17 +164,16 @@ void softmax_rows(const float* in, float* out, int64_t rows, int64_t n) {
 
 void softmax_lastdim_inplace(Tensor& x) {
   require(x.is_contiguous(), "softmax", "input must be contiguous");
-  const int64_t n = x.size(-1);
-  softmax_rows(x.data(), x.data(), x.numel() / std::max<int64_t>(n, 1), n);
+  softmax_rows(x.data(), x.data(), x.numel(), x.size(-1));
 }
 
 // Out of place without a clone first: one pass over the scores instead of two (the traced
 // forward keeps its input, the masked scores).
 Tensor softmax_lastdim(const Tensor& x) {
+  const int64_t n = x.size(-1);
   const Tensor xc = x.contiguous();
   Tensor out = Tensor::empty(x.shape());
-  const int64_t n = x.size(-1);
-  softmax_rows(xc.data(), out.data(), x.numel() / std::max<int64_t>(n, 1), n);
+  softmax_rows(xc.data(), out.data(), x.numel(), n);
   return out;
 }
 
