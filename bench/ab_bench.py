@@ -4,7 +4,9 @@
     bench/ab_bench.py OLD_BINARY NEW_BINARY PAIRS "S D H REPEAT;S D H REPEAT;..." [extra bench args]
 
 AB_METRIC=median_ms compares the traced forward alone (the bench's `median_ms`) instead of
-`total_median_ms` (forward + backward).
+`total_median_ms` (forward + backward). AB_LOSS= (empty) runs the untraced forward pass without
+`--loss sum`: then compare `AB_METRIC=median_ms` or `layer_alongside_ms` (the layer timed beside its
+products alone).
 
 Each pair runs `attnlab bench --seq S --d-model D --heads H --repeat REPEAT --backend cpu --loss sum
 --memory-budget 8192` once with each binary, the order swapped every pair (a shared machine's slow
@@ -20,8 +22,9 @@ import sys
 
 
 def run(binary, seq, d_model, heads, repeat, extra, env):
+    loss = os.environ.get("AB_LOSS", "sum")
     args = [binary, "bench", "--seq", seq, "--d-model", d_model, "--heads", heads, "--repeat", repeat,
-            "--backend", "cpu", "--loss", "sum", "--memory-budget", "8192"] + extra
+            "--backend", "cpu", "--memory-budget", "8192"] + (["--loss", loss] if loss else []) + extra
     return json.loads(subprocess.run(args, capture_output=True, text=True, env=env, check=True).stdout)
 
 

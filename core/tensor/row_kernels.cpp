@@ -30,6 +30,15 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int64_t c = 0; c < d; ++c) out[c] = static_cast<float>((x[c] - mean) * inv) * w[c] + b[c];
 }
 
+// v where keep, else +0, as a bit mask rather than a choice: GCC turns `c ? v : 0.0f` inside a
+// longer loop body into a branch (each arm with its own store) that only AVX-512's masked stores
+// vectorise — the AVX2 and baseline variants of the tiled attention's exponential ran one lane at
+// a time (perf annotate, 2026-12-07). The && of two tests is & for the same reason.
+[[gnu::always_inline]] inline float keep_if(float v, bool keep) {
+  const uint32_t mask = keep ? 0xFFFFFFFFu : 0u;
+  return std::bit_cast<float>(std::bit_cast<uint32_t>(v) & mask);
+}
+
 // e^x for x ≤ 0 (the softmax's x − max), branch-free so that the loop around it vectorises: x =
 // n·ln 2 + g (n rounded by the 1.5·2²³ shifter, whose low mantissa bits then hold n; g by
 // Cody–Waite's two-part ln 2), e^g = 1 + g + g²·P(g) on |g| ≤ ln 2 / 2 with P of degree 4 (a
@@ -49,7 +58,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   y = y * g * g + g + 1.0f;
   // (shifter bits + n + 127) << 23: the shifter's bits shift out, leaving 2ⁿ's (n ≥ −126 below)
   const uint32_t two_n = (std::bit_cast<uint32_t>(t) + 127u) << 23;
-  return x < -87.0f ? 0.0f : y * std::bit_cast<float>(two_n);
+  return keep_if(y * std::bit_cast<float>(two_n), !(x < -87.0f));  // below −87: +0 (NaN kept)
 }
 
 // x[i] ← e^(op(x[i]) − shift) in place, −∞ exactly 0; returns Σ of the new x. op is the identity
@@ -61,7 +70,7 @@ template <class Op>
 #pragma omp simd reduction(+ : sum)
   for (int64_t i = 0; i < n; ++i) {
     const float v = op(x[i]);
-    const float e = v == kNegInf ? 0.0f : exp_nonpositive(v - shift);
+    const float e = keep_if(exp_nonpositive(v - shift), v != kNegInf);
     x[i] = e;
     sum += e;
   }
@@ -105,7 +114,7 @@ template <bool Ranged, class Op>
 #pragma omp simd
     for (int64_t i = 0; i < w; ++i) {
       const float x = exp_nonpositive(op(c[i]) - shift[i]);  // −∞ (hidden by hand): below −87, exactly 0
-      const float p = !Ranged || (jj >= a[i] && jj < e[i]) ? x : 0.0f;
+      const float p = keep_if(x, !Ranged || ((jj >= a[i]) & (jj < e[i])));
       c[i] = p;
       sum[i] += p;
     }
