@@ -97,7 +97,8 @@ template <bool Ranged>
     const int32_t jj = static_cast<int32_t>(j);
 #pragma omp simd
     for (int64_t i = 0; i < w; ++i) {
-      const float v = !Ranged || (jj >= a[i] && jj < e[i]) ? c[i] : kNegInf;
+      const float ci = c[i];  // read whether seen or not: a conditional load keeps the baseline scalar
+      const float v = !Ranged || ((jj >= a[i]) & (jj < e[i])) ? ci : kNegInf;
       mx[i] = v > mx[i] ? v : mx[i];
     }
   }
@@ -205,15 +206,17 @@ template <class Op>
 
 // IEEE binary16 → float, branch-free so that it vectorises: a normal number's exponent rebased
 // (+112), ±∞ and NaN rebased to 255 (the mantissa, a NaN's payload, kept), a subnormal or zero
-// as its integer mantissa · 2⁻²⁴ (exact in float), the sign put back last.
+// as its integer mantissa · 2⁻²⁴ (exact in float), the sign put back last. The two choices are
+// bit masks: written as `c ? x : y` GCC left the loop scalar in every variant.
 [[gnu::always_inline]] inline void widen_f16_body(const uint16_t* src, float* dst, int64_t n) {
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t h = src[i], em = h & 0x7FFFu;
-    uint32_t bits = (em << 13) + 0x38000000u;
-    bits = em >= 0x7C00u ? bits + 0x38000000u : bits;
+    const uint32_t inf_nan = 0u - static_cast<uint32_t>(em >= 0x7C00u);  // all ones for ±∞ and NaN
+    const uint32_t bits = (em << 13) + 0x38000000u + (inf_nan & 0x38000000u);
     const float sub = static_cast<float>(static_cast<int32_t>(em)) * 5.9604644775390625e-8f;  // 2⁻²⁴
-    const uint32_t mag = em < 0x400u ? std::bit_cast<uint32_t>(sub) : bits;
+    const uint32_t small = 0u - static_cast<uint32_t>(em < 0x400u);  // all ones for subnormals and 0
+    const uint32_t mag = (std::bit_cast<uint32_t>(sub) & small) | (bits & ~small);
     dst[i] = std::bit_cast<float>(mag | (h & 0x8000u) << 16);
   }
 }
