@@ -9,7 +9,7 @@ and relies on GCC's vectoriser: nothing fails when it gives up, the kernel just 
 time. That happened: until 2026-12-07 the AVX2 variants of the softmax's and the tiled attention's
 exponentials were scalar (a `c ? v : 0.0f` inside the loop became a branch with a store in each
 arm, which only AVX-512's masked stores vectorise), so every AVX2 machine ran the tiled layer at
-0.65-0.74 of its products where AVX-512 ones ran 0.9. The exponential is a polynomial of fused
+0.66-0.74 of its products where AVX-512 ones ran 0.9. The exponential is a polynomial of fused
 multiply-adds; vectorised, they are packed ones on ymm/zmm registers. Counted per function (GCC 12,
 -O3, 2026-12-07):
 
